@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Set up and run latticecast on a machine that has only Python and pip.
+
+    python3 dev.py demo     # the main job: build a mixed-dtype graph, show the pass, run it
+    python3 dev.py test     # every test: pytest, then lit + FileCheck
+    python3 dev.py bench    # the benchmarks in benchmarks/ (ratios against JAX)
+
+Each command first makes ``.venv`` (once) and installs the package with its test
+dependencies into it (again whenever pyproject.toml changes). Extra arguments go
+to the underlying tool: ``python3 dev.py test -k lattice`` runs a subset of pytest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+STAMP = VENV / ".latticecast-installed"
+
+
+def run(*cmd: str | Path, check: bool = True) -> int:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    return subprocess.run([str(c) for c in cmd], cwd=ROOT, check=check).returncode
+
+
+def ensure_env() -> None:
+    """Create the virtual environment and install the package, unless already current."""
+    if sys.version_info < (3, 10):
+        sys.exit(f"latticecast needs Python 3.10 or newer; this is {sys.version.split()[0]}")
+    if not PY.exists():
+        print(f"creating {VENV.relative_to(ROOT)} ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == want:
+        return
+    run(PY, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", ".[test]")
+    STAMP.write_text(want)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("demo", "test", "bench", "setup"):
+        print(__doc__)
+        return 2
+    command, extra = argv[0], argv[1:]
+    ensure_env()
+    if command == "setup":
+        return 0
+    if command == "demo":
+        return run(BIN / "latticecast", "demo", *extra, check=False)
+    if command == "bench":
+        return run(PY, "benchmarks/run_all.py", *extra, check=False)
+    # test: pytest ("no tests collected", exit code 5, is a failure of the set-up, not a pass)
+    code = run(PY, "-m", "pytest", *extra, check=False)
+    if code == 5:
+        print("pytest collected no tests: the test suite is missing", file=sys.stderr)
+        return 1
+    if code != 0:
+        return code
+    if extra:  # a pytest subset was asked for; lit runs only with the full suite
+        return 0
+    return run(PY, "-m", "lit", "-sv", "lit_tests", check=False) if (ROOT / "lit_tests").exists() else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

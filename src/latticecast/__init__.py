@@ -1,0 +1,30 @@
+"""latticecast: implicit type promotion for StableHLO, driven by a promotion lattice.
+
+Three layers, usable one at a time: promotion (dtypes, lattices, policies; no
+MLIR), IR (a MAX-style graph builder and the ``implicit-cast`` pass), runtime
+(PJRT). Importing the package loads only the promotion layer; the others load
+on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .audit import AuditReport, audit
+from .dtypes import DType, Kind, UnknownDTypeError
+from .errors import LiteralRangeError, PromotionError, UnknownPolicyError
+from .lattice import Lattice, LatticeError
+from .policies import Policy, policies, policy, register_policy
+from .promotion import (default_policy, explain, implicit_cast_type, promote_types, result_type,
+                        set_default_policy)
+from .tables import PromotionTable, TableFormatError
+from .weak import PType, Weak, weak
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DType", "Kind", "Weak", "weak", "PType", "Lattice", "LatticeError", "PromotionTable", "TableFormatError",
+    "AuditReport", "audit", "Policy", "policy", "policies", "register_policy", "promote_types",
+    "implicit_cast_type", "result_type", "explain", "default_policy", "set_default_policy",
+    "PromotionError", "LiteralRangeError", "UnknownDTypeError", "UnknownPolicyError",
+]

@@ -1,0 +1,68 @@
+"""Policies by name: ``policy("jax")``, ``policies()``, and registration of new ones."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+from ..errors import UnknownPolicyError
+from .base import Policy
+
+__all__ = ["policy", "policies", "register_policy"]
+
+_FACTORIES: dict[str, Callable[[], Policy]] = {}
+_INSTANCES: dict[str, Policy] = {}
+_ALIASES = {"strict": "jax-strict", "lax": "jax-lax", "x32": "jax-x32", "mojo": "max", "pytorch": "torch",
+            "tf": "tensorflow", "np": "numpy", "arrayapi": "array-api", "array-api-standard": "array-api"}
+
+# name -> "module:Class", imported on first use so that optional oracles stay optional
+_BUILTIN = {
+    "jax": "jax:JaxPolicy",
+    "jax-x32": "jax_x32:JaxX32Policy",
+    "jax-strict": "strict:JaxStrictPolicy",
+    "jax-lax": "strict:JaxLaxPolicy",
+    "max": "max:MaxPolicy",
+    "array-api": "array_api:ArrayApiPolicy",
+    "anvil": "anvil:AnvilPolicy",
+    "numpy": "numpy:NumpyPolicy",
+    "torch": "torch:TorchPolicy",
+    "tensorflow": "tensorflow:TensorflowPolicy",
+}
+
+
+def _normalise(name: str) -> str:
+    key = name.strip().lower().replace("_", "-")
+    return _ALIASES.get(key, key)
+
+
+def register_policy(name: str, factory: Callable[[], Policy], *, replace: bool = False) -> None:
+    """Make ``policy(name)`` return ``factory()`` (built once, on first use)."""
+    key = _normalise(name)
+    if not replace and (key in _FACTORIES or key in _BUILTIN):
+        raise ValueError(f"a policy named {key!r} is already registered; pass replace=True to replace it")
+    _FACTORIES[key] = factory
+    _INSTANCES.pop(key, None)
+
+
+def policies() -> list[str]:
+    """The names of every registered policy."""
+    return list(_BUILTIN) + [n for n in _FACTORIES if n not in _BUILTIN]
+
+
+def policy(name: "str | Policy") -> Policy:
+    """The policy called ``name`` (``"jax"``, ``"max"``, ``"array_api"``, ...); a policy passes through."""
+    if isinstance(name, Policy):
+        return name
+    key = _normalise(name)
+    found = _INSTANCES.get(key)
+    if found is not None:
+        return found
+    if key in _FACTORIES:
+        found = _FACTORIES[key]()
+    elif key in _BUILTIN:
+        module, cls = _BUILTIN[key].split(":")
+        found = getattr(importlib.import_module(f"{__package__}.{module}"), cls)()
+    else:
+        raise UnknownPolicyError(f"unknown policy {name!r}; the policies are: {', '.join(policies())}")
+    _INSTANCES[key] = found
+    return found

@@ -1,0 +1,97 @@
+"""Weakly typed values: JAX's ``i*``/``f*``/``c*`` and anvil's "ambiguous" literal types.
+
+A weak type is a dtype that holds its width only loosely: when it meets a strongly
+typed value, the policy may let the strong type win (``int8 + 1`` stays ``int8``).
+Which width a weak value finally takes is the policy's rule (JAX: the default type
+of its kind; anvil: the literal's default type), so a weak type keeps the dtype it
+would have on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from .dtypes import DType, Kind, UnknownDTypeError, valid_dtype_names
+
+__all__ = ["Weak", "weak", "PType", "parse_ptype", "ptype_name", "is_weak", "dtype_of"]
+
+
+@dataclass(frozen=True)
+class Weak:
+    """A weakly typed value of ``dtype``: ``weak(DType.int64)`` is JAX's ``i*`` under x64."""
+
+    dtype: DType
+
+    def __repr__(self) -> str:
+        return f"weak({self.dtype!r})"
+
+    def __str__(self) -> str:
+        return f"weak {self.dtype.name}"
+
+    @property
+    def kind(self) -> Kind:
+        return self.dtype.kind
+
+    @property
+    def short(self) -> str:
+        """``i*``, ``f*``, ``c*`` (bool: ``b*``): the JAX design note's spelling, width dropped."""
+        return {Kind.BOOL: "b*", Kind.SIGNED: "i*", Kind.UNSIGNED: "u*", Kind.FLOAT: "f*",
+                Kind.COMPLEX: "c*"}[self.dtype.kind]
+
+
+PType = Union[DType, Weak]
+"""A promotable type: a dtype or a weakly typed dtype."""
+
+_WEAK_KIND_DEFAULTS = {"b*": DType.bool, "i*": DType.int64, "u*": DType.uint64,
+                       "f*": DType.float64, "c*": DType.complex128}
+
+
+def weak(dtype: "DType | str") -> Weak:
+    """A weakly typed value of ``dtype`` (a :class:`DType` or any name :meth:`DType.parse` takes)."""
+    if isinstance(dtype, Weak):
+        return dtype
+    return Weak(DType.parse(dtype) if isinstance(dtype, str) else dtype)
+
+
+def is_weak(t: PType) -> bool:
+    return isinstance(t, Weak)
+
+
+def dtype_of(t: PType) -> DType:
+    """The dtype a promotable type carries, weak or not."""
+    return t.dtype if isinstance(t, Weak) else t
+
+
+def ptype_name(t: PType, style: str = "short") -> str:
+    """``style="short"``: ``i16``/``i*``, as the design note's tables; ``"long"``: ``int16``/``weak int64``;
+    ``"anvil"``: ``i16``/``i32?``."""
+    if style == "long":
+        return str(t)
+    if style == "anvil":
+        if isinstance(t, Weak):
+            return t.dtype.info.bits_code + "?"
+        return t.info.bits_code
+    return t.short
+
+
+def parse_ptype(text: "str | PType", *, notation: str = "bits") -> PType:
+    """Parse a dtype name or a weak spelling: ``i*``/``f*``/``c*`` (JAX), ``i32?`` (anvil), ``weak int16``."""
+    if isinstance(text, (DType, Weak)):
+        return text
+    s = text.strip()
+    if s in _WEAK_KIND_DEFAULTS:
+        return Weak(_WEAK_KIND_DEFAULTS[s])
+    if s.endswith("?") or s.endswith("*"):
+        return Weak(DType.parse(s[:-1], notation=notation))
+    for prefix in ("weak ", "weak(", "weak:"):
+        if s.startswith(prefix):
+            inner = s[len(prefix):].rstrip(")").strip()
+            return Weak(DType.parse(inner, notation=notation))
+    try:
+        return DType.parse(s, notation=notation)
+    except UnknownDTypeError:
+        raise UnknownDTypeError(
+            f"unknown type {text!r}; valid names are: {', '.join(valid_dtype_names())}, "
+            "and weak types written i*, f*, c* (JAX) or i32? (anvil)"
+        ) from None
