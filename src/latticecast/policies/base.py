@@ -47,6 +47,8 @@ class Policy(ABC):
     default_complex: ClassVar[DType | None] = DType.complex128
     weak_bool: ClassVar[bool] = False
     """Whether Python ``bool`` literals are weak (anvil's ``TRUE``) or plain ``bool`` (JAX, NumPy)."""
+    published_table_name: ClassVar[str | None] = None
+    """The seed table (``seeds.seed_table`` name) this policy reproduces, if any."""
 
     # -- what subclasses implement ----------------------------------------------------
 
@@ -239,6 +241,18 @@ class Policy(ABC):
     def lattice(self) -> Lattice | None:
         """The lattice that defines the policy, when one does."""
         return None
+
+    def published_tables(self) -> dict[str, PromotionTable]:
+        """The system's tables as the seeds publish them (title -> table), for audits side by side."""
+        if self.published_table_name is None:
+            return {}
+        from .seeds import seed_table
+        return {f"seed table {self.published_table_name}": seed_table(self.published_table_name)}
+
+    def errata(self) -> dict[tuple[PType, PType], str]:
+        """Cells (row, column) where this policy deliberately differs from its published
+        table, each with the reason. Tests hold the policy to the table everywhere else."""
+        return {}
 
     def explain(self, a: "PType | str", b: "PType | str") -> str:
         """Why ``a`` and ``b`` promote to what they do, as text."""

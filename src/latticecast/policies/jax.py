@@ -67,6 +67,7 @@ class JaxPolicy(LatticePolicy):
     default_int = DType.int64
     default_float = DType.float64
     default_complex = DType.complex128
+    published_table_name = "design_jax_numpy"
 
     @property
     def edges(self) -> dict[PType, list[PType]]:  # type: ignore[override]

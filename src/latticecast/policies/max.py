@@ -58,6 +58,7 @@ class MaxPolicy(LatticePolicy):
     default_int = DType.int64
     default_float = DType.float64
     default_complex = None
+    published_table_name = "max"
 
     edges = {
         DType.bool: [DType.int8, DType.uint8],
@@ -76,6 +77,9 @@ class MaxPolicy(LatticePolicy):
         DType.float32: [DType.tensor_float32],
         DType.tensor_float32: [DType.float64],
     }
+
+    def errata(self) -> dict[tuple[PType, PType], str]:
+        return {cell: why for cell, (_, _, why) in PUBLISHED_TABLE_ERRATA.items()}
 
     def _join(self, a: PType, b: PType) -> PType | None:
         if isinstance(a, Weak) or isinstance(b, Weak):

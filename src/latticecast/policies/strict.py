@@ -28,6 +28,7 @@ _I, _F, _C = Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128)
 class JaxStrictPolicy(JaxPolicy):
     name = "jax-strict"
     title = "JAX with jax_numpy_dtype_promotion='strict'"
+    published_table_name = None  # no seed table; tests compare with live JAX in strict mode
     source = "jax._src.dtypes._type_promotion_lattice(strict=True); jax-type-promotion-design.md"
 
     @property
@@ -47,6 +48,12 @@ class JaxLaxPolicy(LatticePolicy):
     dtypes = JAX_DTYPES
     weak_types = (_I, _F, _C)
     edges = {_I: [DType.int64], _F: [DType.float64], _C: [DType.complex128]}
+    published_table_name = "design_jax_lax"
+
+    def errata(self) -> dict[tuple[PType, PType], str]:
+        return {(DType.bool, DType.bool): "the seed table was made with lax.add, which rejects bool "
+                "operands; that is add's domain, not promotion: bool with bool is bool (lax.max, "
+                "lax.bitwise_and accept it)"}
 
     def _canonical_weak(self, t: Weak) -> PType:
         return jax_weak_node(self.weak_types, t)
