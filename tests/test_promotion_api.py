@@ -1,0 +1,91 @@
+"""The public promotion API: the design card's examples, errors, folding, explanations."""
+
+import pytest
+
+import latticecast as lc
+from latticecast import DType, PromotionError, weak
+
+
+def test_design_card_examples():
+    assert lc.promote_types(DType.int16, DType.float32) is DType.float32
+    assert lc.promote_types(weak(DType.int64), DType.uint8) is DType.uint8
+    assert lc.promote_types(DType.int8, DType.uint64, policy="max") is DType.float16
+    assert lc.implicit_cast_type(DType.int8, DType.uint8) is DType.int16
+    with pytest.raises(lc.PromotionError):
+        lc.policy("array_api").promote_types(DType.int32, DType.float32)
+    assert {"jax", "jax-x32", "jax-strict", "jax-lax", "max", "array-api", "anvil", "numpy", "torch",
+            "tensorflow"} <= set(lc.policies())
+
+
+def test_promotion_error_is_a_type_error_naming_types_policy_and_cast():
+    with pytest.raises(TypeError) as e:
+        lc.promote_types(DType.int32, DType.float32, policy="array-api")
+    err = e.value
+    assert isinstance(err, PromotionError)
+    assert err.lhs is DType.int32 and err.rhs is DType.float32 and err.policy == "array-api"
+    assert err.cast_to is DType.float32
+    assert "cast i32 to float32" in str(err) and "stablehlo.convert to f32" in str(err)
+
+
+def test_names_are_accepted_everywhere():
+    assert lc.promote_types("s2", "f4") is DType.float32
+    assert lc.promote_types("i*", "u8") is DType.uint8
+    assert lc.implicit_cast_type("i8", "u64") is DType.float64
+
+
+def test_implicit_cast_type_materialises_weak_results():
+    assert lc.implicit_cast_type("i*", "f*") is DType.float64
+    assert lc.implicit_cast_type("i*", "f*", policy="jax-x32") is DType.float32
+
+
+def test_result_type_folds_and_refuses_non_associative_policies():
+    assert lc.result_type(DType.int8, DType.uint8, DType.float16) is DType.float16
+    assert lc.result_type(DType.uint8, DType.int8, DType.int16, weak(DType.int64)) is DType.int16
+    with pytest.raises(PromotionError, match="not associative.*left_to_right=True"):
+        lc.result_type(DType.int8, DType.uint8, DType.float16, policy="numpy")
+    assert lc.result_type(DType.int8, DType.uint8, DType.float16, policy="numpy",
+                          left_to_right=True) is DType.float32
+    with pytest.raises(ValueError):
+        lc.result_type()
+
+
+def test_default_policy_context():
+    with lc.default_policy("max"):
+        assert lc.implicit_cast_type(DType.int8, DType.uint64) is DType.float16
+    assert lc.implicit_cast_type(DType.int8, DType.uint64) is DType.float64
+
+
+def test_unknown_policy_lists_the_policies():
+    with pytest.raises(lc.UnknownPolicyError) as e:
+        lc.policy("fortran")
+    assert "unknown policy 'fortran'" in str(e.value) and "jax-strict" in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_policy_aliases():
+    assert lc.policy("array_api") is lc.policy("array-api")
+    assert lc.policy("jax_x32").name == "jax-x32"
+    assert lc.policy("lax").name == "jax-lax"
+
+
+def test_explain_shows_the_path_to_the_join():
+    text = lc.explain(DType.int8, DType.uint64)
+    assert "i8 -> i16 -> i32 -> i64 -> f*" in text and "u64 -> f*" in text
+    assert "materialises as float64" in text
+    text = lc.explain(DType.int8, DType.uint64, policy="max")
+    assert "= f16" in text and "u64 -> f16" in text
+    text = lc.explain(DType.int32, DType.float32, policy="array-api")
+    assert "undefined" in text and "no cross-kind promotion" in text
+
+
+def test_register_policy():
+    from latticecast.policies.max import MaxPolicy
+
+    class Tiny(MaxPolicy):
+        name = "tiny-max"
+        title = "a MAX variant for a test"
+
+    lc.register_policy("tiny-max", Tiny, replace=True)
+    assert lc.policy("tiny-max").promote_types(DType.int8, DType.int16) is DType.int16
+    with pytest.raises(ValueError, match="already registered"):
+        lc.register_policy("jax", Tiny)
