@@ -14,7 +14,8 @@ from .audit import AuditReport, audit
 from .dtypes import DType, Kind, UnknownDTypeError
 from .errors import LiteralRangeError, PromotionError, UnknownPolicyError
 from .lattice import Lattice, LatticeError
-from .policies import Policy, policies, policy, register_policy
+from . import policies  # the package is callable: lc.policies() lists the policy names
+from .policies import Policy, policy, register_policy
 from .promotion import (default_policy, explain, implicit_cast_type, promote_types, result_type,
                         set_default_policy)
 from .tables import PromotionTable, TableFormatError
@@ -22,9 +23,30 @@ from .weak import PType, Weak, weak
 
 __version__ = "0.1.0"
 
+# The IR and runtime layers import jaxlib.mlir; load them on first use so that the
+# promotion layer stays importable (and fast) on its own.
+_LAZY = {
+    "Graph": ("latticecast.graph", "Graph"), "TensorType": ("latticecast.graph", "TensorType"),
+    "Value": ("latticecast.graph", "Value"), "GraphError": ("latticecast.graph", "GraphError"),
+    "PassFailure": ("latticecast.graph", "PassFailure"), "ops": ("latticecast.ops", None),
+    "compile": ("latticecast.runtime", "compile"), "Model": ("latticecast.runtime", "Model"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+        module, attr = _LAZY[name]
+        mod = importlib.import_module(module)
+        value = mod if attr is None else getattr(mod, attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'latticecast' has no attribute {name!r}")
+
 __all__ = [
     "DType", "Kind", "Weak", "weak", "PType", "Lattice", "LatticeError", "PromotionTable", "TableFormatError",
     "AuditReport", "audit", "Policy", "policy", "policies", "register_policy", "promote_types",
     "implicit_cast_type", "result_type", "explain", "default_policy", "set_default_policy",
     "PromotionError", "LiteralRangeError", "UnknownDTypeError", "UnknownPolicyError",
+    "Graph", "TensorType", "Value", "GraphError", "PassFailure", "ops", "compile", "Model",
 ]

@@ -1,6 +1,28 @@
-"""Promotion policies: one module per system, all behind :func:`policy`."""
+"""Promotion policies: one module per system, all behind :func:`policy`.
+
+``latticecast.policies`` is both this package (``latticecast.policies.max`` is MAX's
+module) and the public function of the design's API: ``lc.policies()`` lists the
+registered names. Calling the package calls :func:`registry.policies`.
+"""
+
+import sys
+import types
 
 from .base import LatticePolicy, Policy
-from .registry import policies, policy, register_policy
+from .registry import policies as _policy_names
+from .registry import policy, register_policy
 
 __all__ = ["Policy", "LatticePolicy", "policy", "policies", "register_policy"]
+
+
+def policies() -> list[str]:
+    """The names of every registered policy."""
+    return _policy_names()
+
+
+class _CallablePackage(types.ModuleType):
+    def __call__(self) -> list[str]:
+        return _policy_names()
+
+
+sys.modules[__name__].__class__ = _CallablePackage

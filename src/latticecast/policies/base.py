@@ -214,6 +214,21 @@ class Policy(ABC):
         """
         return t
 
+    def sum_type(self, dtype: DType) -> DType:
+        """The dtype a sum of ``dtype`` accumulates in: bool and integers narrower than the
+        default integer widen to it, keeping signedness (``jnp.sum``, ``np.sum``, the Array
+        API's default for ``sum``); other dtypes sum in themselves."""
+        width = self.default_int.bitwidth
+        if dtype.is_bool:
+            return self.default_int
+        if dtype.is_integral and dtype.bitwidth < width and dtype not in (DType.index, DType.address):
+            signed = dtype.kind is Kind.SIGNED
+            for d in self.dtypes:
+                if d.is_integral and d.bitwidth == width and (d.kind is Kind.SIGNED) == signed \
+                        and d not in (DType.index, DType.address):
+                    return d
+        return dtype
+
     # -- derived views ----------------------------------------------------------------------
 
     def table(self, types: Sequence["PType | str"] | None = None) -> PromotionTable:

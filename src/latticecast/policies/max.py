@@ -127,6 +127,10 @@ class MaxPolicy(LatticePolicy):
             return t
         return DType.float64 if dtype.bitwidth == 64 else DType.float32
 
+    def sum_type(self, dtype: DType) -> DType:
+        """MAX's ``ops.sum`` keeps the dtype (bool sums count, in int64)."""
+        return DType.int64 if dtype.is_bool else dtype
+
     def _explain_lines(self, a: PType, b: PType, result: PType) -> list[str]:
         if isinstance(a, Weak) or isinstance(b, Weak):
             return ["  a Python scalar takes the dtype of the graph value it meets "

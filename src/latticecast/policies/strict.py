@@ -62,6 +62,10 @@ class JaxLaxPolicy(LatticePolicy):
         return ("jax.lax requires operands of the same dtype (a Python scalar only matches its "
                 "default dtype: int64, float64, complex128)")
 
+    def sum_type(self, dtype: DType) -> DType:
+        """``lax.reduce_sum`` keeps the dtype."""
+        return dtype
+
     def true_divide_type(self, t: PType) -> PType | None:
         # lax.div divides integers as integers (StableHLO divide truncates toward zero).
         return None

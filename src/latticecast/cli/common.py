@@ -1,0 +1,97 @@
+"""What every subcommand shares: the usage-error type, policy and type lookup, output.
+
+Errors a user can fix (a misspelt policy, a dtype the policy lacks, an unwritable
+output file) become :class:`CliError`, which :func:`latticecast.cli.main.main`
+prints as one line and turns into exit code 2. Nothing here catches anything
+broader than the exceptions it names, so a bug still surfaces as a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable, Hashable, cast
+
+from ..errors import PromotionError
+from ..policies import Policy
+from ..policies import policy as lookup_policy
+from ..weak import PType, parse_ptype
+
+__all__ = ["CliError", "EXIT_OK", "EXIT_PROPERTY_FAILS", "EXIT_USAGE", "load_policy", "parse_types",
+           "write_output", "yes_no", "namer"]
+
+EXIT_OK = 0
+EXIT_PROPERTY_FAILS = 1
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A mistake in the command line or its input; the message is the whole story (exit 2)."""
+
+
+def load_policy(name: str) -> Policy:
+    """The policy called ``name``.
+
+    A registered policy whose module is missing from this installation (the
+    registry names every built-in policy, imported on first use) is reported as
+    such rather than as an ``ImportError`` traceback; any other import failure is
+    a bug in that module and propagates.
+    """
+    try:
+        return lookup_policy(name)
+    except ModuleNotFoundError as e:
+        if e.name and e.name.startswith("latticecast.policies."):
+            raise CliError(f"policy {name!r} is registered but its module {e.name} is not available "
+                           "in this installation") from None
+        raise
+
+
+def namer(pol: Policy) -> Callable[[Hashable], str]:
+    """The policy's spelling (:meth:`Policy.type_name`) as the namer that tables and audit
+    reports take; their labels are generic, a policy's are always its types."""
+    return cast(Callable[[Hashable], str], pol.type_name)
+
+
+def parse_types(text: str, pol: Policy, *, notation: str = "bits") -> list[PType]:
+    """The types of a ``--types`` list, in the policy's canonical form, duplicates dropped.
+
+    Any spelling :func:`~latticecast.weak.parse_ptype` takes is accepted; two
+    spellings of one type (``i16,int16``, or ``i*`` and a weak ``i16?`` in JAX)
+    show once, so the table stays square.
+    """
+    names = [n.strip() for n in text.split(",")]
+    if not any(names):
+        raise CliError("--types needs a comma-separated list of types, e.g. --types i8,u8,f16")
+    if not all(names):
+        raise CliError(f"--types {text!r} has an empty entry; separate the types with single commas")
+    out: list[PType] = []
+    for n in names:
+        try:
+            t = pol.canonical(parse_ptype(n, notation=notation))
+        except PromotionError as e:
+            raise CliError(f"--types: {e}") from None
+        if t not in out:
+            out.append(t)
+    return out
+
+
+def write_output(data: "str | bytes", path: "str | None") -> None:
+    """Write to ``path``, or to standard output when there is none."""
+    if path is None or path == "-":
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        else:
+            sys.stdout.write(data)
+        return
+    try:
+        if isinstance(data, bytes):
+            Path(path).write_bytes(data)
+        else:
+            Path(path).write_text(data, encoding="utf-8")
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"

@@ -1,0 +1,62 @@
+"""Which cells of a policy's table differ from another policy's, or from a published table.
+
+This is the shading of JAX's promotion table (seed jax-type-promotion-table.rst),
+which marks the cells where JAX differs from NumPy, generalised to any two
+policies. Policies disagree about *weakness* as well as dtypes: JAX answers
+``i* . i* = i*`` where NumPy's table says ``int64``. When exactly one side is
+weak the comparison is between the dtypes the values end up with
+(:meth:`Policy.materialize`), since that is what a user observes; when both are
+weak, or both strong, the types themselves are compared. A type the other
+policy lacks makes its cell undefined there, so such cells differ (JAX's
+``bfloat16`` row against NumPy).
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Iterable
+
+from ..errors import PromotionError
+from ..policies import Policy
+from ..tables import PromotionTable
+from ..weak import PType, Weak
+
+__all__ = ["Cell", "differs_from_policy", "differs_from_published", "same_result"]
+
+Cell = tuple[Hashable, Hashable]
+
+
+def _materialize(pol: Policy, t: PType) -> PType:
+    """The dtype a value of ``t`` becomes under ``pol``; a weak type the policy does not
+    know (one from a seed table) keeps its own dtype, the generic rule of :class:`Weak`."""
+    if not isinstance(t, Weak):
+        return t
+    try:
+        return pol.materialize(t)
+    except PromotionError:
+        return t.dtype
+
+
+def same_result(mine: PType | None, theirs: PType | None, me: Policy, them: Policy) -> bool:
+    """Whether two promotion results agree; see the module docstring for weak types."""
+    if mine is None or theirs is None:
+        return mine is None and theirs is None
+    if isinstance(mine, Weak) != isinstance(theirs, Weak):
+        return _materialize(me, mine) == _materialize(them, theirs)
+    return mine == theirs
+
+
+def differs_from_policy(me: Policy, table: PromotionTable, other: Policy) -> set[Cell]:
+    """Cells of ``table`` (a table of ``me``) where ``other`` promotes differently."""
+    return {(a, b) for (a, b), mine in table.cells.items()
+            if not same_result(mine, other.try_promote(a, b), me, other)}  # type: ignore[arg-type]
+
+
+def differs_from_published(me: Policy, table: PromotionTable,
+                           published: Iterable[PromotionTable]) -> set[Cell]:
+    """Cells of ``table`` that differ from any of the ``published`` tables having the cell;
+    cells no published table has are not compared. Weak results of a seed table
+    materialise by ``me``'s rules, the only ones that apply to it."""
+    seeds = list(published)
+    return {(a, b) for (a, b), mine in table.cells.items()
+            if any((a, b) in s.cells and not same_result(mine, s.cells[(a, b)], me, me)  # type: ignore[arg-type]
+                   for s in seeds)}

@@ -1,0 +1,68 @@
+"""The small subcommands: ``explain`` (why a promotion), ``policies`` (what there is), ``demo``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..policies import policies
+from ..weak import parse_ptype
+from .common import EXIT_OK, CliError, load_policy, write_output, yes_no
+
+__all__ = ["add_parsers"]
+
+
+def add_parsers(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("explain", help="why two types promote to what they do",
+                       description="Explain the promotion of two types under a policy: the result and the "
+                                   "rule or lattice path that gives it.")
+    p.add_argument("a", metavar="A", help="a type (int16, i16, s2, bf16, i*, f32?, ...)")
+    p.add_argument("b", metavar="B", help="the other type")
+    p.add_argument("--policy", default="jax", help="the policy (default: jax)")
+    p.add_argument("--notation", choices=("bits", "bytes"), default="bits",
+                   help="how i1, i8, u8 are read: bit counts (default) or byte counts (JAX's table)")
+    p.set_defaults(handler=run_explain)
+
+    p = sub.add_parser("policies", help="list the promotion policies",
+                       description="List the registered policies, their titles, and whether each is a "
+                                   "(partial) lattice.")
+    p.set_defaults(handler=run_policies)
+
+    # Everything after "demo" is the demo's own command line (see main.main).
+    p = sub.add_parser("demo", help="the promotion layer at work, in one screen", add_help=False)
+    p.set_defaults(handler=run_demo)
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    pol = load_policy(args.policy)
+    a = parse_ptype(args.a, notation=args.notation)
+    b = parse_ptype(args.b, notation=args.notation)
+    write_output(pol.explain(a, b), None)
+    return EXIT_OK
+
+
+def run_policies(args: argparse.Namespace) -> int:
+    rows = []
+    for name in policies():
+        try:
+            pol = load_policy(name)
+        except CliError as e:
+            # A registered policy whose module this installation lacks: say so, list the rest.
+            print(f"latticecast: warning: {e}", file=sys.stderr)
+            rows.append((name, "?", "(not available in this installation)"))
+            continue
+        report = pol.audit()
+        lattice = yes_no(report.is_lattice) + (" (partial)" if report.is_lattice and not report.is_complete else "")
+        rows.append((pol.name, lattice, pol.title))
+    width = max(len(r[0]) for r in rows)
+    lat_width = max(len("lattice"), *(len(r[1]) for r in rows))
+    lines = [f"{'policy'.ljust(width)}  {'lattice'.ljust(lat_width)}  title"]
+    lines += [f"{n.ljust(width)}  {lat.ljust(lat_width)}  {title}" for n, lat, title in rows]
+    write_output("\n".join(lines) + "\n", None)
+    return EXIT_OK
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from .. import demo  # the demo is the lead developer's module; imported only when asked for
+
+    return demo.main(args.extra)

@@ -1,0 +1,67 @@
+"""``latticecast lattice``: a picture of a policy's promotion lattice (DOT, SVG or PNG).
+
+The picture is the generating DAG (:meth:`Lattice.hasse_edges`), which for JAX
+is the design note's figure. A policy defined by a table rather than a lattice
+(NumPy) gets the DAG its audit derives, when its table is a lattice; when it is
+not, there is nothing truthful to draw, and we say why.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Hashable
+
+from ..policies import Policy
+from ..weak import Weak
+from .common import EXIT_OK, CliError, load_policy, namer, write_output
+from .dot import dag_to_dot
+from .render_graph import RenderUnavailable, render
+
+__all__ = ["add_parser", "run", "policy_dag"]
+
+
+def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("lattice", help="draw a policy's promotion lattice",
+                       description="Draw the DAG that generates a policy's promotion lattice (its "
+                                   "transitive reduction; weak types dashed). DOT needs nothing "
+                                   "installed; SVG and PNG need the graphviz Python package and "
+                                   "Graphviz's dot program.")
+    p.add_argument("--policy", default="jax", help="the policy (default: jax)")
+    p.add_argument("--format", choices=("dot", "svg", "png"), default="dot")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE (required for png; dot and svg go to standard output without it)")
+    p.set_defaults(handler=run)
+
+
+def policy_dag(pol: Policy) -> tuple[dict[Hashable, tuple[Hashable, ...]], str]:
+    """The generating DAG of the policy's lattice, and a caption saying where it comes from."""
+    lattice = pol.lattice
+    if lattice is not None:
+        return lattice.hasse_edges(), f"{pol.title}: promotion lattice"
+    report = pol.audit()
+    if report.generator is None:
+        why = report.lattice_problems[0] if report.lattice_problems else "its table fails the lattice laws"
+        if not report.associative:
+            why = (f"it is not associative ({report.non_associative} of {report.triples} triples); "
+                   + why)
+        raise CliError(f"policy {pol.name!r} has no promotion lattice to draw: its table is not a "
+                       f"lattice ({why}); latticecast verify --policy {pol.name} shows the audit")
+    return report.generator, f"{pol.title}: the DAG that generates its table"
+
+
+def run(args: argparse.Namespace) -> int:
+    pol = load_policy(args.policy)
+    if args.format == "png" and args.output in (None, "-"):
+        raise CliError("--format png writes a binary file: give one with -o FILE")
+    edges, title = policy_dag(pol)
+    text = dag_to_dot(edges, name=pol.name, title=title, label=namer(pol),
+                      is_weak=lambda n: isinstance(n, Weak))
+    if args.format == "dot":
+        write_output(text, args.output)
+        return EXIT_OK
+    try:
+        data = render(text, args.format)
+    except RenderUnavailable as e:
+        raise CliError(str(e)) from None
+    write_output(data, args.output)
+    return EXIT_OK

@@ -1,0 +1,84 @@
+"""Entry point of the ``latticecast`` command: the parser, the dispatch, and the error boundary.
+
+Exit codes: 0 success; 1 when the question asked is "does this property hold?"
+and it does not (``verify`` on a policy that is not a lattice); 2 for usage and
+input errors (argparse's own, an unknown policy or dtype, a malformed table
+file). Usage errors are one line on standard error, ``latticecast: error: ...``,
+without a traceback. Only the library's user-facing exceptions are caught:
+anything else is a bug and is allowed to surface.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from .. import __version__
+from ..dtypes import UnknownDTypeError
+from ..errors import PromotionError, UnknownPolicyError
+from ..tables import TableFormatError
+from . import audit_cmd, info_cmd, lattice_cmd, table_cmd, verify_cmd
+from .common import EXIT_USAGE, CliError
+
+__all__ = ["main", "build_parser"]
+
+PROG = "latticecast"
+
+# The exceptions whose message is a complete, user-facing explanation.
+USER_ERRORS = (CliError, UnknownPolicyError, UnknownDTypeError, TableFormatError, PromotionError)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Implicit type promotion driven by a promotion lattice: print promotion tables, "
+                    "draw lattices, audit tables for the lattice laws, explain a promotion.",
+        epilog="Policies: see 'latticecast policies'. Run 'latticecast COMMAND -h' for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    table_cmd.add_parser(sub)
+    lattice_cmd.add_parser(sub)
+    audit_cmd.add_parser(sub)
+    verify_cmd.add_parser(sub)
+    info_cmd.add_parsers(sub)
+    return parser
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:
+    """Parse ``argv``; whatever follows ``demo`` is left for the demo's own parser."""
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "demo":
+        args.extra = extra
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    parser = build_parser()
+    try:
+        args = _parse(parser, list(sys.argv[1:] if argv is None else argv))
+        return args.handler(args)
+    except SystemExit as e:
+        # argparse (ours or the demo's) has printed usage (exit 2) or help (exit 0);
+        # return the code so that in-process callers get an int like every other outcome.
+        return _exit_code(e)
+    except USER_ERRORS as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _exit_code(e: SystemExit) -> int:
+    if e.code is None:
+        return 0
+    if isinstance(e.code, int):
+        return e.code
+    print(e.code, file=sys.stderr)  # sys.exit("message"): the interpreter would print it
+    return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,45 @@
+"""Read the values of a ``stablehlo.constant`` back into NumPy (to re-type weak constants)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from jaxlib.mlir import ir
+
+from ..dtypes import DType
+
+__all__ = ["dense_values"]
+
+_COMPLEX = re.compile(r"\(([^,()]+),([^,()]+)\)")
+
+
+def dense_values(attr: ir.Attribute, dtype: DType, shape: tuple[int, ...]) -> np.ndarray:
+    """The elements of a dense attribute as an array of ``dtype``'s host dtype and ``shape``."""
+    dense = ir.DenseElementsAttr(attr)
+    host = dtype.np_dtype
+    if dense.is_splat:
+        scalar = _scalar(dense.get_splat_value(), dtype)
+        return np.full(shape, scalar, dtype=host)
+    if dtype.is_complex:
+        pairs = _COMPLEX.findall(str(dense))
+        values = np.array([complex(float(re_), float(im)) for re_, im in pairs], dtype=host)
+        return values.reshape(shape)
+    if dtype is DType.bfloat16:
+        fp = ir.DenseFPElementsAttr(dense)
+        return np.array([fp[i] for i in range(len(fp))], dtype=np.float32).astype(host).reshape(shape)
+    return np.array(dense).astype(host, copy=False).reshape(shape)
+
+
+def _scalar(attr: ir.Attribute, dtype: DType) -> object:
+    if dtype.is_complex:
+        parts = ir.ArrayAttr(attr)
+        return complex(ir.FloatAttr(parts[0]).value, ir.FloatAttr(parts[1]).value)
+    if dtype is DType.bool:
+        return ir.BoolAttr(attr).value if attr.typeid == ir.BoolAttr.static_typeid else bool(ir.IntegerAttr(attr).value)
+    if dtype.is_inexact:
+        return ir.FloatAttr(attr).value
+    value = ir.IntegerAttr(attr).value
+    if dtype.kind.value == "unsigned" and value < 0:  # IntegerAttr.value reads ui64 as signed
+        value += 1 << dtype.bitwidth
+    return value

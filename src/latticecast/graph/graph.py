@@ -1,0 +1,257 @@
+"""``Graph``: build a StableHLO function the way Modular's MAX ``Graph`` API does.
+
+A graph owns a module with one public function, ``@main``, whose arguments are
+the graph's inputs. Ops are appended with ``ir.Operation.create`` (much faster
+than the generated op classes) and are *not* verified while building: a binary
+op may mix operand element types, its result typed with the promoted type, as
+the design's IR conventions say. ``Graph.module`` runs ``implicit-cast`` with the
+graph's policy (once) and verifies the result; ``Graph.mlir(before_passes=True)``
+shows the IR as built.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+
+import numpy as np
+from jaxlib.mlir import ir
+
+from ..dtypes import DType
+from ..errors import PromotionError
+from ..policies import Policy, policy as get_policy
+from ..weak import PType, Weak
+from ..dialect_utils.context import default_context
+from ..dialect_utils.op_table import WEAK_ATTR
+from ..dialect_utils.types import TypeCache, type_cache
+from .types import GraphError, TensorType
+
+if TYPE_CHECKING:
+    from .value import Value
+
+__all__ = ["Graph", "PassFailure", "current_graph"]
+
+_local = threading.local()
+
+
+class PassFailure(RuntimeError):
+    """``implicit-cast`` (or the verifier after it) rejected a graph; ``diagnostics`` has the details."""
+
+    def __init__(self, message: str, diagnostics: list[str]) -> None:
+        super().__init__(message)
+        self.diagnostics = diagnostics
+
+
+def _stack() -> list["Graph"]:
+    st = getattr(_local, "stack", None)
+    if st is None:
+        st = _local.stack = []
+    return st
+
+
+def current_graph() -> "Graph":
+    """The innermost graph of this thread's ``with Graph(...)`` blocks."""
+    st = _stack()
+    if not st:
+        raise GraphError("no graph is being built here: create values inside `with Graph(...) as g:` "
+                         "or through a graph's methods (g.constant, g.scalar)")
+    return st[-1]
+
+
+class _ScalarFactory:
+    """``g.scalar[DType.int16](1)`` (the MAX/Mojo spelling) and ``g.scalar(1, DType.int16)``."""
+
+    def __init__(self, graph: "Graph") -> None:
+        self._graph = graph
+
+    def __getitem__(self, dtype: "DType | str") -> Callable[[Any], "Value"]:
+        d = DType.parse(dtype)
+        return lambda value: self._graph.constant(value, d)
+
+    def __call__(self, value: Any, dtype: "DType | str | None" = None) -> "Value":
+        if dtype is None:
+            return self._graph.constant(value)
+        return self._graph.constant(value, DType.parse(dtype))
+
+
+class Graph:
+    """A StableHLO function under construction, with a promotion policy.
+
+    ``Graph(name, input_types=[TensorType(...), ...], policy="jax")``; use it as a
+    context manager (ops on its values find it, as in MAX) or pass ``forward``,
+    a callable that receives the inputs and returns the outputs.
+    """
+
+    def __init__(self, name: str, input_types: Sequence[TensorType] = (), policy: "str | Policy" = "jax", *,
+                 forward: Callable[..., Any] | None = None, context: ir.Context | None = None,
+                 input_names: Sequence[str] | None = None, debug_locations: bool = False) -> None:
+        self.name = name
+        self.policy: Policy = get_policy(policy)
+        self.context = context or default_context()
+        self.tc: TypeCache = type_cache(self.context)
+        self.debug_locations = debug_locations
+        types = [t if isinstance(t, TensorType) else TensorType(*t) for t in input_types]
+        for t in types:
+            self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now
+        self.input_types: tuple[TensorType, ...] = tuple(types)
+        if input_names is not None and len(input_names) != len(types):
+            raise GraphError(f"{len(input_names)} input names for {len(types)} inputs")
+        self.input_names = tuple(input_names) if input_names is not None else None
+        self._closed = False
+        self._passed = False
+        self._before: ir.Operation | None = None
+        self._output_types: tuple[TensorType, ...] | None = None
+        self.diagnostics: list[str] = []
+        self._compare_attrs: dict[str, ir.Attribute] = {}
+        with self.context:
+            self.loc = ir.Location.name(name) if name else ir.Location.unknown()
+            self._module = ir.Module.create(self.loc)
+            self._module.operation.attributes["sym_name"] = ir.StringAttr.get(name or "graph")
+            arg_types = [self.tc.tensor(t.dtype, t.shape) for t in types]
+            ftype = ir.FunctionType.get(arg_types, [])
+            self._func = ir.Operation.create(
+                "func.func", attributes={"sym_name": ir.StringAttr.get("main"),
+                                         "function_type": ir.TypeAttr.get(ftype),
+                                         "sym_visibility": ir.StringAttr.get("public")},
+                regions=1, loc=self.loc, ip=ir.InsertionPoint(self._module.body))
+            self._block = ir.Block.create_at_start(self._func.regions[0], arg_types,
+                                                   [self.loc] * len(arg_types))
+            self.ip = ir.InsertionPoint(self._block)
+        from .value import Value
+        self.inputs: tuple[Value, ...] = tuple(
+            Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, types))
+        if forward is not None:
+            with self:
+                outs = forward(*self.inputs)
+            self.output(*(outs if isinstance(outs, (tuple, list)) else (outs,)))
+
+    # -- context manager (ops find the current graph, as in MAX) ---------------------------
+
+    def __enter__(self) -> "Graph":
+        _stack().append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        st = _stack()
+        if st and st[-1] is self:
+            st.pop()
+
+    @staticmethod
+    def current() -> "Graph":
+        return current_graph()
+
+    # -- building -------------------------------------------------------------------------
+
+    @property
+    def scalar(self) -> _ScalarFactory:
+        return _ScalarFactory(self)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def check_open(self) -> None:
+        if self._closed:
+            raise GraphError(f"graph {self.name!r} is closed (g.output() was called); build a new "
+                             "Graph to add more ops")
+
+    def location(self) -> ir.Location:
+        """Where a new op comes from: the user's source line with ``debug_locations``."""
+        if not self.debug_locations:
+            return self.loc
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_globals.get("__name__", "").startswith("latticecast."):
+            frame = frame.f_back
+        if frame is None:
+            return self.loc
+        return ir.Location.file(frame.f_code.co_filename, frame.f_lineno, 1, context=self.context)
+
+    def constant(self, value: Any, dtype: "DType | str | None" = None) -> "Value":
+        """A strongly typed constant from a NumPy array, list or scalar.
+
+        Without ``dtype`` the NumPy dtype decides (Python ints become the policy's
+        default int, floats its default float); with ``dtype`` the values must fit
+        it exactly (no silent wrap of 300 into uint8).
+        """
+        from .emit import constant_value
+        self.check_open()
+        return constant_value(self, value, None if dtype is None else DType.parse(dtype))
+
+    def output(self, *values: Any) -> None:
+        """Return ``values`` from the graph (Python scalars and arrays become constants) and close it."""
+        from .value import as_value
+        self.check_open()
+        if not values:
+            raise GraphError(f"graph {self.name!r}: output() needs at least one value")
+        outs = [as_value(v, self, materialize=True) for v in values]
+        with self.context:
+            ir.Operation.create("func.return", operands=[v.ir for v in outs], loc=self.loc, ip=self.ip)
+            ftype = ir.FunctionType.get([a.type for a in self._block.arguments], [v.ir.type for v in outs])
+            self._func.attributes["function_type"] = ir.TypeAttr.get(ftype)
+        self._output_types = tuple(TensorType(v.dtype, v.shape) for v in outs)
+        self._closed = True
+
+    @property
+    def output_types(self) -> tuple[TensorType, ...]:
+        if self._output_types is None:
+            raise GraphError(f"graph {self.name!r} has no output yet: call g.output(...)")
+        return self._output_types
+
+    # -- the pass, text, compile ------------------------------------------------------------
+
+    def _require_output(self) -> None:
+        if not self._closed:
+            raise GraphError(f"graph {self.name!r} has no output: call g.output(value, ...) before "
+                             "asking for its module, its MLIR or compiling it")
+
+    def _run_pass(self) -> None:
+        if self._passed:
+            return
+        self._require_output()
+        from ..passes import ImplicitCastOptions, ImplicitCastPass
+        from ..passes.diagnostics import format_location
+        self._before = self._module.operation.clone()
+        p = ImplicitCastPass(ImplicitCastOptions(policy=self.policy.name))
+        with self.context:
+            from jaxlib.mlir import passmanager
+            pm = passmanager.PassManager("builtin.module")
+            p.add_to(pm)
+            try:
+                pm.run(self._module.operation)
+            except ir.MLIRError as e:
+                diags = [f"{format_location(d.location)}: error: {d.message}" for d in e.error_diagnostics]
+                self._module = ir.Module.create(self.loc)  # never hand out half-passed IR
+                raise PassFailure(f"implicit-cast rejected graph {self.name!r}:\n  " + "\n  ".join(diags),
+                                  diags) from None
+        self.diagnostics.extend(str(d) for d in p.diagnostics)
+        self._passed = True
+
+    @property
+    def module(self) -> ir.Module:
+        """The ``ir.Module`` after ``implicit-cast``: legal, verified StableHLO."""
+        self._run_pass()
+        return self._module
+
+    def mlir(self, before_passes: bool = False, *, generic: bool = False, debug_info: bool = False) -> str:
+        """The module as text: after ``implicit-cast`` (default) or as built (``before_passes=True``,
+        which prints the generic form: mixed-dtype ops do not verify)."""
+        if before_passes:
+            op = self._before if self._before is not None else self._module.operation
+            return op.get_asm(print_generic_op_form=True, enable_debug_info=debug_info)
+        self._run_pass()
+        return self._module.operation.get_asm(print_generic_op_form=generic, enable_debug_info=debug_info,
+                                              assume_verified=True)
+
+    def __str__(self) -> str:
+        return self.mlir(before_passes=not self._closed)
+
+    def compile(self, device: Any = "cpu") -> Any:
+        """Compile for ``device`` with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays)."""
+        from ..runtime import compile as compile_module
+        names = list(self.input_names) if self.input_names else None
+        return compile_module(self.module, device=device, input_names=names)
+
+    def __repr__(self) -> str:
+        ins = ", ".join(str(t) for t in self.input_types)
+        return f"<Graph {self.name!r} ({ins}) policy={self.policy.name}{' closed' if self._closed else ''}>"

@@ -1,0 +1,455 @@
+"""The ``implicit-cast`` pass: join operand types on a policy's lattice, insert ``stablehlo.convert``.
+
+For every op whose operands must share an element type (``dialect_utils.op_table``)
+the pass joins the operands' types under the policy, converts the operands that
+differ, and checks the declared result type. Weakly typed values (marked
+``latticecast.weak``) take part as the policy's weak types; weakness flows through
+elementwise and data-movement ops, and a weak *constant* is rebuilt at its target
+type rather than converted. One conversion is made per (value, target type),
+placed right after the value's definition so that it dominates every use.
+
+Illegal programs get an MLIR error at the op's location and the pass fails; it
+does not leave invalid IR behind it on success. A module that is already legal is
+left exactly as it is, so running the pass twice gives what running it once gives.
+
+The walk is iterative (``Operation.walk`` drives it from C++), and the common case,
+an op whose operands already agree, costs a few pointer comparisons.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import numpy as np
+from jaxlib.mlir import ir
+
+from ..dtypes import DType
+from ..errors import PromotionError
+from ..policies import Policy, policy as get_policy
+from ..policies.base import literal_problem
+from ..weak import PType, Weak
+from ..dialect_utils.constants import dense_values
+from ..dialect_utils.op_table import PROMOTABLE, RETYPABLE, WEAK_ATTR, WEAK_TRANSPARENT, PromotableOp
+from ..dialect_utils.types import TypeCache, type_cache
+from .diagnostics import Diagnostic, format_location
+from .lower_dtypes import lower_dtypes
+from .options import ImplicitCastOptions
+
+__all__ = ["ImplicitCastPass", "run_implicit_cast", "ImplicitCastResult"]
+
+
+@dataclass
+class ImplicitCastResult:
+    """What one run did: ``ok`` is False when it emitted errors."""
+
+    ok: bool = True
+    converts: int = 0
+    retyped_constants: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+class ImplicitCastPass:
+    """The pass as the callable jaxlib's ``PassManager.add`` takes.
+
+    ``pm.add(ImplicitCastPass(policy="max"), name="ImplicitCastPass", argument="implicit-cast")``
+    or :meth:`add_to`. After a run, :attr:`diagnostics` holds every diagnostic,
+    including the remarks and warnings MLIR's Python bindings cannot emit.
+    """
+
+    argument = "implicit-cast"
+    name = "ImplicitCastPass"
+    description = "Join operand types on a promotion lattice and insert stablehlo.convert"
+
+    def __init__(self, options: ImplicitCastOptions | None = None, **kwargs: object) -> None:
+        if options is None:
+            options = ImplicitCastOptions(**{k.replace("-", "_"): v for k, v in kwargs.items()})  # type: ignore[arg-type]
+        elif kwargs:
+            raise TypeError("pass either options or keyword options, not both")
+        self.options = options
+        self.diagnostics: list[Diagnostic] = []
+        self.results: list[ImplicitCastResult] = []
+
+    def __call__(self, op: ir.Operation, pass_: object) -> None:
+        result = run_implicit_cast(op, self.options)
+        self.results.append(result)
+        self.diagnostics.extend(result.diagnostics)
+        if not result.ok:
+            pass_.signal_pass_failure()  # type: ignore[attr-defined]
+
+    def add_to(self, pm: object) -> None:
+        pm.add(self, name=self.name, argument=self.argument, description=self.description)  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        return f"implicit-cast{{{self.options}}}"
+
+
+def run_implicit_cast(root: ir.Operation, options: ImplicitCastOptions | None = None) -> ImplicitCastResult:
+    """Run the pass's work on ``root`` (a module, or any op) directly, outside a PassManager.
+
+    Errors are emitted as MLIR diagnostics at the ops' locations (an enclosing
+    PassManager or diagnostic handler sees them) and recorded in the result.
+    """
+    options = options or ImplicitCastOptions()
+    root = root.operation if hasattr(root, "operation") else root
+    run = _Run(root, get_policy(options.policy), options)
+    run.run()
+    return run.result
+
+
+class _Run:
+    """One application of the pass to one root op."""
+
+    def __init__(self, root: ir.Operation, policy: Policy, options: ImplicitCastOptions) -> None:
+        self.root = root
+        self.policy = policy
+        self.options = options
+        self.context = root.context
+        self.tc: TypeCache = type_cache(self.context)
+        self.result = ImplicitCastResult()
+        self.weak: set[ir.Value] = set()  # values that are weakly typed (marked or propagated)
+        self.cache: dict[tuple[ir.Value, DType], ir.Value] = {}  # (value, target) -> converted value
+        self.replaced: list[ir.Operation] = []  # weak defining ops that may now be dead
+        self.marked: list[ir.Operation] = []
+        self.funcs: list[ir.Operation] = []
+        self._join_cache: dict[tuple[PType, PType], PType | PromotionError] = {}
+
+    # -- driver -------------------------------------------------------------------------
+
+    def run(self) -> None:
+        work: list[ir.Operation] = []
+        promotable, transparent = PROMOTABLE, WEAK_TRANSPARENT
+        marked, funcs = self.marked, self.funcs
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            name = op.name
+            if name in promotable or name in transparent:
+                work.append(op)
+            if WEAK_ATTR in op.attributes:
+                marked.append(op)
+            elif name == "func.func" and "arg_attrs" in op.attributes:
+                funcs.append(op)
+            return ir.WalkResult.ADVANCE
+
+        self.root.walk(visit, ir.WalkOrder.PRE_ORDER)
+        for op in marked:
+            if op.name != "func.func":
+                for r in op.results:
+                    self.weak.add(r)
+        for f in funcs + [m for m in marked if m.name == "func.func"]:
+            self._weak_arguments(f)
+        with self.context, ir.Location.unknown():
+            for op in work:
+                spec = promotable.get(op.name)
+                if spec is not None:
+                    self._promote(op, spec)
+                elif self.weak:
+                    self._propagate(op)
+            self._materialize_escaping_weak_values()
+            self._cleanup()
+            if self.result.ok and self.options.lower_dtypes and _has_host_only_dtypes(self.policy):
+                lower_dtypes(self.root, self.tc)
+
+    # -- weak values ----------------------------------------------------------------------
+
+    def _weak_arguments(self, func: ir.Operation) -> None:
+        if "arg_attrs" not in func.attributes or not func.regions or not func.regions[0].blocks:
+            return
+        args = func.regions[0].blocks[0].arguments
+        for i, attrs in enumerate(ir.ArrayAttr(func.attributes["arg_attrs"])):
+            if WEAK_ATTR in ir.DictAttr(attrs):
+                self.weak.add(args[i])
+
+    def _propagate(self, op: ir.Operation) -> None:
+        """Elementwise and data-movement ops keep their operands' weakness (all operands for
+        multi-operand ops such as concatenate)."""
+        operands = op.operands
+        if len(operands) and all(v in self.weak for v in operands):
+            for r in op.results:
+                self.weak.add(r)
+
+    def _ptype(self, value: ir.Value, dtype: DType) -> PType:
+        return Weak(dtype) if value in self.weak else dtype
+
+    # -- promotion ------------------------------------------------------------------------
+
+    def _join(self, a: PType, b: PType) -> PType:
+        key = (a, b)
+        found = self._join_cache.get(key)
+        if found is None:
+            try:
+                found = self.policy.promote_types(a, b)
+            except PromotionError as e:
+                found = e
+            self._join_cache[key] = found
+        if isinstance(found, PromotionError):
+            raise found
+        return found
+
+    def _promote(self, op: ir.Operation, spec: PromotableOp) -> None:
+        operands = op.operands
+        indices = spec.values if spec.values is not None else range(len(operands))
+        values = [operands[i] for i in indices]
+        types = [v.type for v in values]
+        result = op.results[0]
+        first = types[0]
+        weak = self.weak
+        any_weak = bool(weak) and any(v in weak for v in values)
+        if not any_weak and all(t == first for t in types):
+            # Already legal unless the declared result type disagrees.
+            if spec.result == "same" and result.type == first:
+                return
+            if spec.result == "bool" and self.tc.tensor_info(result.type)[0] is DType.bool:
+                return
+        try:
+            infos = [self.tc.tensor_info(t) for t in types]
+            res_dtype, res_shape = self.tc.tensor_info(result.type)
+        except TypeError as e:
+            self._error(op, str(e))
+            return
+        ptypes = [self._ptype(v, d) for v, (d, _) in zip(values, infos)]
+        try:
+            join = ptypes[0]
+            for t in ptypes[1:]:
+                join = self._join(join, t)
+        except PromotionError as e:
+            self._error(op, str(e))
+            return
+        target = self.policy.materialize(join)
+        if not spec.admits(target):
+            self._error(op, f"needs {spec.requirement}, but its operands {self._names(ptypes)} promote to "
+                            f"{target.mlir_name} under policy '{self.policy.name}'; cast them explicitly "
+                            f"to a type the op accepts")
+            return
+        expected = {"same": target, "bool": DType.bool,
+                    "complex": DType.complex64 if target is DType.float32 else DType.complex128}[spec.result]
+        if res_dtype is not expected:
+            if WEAK_ATTR in op.attributes or result in weak:
+                result.set_type(self.tc.tensor(expected, res_shape))  # a weak result follows its join
+            else:
+                self._error(op, f"declares result type {result.type}, which contradicts the promotion of "
+                                f"{self._names(ptypes)} to {target.mlir_name} under policy "
+                                f"'{self.policy.name}'; declare {self.tc.tensor(expected, res_shape)}")
+                return
+        for i, v, (d, shape) in zip(indices, values, infos):
+            if d is not target:
+                new = self._materialize(v, target, d, shape, op)
+                if new is None:
+                    return
+                operands[i] = new
+        if isinstance(join, Weak) and spec.result != "bool":
+            weak.add(result)
+        else:
+            weak.discard(result)
+
+    def _names(self, ptypes: Iterable[PType]) -> str:
+        return " and ".join(self.policy.type_name(t) for t in ptypes)
+
+    # -- materialisation ----------------------------------------------------------------
+
+    def _materialize(self, value: ir.Value, target: DType, dtype: DType, shape: tuple[int, ...],
+                     user: ir.Operation) -> ir.Value | None:
+        """``value`` as ``target``: a rebuilt weak constant, or one convert per (value, target)."""
+        key = (value, target)
+        found = self.cache.get(key)
+        if found is not None:
+            return found
+        new: ir.Value | None
+        if value in self.weak and self._is_weak_constant_chain(value):
+            new = self._retype_constant_chain(value, target, user)
+        else:
+            self._check_lossy(dtype, target, user)
+            new = self._convert(value, target, shape)
+        if new is not None:
+            self.cache[key] = new
+        return new
+
+    def _convert(self, value: ir.Value, target: DType, shape: tuple[int, ...]) -> ir.Value:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            ops = owner.operations
+            ip = ir.InsertionPoint(ops[0]) if len(ops) else ir.InsertionPoint(owner)
+            loc = value.location if hasattr(value, "location") else ir.Location.unknown()
+        else:
+            ip = ir.InsertionPoint.after(owner)
+            loc = owner.location
+        op = ir.Operation.create("stablehlo.convert", results=[self.tc.tensor(target, shape)],
+                                 operands=[value], loc=loc, ip=ip)
+        self.result.converts += 1
+        return op.result
+
+    def _is_weak_constant_chain(self, value: ir.Value) -> bool:
+        v = value
+        while True:
+            owner = v.owner
+            if isinstance(owner, ir.Block):
+                return False
+            name = owner.name
+            if name == "stablehlo.constant":
+                return True
+            if name not in RETYPABLE or len(owner.operands) != 1 or owner.operands[0] not in self.weak:
+                return False
+            v = owner.operands[0]
+
+    def _retype_constant_chain(self, value: ir.Value, target: DType, user: ir.Operation) -> ir.Value | None:
+        """Rebuild a weak constant (and the reshapes/broadcasts between it and its use) at ``target``."""
+        chain: list[ir.Operation] = []
+        v = value
+        while v.owner.name != "stablehlo.constant":
+            chain.append(v.owner)
+            v = v.owner.operands[0]
+        const = v.owner
+        const_dtype, const_shape = self.tc.tensor_info(v.type)
+        base = self.cache.get((v, target))
+        if base is None:
+            values = dense_values(const.attributes["value"], const_dtype, const_shape)
+            problem = _values_problem(values, target)
+            if problem:
+                self._error(user, f"Unsafe cast: the weakly typed constant {problem}; cast the other operand "
+                                  f"to a wider dtype first, or write the constant with an explicit dtype",
+                            extra_loc=const.location)
+                return None
+            host = _convert_values(values, target)
+            op = ir.Operation.create("stablehlo.constant", results=[self.tc.tensor(target, const_shape)],
+                                     attributes={"value": self.tc.dense_attr(host, target, const_shape)},
+                                     loc=const.location, ip=ir.InsertionPoint.after(const))
+            base = op.result
+            self.cache[(v, target)] = base
+            self.replaced.append(const)
+            self.result.retyped_constants += 1
+        for link in reversed(chain):
+            key = (link.results[0], target)
+            cached = self.cache.get(key)
+            if cached is None:
+                _, shape = self.tc.tensor_info(link.results[0].type)
+                attrs = {name: link.attributes[name] for name in link.attributes if name != WEAK_ATTR}
+                op = ir.Operation.create(link.name, results=[self.tc.tensor(target, shape)], operands=[base],
+                                         attributes=attrs, loc=link.location,
+                                         ip=ir.InsertionPoint.after(link))
+                cached = op.result
+                self.cache[key] = cached
+                self.replaced.append(link)
+            base = cached
+        return base
+
+    def _materialize_escaping_weak_values(self) -> None:
+        """A weak value consumed by an op that does not promote takes the policy's default
+        type for it (JAX: a Python scalar returned from a function is an int64/float64)."""
+        for value in list(self.weak):
+            try:
+                dtype, shape = self.tc.tensor_info(value.type)
+            except TypeError:
+                continue
+            try:
+                default = self.policy.materialize(Weak(dtype))
+            except PromotionError:
+                continue
+            if default is dtype:
+                continue
+            for use in list(value.uses):
+                owner = use.owner
+                name = owner.name
+                if name in WEAK_TRANSPARENT:
+                    continue  # its result is weak too and is handled on its own
+                if name in PROMOTABLE:
+                    continue  # already promoted: its operand types agree
+                new = self._materialize(value, default, dtype, shape, owner)
+                if new is not None and new != value:
+                    owner.operands[use.operand_number] = new
+
+    # -- diagnostics --------------------------------------------------------------------
+
+    def _check_lossy(self, source: DType, target: DType, user: ir.Operation) -> None:
+        level = self.options.diagnose_lossy
+        if level == "off":
+            return
+        why = _magnitude_loss(source, target)
+        if why is None:
+            return
+        message = f"'{user.name}' op implicit promotion of {source.mlir_name} to {target.mlir_name} {why}"
+        if level == "error":
+            self._error(user, message.split(" op ", 1)[1])
+            return
+        diag = Diagnostic(level, format_location(user.location), message)
+        self.result.diagnostics.append(diag)
+
+    def _error(self, op: ir.Operation, message: str, extra_loc: ir.Location | None = None) -> None:
+        text = f"'{op.name}' op {message}"
+        op.location.emit_error(text)
+        self.result.ok = False
+        self.result.diagnostics.append(Diagnostic("error", format_location(op.location), text))
+
+    # -- cleanup ------------------------------------------------------------------------
+
+    def _cleanup(self) -> None:
+        for op in self.marked:
+            if op.name == "func.func":
+                continue
+            if WEAK_ATTR in op.attributes:
+                del op.attributes[WEAK_ATTR]
+        for func in self.funcs + [m for m in self.marked if m.name == "func.func"]:
+            if WEAK_ATTR in func.attributes:
+                del func.attributes[WEAK_ATTR]
+            if "arg_attrs" in func.attributes:
+                cleaned = []
+                for attrs in ir.ArrayAttr(func.attributes["arg_attrs"]):
+                    d = ir.DictAttr(attrs)
+                    cleaned.append(ir.DictAttr.get({k.name: k.attr for k in (d[i] for i in range(len(d)))
+                                                    if k.name != WEAK_ATTR}))
+                if all(len(ir.DictAttr(a)) == 0 for a in cleaned):
+                    del func.attributes["arg_attrs"]
+                else:
+                    func.attributes["arg_attrs"] = ir.ArrayAttr.get(cleaned)
+        # Weak constants (and the reshapes over them) that every user now sees re-typed are dead.
+        for op in reversed(self.replaced):
+            if all(not list(r.uses) for r in op.results):
+                op.erase()
+
+
+def _has_host_only_dtypes(policy: Policy) -> bool:
+    return bool({DType.index, DType.address, DType.tensor_float32} & set(policy.dtypes))
+
+
+def _magnitude_loss(source: DType, target: DType) -> str | None:
+    """Why converting ``source`` to ``target`` can lose magnitude, or ``None``."""
+    if source.is_complex and not target.is_complex:
+        return "drops the imaginary part"
+    lo, hi = source.min_value, source.max_value
+    tlo, thi = target.min_value, target.max_value
+    if source.is_complex:
+        lo, hi = -source.info.max_finite, source.info.max_finite
+    if target.is_complex:
+        tlo, thi = -target.info.max_finite, target.info.max_finite
+    if hi > thi or lo < tlo:
+        if target.is_inexact:
+            return (f"can lose magnitude: {source.mlir_name} values up to {float(hi):.3g} exceed "
+                    f"{target.mlir_name}'s largest finite value {float(thi):.5g} (they become inf)")
+        return (f"can lose magnitude: {source.mlir_name} values in [{lo}, {hi}] do not fit "
+                f"{target.mlir_name} [{tlo}, {thi}]")
+    return None
+
+
+def _values_problem(values: np.ndarray, target: DType) -> str | None:
+    """The first element of a constant that ``target`` cannot represent, as a message."""
+    for v in np.unique(values.reshape(-1)) if values.size < 4096 else _extremes(values):
+        item = v.item() if hasattr(v, "item") else v
+        if isinstance(item, bool):
+            item = int(item)
+        problem = literal_problem(item, target)
+        if problem:
+            return problem
+    return None
+
+
+def _extremes(values: np.ndarray) -> list[object]:
+    if values.dtype.kind == "c":
+        return [values.reshape(-1)[np.argmax(np.abs(values))]]
+    return [values.min(), values.max()]
+
+
+def _convert_values(values: np.ndarray, target: DType) -> np.ndarray:
+    if target.is_bool:
+        return values != 0
+    if not target.is_complex and values.dtype.kind == "c":
+        values = values.real
+    return values.astype(target.np_dtype)

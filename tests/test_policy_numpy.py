@@ -1,0 +1,281 @@
+"""The NumPy policy: its seed table, its rules against live NumPy 2, NEP 50 scalars, and its audit.
+
+The policy is written as rules (a safe-casting DAG and NumPy's type order); these
+tests hold it to the design note's appendix table and to the NumPy installed
+here, which the policy itself never calls.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from latticecast import DType, LiteralRangeError, PromotionError, audit, policies, policy, weak
+from latticecast.policies.numpy import NUMPY_DTYPES, SAFE_CASTS, TYPE_ORDER, can_cast_safely
+from latticecast.policies.seeds import seed_table
+from latticecast.weak import PType, Weak
+
+POL = policy("numpy")
+SEED = seed_table("design_numpy")
+I, F, C = Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128)
+_PY_ZERO = {DType.int64: 0, DType.float64: 0.0, DType.complex128: 0j}
+
+
+# ---------------------------------------------------------------- live NumPy, as the design note asks it
+
+
+def np_operand(t: PType, value=0):
+    """The design note's ``make_np_zero``: a Python scalar for a weak type, a 1-element array
+    otherwise; ``None`` for bfloat16, which NumPy does not have (the note's 'invalid')."""
+    if isinstance(t, Weak):
+        return type(_PY_ZERO[t.dtype])(value)
+    if t is DType.bfloat16:
+        return None
+    return np.full(1, value, dtype=t.np_dtype)
+
+
+def np_result(fn, a: PType, b: PType) -> PType | None:
+    """``fn(a, b)``'s type as the note's ``np_result_code`` reads it; ``None`` when NumPy refuses."""
+    x, y = np_operand(a), np_operand(b)
+    if x is None or y is None:
+        return None
+    try:
+        out = fn(x, y)
+    except TypeError:
+        return None
+    if type(out) in (int, float, complex):
+        return {int: I, float: F, complex: C}[type(out)]
+    return DType.parse(out.dtype)
+
+
+# ---------------------------------------------------------------- the seed table
+
+
+def test_reproduces_the_design_note_table_cell_for_cell():
+    # NumPy 2 gives the 2021 table in every cell (a table of zeros never showed value-based
+    # casting), so the policy has no errata.
+    assert POL.errata() == {}
+    assert POL.published_table_name == "design_numpy"
+    checked = 0
+    for (a, b), expected in SEED.cells.items():
+        assert POL.try_promote(a, b) == expected, (a, b)
+        checked += 1
+    assert checked == 18 * 18
+
+
+def test_the_published_table_is_the_seed():
+    (table,) = POL.published_tables().values()
+    assert table is SEED
+
+
+# ---------------------------------------------------------------- the rules against live NumPy
+
+
+def test_matches_live_numpy_add_in_every_cell():
+    mismatches = [(a, b, np_result(np.add, a, b), POL.try_promote(a, b))
+                  for a in SEED.rows for b in SEED.columns
+                  if np_result(np.add, a, b) != POL.try_promote(a, b)]
+    assert mismatches == []
+
+
+NO_LOOP = {np.subtract: {(DType.bool, DType.bool)}}
+"""Cells where a ufunc has no loop for the promoted dtype: its domain, not promotion."""
+
+
+@pytest.mark.parametrize("ufunc", [np.multiply, np.maximum, np.minimum, np.fmax, np.subtract],
+                         ids=lambda u: u.__name__)
+def test_matches_other_live_ufuncs(ufunc):
+    """Every binary ufunc with loops for all dtypes shares np.add's promotion."""
+    skip = NO_LOOP.get(ufunc, set())
+    compared = 0
+    for a in SEED.rows:
+        for b in SEED.columns:
+            if (a, b) in skip:
+                assert np_result(ufunc, a, b) is None
+                continue
+            assert np_result(ufunc, a, b) == POL.try_promote(a, b), (ufunc.__name__, a, b)
+            compared += 1
+    assert compared == 18 * 18 - len(skip)
+
+
+def test_bool_subtract_has_no_loop_but_bool_promotion_is_bool():
+    with pytest.raises(TypeError, match="boolean subtract"):
+        np.subtract(np.zeros(1, bool), np.zeros(1, bool))
+    assert POL.promote_types(DType.bool, DType.bool) is DType.bool
+
+
+def test_strong_promotion_equals_np_promote_types():
+    for a in NUMPY_DTYPES:
+        for b in NUMPY_DTYPES:
+            assert POL.promote_types(a, b) == DType.parse(np.promote_types(a.np_dtype, b.np_dtype)), (a, b)
+
+
+def test_safe_cast_dag_is_np_can_cast_safe():
+    for a in NUMPY_DTYPES:
+        for b in NUMPY_DTYPES:
+            assert can_cast_safely(a, b) == np.can_cast(a.np_dtype, b.np_dtype, "safe"), (a, b)
+    # and the DAG is transitively reduced: no edge is implied by the others
+    for src, dsts in SAFE_CASTS.items():
+        for d in dsts:
+            assert not any(can_cast_safely(o, d) for o in dsts if o != d), (src, d)
+
+
+def test_type_order_is_numpys_type_numbers():
+    assert sorted(NUMPY_DTYPES, key=lambda d: d.np_dtype.num) == list(TYPE_ORDER)
+
+
+def test_numpy_scalars_are_strong_and_the_note_example_is_not_associative():
+    a, b, c = np.int8(1), np.uint8(1), np.float16(1)
+    assert np.dtype((a + b) + c) == np.float32 and np.dtype(a + (b + c)) == np.float16
+    i8, u8, f16 = DType.int8, DType.uint8, DType.float16
+    p = POL.promote_types
+    assert p(p(i8, u8), f16) is DType.float32
+    assert p(i8, p(u8, f16)) is DType.float16
+
+
+# ---------------------------------------------------------------- NEP 50 Python scalars
+
+
+@pytest.mark.parametrize("d", NUMPY_DTYPES, ids=str)
+@pytest.mark.parametrize("scalar", [0, 0.0, 0j, True], ids=["int", "float", "complex", "bool"])
+def test_python_scalars_follow_nep50(d, scalar):
+    """np.result_type with a Python scalar is value-independent and equals the policy."""
+    live = DType.parse(np.result_type(d.np_dtype, scalar))
+    assert POL.promote_types(d, POL.literal_type(scalar)) == live
+
+
+def test_literal_types_and_their_defaults():
+    assert POL.literal_type(1) == weak(DType.int64)
+    assert POL.literal_type(1.0) == weak(DType.float64)
+    assert POL.literal_type(1j) == weak(DType.complex128)
+    assert POL.literal_type(True) is DType.bool  # NumPy 2 treats a Python bool as np.bool_
+    for value in (1, 1.0, 1j, True):
+        assert POL.materialize(POL.literal_type(value)) == DType.parse(np.asarray(value).dtype)
+
+
+def test_two_python_scalars_give_a_strong_numpy_scalar():
+    assert POL.promote_types("i*", "f*") is DType.float64
+    assert type(np.add(1, 2.0)) is np.float64
+    assert POL.promote_types("i*", "i*") is DType.int64 and type(np.add(1, 2)) is np.int64
+
+
+def test_weak_unsigned_and_weak_narrow_ints_are_python_ints():
+    assert POL.promote_types(weak(DType.uint8), DType.int8) is DType.int8
+    assert POL.promote_types(weak(DType.int16), DType.uint8) is DType.uint8
+    assert POL.canonical(weak(DType.bool)) is DType.bool
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(NUMPY_DTYPES), st.data())
+def test_promotion_does_not_depend_on_the_value(d, data):
+    """NEP 50's point: no value-based casting. Any in-range Python int, any float or complex,
+    gives the dtype of the zero-valued table."""
+    kind = data.draw(st.sampled_from(["int", "float", "complex"]))
+    if kind == "int":
+        lo, hi = (d.min_value, d.max_value) if d.is_integral else (-2**31, 2**31)
+        value = data.draw(st.integers(int(lo), int(hi)))
+    elif kind == "float":
+        value = data.draw(st.floats(-1e4, 1e4))
+    else:
+        value = complex(data.draw(st.floats(-1e4, 1e4)), data.draw(st.floats(-1e4, 1e4)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        live = np.add(np.zeros(1, d.np_dtype), value).dtype
+    assert POL.promote_types(d, POL.literal_type(value)) == DType.parse(live)
+
+
+# ---------------------------------------------------------------- literal ranges and division
+
+
+def test_out_of_range_ints_raise_as_in_numpy_2():
+    with pytest.raises(OverflowError, match="1000 out of bounds for int8"):
+        np.zeros(1, np.int8) + 1000
+    with pytest.raises(LiteralRangeError, match=r"1000 out of range for int8 \[-128, 127\]"):
+        POL.check_literal(1000, DType.int8)
+    with pytest.raises(LiteralRangeError, match=r"-1 out of range for uint8"):
+        POL.check_literal(-1, DType.uint8)
+    POL.check_literal(127, DType.int8)
+
+
+def test_float_overflow_is_inf_not_an_error():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.isinf(np.zeros(1, np.float16) + 1e10).all()
+        assert np.isinf(np.zeros(1, np.float16) + 100000).all()
+    POL.check_literal(1e10, DType.float16)
+    POL.check_literal(100000, DType.float16)
+    POL.check_literal(complex(1e300, 0), DType.complex64)
+    # a kind mismatch NumPy never makes implicitly is still refused
+    with pytest.raises(LiteralRangeError, match="complex literal"):
+        POL.check_literal(1j, DType.float32)
+
+
+@pytest.mark.parametrize("d", NUMPY_DTYPES, ids=str)
+def test_true_divide_matches_numpy(d):
+    live = np.true_divide(np.ones(1, d.np_dtype), np.ones(1, d.np_dtype)).dtype
+    assert POL.true_divide_type(d) == DType.parse(live)
+
+
+def test_true_divide_of_python_ints_is_float64():
+    assert type(np.true_divide(1, 2)) is np.float64
+    assert POL.true_divide_type(POL.promote_types("i*", "i*")) is DType.float64
+    assert POL.true_divide_type("f*") == weak(DType.float64)
+
+
+# ---------------------------------------------------------------- errors
+
+
+def test_bfloat16_is_refused_with_both_types_the_policy_and_the_cast():
+    with pytest.raises(PromotionError) as e:
+        POL.promote_types(DType.bfloat16, DType.float32)
+    msg = str(e.value)
+    assert "bf16 and f32" in msg and "'numpy'" in msg and "NumPy has no bfloat16" in msg
+    assert "cast bf16 to float32" in msg
+    assert e.value.cast_to is DType.float32 and e.value.policy == "numpy"
+    assert isinstance(e.value, TypeError)
+    with pytest.raises(PromotionError, match="i\\* and bf16"):
+        POL.promote_types("i*", "bf16")
+
+
+def test_other_foreign_dtypes_are_refused():
+    with pytest.raises(PromotionError, match="index is not a dtype of policy 'numpy'"):
+        POL.promote_types(DType.index, DType.int8)
+
+
+def test_multi_type_promotion_refuses_to_guess_the_bracketing():
+    with pytest.raises(PromotionError, match="not associative"):
+        POL.result_type(DType.int8, DType.uint8, DType.float16)
+    assert POL.result_type(DType.int8, DType.uint8, DType.float16, left_to_right=True) is DType.float32
+
+
+def test_explain_names_the_rule():
+    assert "first dtype in NumPy's type order" in POL.explain(DType.int8, DType.uint8)
+    assert "int8 casts safely to float16" in POL.explain(DType.int8, DType.float16)
+    assert "NEP 50" in POL.explain("i*", DType.uint8)
+
+
+# ---------------------------------------------------------------- lattice facts
+
+
+def test_audit_numpy_is_commutative_but_not_associative():
+    report = audit(POL.table(), max_examples=10_000)
+    assert report.commutative and report.is_complete
+    assert report.triples == 17 ** 3 and report.non_associative == 256
+    assert (DType.int8, DType.uint8, DType.float16, DType.float32, DType.float16) in report.associativity_examples
+    assert not report.is_lattice
+    assert POL.audit().non_associative == 256 and not POL.is_associative
+
+
+def test_audit_of_the_dtypes_alone_finds_two_minimal_upper_bounds():
+    report = audit(POL.table(NUMPY_DTYPES))
+    assert report.non_associative == 28 and report.triples == 14 ** 3
+    assert any("uint8 . int8 = int16 is not least: float16" in p for p in report.lattice_problems)
+
+
+def test_registered_under_its_names():
+    assert "numpy" in policies()
+    assert policy("np") is POL and policy("NumPy") is POL

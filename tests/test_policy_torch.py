@@ -1,0 +1,248 @@
+"""The PyTorch policy: the 2021 table with its errata, and the rules against live PyTorch.
+
+The live tests need ``torch`` (2.13 in the dev venv) and skip cleanly without it;
+the policy never imports it.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from latticecast import DType, LiteralRangeError, PromotionError, audit, policies, policy, weak
+from latticecast.policies.seeds import seed_table
+from latticecast.policies.torch import (BAREBONES_UNSIGNED, COMPLEX32_CELLS, PUBLISHED_TABLE_ERRATA,
+                                        TORCH_EDGES)
+from latticecast.weak import PType, Weak
+
+POL = policy("torch")
+SEED = seed_table("design_torch")
+U16, U32, U64 = DType.uint16, DType.uint32, DType.uint64
+SEED_I, SEED_F, SEED_C = Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128)
+B_STAR = weak(DType.bool)
+LABELS = (*SEED.rows, B_STAR)  # the seed's 18 types and the Python bool
+
+
+@pytest.fixture(scope="module")
+def torch():
+    return pytest.importorskip("torch")
+
+
+def _zero(torch, t: PType):
+    if isinstance(t, Weak):
+        return {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[t.dtype.kind.code]
+    return torch.zeros(1, dtype=getattr(torch, t.name))
+
+
+def _code(torch, dtype) -> PType | str:
+    """A torch dtype as a latticecast dtype, or its own name when latticecast lacks it (complex32)."""
+    name = str(dtype).removeprefix("torch.")
+    try:
+        return DType.parse(name)
+    except ValueError:
+        return name
+
+
+def live_result_type(torch, a: PType, b: PType) -> PType | str | None:
+    try:
+        return _code(torch, torch.result_type(_zero(torch, a), _zero(torch, b)))
+    except RuntimeError:
+        return None
+
+
+def live_op(torch, op, a: PType, b: PType) -> tuple[PType | str | None, str]:
+    """``op(a, b)``'s dtype (``None`` and the message when it raises), as the design note asks."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "ComplexHalf support is experimental"
+            out = op(_zero(torch, a), _zero(torch, b))
+    except (TypeError, RuntimeError) as e:
+        return None, str(e)
+    return _code(torch, out.dtype), ""
+
+
+# ---------------------------------------------------------------- the seed table and its errata
+
+
+def test_reproduces_the_design_note_table_except_the_errata():
+    errata = POL.errata()
+    assert set(errata) == set(PUBLISHED_TABLE_ERRATA) and POL.published_table_name == "design_torch"
+    checked = 0
+    for (a, b), published in SEED.cells.items():
+        got = POL.try_promote(a, b)
+        if (a, b) in PUBLISHED_TABLE_ERRATA:
+            stated_published, stated, why = PUBLISHED_TABLE_ERRATA[(a, b)]
+            assert stated_published == published and got == stated and got != published, (a, b)
+            assert why == errata[(a, b)] and len(why) > 40
+        else:
+            assert got == published, (a, b)
+            checked += 1
+    assert checked == 18 * 18 - 47
+
+
+def test_the_errata_are_the_new_unsigned_types_and_two_scalar_defaults():
+    """Written out by hand, independently of the policy module."""
+    expected: dict[tuple[PType, PType], PType] = {(SEED_F, SEED_F): DType.float32,
+                                                  (SEED_C, SEED_C): DType.complex64}
+    for u in (U16, U32, U64):
+        expected[(u, u)] = u
+        for f in (DType.bfloat16, DType.float16, DType.float32, DType.float64):
+            expected[(u, f)] = expected[(f, u)] = f
+        expected[(u, SEED_I)] = expected[(SEED_I, u)] = u
+        expected[(u, SEED_F)] = expected[(SEED_F, u)] = DType.float32
+        expected[(u, SEED_C)] = expected[(SEED_C, u)] = DType.complex64
+    assert {cell: now for cell, (_, now, _) in PUBLISHED_TABLE_ERRATA.items()} == expected
+
+
+# ---------------------------------------------------------------- against live PyTorch
+
+
+def test_live_torch_is_the_expected_version(torch):
+    assert torch.__version__.startswith("2.")
+    assert hasattr(torch, "uint16")  # the barebones unsigned types exist (2.3+)
+
+
+def test_matches_live_result_type_in_every_cell(torch):
+    mismatches = []
+    for a in LABELS:
+        for b in LABELS:
+            live, mine = live_result_type(torch, a, b), POL.try_promote(a, b)
+            if (a, b) in COMPLEX32_CELLS:
+                assert live == COMPLEX32_CELLS[(a, b)] and mine is DType.complex64
+            elif live != mine:
+                mismatches.append((a, b, live, mine))
+    assert mismatches == []
+
+
+def test_matches_live_add_where_it_has_a_kernel(torch):
+    """torch.add is the note's op; where it raises for a promotion the policy defines, the
+    message says the kernel is missing (uint16/32/64 arithmetic), not the promotion."""
+    compared = no_kernel = 0
+    for a in LABELS:
+        for b in LABELS:
+            live, message = live_op(torch, torch.add, a, b)
+            mine = POL.try_promote(a, b)
+            if (a, b) in COMPLEX32_CELLS:
+                continue
+            if live is None and mine is not None:
+                assert "add_stub" in message and "not implemented" in message, (a, b, message)
+                assert mine in BAREBONES_UNSIGNED
+                no_kernel += 1
+                continue
+            assert live == mine, (a, b)
+            compared += 1
+    assert no_kernel == 3 * (1 + 2 + 2)  # u . u, and u with a Python int or bool either way
+    assert compared == 19 * 19 - 2 - no_kernel
+
+
+@pytest.mark.parametrize("op", ["mul", "where"])
+def test_other_ops_share_the_promotion(torch, op):
+    """torch.mul and torch.where have uint16/32/64 kernels, so every tensor pair compares."""
+    fn = torch.mul if op == "mul" else (lambda x, y: torch.where(torch.tensor(True), x, y))
+    mismatches = [(a, b) for a in POL.dtypes for b in POL.dtypes
+                  if live_op(torch, fn, a, b)[0] != POL.try_promote(a, b)]
+    assert mismatches == []
+
+
+def test_strong_promotion_is_promote_types(torch):
+    for a in POL.dtypes:
+        for b in POL.dtypes:
+            ta, tb = getattr(torch, a.name), getattr(torch, b.name)
+            mine = POL.try_promote(a, b)
+            if mine is None:
+                with pytest.raises(RuntimeError, match="Promotion for uint16, uint32, uint64 types is not supported"):
+                    torch.promote_types(ta, tb)
+            else:
+                assert _code(torch, torch.promote_types(ta, tb)) == mine, (a, b)
+
+
+def test_literal_types_materialise_as_torch_tensor_does(torch):
+    assert POL.literal_type(1) == weak(DType.int64)
+    assert POL.literal_type(1.0) == weak(DType.float32)
+    assert POL.literal_type(1j) == weak(DType.complex64)
+    assert POL.literal_type(True) == B_STAR
+    for value in (1, 1.0, 1j, True):
+        assert POL.materialize(POL.literal_type(value)) == _code(torch, torch.tensor(value).dtype)
+    assert torch.get_default_dtype() == torch.float32
+
+
+def test_a_python_bool_defers_even_to_uint16(torch):
+    assert _code(torch, torch.result_type(torch.zeros(1, dtype=torch.uint16), True)) is U16
+    assert POL.promote_types(U16, POL.literal_type(True)) is U16
+    assert POL.try_promote(U16, DType.bool) is None  # a bool *tensor* does not
+
+
+@pytest.mark.parametrize("d", POL.dtypes, ids=str)
+def test_true_divide_matches_torch(torch, d):
+    t = getattr(torch, d.name)
+    live = torch.true_divide(torch.ones(1, dtype=t), torch.ones(1, dtype=t)).dtype
+    assert POL.true_divide_type(d) == _code(torch, live)
+
+
+def test_literal_ranges(torch):
+    # PyTorch wraps an out-of-range int silently; latticecast refuses to write that constant
+    assert (torch.zeros(1, dtype=torch.int8) + 1000).item() == -24
+    with pytest.raises(LiteralRangeError, match=r"1000 out of range for int8 \[-128, 127\]"):
+        POL.check_literal(1000, DType.int8)
+    # a float too large for float16 becomes inf, in both
+    assert torch.isinf(torch.zeros(1, dtype=torch.float16) + 1e10).all()
+    POL.check_literal(1e10, DType.float16)
+    POL.check_literal(100000, DType.bfloat16)
+
+
+# ---------------------------------------------------------------- rules and errors without torch
+
+
+def test_python_scalar_categories():
+    p = POL.promote_types
+    assert p(DType.int8, "i*") is DType.int8           # same category: the tensor's dtype
+    assert p(DType.int64, "f*") is DType.float32       # higher: the default float
+    assert p(DType.bfloat16, "f*") is DType.bfloat16
+    assert p(DType.float64, "c*") is DType.complex128  # a complex scalar keeps a float's precision
+    assert p(DType.bfloat16, "c*") is DType.complex64
+    assert p(DType.int8, "c*") is DType.complex64
+    assert p(DType.bool, "i*") is DType.int64
+    assert p("i*", "f*") is DType.float32              # two scalars: a strong tensor
+    assert POL.true_divide_type(DType.int64) is DType.float32
+
+
+def test_unsigned_promotion_error_names_types_policy_and_cast():
+    with pytest.raises(PromotionError) as e:
+        POL.promote_types(U16, DType.int8)
+    msg = str(e.value)
+    assert "u16 and i8" in msg and "'torch'" in msg
+    assert "Promotion for uint16, uint32, uint64 types is not supported" in msg
+    assert "make it explicit: cast" in msg and e.value.cast_to is not None
+    with pytest.raises(PromotionError, match="u32 and c64"):
+        POL.promote_types(U32, DType.complex64)
+
+
+def test_barebones_unsigned_break_the_lattice():
+    # u16 lies below bf16, f16 and (through them) c64, yet u16 . c64 is refused
+    assert POL.promote_types(U16, DType.bfloat16) is DType.bfloat16
+    assert POL.promote_types(DType.bfloat16, DType.complex64) is DType.complex64
+    assert POL.try_promote(U16, DType.complex64) is None
+    report = audit(POL.table(POL.dtypes))
+    assert not report.is_lattice and report.commutative
+    assert any("uint16 <= bfloat16 <= complex64" in p for p in report.lattice_problems)
+
+
+def test_the_classic_dtypes_form_the_torch_lattice():
+    classic = [d for d in POL.dtypes if d not in BAREBONES_UNSIGNED]
+    report = audit(POL.table(classic))
+    assert report.is_lattice and report.non_associative == 0
+    assert {k: set(v) for k, v in report.generator.items() if v} == {k: set(v) for k, v in TORCH_EDGES.items()}
+
+
+def test_audit_counts():
+    report = POL.audit()
+    assert len(POL.types) == 19 and report.triples == 19 ** 3
+    assert report.commutative and report.non_associative == 888
+    # two Python scalars make a strong tensor, so (i* . i*) . i8 = i64 but i* . (i* . i8) = i8
+    assert POL.promote_types(POL.promote_types("i*", "i*"), DType.int8) is DType.int64
+    assert POL.promote_types("i*", POL.promote_types("i*", DType.int8)) is DType.int8
+
+
+def test_registered_under_its_names():
+    assert "torch" in policies() and policy("pytorch") is POL
