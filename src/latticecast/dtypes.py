@@ -105,6 +105,10 @@ class DType(enum.Enum):
     def __repr__(self) -> str:
         return f"DType.{self.name}"
 
+    # Members are singletons, so identity is equality; the C-level hash keeps the pass's
+    # caches (keyed by dtype) cheap at a million ops. Enum's own hashes the name in Python.
+    __hash__ = object.__hash__
+
     def __str__(self) -> str:
         return self.name
 

@@ -10,7 +10,7 @@ promote to.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -20,11 +20,9 @@ from ..errors import LiteralRangeError, PromotionError
 from ..policies.base import literal_problem
 from ..weak import PType, Weak, dtype_of
 from ..dialect_utils.op_table import PROMOTABLE, WEAK_ATTR
+from .graph import Graph, current_graph
 from .types import GraphError
-
-if TYPE_CHECKING:
-    from .graph import Graph
-    from .value import Value
+from .value import Value
 
 __all__ = ["Literal", "create", "broadcast_shapes", "broadcast_to", "convert", "constant_value",
            "binary", "emit_literal", "operand", "graph_of", "promote", "realize"]
@@ -49,8 +47,6 @@ class Literal:
 
 def graph_of(*xs: Any) -> "Graph":
     """The graph the operands belong to (all the same one), or the current graph."""
-    from .graph import current_graph
-    from .value import Value
     found = None
     for x in xs:
         if isinstance(x, Value):
@@ -66,7 +62,6 @@ def graph_of(*xs: Any) -> "Graph":
 
 def operand(x: Any, g: "Graph") -> "Value | Literal":
     """A graph value for ``x``: Python scalars stay literals, arrays become constants."""
-    from .value import Value
     if isinstance(x, Value):
         if x.graph is not g:
             raise GraphError(f"value from graph {x.graph.name!r} used in graph {g.name!r}")
@@ -98,6 +93,9 @@ def _unit(g: "Graph") -> ir.Attribute:
 
 
 def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    first = shapes[0]
+    if all(s == first for s in shapes):
+        return first
     try:
         return tuple(np.broadcast_shapes(*shapes))
     except ValueError:
@@ -108,7 +106,6 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
 
 def broadcast_to(v: "Value", shape: tuple[int, ...]) -> "Value":
     """``v`` broadcast to ``shape`` as NumPy does, by ``stablehlo.broadcast_in_dim``."""
-    from .value import Value
     if v.shape == shape:
         return v
     if broadcast_shapes(v.shape, shape) != shape:
@@ -123,7 +120,6 @@ def broadcast_to(v: "Value", shape: tuple[int, ...]) -> "Value":
 
 def convert(v: "Value", dtype: DType, *, keep_weak: bool = False) -> "Value":
     """An explicit ``stablehlo.convert`` (strong, unless ``keep_weak``)."""
-    from .value import Value
     g = v.graph
     weak = keep_weak and v.is_weak
     if v.storage is dtype and (weak or not v.is_weak):
@@ -135,7 +131,6 @@ def convert(v: "Value", dtype: DType, *, keep_weak: bool = False) -> "Value":
 def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple[int, ...]) -> "Value":
     """A weak constant for ``lit`` that will promote to ``target``: checked against ``target`` now,
     stored in the policy's type for the literal (the pass re-types it)."""
-    from .value import Value
     g.policy.check_literal(lit.value, target)
     if isinstance(lit.ptype, Weak):
         storage = g.policy.materialize(lit.ptype)
@@ -149,7 +144,6 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple[int, ...]
 
 
 def _constant(g: "Graph", values: np.ndarray, dtype: DType, shape: tuple[int, ...]) -> "Value":
-    from .value import Value
     if dtype in (DType.tensor_float32, DType.address):
         host = DType.float32 if dtype is DType.tensor_float32 else DType.uint64
         stored = _constant(g, values, host, shape)
@@ -214,7 +208,6 @@ def binary(opname: "str | Callable[[DType], str]", x: Any, y: Any, *, symbol: st
     ``opname`` may be a function of the promoted dtype (``>>`` is arithmetic for
     signed and logical for unsigned integers).
     """
-    from .value import Value
     g = graph_of(x, y)
     a, b = operand(x, g), operand(y, g)
     what = symbol or (opname if isinstance(opname, str) else "op")
@@ -248,4 +241,4 @@ def realize(g: "Graph", x: "Value | Literal", target: DType, shape: tuple[int, .
     ``target``; a value is broadcast."""
     if isinstance(x, Literal):
         return emit_literal(g, x, target, shape)
-    return broadcast_to(x, shape)
+    return x if x.shape == shape else broadcast_to(x, shape)

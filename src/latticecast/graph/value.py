@@ -63,193 +63,152 @@ class Value:
 
     def cast(self, dtype: "DType | str") -> "Value":
         """An explicit conversion (``stablehlo.convert``); the result is strongly typed."""
-        from . import ops
-        return ops.cast(self, dtype)
+        return _ops.cast(self, dtype)
 
     astype = cast
 
     def reshape(self, *shape: Any) -> "Value":
-        from . import ops
-        return ops.reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (list, tuple)) else shape)
+        return _ops.reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (list, tuple)) else shape)
 
     def broadcast_to(self, shape: Sequence[int]) -> "Value":
-        from . import ops
-        return ops.broadcast_to(self, shape)
+        return _ops.broadcast_to(self, shape)
 
     def transpose(self, *perm: int) -> "Value":
-        from . import ops
-        return ops.transpose(self, perm or None)
+        return _ops.transpose(self, perm or None)
 
     @property
     def T(self) -> "Value":
-        from . import ops
-        return ops.transpose(self)
+        return _ops.transpose(self)
 
     def sum(self, axis: Any = None, keepdims: bool = False) -> "Value":
-        from . import ops
-        return ops.sum(self, axis, keepdims=keepdims)
+        return _ops.sum(self, axis, keepdims=keepdims)
 
     def max(self, axis: Any = None, keepdims: bool = False) -> "Value":
-        from . import ops
-        return ops.max(self, axis, keepdims=keepdims)
+        return _ops.max(self, axis, keepdims=keepdims)
 
     def min(self, axis: Any = None, keepdims: bool = False) -> "Value":
-        from . import ops
-        return ops.min(self, axis, keepdims=keepdims)
+        return _ops.min(self, axis, keepdims=keepdims)
 
     def mean(self, axis: Any = None, keepdims: bool = False) -> "Value":
-        from . import ops
-        return ops.mean(self, axis, keepdims=keepdims)
+        return _ops.mean(self, axis, keepdims=keepdims)
 
     # -- operators --------------------------------------------------------------------------
 
     def __add__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.add(self, other)
+        return _ops.add(self, other)
 
     def __radd__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.add(other, self)
+        return _ops.add(other, self)
 
     def __sub__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.subtract(self, other)
+        return _ops.subtract(self, other)
 
     def __rsub__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.subtract(other, self)
+        return _ops.subtract(other, self)
 
     def __mul__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.multiply(self, other)
+        return _ops.multiply(self, other)
 
     def __rmul__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.multiply(other, self)
+        return _ops.multiply(other, self)
 
     def __truediv__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.divide(self, other)
+        return _ops.divide(self, other)
 
     def __rtruediv__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.divide(other, self)
+        return _ops.divide(other, self)
 
     def __floordiv__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.floor_divide(self, other)
+        return _ops.floor_divide(self, other)
 
     def __rfloordiv__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.floor_divide(other, self)
+        return _ops.floor_divide(other, self)
 
     def __mod__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.mod(self, other)
+        return _ops.mod(self, other)
 
     def __rmod__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.mod(other, self)
+        return _ops.mod(other, self)
 
     def __pow__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.power(self, other)
+        return _ops.power(self, other)
 
     def __rpow__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.power(other, self)
+        return _ops.power(other, self)
 
     def __matmul__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.matmul(self, other)
+        return _ops.matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.matmul(other, self)
+        return _ops.matmul(other, self)
 
     def __eq__(self, other: Any) -> "Value":  # type: ignore[override]
-        from . import ops
-        return ops.equal(self, other)
+        return _ops.equal(self, other)
 
     def __ne__(self, other: Any) -> "Value":  # type: ignore[override]
-        from . import ops
-        return ops.not_equal(self, other)
+        return _ops.not_equal(self, other)
 
     def __lt__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.less(self, other)
+        return _ops.less(self, other)
 
     def __le__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.less_equal(self, other)
+        return _ops.less_equal(self, other)
 
     def __gt__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.greater(self, other)
+        return _ops.greater(self, other)
 
     def __ge__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.greater_equal(self, other)
+        return _ops.greater_equal(self, other)
 
     def __and__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.bitwise_and(self, other)
+        return _ops.bitwise_and(self, other)
 
     def __rand__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.bitwise_and(other, self)
+        return _ops.bitwise_and(other, self)
 
     def __or__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.bitwise_or(self, other)
+        return _ops.bitwise_or(self, other)
 
     def __ror__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.bitwise_or(other, self)
+        return _ops.bitwise_or(other, self)
 
     def __xor__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.bitwise_xor(self, other)
+        return _ops.bitwise_xor(self, other)
 
     def __rxor__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.bitwise_xor(other, self)
+        return _ops.bitwise_xor(other, self)
 
     def __lshift__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.left_shift(self, other)
+        return _ops.left_shift(self, other)
 
     def __rlshift__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.left_shift(other, self)
+        return _ops.left_shift(other, self)
 
     def __rshift__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.right_shift(self, other)
+        return _ops.right_shift(self, other)
 
     def __rrshift__(self, other: Any) -> "Value":
-        from . import ops
-        return ops.right_shift(other, self)
+        return _ops.right_shift(other, self)
 
     def __invert__(self) -> "Value":
-        from . import ops
-        return ops.invert(self)
+        return _ops.invert(self)
 
     def __neg__(self) -> "Value":
-        from . import ops
-        return ops.negative(self)
+        return _ops.negative(self)
 
     def __pos__(self) -> "Value":
         return self
 
     def __abs__(self) -> "Value":
-        from . import ops
-        return ops.abs(self)
+        return _ops.abs(self)
+
+
+from . import ops as _ops  # noqa: E402  (ops imports this module; Value is defined by now)
 
 
 def as_value(x: Any, graph: "Graph", *, materialize: bool = False) -> Value:
     """``x`` as a value of ``graph``; a Python scalar becomes a weak constant (``materialize``)."""
-    from .emit import Literal, emit_literal, operand
+    from .emit import Literal, emit_literal, operand  # emit imports this module
     v = operand(x, graph)
     if isinstance(v, Literal):
         if not materialize:

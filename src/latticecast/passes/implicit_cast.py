@@ -113,42 +113,57 @@ class _Run:
         self.marked: list[ir.Operation] = []
         self.funcs: list[ir.Operation] = []
         self._join_cache: dict[tuple[PType, PType], PType | PromotionError] = {}
+        self._plans: dict[tuple, "_Plan | str"] = {}
+        self._bool_types: dict[ir.Type, bool] = {}
 
     # -- driver -------------------------------------------------------------------------
 
     def run(self) -> None:
-        work: list[ir.Operation] = []
+        # Weak function arguments first: they are defined before every op that uses them.
+        for f in self._functions():
+            self._weak_arguments(f)
         promotable, transparent = PROMOTABLE, WEAK_TRANSPARENT
-        marked, funcs = self.marked, self.funcs
+        marked = self.marked
+        weak = self.weak
+        promote = self._promote
+        propagate = self._propagate
 
+        # One pre-order walk does everything: definitions come before their uses, and the
+        # rewrites only insert ops before the op being visited (right after a definition),
+        # which MLIR's early-increment walk tolerates.
         def visit(op: ir.Operation) -> ir.WalkResult:
             name = op.name
-            if name in promotable or name in transparent:
-                work.append(op)
+            spec = promotable.get(name)
             if WEAK_ATTR in op.attributes:
                 marked.append(op)
-            elif name == "func.func" and "arg_attrs" in op.attributes:
-                funcs.append(op)
+                if spec is None:
+                    for r in op.results:
+                        weak.add(r)
+            if spec is not None:
+                promote(op, spec)
+            elif weak and name in transparent:
+                propagate(op)
             return ir.WalkResult.ADVANCE
 
-        self.root.walk(visit, ir.WalkOrder.PRE_ORDER)
-        for op in marked:
-            if op.name != "func.func":
-                for r in op.results:
-                    self.weak.add(r)
-        for f in funcs + [m for m in marked if m.name == "func.func"]:
-            self._weak_arguments(f)
         with self.context, ir.Location.unknown():
-            for op in work:
-                spec = promotable.get(op.name)
-                if spec is not None:
-                    self._promote(op, spec)
-                elif self.weak:
-                    self._propagate(op)
+            self.root.walk(visit, ir.WalkOrder.PRE_ORDER)
             self._materialize_escaping_weak_values()
             self._cleanup()
             if self.result.ok and self.options.lower_dtypes and _has_host_only_dtypes(self.policy):
                 lower_dtypes(self.root, self.tc)
+
+    def _functions(self) -> list[ir.Operation]:
+        """The ``func.func`` ops directly in the root (a module) or the root itself."""
+        if self.root.name == "func.func":
+            return [self.root]
+        out = []
+        for region in self.root.regions:
+            for block in region.blocks:
+                for op in block.operations:
+                    if op.name == "func.func":
+                        out.append(op)
+        self.funcs = [f.operation if hasattr(f, "operation") else f for f in out]
+        return self.funcs
 
     # -- weak values ----------------------------------------------------------------------
 
@@ -188,59 +203,77 @@ class _Run:
 
     def _promote(self, op: ir.Operation, spec: PromotableOp) -> None:
         operands = op.operands
-        indices = spec.values if spec.values is not None else range(len(operands))
-        values = [operands[i] for i in indices]
-        types = [v.type for v in values]
+        values = tuple(operands) if spec.values is None else tuple(operands[i] for i in spec.values)
+        types = tuple(v.type for v in values)
         result = op.results[0]
-        first = types[0]
+        rtype = result.type
         weak = self.weak
-        any_weak = bool(weak) and any(v in weak for v in values)
-        if not any_weak and all(t == first for t in types):
-            # Already legal unless the declared result type disagrees.
-            if spec.result == "same" and result.type == first:
+        flags = tuple(v in weak for v in values) if weak else None
+        if flags is None or not any(flags):
+            first = types[0]
+            if all(t == first for t in types) and (rtype == first if spec.result == "same" else
+                                                  spec.result == "bool" and self._is_bool_tensor(rtype)):
+                return  # already legal: the common case costs these comparisons only
+        key = (spec.name, types, rtype, flags, WEAK_ATTR in op.attributes)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._plan(spec, types, rtype, flags, key[4])
+        if isinstance(plan, str):
+            self._error(op, plan)
+            return
+        for i, target, dtype, shape in plan.converts:
+            v = values[i]
+            new = self._materialize(v, target, dtype, shape, op)
+            if new is None:
                 return
-            if spec.result == "bool" and self.tc.tensor_info(result.type)[0] is DType.bool:
-                return
+            operands[i if spec.values is None else spec.values[i]] = new
+        if plan.result_type is not None:
+            result.set_type(plan.result_type)
+        if plan.weak_result:
+            weak.add(result)
+
+    def _is_bool_tensor(self, t: ir.Type) -> bool:
+        found = self._bool_types.get(t)
+        if found is None:
+            try:
+                found = self.tc.tensor_info(t)[0] is DType.bool
+            except TypeError:
+                found = False
+            self._bool_types[t] = found
+        return found
+
+    def _plan(self, spec: PromotableOp, types: tuple[ir.Type, ...], rtype: ir.Type,
+              flags: tuple[bool, ...] | None, marked_weak: bool) -> "_Plan | str":
+        """What to do with every op of this shape: which operands to convert, or the error."""
         try:
             infos = [self.tc.tensor_info(t) for t in types]
-            res_dtype, res_shape = self.tc.tensor_info(result.type)
+            res_dtype, res_shape = self.tc.tensor_info(rtype)
         except TypeError as e:
-            self._error(op, str(e))
-            return
-        ptypes = [self._ptype(v, d) for v, (d, _) in zip(values, infos)]
+            return str(e)
+        ptypes = [Weak(d) if flags and f else d for (d, _), f in zip(infos, flags or [False] * len(infos))]
         try:
             join = ptypes[0]
             for t in ptypes[1:]:
                 join = self._join(join, t)
         except PromotionError as e:
-            self._error(op, str(e))
-            return
+            return str(e)
         target = self.policy.materialize(join)
         if not spec.admits(target):
-            self._error(op, f"needs {spec.requirement}, but its operands {self._names(ptypes)} promote to "
-                            f"{target.mlir_name} under policy '{self.policy.name}'; cast them explicitly "
-                            f"to a type the op accepts")
-            return
+            return (f"needs {spec.requirement}, but its operands {self._names(ptypes)} promote to "
+                    f"{target.mlir_name} under policy '{self.policy.name}'; cast them explicitly "
+                    f"to a type the op accepts")
         expected = {"same": target, "bool": DType.bool,
                     "complex": DType.complex64 if target is DType.float32 else DType.complex128}[spec.result]
+        weak_result = isinstance(join, Weak) and spec.result == "same"
+        new_result = None
         if res_dtype is not expected:
-            if WEAK_ATTR in op.attributes or result in weak:
-                result.set_type(self.tc.tensor(expected, res_shape))  # a weak result follows its join
-            else:
-                self._error(op, f"declares result type {result.type}, which contradicts the promotion of "
-                                f"{self._names(ptypes)} to {target.mlir_name} under policy "
-                                f"'{self.policy.name}'; declare {self.tc.tensor(expected, res_shape)}")
-                return
-        for i, v, (d, shape) in zip(indices, values, infos):
-            if d is not target:
-                new = self._materialize(v, target, d, shape, op)
-                if new is None:
-                    return
-                operands[i] = new
-        if isinstance(join, Weak) and spec.result != "bool":
-            weak.add(result)
-        else:
-            weak.discard(result)
+            if not (marked_weak or weak_result):
+                return (f"declares result type {rtype}, which contradicts the promotion of "
+                        f"{self._names(ptypes)} to {target.mlir_name} under policy "
+                        f"'{self.policy.name}'; declare {self.tc.tensor(expected, res_shape)}")
+            new_result = self.tc.tensor(expected, res_shape)  # a weak result follows its join
+        converts = tuple((i, target, d, shape) for i, (d, shape) in enumerate(infos) if d is not target)
+        return _Plan(converts, new_result, weak_result)
 
     def _names(self, ptypes: Iterable[PType]) -> str:
         return " and ".join(self.policy.type_name(t) for t in ptypes)
@@ -383,11 +416,9 @@ class _Run:
 
     def _cleanup(self) -> None:
         for op in self.marked:
-            if op.name == "func.func":
-                continue
             if WEAK_ATTR in op.attributes:
                 del op.attributes[WEAK_ATTR]
-        for func in self.funcs + [m for m in self.marked if m.name == "func.func"]:
+        for func in self.funcs:
             if WEAK_ATTR in func.attributes:
                 del func.attributes[WEAK_ATTR]
             if "arg_attrs" in func.attributes:
@@ -404,6 +435,15 @@ class _Run:
         for op in reversed(self.replaced):
             if all(not list(r.uses) for r in op.results):
                 op.erase()
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The rewrite shared by every op with the same name, operand types and weakness."""
+
+    converts: tuple[tuple[int, DType, DType, tuple[int, ...]], ...]  # (operand, target, from, shape)
+    result_type: ir.Type | None
+    weak_result: bool
 
 
 def _has_host_only_dtypes(policy: Policy) -> bool:

@@ -97,6 +97,34 @@ class Policy(ABC):
 
     def promote_types(self, a: "PType | str", b: "PType | str") -> PType:
         """The promoted type of ``a op b``; raises :class:`PromotionError` where undefined."""
+        try:
+            found = self._promotions[(a, b)]
+        except (KeyError, TypeError):
+            found = self._promote_uncached(a, b)
+        if isinstance(found, PromotionError):
+            raise found
+        return found
+
+    @functools.cached_property
+    def _dtype_set(self) -> frozenset[DType]:
+        return frozenset(self.dtypes)
+
+    @functools.cached_property
+    def _promotions(self) -> dict[tuple[object, object], "PType | PromotionError"]:
+        """Answers already given (a policy never changes): graph builders ask the same few
+        questions millions of times."""
+        return {}
+
+    def _promote_uncached(self, a: "PType | str", b: "PType | str") -> "PType | PromotionError":
+        try:
+            result: PType | PromotionError = self._promote_now(a, b)
+        except PromotionError as e:
+            result = e
+        if len(self._promotions) < 100_000:
+            self._promotions[(a, b)] = result
+        return result
+
+    def _promote_now(self, a: "PType | str", b: "PType | str") -> PType:
         ca, cb = self.canonical(a), self.canonical(b)
         result = self._join(ca, cb)
         if result is None:
@@ -167,6 +195,8 @@ class Policy(ABC):
 
     def materialize(self, t: "PType | str") -> DType:
         """The concrete dtype a value of type ``t`` has when it leaves the program."""
+        if isinstance(t, DType) and t in self._dtype_set:
+            return t
         t = self.canonical(t)
         if isinstance(t, Weak):
             return self.weak_default(t)
