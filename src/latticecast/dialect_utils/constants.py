@@ -36,7 +36,7 @@ def _scalar(attr: ir.Attribute, dtype: DType) -> object:
         parts = ir.ArrayAttr(attr)
         return complex(ir.FloatAttr(parts[0]).value, ir.FloatAttr(parts[1]).value)
     if dtype is DType.bool:
-        return ir.BoolAttr(attr).value if attr.typeid == ir.BoolAttr.static_typeid else bool(ir.IntegerAttr(attr).value)
+        return attr.value if isinstance(attr, ir.BoolAttr) else bool(ir.IntegerAttr(attr).value)
     if dtype.is_inexact:
         return ir.FloatAttr(attr).value
     value = ir.IntegerAttr(attr).value

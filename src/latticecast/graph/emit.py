@@ -66,6 +66,8 @@ def operand(x: Any, g: "Graph") -> "Value | Literal":
         if x.graph is not g:
             raise GraphError(f"value from graph {x.graph.name!r} used in graph {g.name!r}")
         return x
+    if isinstance(x, Literal):
+        return x
     if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
         return Literal(x, g.policy.literal_type(x))
     if isinstance(x, (np.ndarray, np.generic, list, tuple)):
@@ -164,8 +166,9 @@ def constant_value(g: "Graph", value: Any, dtype: DType | None) -> "Value":
         return _constant(g, np.asarray(value), dtype, ())
     try:
         array = np.asarray(value)
-    except (ValueError, TypeError) as e:
-        raise GraphError(f"cannot make a constant of {type(value).__name__}: {e}") from None
+    except (ValueError, TypeError):
+        raise GraphError(f"cannot make a constant of {type(value).__name__} {value!r}: it is a ragged "
+                         "or non-numeric sequence") from None
     if array.dtype == object:
         raise GraphError("cannot make a constant of a ragged or non-numeric sequence")
     if dtype is None:

@@ -410,7 +410,7 @@ def broadcast_to(x: Any, shape: Sequence[int]) -> Value:  # noqa: F811 (the publ
 
 def transpose(x: Any, axes: Sequence[int] | None = None) -> Value:
     v = _value(x, "transpose")
-    perm = list(range(v.rank))[::-1] if axes is None else [int(a) % max(v.rank, 1) for a in axes]
+    perm = list(range(v.rank))[::-1] if axes is None else [int(a) % builtins.max(v.rank, 1) for a in axes]
     if sorted(perm) != list(range(v.rank)):
         raise GraphError(f"transpose axes {list(axes or [])} are not a permutation of {v.rank} axes")
     if perm == list(range(v.rank)):

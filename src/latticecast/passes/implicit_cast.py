@@ -33,7 +33,7 @@ from ..dialect_utils.constants import dense_values
 from ..dialect_utils.op_table import PROMOTABLE, RETYPABLE, WEAK_ATTR, WEAK_TRANSPARENT, PromotableOp
 from ..dialect_utils.types import TypeCache, type_cache
 from .diagnostics import Diagnostic, format_location
-from .lower_dtypes import lower_dtypes
+from .lower_dtypes import lower_dtypes, refresh_function_type
 from .options import ImplicitCastOptions
 
 __all__ = ["ImplicitCastPass", "run_implicit_cast", "ImplicitCastResult"]
@@ -71,7 +71,12 @@ class ImplicitCastPass:
         self.results: list[ImplicitCastResult] = []
 
     def __call__(self, op: ir.Operation, pass_: object) -> None:
-        result = run_implicit_cast(op, self.options)
+        try:
+            result = run_implicit_cast(op, self.options)
+        except Exception as e:  # a bug in the pass: fail the pipeline with a diagnostic, not a crash
+            op.location.emit_error(f"implicit-cast: internal error: {type(e).__name__}: {e}")
+            pass_.signal_pass_failure()  # type: ignore[attr-defined]
+            return
         self.results.append(result)
         self.diagnostics.extend(result.diagnostics)
         if not result.ok:
@@ -114,6 +119,7 @@ class _Run:
         self.funcs: list[ir.Operation] = []
         self._join_cache: dict[tuple[PType, PType], PType | PromotionError] = {}
         self._plans: dict[tuple, "_Plan | str"] = {}
+        self.materialized_escapes = 0
         self._bool_types: dict[ir.Type, bool] = {}
 
     # -- driver -------------------------------------------------------------------------
@@ -131,22 +137,30 @@ class _Run:
         # One pre-order walk does everything: definitions come before their uses, and the
         # rewrites only insert ops before the op being visited (right after a definition),
         # which MLIR's early-increment walk tolerates.
+        failure: list[BaseException] = []
+
         def visit(op: ir.Operation) -> ir.WalkResult:
-            name = op.name
-            spec = promotable.get(name)
-            if WEAK_ATTR in op.attributes:
-                marked.append(op)
-                if spec is None:
-                    for r in op.results:
-                        weak.add(r)
-            if spec is not None:
-                promote(op, spec)
-            elif weak and name in transparent:
-                propagate(op)
+            try:
+                name = op.name
+                spec = promotable.get(name)
+                if WEAK_ATTR in op.attributes:
+                    marked.append(op)
+                    if spec is None:
+                        for r in op.results:
+                            weak.add(r)
+                if spec is not None:
+                    promote(op, spec)
+                elif weak and name in transparent:
+                    propagate(op)
+            except Exception as e:  # re-raised below as itself, not as the binding's RuntimeError
+                failure.append(e)
+                return ir.WalkResult.INTERRUPT
             return ir.WalkResult.ADVANCE
 
         with self.context, ir.Location.unknown():
             self.root.walk(visit, ir.WalkOrder.PRE_ORDER)
+            if failure:
+                raise failure[0]
             self._materialize_escaping_weak_values()
             self._cleanup()
             if self.result.ok and self.options.lower_dtypes and _has_host_only_dtypes(self.policy):
@@ -160,6 +174,7 @@ class _Run:
         for region in self.root.regions:
             for block in region.blocks:
                 for op in block.operations:
+                    op = op.operation  # an OpView's .name may be its symbol (func.func's is)
                     if op.name == "func.func":
                         out.append(op)
         self.funcs = [f.operation if hasattr(f, "operation") else f for f in out]
@@ -342,10 +357,17 @@ class _Run:
                                   f"to a wider dtype first, or write the constant with an explicit dtype",
                             extra_loc=const.location)
                 return None
-            host = _convert_values(values, target)
-            op = ir.Operation.create("stablehlo.constant", results=[self.tc.tensor(target, const_shape)],
-                                     attributes={"value": self.tc.dense_attr(host, target, const_shape)},
+            # MLIR has no dense tf32 or address constants: build those in their storage type
+            # and convert (the dtype lowering then rounds to TF32 / drops the no-op convert)
+            stored = {DType.tensor_float32: DType.float32, DType.address: DType.uint64}.get(target, target)
+            host = _convert_values(values, stored)
+            op = ir.Operation.create("stablehlo.constant", results=[self.tc.tensor(stored, const_shape)],
+                                     attributes={"value": self.tc.dense_attr(host, stored, const_shape)},
                                      loc=const.location, ip=ir.InsertionPoint.after(const))
+            if stored is not target:
+                op = ir.Operation.create("stablehlo.convert", results=[self.tc.tensor(target, const_shape)],
+                                         operands=[op.result], loc=const.location,
+                                         ip=ir.InsertionPoint.after(op))
             base = op.result
             self.cache[(v, target)] = base
             self.replaced.append(const)
@@ -389,6 +411,7 @@ class _Run:
                 new = self._materialize(value, default, dtype, shape, owner)
                 if new is not None and new != value:
                     owner.operands[use.operand_number] = new
+                    self.materialized_escapes += 1
 
     # -- diagnostics --------------------------------------------------------------------
 
@@ -435,6 +458,9 @@ class _Run:
         for op in reversed(self.replaced):
             if all(not list(r.uses) for r in op.results):
                 op.erase()
+        if self.materialized_escapes:
+            for func in self.funcs:
+                refresh_function_type(func)
 
 
 @dataclass(frozen=True)

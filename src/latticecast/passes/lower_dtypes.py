@@ -19,7 +19,7 @@ from ..dtypes import DType
 from ..dialect_utils.constants import dense_values
 from ..dialect_utils.types import TypeCache
 
-__all__ = ["lower_dtypes", "HOST_TYPES"]
+__all__ = ["lower_dtypes", "refresh_function_type", "HOST_TYPES"]
 
 HOST_TYPES = {DType.index: DType.uint64, DType.address: DType.uint64, DType.tensor_float32: DType.float32}
 
@@ -81,7 +81,7 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
                 op.results[0].replace_all_uses_with(op.operands[0])
                 op.erase()
         for f in funcs:
-            _refresh_function_type(f)
+            refresh_function_type(f)
     return changed
 
 
@@ -115,7 +115,8 @@ def _round_to_tf32(value: ir.Value, tc: TypeCache) -> None:
     value.replace_all_uses_except(rounded.result, rounded)
 
 
-def _refresh_function_type(func: ir.Operation) -> None:
+def refresh_function_type(func: ir.Operation) -> None:
+    """Make a function's signature match its block arguments and its ``func.return`` again."""
     if not func.regions or not func.regions[0].blocks:
         return
     block = func.regions[0].blocks[0]

@@ -1,0 +1,63 @@
+"""The runtime layer: compile legal StableHLO with PJRT and run it on NumPy arrays.
+
+>>> import numpy as np
+>>> from latticecast.runtime import compile
+>>> model = compile(text, device="cpu", input_names=["x", "y"])   # text: legal StableHLO
+>>> (out,) = model(np.arange(4, dtype=np.int16), np.ones(4, np.float32))
+
+What reaches the runtime is *legal* StableHLO: a ``builtin.module`` with a
+public ``func.func @main``, as an ``ir.Module`` or as MLIR text (the output of
+``Graph.mlir()`` or ``latticecast-opt``). Modules are split by job:
+
+=================  =============================================================
+``devices``        ``"cpu"``, ``"gpu"``/``"cuda"``/``"rocm"``, ``"cpu:0"``, ``jax.Device``
+``source``         parsing text with ``file:line:col`` errors; module digests
+``signature``      ``@main``'s input and output types, checked once
+``cache``          the compilation cache: in memory, and on disk if enabled
+``compiler``       ``compile()``: device, cache, PJRT compilation
+``inputs``         checking and converting call arguments (no silent casts)
+``execute``        host-to-device transfer and execution, the cheapest jaxlib path
+``model``          ``Model``: a compiled program called with NumPy arrays
+``errors``         every error, each a ``LatticecastRuntimeError``
+=================  =============================================================
+
+Element types. The runtime runs every dtype PJRT has buffers for: ``bool``
+(``i1``), ``int8``..``int64``, ``uint8``..``uint64``, ``float16``, ``bfloat16``
+(on the host, ``ml_dtypes.bfloat16``), ``float32``, ``float64``, ``complex64``
+and ``complex128``. latticecast's three dtypes that PJRT has no buffers for are
+gone before a module gets here: the ``implicit-cast`` pass lowers ``index`` and
+``address`` (``index``, ``!latticecast.address`` in MLIR) to ``ui64``, and
+``tensor_float32`` (``tf32``) to ``f32`` -- the host storage types that
+:class:`~latticecast.DType` already uses for them -- so the runtime sees only PJRT
+types. A module that still has one (or any other element type PJRT cannot run)
+is rejected with an :class:`UnsupportedModuleError` that says so.
+
+Calls. ``Model.__call__`` checks count, shape and dtype of every argument
+against ``@main`` before anything reaches PJRT, accepts Python scalars and lists
+where their values fit the parameter's dtype, never casts a NumPy array
+silently, and returns a list with one NumPy array per output.
+
+Devices: there is no separate GPU code path. A GPU is a PJRT device like the CPU,
+found through JAX's plug-in discovery; asking for one that is absent raises
+:class:`DeviceNotFoundError` with the devices present and how to install a plug-in.
+"""
+
+from __future__ import annotations
+
+from .cache import CacheInfo, cache_info, clear_cache, default_cache_dir, get_cache_dir, set_cache_dir
+from .compiler import compile
+from .devices import available_devices, resolve_device
+from .errors import (CompileError, DeviceNotFoundError, Diagnostic, ExecutionError, InputCountError,
+                     InputDTypeError, InputError, InputRangeError, InputShapeError,
+                     LatticecastRuntimeError, MLIRParseError, UnsupportedModuleError)
+from .model import Model
+from .signature import PJRT_DTYPES, TensorSpec
+
+__all__ = [
+    "compile", "Model", "TensorSpec", "PJRT_DTYPES",
+    "available_devices", "resolve_device",
+    "cache_info", "clear_cache", "set_cache_dir", "get_cache_dir", "default_cache_dir", "CacheInfo",
+    "LatticecastRuntimeError", "DeviceNotFoundError", "MLIRParseError", "Diagnostic",
+    "UnsupportedModuleError", "CompileError", "InputError", "InputCountError", "InputShapeError",
+    "InputDTypeError", "InputRangeError", "ExecutionError",
+]

@@ -1,0 +1,217 @@
+"""``compile``: legal StableHLO in, a :class:`Model` on a PJRT device out, through the cache.
+
+The steps, cheapest first, so that a repeated ``compile`` does as little as possible:
+
+1. resolve the device and its compile options (JAX's, so XLA sees what it sees
+   under ``jax.jit``: same optimisation level, same CUDA data directory);
+2. look the module *as given* up in the in-memory cache (a SHA-256 of the text,
+   or of the bytecode of an ``ir.Module``) -- a hit ends here;
+3. parse the text (or verify the module), read and check ``@main``'s signature;
+4. look the *canonical* program (printed without locations) up in memory, then
+   on disk (if enabled), deserializing the stored executable;
+5. compile with PJRT, and store the executable in memory and on disk.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memory_key
+from .devices import DeviceLike, device_name, resolve_device
+from .errors import CompileError, UnsupportedModuleError
+from .model import CompiledProgram, Model
+from .signature import PJRT_DTYPES, check_input_names, read_signature
+from .source import ModuleSource, canonical_digest, parse_module, source_digest, verify_module
+
+__all__ = ["compile", "compile_options_for"]
+
+
+def compile_options_for(device: Any) -> Any:
+    """The ``CompileOptions`` JAX would use for a one-device computation on ``device``."""
+    import numpy as np
+
+    try:
+        from jax._src import compiler
+
+        return compiler.get_compile_options(1, 1, device_assignment=np.array([[device]]),
+                                            backend=device.client)
+    except Exception:  # noqa: BLE001 - jax internals moved: plain options, same assignment
+        from jaxlib import _jax
+
+        options = _jax.CompileOptions()
+        options.num_replicas = 1
+        options.num_partitions = 1
+        options.device_assignment = _jax.DeviceAssignment.create(np.array([[device.id]]))
+        return options
+
+
+def _is_text(source: Any) -> bool:
+    return isinstance(source, (str, bytes, bytearray, memoryview))
+
+
+def _unsupported_in(module: Any) -> tuple[list[str], list[str]]:
+    """Element types PJRT cannot hold and unregistered ops anywhere in the module
+    (an ``ir.Module`` from a lenient context may have both). About 3 us per op."""
+    from jaxlib.mlir import ir
+
+    ok = {d.mlir_name for d in PJRT_DTYPES}
+    types: set[str] = set()
+    ops: set[str] = set()
+    ctx = module.context
+
+    def visit(op: Any) -> Any:
+        if not ctx.is_registered_operation(op.name):
+            ops.add(op.name)
+        for r in op.results:
+            t = r.type
+            if isinstance(t, ir.ShapedType):
+                name = str(t.element_type)
+                if name not in ok:
+                    types.add(name)
+        return ir.WalkResult.ADVANCE
+
+    try:
+        module.operation.walk(visit)
+    except Exception:  # noqa: BLE001 - a hint only
+        pass
+    return sorted(types), sorted(ops)
+
+
+def _check_runnable(module: Any, name: str) -> None:
+    """Refuse an ``ir.Module`` with unregistered ops or non-PJRT element types.
+
+    Text is parsed in a context without unregistered dialects, so this only
+    matters for modules built elsewhere (the graph builder's context is lenient).
+    It is not just for a nicer message: PJRT's compiler crashes the process (a
+    segmentation fault) on an unregistered op instead of returning an error.
+    """
+    types, ops = _unsupported_in(module)
+    problems = []
+    if ops:
+        problems.append(f"unregistered op(s) {', '.join(ops)} (the runtime runs StableHLO, "
+                        f"func and chlo; lower other dialects first)")
+    if types:
+        problems.append(f"element type(s) {', '.join(types)}, which PJRT does not run "
+                        f"(latticecast's implicit-cast pass lowers index and !latticecast.address "
+                        f"to ui64 and tf32 to f32)")
+    if problems:
+        raise UnsupportedModuleError(f"{name} cannot run on PJRT: it has " + "; and ".join(problems) + ".")
+
+
+def _xla_compile(module: Any, device: Any, options: Any, what: str) -> Any:
+    from jaxlib import _jax
+
+    try:
+        return device.client.compile_and_load(module, _jax.DeviceList((device,)), options)
+    except _jax.JaxRuntimeError as e:
+        message = f"XLA could not compile {what} for {device_name(device)}: {e}"
+        types, ops = _unsupported_in(module) if module is not None else ([], [])
+        if types:
+            message += (f"\nhint: the module uses element type(s) {', '.join(types)}, which PJRT "
+                        f"does not run; latticecast's implicit-cast pass lowers index and "
+                        f"!latticecast.address to ui64 and tf32 to f32.")
+        if ops:
+            message += (f"\nhint: the module has unregistered op(s) {', '.join(ops)}; the runtime "
+                        f"runs StableHLO, lower them first.")
+        raise CompileError(message) from None
+
+
+def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
+            input_names: Sequence[str] | None = None, cache_dir: CacheDir = None,
+            use_cache: bool = True, source_name: str | None = None) -> Model:
+    """Compile legal StableHLO for ``device`` and return a callable :class:`Model`.
+
+    ``module_or_text``: an ``ir.Module``, or MLIR text (``str``/``bytes``) or
+    bytecode, with a public ``func.func @main``. ``device``: ``"cpu"`` (default),
+    ``"gpu"``/``"cuda"``/``"rocm"`` (through an installed PJRT plug-in),
+    ``"cpu:0"``-style indices, or a ``jax.Device``. ``input_names`` names the
+    inputs in error messages (and allows keyword calls). ``cache_dir`` overrides
+    the disk cache setting for this call (``False``: off, ``True``: the default
+    directory, or a path); ``use_cache=False`` skips every cache and compiles.
+    ``source_name`` is the file name error messages use for text (``<input>``).
+
+    Raises :class:`MLIRParseError` (text that does not parse or verify, with
+    ``file:line:col``), :class:`UnsupportedModuleError` (no ``@main``, dynamic
+    shapes, element types PJRT cannot run), :class:`DeviceNotFoundError`
+    and :class:`CompileError`.
+    """
+    is_text = _is_text(module_or_text)
+    if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
+        raise TypeError(f"compile takes an ir.Module or MLIR text (str or bytes); got "
+                        f"{type(module_or_text).__name__}")
+    device = resolve_device(device)
+    options = compile_options_for(device)
+    options_bytes = options.SerializeAsString()
+    stats = MEMORY_CACHE.stats
+    name = source_name or ("<input>" if is_text else "<module>")
+
+    fast_key = None
+    if use_cache:
+        fast_key = memory_key(source_digest(module_or_text), device, options_bytes)
+        program = MEMORY_CACHE.lookup(fast_key)
+        if program is not None:
+            stats.hits += 1
+            return Model(program, check_input_names(input_names, program.signature), "memory")
+
+    if is_text:
+        module = parse_module(module_or_text, source_name=name)
+    else:
+        verify_module(module_or_text, source_name=name)
+        module = module_or_text
+        _check_runnable(module, name)
+    signature = read_signature(module)
+    names = check_input_names(input_names, signature)
+    key = executable_key(canonical_digest(module), device, options_bytes)
+
+    if not use_cache:
+        stats.compiles += 1
+        executable = _xla_compile(module, device, options, name)
+        return Model(CompiledProgram(executable, device, signature, key), names, "compiled")
+
+    program = MEMORY_CACHE.lookup(key)
+    if program is not None:
+        stats.hits += 1
+        MEMORY_CACHE.store(key, program, fast_key)
+        return Model(program, names, "memory")
+    stats.misses += 1
+
+    disk = disk_cache_for(cache_dir)
+    source = "compiled"
+    executable = None
+    if disk is not None:
+        payload = disk.load(key)
+        if payload is not None:
+            executable = _deserialize(payload, device, options)
+            if executable is None:
+                disk.warn(f"ignoring entry {disk.path(key)} that PJRT cannot deserialize; "
+                           f"it will be rebuilt")
+            else:
+                stats.disk_hits += 1
+                source = "disk"
+    if executable is None:
+        stats.compiles += 1
+        executable = _xla_compile(module, device, options, name)
+        if disk is not None:
+            _store(disk, key, executable)
+    program = MEMORY_CACHE.store(key, CompiledProgram(executable, device, signature, key),
+                                 fast_key)
+    return Model(program, names, source)
+
+
+def _deserialize(payload: bytes, device: Any, options: Any) -> Any:
+    from jaxlib import _jax
+
+    try:
+        return device.client.deserialize_executable(payload, _jax.DeviceList((device,)), options)
+    except Exception:  # noqa: BLE001 - any failure: treat the entry as corrupt
+        return None
+
+
+def _store(disk: Any, key: str, executable: Any) -> None:
+    try:
+        payload = executable.serialize()
+    except Exception as e:  # noqa: BLE001 - a platform without serialization: no disk entry
+        disk.warn(f"cannot serialize executables on this platform ({e})")
+        return
+    disk.store(key, payload)
+

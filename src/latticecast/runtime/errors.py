@@ -1,0 +1,120 @@
+"""The errors the runtime raises. Each names the problem and the fix.
+
+Every error derives from :class:`LatticecastRuntimeError` *and* from the builtin
+exception a Python programmer would expect for the same mistake (``TypeError``
+for a wrong dtype, ``ValueError`` for a wrong shape, ``OverflowError`` for a value
+that does not fit, ``RuntimeError`` for a missing device), so ``except
+ValueError`` keeps working and ``except LatticecastRuntimeError`` catches them all.
+They are raised from latticecast's own frames: no traceback from inside jaxlib
+reaches the user (the jaxlib error, where there is one, is chained as
+``__cause__`` for whoever needs it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+__all__ = [
+    "LatticecastRuntimeError",
+    "DeviceNotFoundError",
+    "MLIRParseError",
+    "Diagnostic",
+    "UnsupportedModuleError",
+    "CompileError",
+    "InputError",
+    "InputCountError",
+    "InputShapeError",
+    "InputDTypeError",
+    "InputRangeError",
+    "ExecutionError",
+]
+
+
+class LatticecastRuntimeError(Exception):
+    """Base class of every error the runtime layer (compile, devices, calls) raises."""
+
+
+class DeviceNotFoundError(LatticecastRuntimeError, RuntimeError):
+    """The requested device is not present. The message lists the devices there are.
+
+    ``available`` holds the device names (``"cpu:0"``, ...) that could be used instead.
+    """
+
+    def __init__(self, message: str, *, requested: object = None,
+                 available: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.requested = requested
+        self.available = tuple(available)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One message of the MLIR parser or verifier, with its position in the source."""
+
+    severity: str
+    message: str
+    file: str
+    line: int | None
+    column: int | None
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.severity}: {self.message}"
+
+
+class MLIRParseError(LatticecastRuntimeError, ValueError):
+    """MLIR text that does not parse or verify. ``diagnostics`` has file, line and column."""
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()) -> None:
+        super().__init__(message)
+        self.diagnostics = tuple(diagnostics)
+
+
+class UnsupportedModuleError(LatticecastRuntimeError, ValueError):
+    """A module the runtime cannot run: no public ``@main``, a dynamic shape, or an
+    element type PJRT has no buffers for (``index``, ``tf32``, ``!latticecast.address``)."""
+
+
+class CompileError(LatticecastRuntimeError, RuntimeError):
+    """XLA rejected a module that parsed and verified (the XLA message is included)."""
+
+
+class InputError(LatticecastRuntimeError, TypeError):
+    """An argument of a :class:`~latticecast.runtime.Model` call does not match ``@main``.
+
+    ``index`` and ``name`` say which input (``name`` is ``None`` unless the model was
+    compiled with ``input_names``); ``expected`` and ``got`` describe the mismatch.
+    """
+
+    def __init__(self, message: str, *, index: int | None = None, name: str | None = None,
+                 expected: object = None, got: object = None) -> None:
+        super().__init__(message)
+        self.index = index
+        self.name = name
+        self.expected = expected
+        self.got = got
+
+
+class InputCountError(InputError):
+    """The call passed more or fewer arguments than ``@main`` takes."""
+
+
+class InputShapeError(InputError, ValueError):
+    """An argument's shape is not the shape of the parameter."""
+
+
+class InputDTypeError(InputError):
+    """An argument's dtype is not the parameter's. latticecast never casts silently."""
+
+
+class InputRangeError(InputError, OverflowError):
+    """A Python value that the parameter's dtype cannot hold (``300`` for ``uint8``)."""
+
+
+class ExecutionError(LatticecastRuntimeError, RuntimeError):
+    """PJRT failed while running a compiled model (out of memory, a device fault)."""

@@ -1,0 +1,147 @@
+"""The signature of a module's ``@main``: what a :class:`Model` takes and returns.
+
+The runtime reads it from the function type of the public ``func.func @main``
+and checks it once, at compile time, so that a call can be checked against it
+in a few hundred nanoseconds and nothing that PJRT cannot hold ever reaches it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Sequence
+
+import numpy as np
+
+from ..dtypes import DType, UnknownDTypeError
+from .errors import UnsupportedModuleError
+
+__all__ = ["TensorSpec", "Signature", "PJRT_DTYPES", "read_signature"]
+
+#: The element types PJRT has buffers for, i.e. the dtypes a model can take and return.
+PJRT_DTYPES: frozenset[DType] = frozenset({
+    DType.bool, DType.int8, DType.int16, DType.int32, DType.int64,
+    DType.uint8, DType.uint16, DType.uint32, DType.uint64,
+    DType.float16, DType.bfloat16, DType.float32, DType.float64,
+    DType.complex64, DType.complex128,
+})
+
+_LOWERED_BY_PASS = {
+    "index": "ui64", "!latticecast.address": "ui64", "tf32": "f32",
+}
+
+
+class TensorSpec(NamedTuple):
+    """A tensor type: element dtype and static shape (``int16[4]``)."""
+
+    dtype: DType
+    shape: tuple[int, ...]
+
+    @property
+    def np_dtype(self) -> np.dtype:
+        return self.dtype.np_dtype
+
+    @property
+    def mlir(self) -> str:
+        """The MLIR spelling, ``tensor<4xi16>``."""
+        return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.dtype.mlir_name + ">"
+
+    def __str__(self) -> str:
+        return f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"
+
+
+class Signature(NamedTuple):
+    inputs: tuple[TensorSpec, ...]
+    outputs: tuple[TensorSpec, ...]
+
+
+def _unsupported_type_message(what: str, mlir_type: str, element: str) -> str:
+    lowered = _LOWERED_BY_PASS.get(element)
+    if lowered is not None:
+        return (f"{what} has type {mlir_type}: PJRT has no {element} buffers. latticecast's "
+                f"implicit-cast pass lowers index and !latticecast.address to ui64 and tf32 "
+                f"to f32; run it first (Graph.mlir() or `latticecast-opt --implicit-cast`), "
+                f"or declare the value as {lowered}.")
+    supported = ", ".join(sorted(d.mlir_name for d in PJRT_DTYPES))
+    return (f"{what} has type {mlir_type}, whose element type {element} the runtime does not "
+            f"run. Supported element types: {supported}.")
+
+
+def _spec(what: str, mlir_type: Any) -> TensorSpec:
+    from jaxlib.mlir import ir
+
+    text = str(mlir_type)
+    if not isinstance(mlir_type, ir.RankedTensorType):
+        raise UnsupportedModuleError(
+            f"{what} has type {text}; the runtime runs functions whose arguments and results "
+            f"are ranked tensors with static shapes (tensor<4xf32>), not tuples, tokens or "
+            f"unranked tensors.")
+    if not mlir_type.has_static_shape:
+        raise UnsupportedModuleError(
+            f"{what} has type {text}, with a dynamic dimension; PJRT needs static shapes. "
+            f"Compile one model per shape.")
+    element = str(mlir_type.element_type)
+    try:
+        dtype = DType.from_mlir(element)
+    except UnknownDTypeError:
+        dtype = None
+    if dtype is None or dtype not in PJRT_DTYPES:
+        raise UnsupportedModuleError(_unsupported_type_message(what, text, element))
+    return TensorSpec(dtype, tuple(int(d) for d in mlir_type.shape))
+
+
+def find_main(module: Any) -> Any:
+    """The public ``func.func @main`` of ``module`` (the entry point PJRT runs)."""
+    from jaxlib.mlir import ir
+
+    names = []
+    for op in module.body.operations:
+        op = op.operation
+        if op.name != "func.func" or "sym_name" not in op.attributes:
+            continue
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        names.append(name)
+        if name != "main":
+            continue
+        if "sym_visibility" in op.attributes:
+            visibility = ir.StringAttr(op.attributes["sym_visibility"]).value
+            if visibility != "public":
+                raise UnsupportedModuleError(
+                    f"@main is {visibility}; PJRT runs the public @main. Write "
+                    f"`func.func public @main(...)` (or drop the visibility).")
+        return op
+    found = f" (it defines {', '.join('@' + n for n in names)})" if names else ""
+    raise UnsupportedModuleError(
+        f"the module has no func.func @main{found}; PJRT runs the public function named "
+        f"main. Rename the entry function to @main.")
+
+
+def read_signature(module: Any) -> Signature:
+    """Read and check ``@main``'s argument and result types.
+
+    Raises :class:`UnsupportedModuleError` for a missing ``@main``, a type that is
+    not a statically shaped ranked tensor, or an element type PJRT cannot hold.
+    """
+    from jaxlib.mlir import ir
+
+    main = find_main(module)
+    ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+    inputs = tuple(_spec(f"input {i} of @main", t) for i, t in enumerate(ftype.inputs))
+    outputs = tuple(_spec(f"output {i} of @main", t) for i, t in enumerate(ftype.results))
+    return Signature(inputs, outputs)
+
+
+def check_input_names(names: Sequence[str] | None, signature: Signature) -> tuple[str, ...] | None:
+    """Validate ``compile(..., input_names=...)`` against the signature."""
+    if names is None:
+        return None
+    if isinstance(names, str):
+        raise TypeError("input_names must be a sequence of strings, one per input, not a string")
+    names = tuple(names)
+    if len(names) != len(signature.inputs):
+        raise ValueError(f"input_names has {len(names)} name(s) but @main takes "
+                         f"{len(signature.inputs)} input(s)")
+    for n in names:
+        if not isinstance(n, str):
+            raise TypeError(f"input_names must be strings; got {n!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"input_names must be distinct; got {list(names)}")
+    return names

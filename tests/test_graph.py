@@ -1,0 +1,309 @@
+"""The MAX-style graph builder: the design card, weak literals, errors, broadcasting, ops, policies."""
+
+import numpy as np
+import pytest
+
+import latticecast as lc
+from latticecast import DType, Graph, GraphError, LiteralRangeError, PromotionError, TensorType
+from latticecast import ops
+
+
+def _graph(*types, policy="jax", shape=(4,)):
+    return Graph("t", [TensorType(d, shape) for d in types], policy=policy)
+
+
+def test_design_card_graph():
+    with Graph("mixed", input_types=[TensorType(DType.int16, [4]), TensorType(DType.float32, [4])],
+               policy="jax") as g:
+        x, y = g.inputs
+        one = g.scalar[DType.int16](1)
+        g.output(x * one + y - 2)
+    before = g.mlir(before_passes=True)
+    assert '"stablehlo.add"(%2, %arg1) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>' in before
+    assert "{latticecast.weak}" in before and "tensor<4xi64>" in before
+    after = g.mlir()
+    assert "latticecast.weak" not in after
+    assert after.count("stablehlo.convert") == 1
+    assert "stablehlo.constant dense<2.000000e+00> : tensor<4xf32>" in after
+    assert g.module.operation.verify()
+    assert g.output_types == (TensorType(DType.float32, [4]),)
+
+
+def test_scalar_spellings():
+    with _graph(DType.int16) as g:
+        a = g.scalar[DType.int16](1)
+        b = g.scalar(1, DType.int16)
+        c = g.scalar[DType.bfloat16](0.5)
+        assert a.dtype is b.dtype is DType.int16 and not a.is_weak
+        assert c.dtype is DType.bfloat16
+        g.output(a, b, c)
+    with pytest.raises(LiteralRangeError, match="300 out of range for uint8"):
+        with _graph() as g:
+            g.scalar[DType.uint8](300)
+
+
+def test_python_scalars_are_weak():
+    with _graph(DType.int8) as g:
+        (x,) = g.inputs
+        assert (x + 1).dtype is DType.int8
+        assert (1 + x).dtype is DType.int8
+        assert (x * 2.5).dtype is DType.float64  # i8 . f* = f* -> float64 under x64
+        assert (x + True).dtype is DType.int8
+        g.output(x + 1)
+
+
+def test_literal_out_of_range_is_a_build_error():
+    with _graph(DType.int8) as g:
+        (x,) = g.inputs
+        with pytest.raises(LiteralRangeError) as e:
+            x + 1000
+        assert "Unsafe cast" in str(e.value) and "1000 out of range for int8" in str(e.value)
+        assert isinstance(e.value, OverflowError) and isinstance(e.value, TypeError)
+
+
+def test_max_scalar_rules():
+    with _graph(DType.int16, policy="max") as g:
+        (x,) = g.inputs
+        assert (x + 1).dtype is DType.int16
+        with pytest.raises(PromotionError, match="Unsafe cast: can't promote a python float to dtype\\(i16\\)"):
+            x + 1.5
+    with _graph(DType.float32, policy="max") as g:
+        (x,) = g.inputs
+        with pytest.raises(LiteralRangeError, match="16777217.*lose precision"):
+            x + 16777217
+
+
+def test_policies_disagree_on_int8_plus_uint64():
+    expected = {"jax": DType.float64, "max": DType.float16, "numpy": DType.float64, "jax-x32": None}
+    for pol, want in expected.items():
+        if pol == "jax-x32":
+            continue
+        with _graph(DType.int8, DType.uint64, policy=pol) as g:
+            x, y = g.inputs
+            z = x + y
+            assert z.dtype is want, pol
+            g.output(z)
+        assert f"tensor<4x{want.mlir_name}>" in g.mlir()
+    with _graph(DType.int8, DType.uint64, policy="array-api") as g:
+        x, y = g.inputs
+        with pytest.raises(PromotionError, match="\\+: no implicit promotion of i8 and u64 under policy 'array-api'"):
+            x + y
+
+
+def test_graph_errors():
+    g = _graph(DType.int8)
+    with pytest.raises(GraphError, match="has no output"):
+        g.mlir()
+    with pytest.raises(GraphError, match="has no output"):
+        _ = g.module
+    with pytest.raises(GraphError, match="at least one value"):
+        g.output()
+    with g:
+        (x,) = g.inputs
+        g.output(x)
+    with pytest.raises(GraphError, match="is closed"):
+        x + 1
+    h = _graph(DType.int8)
+    with h:
+        (y,) = h.inputs
+        with pytest.raises(GraphError, match="cannot combine values of graphs"):
+            y + g.inputs[0]
+    with pytest.raises(GraphError, match="no graph is being built"):
+        ops.constant(1)
+    with pytest.raises(TypeError, match="no truth value"):
+        with _graph(DType.int8) as k:
+            if k.inputs[0] > 0:
+                pass
+    with pytest.raises(PromotionError, match="index is not a dtype of policy 'jax'"):
+        _graph(DType.index)
+
+
+def test_output_accepts_scalars_and_arrays():
+    with _graph(DType.int8) as g:
+        g.output(g.inputs[0], 3, 2.5, np.arange(3, dtype=np.uint16))
+    assert [t.dtype for t in g.output_types] == [DType.int8, DType.int64, DType.float64, DType.uint16]
+    text = g.mlir()
+    assert "dense<3> : tensor<i64>" in text and "dense<[0, 1, 2]> : tensor<3xui16>" in text
+
+
+def test_weak_outputs_materialise_to_the_policy_default():
+    with _graph(DType.int8, policy="jax-x32") as g:
+        g.output(2.5)
+    assert g.output_types[0].dtype is DType.float32
+    assert "tensor<f32>" in g.mlir() and "f64" not in g.mlir()
+
+
+def test_constants():
+    with _graph() as g:
+        assert g.constant([1, 2, 3]).dtype is DType.int64
+        assert g.constant([1.0, 2.0]).dtype is DType.float64
+        assert g.constant(np.zeros((2, 2), np.float16)).shape == (2, 2)
+        assert g.constant([1, 2], DType.uint8).dtype is DType.uint8
+        with pytest.raises(LiteralRangeError, match="out of range for uint8"):
+            g.constant([1, 300], DType.uint8)
+        with pytest.raises(LiteralRangeError, match="non-integer"):
+            g.constant([1.5], DType.int32)
+        with pytest.raises(GraphError, match="ragged"):
+            g.constant([[1, 2], [3]])
+        assert g.constant(1.0, DType.tensor_float32 if False else DType.float32).dtype is DType.float32
+
+
+def test_broadcasting():
+    with Graph("b", [TensorType(DType.float32, [3, 1]), TensorType(DType.int32, [4])]) as g:
+        x, y = g.inputs
+        z = x + y
+        assert z.shape == (3, 4) and z.dtype is DType.float32
+        with pytest.raises(GraphError, match="cannot be broadcast together"):
+            y + g.constant(np.zeros(5, np.float32))
+        g.output(z)
+    assert g.mlir().count("stablehlo.broadcast_in_dim") == 2
+
+
+def test_division_follows_the_source_system():
+    def quotient(policy, a=DType.int16, b=DType.int16):
+        with _graph(a, b, policy=policy) as g:
+            x, y = g.inputs
+            q = x / y
+            g.output(q)
+        return q.dtype, g
+
+    assert quotient("jax")[0] is DType.float32
+    assert quotient("jax", DType.int64, DType.int64)[0] is DType.float64
+    assert quotient("numpy")[0] is DType.float64
+    assert quotient("torch")[0] is DType.float32
+    dtype, g = quotient("jax-lax")
+    assert dtype is DType.int16 and "stablehlo.divide %arg0, %arg1 : tensor<4xi16>" in g.mlir()
+    with pytest.raises(PromotionError, match="implementation-defined"):
+        quotient("array-api")
+    with _graph(DType.int16) as g:
+        q = g.inputs[0] / 2  # the literal divides as a float
+        assert q.dtype is DType.float32
+        g.output(q)
+    assert "dense<2.000000e+00> : tensor<4xf32>" in g.mlir()
+
+
+def test_floor_division_and_modulo_ops():
+    with _graph(DType.int32, DType.int32) as g:
+        x, y = g.inputs
+        g.output(x // y, x % y)
+    text = g.mlir()
+    assert "stablehlo.remainder" in text and "stablehlo.select" in text
+    with _graph(DType.uint32, DType.uint32) as g:
+        x, y = g.inputs
+        g.output(x // y)
+    assert "stablehlo.select" not in g.mlir()
+    with _graph(DType.bool, DType.bool) as g:
+        with pytest.raises(PromotionError, match="// needs real numbers"):
+            g.inputs[0] // g.inputs[1]
+
+
+def test_comparisons_bitwise_and_shifts():
+    with _graph(DType.int8, DType.uint16) as g:
+        x, y = g.inputs
+        c = x < y
+        assert c.dtype is DType.bool
+        s = y >> 2
+        t = x >> 1
+        u = x << y
+        g.output(c, x == y, x != 3, x & y, x | 1, x ^ y, ~x, s, t, u)
+    text = g.mlir()
+    assert "stablehlo.shift_right_logical" in text and "stablehlo.shift_right_arithmetic" in text
+    assert "stablehlo.compare  LT" in text or "stablehlo.compare LT" in text
+    with _graph(DType.int32, DType.float32) as g:
+        x, y = g.inputs
+        with pytest.raises(PromotionError, match="& needs integer or bool operands.*promote to float32"):
+            x & y
+        with pytest.raises(PromotionError, match="~ needs integer or bool operands"):
+            ~y
+
+
+def test_math_functions_take_integers_to_floats():
+    with _graph(DType.int16, DType.float16) as g:
+        x, h = g.inputs
+        outs = [ops.exp(x), ops.log(h), ops.sqrt(x), ops.rsqrt(h), ops.tanh(x), ops.sin(x), ops.cos(h),
+                ops.floor(h), ops.ceil(x), ops.round(h), ops.sign(x), abs(x), -h, ops.atan2(x, h),
+                ops.maximum(x, h), ops.minimum(x, 3), ops.clamp(x, 0, 10), ops.where(x > 0, x, h)]
+        assert outs[0].dtype is DType.float32 and outs[1].dtype is DType.float16
+        assert outs[8].dtype is DType.int16  # ceil of an integer is itself
+        assert outs[13].dtype is DType.float16 and outs[14].dtype is DType.float16
+        g.output(*outs)
+    assert g.module.operation.verify()
+    with _graph(DType.int16, policy="jax-lax") as g:
+        with pytest.raises(PromotionError, match="exp needs a floating-point operand under policy 'jax-lax'"):
+            ops.exp(g.inputs[0])
+
+
+def test_complex_abs_is_real():
+    with _graph(DType.complex64) as g:
+        a = abs(g.inputs[0])
+        assert a.dtype is DType.float32
+        g.output(a)
+
+
+def test_shapes_reductions_matmul():
+    with Graph("s", [TensorType(DType.int8, [2, 3]), TensorType(DType.float32, [3, 4])]) as g:
+        x, w = g.inputs
+        r = x.reshape(3, 2).reshape(-1)
+        assert r.shape == (6,)
+        assert x.T.shape == (3, 2) and ops.transpose(x, [1, 0]).shape == (3, 2)
+        assert x.broadcast_to([4, 2, 3]).shape == (4, 2, 3)
+        s = x.sum()
+        assert s.dtype is DType.int64 and s.shape == ()  # small integers sum in the default int
+        assert x.sum(axis=1, keepdims=True).shape == (2, 1)
+        assert x.max(axis=0).shape == (3,) and x.min().dtype is DType.int8
+        m = x.mean(axis=1)
+        assert m.dtype is DType.float64 and m.shape == (2,)
+        p = x @ w
+        assert p.dtype is DType.float32 and p.shape == (2, 4)
+        with pytest.raises(GraphError, match="do not align"):
+            w @ w
+        with pytest.raises(GraphError, match="cannot reshape"):
+            x.reshape(4, 2)
+        with pytest.raises(GraphError, match="out of range"):
+            x.sum(axis=2)
+        g.output(r, s, m, p)
+    assert g.module.operation.verify()
+
+
+def test_forward_callable():
+    g = Graph("f", [TensorType(DType.int16, [4]), TensorType(DType.float32, [4])],
+              forward=lambda x, y: (x + y, x * 2))
+    assert [t.dtype for t in g.output_types] == [DType.float32, DType.int16]
+
+
+def test_max_dtypes_are_lowered():
+    with Graph("m", [TensorType(DType.index, [4]), TensorType(DType.uint8, [4]),
+                     TensorType(DType.tensor_float32, [4]), TensorType(DType.float64, [4])], policy="max") as g:
+        i, u, t, f = g.inputs
+        assert (i + u).dtype is DType.uint64 and (i + i).dtype is DType.index
+        assert (t * f).dtype is DType.float64 and (t * t).dtype is DType.tensor_float32
+        g.output(i + u, i + i, t * f, t * t, g.constant([1, 2, 3, 4], DType.address))
+    text = g.mlir()
+    assert "index" not in text and "tf32" not in text and "address" not in text
+    assert "stablehlo.reduce_precision" in text and "tensor<4xui64>" in text
+
+
+def test_anvil_worked_example_graph():
+    with Graph("anvil", [TensorType(DType.bool, []), TensorType(DType.int16, [])], policy="anvil") as g:
+        x, y = g.inputs
+        z = x + 1
+        assert z.is_weak and z.dtype is DType.int32  # i32?
+        out = z * y
+        assert out.dtype is DType.int16 and not out.is_weak
+        g.output(out)
+    assert "-> tensor<i16>" in g.mlir()
+
+
+def test_debug_locations_name_the_source_line():
+    with Graph("loc", [TensorType(DType.int8, [2])], debug_locations=True) as g:
+        g.output(g.inputs[0] + 1.5)
+    assert "test_graph.py" in g.mlir(before_passes=True, debug_info=True)
+
+
+def test_repr_and_str():
+    with _graph(DType.int8) as g:
+        v = g.inputs[0] + 1
+        assert "int8[4]" in repr(v)
+        assert "stablehlo.add" in str(g)
+        g.output(v)
+    assert "policy=jax closed" in repr(g)

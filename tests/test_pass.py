@@ -1,0 +1,257 @@
+"""The implicit-cast pass on IR text: rewrites, weak values, regions, diagnostics, pipelines."""
+
+import pytest
+from jaxlib.mlir import ir, passmanager
+
+from latticecast.dialect_utils.context import make_context
+from latticecast.dialect_utils.lenient import MLIRParseError, parse_module
+from latticecast.passes import (ImplicitCastOptions, ImplicitCastPass, PassOptionError, PipelineError,
+                                run_implicit_cast, run_pipeline)
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    return make_context()
+
+
+def run(ctx, text, pipeline="builtin.module(implicit-cast)"):
+    m = parse_module(text, ctx, source_name="in.mlir")
+    passes = run_pipeline(m, pipeline)
+    return str(m), passes
+
+
+def fails(ctx, text, pipeline="builtin.module(implicit-cast)"):
+    m = parse_module(text, ctx, source_name="in.mlir")
+    with pytest.raises(ir.MLIRError) as e:
+        run_pipeline(m, pipeline)
+    return [(str(d.location), d.message) for d in e.value.error_diagnostics]
+
+
+MIXED = """
+func.func @main(%a: tensor<4xi16>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi1>) {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "stablehlo.multiply"(%b, %a) : (tensor<4xf32>, tensor<4xi16>) -> tensor<4xf32>
+  %2 = "stablehlo.compare"(%a, %b) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xi1>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xi1>
+}
+"""
+
+
+def test_one_convert_per_value_and_target(ctx):
+    out, (p,) = run(ctx, MIXED)
+    assert out.count("stablehlo.convert %arg0 : (tensor<4xi16>) -> tensor<4xf32>") == 1
+    assert out.count("stablehlo.convert") == 1
+    assert p.results[0].converts == 1
+
+
+def test_a_legal_module_is_left_unchanged_and_the_pass_is_idempotent(ctx):
+    once, _ = run(ctx, MIXED)
+    twice, (p,) = run(ctx, once)
+    assert once == twice and p.results[0].converts == 0
+    legal = "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.add %a, %a : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n"
+    before = str(parse_module(legal, ctx))
+    after, _ = run(ctx, legal)
+    assert before == after
+
+
+WEAK = """
+func.func @main(%x: tensor<4xi8>, %w: tensor<4xf64> {latticecast.weak}, %f: tensor<4xf32>) -> (tensor<4xi8>, tensor<4xi8>, tensor<4xf32>) {
+  %c = stablehlo.constant {latticecast.weak} dense<3> : tensor<i64>
+  %b = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i64>) -> tensor<4xi64>
+  %0 = "stablehlo.add"(%x, %b) : (tensor<4xi8>, tensor<4xi64>) -> tensor<4xi8>
+  %1 = "stablehlo.multiply"(%b, %x) : (tensor<4xi64>, tensor<4xi8>) -> tensor<4xi8>
+  %2 = "stablehlo.add"(%w, %f) : (tensor<4xf64>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xi8>, tensor<4xi8>, tensor<4xf32>
+}
+"""
+
+
+def test_weak_constants_are_retyped_and_weak_arguments_converted(ctx):
+    out, (p,) = run(ctx, WEAK)
+    assert "stablehlo.constant dense<3> : tensor<i8>" in out  # no convert for the constant
+    assert "broadcast_in_dim %c, dims = [] : (tensor<i8>) -> tensor<4xi8>" in out
+    assert "tensor<i64>" not in out and "latticecast.weak" not in out
+    assert "stablehlo.convert %arg1 : (tensor<4xf64>) -> tensor<4xf32>" in out  # weak f64 defers to f32
+    assert p.results[0].retyped_constants == 1 and p.results[0].converts == 1
+    assert ir.Module.parse(out, ctx).operation.verify()
+
+
+def test_weak_values_escaping_take_the_default_type(ctx):
+    text = """
+func.func @main() -> tensor<f64> {
+  %c = stablehlo.constant {latticecast.weak} dense<2.5> : tensor<f64>
+  return %c : tensor<f64>
+}
+"""
+    out, _ = run(ctx, text, "builtin.module(implicit-cast{policy=jax-x32})")
+    assert "dense<2.500000e+00> : tensor<f32>" in out and "-> tensor<f32>" in out
+    out, _ = run(ctx, text, "builtin.module(implicit-cast{policy=jax})")
+    assert "tensor<f64>" in out
+
+
+def test_ops_inside_regions_are_legalised(ctx):
+    text = """
+func.func @main(%n: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {
+  %r:2 = stablehlo.while(%i = %n, %acc = %x) : tensor<i32>, tensor<f32>
+    cond {
+      %z = stablehlo.constant dense<0> : tensor<i32>
+      %p = stablehlo.compare GT, %i, %z : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %one = stablehlo.constant {latticecast.weak} dense<1> : tensor<i64>
+      %j = "stablehlo.subtract"(%i, %one) : (tensor<i32>, tensor<i64>) -> tensor<i32>
+      %a = "stablehlo.add"(%acc, %i) : (tensor<f32>, tensor<i32>) -> tensor<f32>
+      stablehlo.return %j, %a : tensor<i32>, tensor<f32>
+    }
+  return %r#1 : tensor<f32>
+}
+"""
+    out, _ = run(ctx, text)
+    assert "dense<1> : tensor<i32>" in out and "stablehlo.convert %iterArg : (tensor<i32>) -> tensor<f32>" in out
+    assert ir.Module.parse(out, ctx).operation.verify()
+
+
+@pytest.mark.parametrize("policy, op, a, b, message", [
+    ("array-api", "add", "i32", "f32", "no implicit promotion of i32 and f32 under policy 'array-api'"),
+    ("jax-strict", "add", "i8", "i16", "strict promotion allows no implicit conversion"),
+    ("jax", "and", "i32", "f32", "needs integer or bool operands, but its operands i32 and f32 promote to f32"),
+    ("jax", "shift_left", "i32", "f32", "needs integer operands (not bool or float)"),
+    ("jax", "atan2", "i32", "i16", "needs floating-point or complex operands"),
+    ("max", "add", "f32", "complex<f32>", "complex64 is not a dtype of policy 'max'"),
+])
+def test_illegal_programs_get_diagnostics_at_the_op(ctx, policy, op, a, b, message):
+    text = (f"func.func @main(%a: tensor<4x{a}>, %b: tensor<4x{b}>) -> () {{\n"
+            f'  %0 = "stablehlo.{op}"(%a, %b) : (tensor<4x{a}>, tensor<4x{b}>) -> tensor<4x{a}>\n'
+            f"  return\n}}\n")
+    diags = fails(ctx, text, f"builtin.module(implicit-cast{{policy={policy}}})")
+    assert len(diags) == 1
+    loc, msg = diags[0]
+    assert loc == 'loc("in.mlir":2:8)'
+    assert msg.startswith(f"'stablehlo.{op}' op ") and message in msg
+
+
+def test_declared_result_contradicting_the_join(ctx):
+    text = """
+func.func @main(%a: tensor<4xi32>, %b: tensor<4xf32>) -> tensor<4xi32> {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi32>, tensor<4xf32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+"""
+    (loc, msg), = fails(ctx, text)
+    assert "declares result type tensor<4xi32>, which contradicts the promotion of i32 and f32 to f32" in msg
+    assert "declare tensor<4xf32>" in msg
+
+
+def test_weak_constant_out_of_range(ctx):
+    text = """
+func.func @main(%a: tensor<4xi8>) -> tensor<4xi8> {
+  %k = stablehlo.constant {latticecast.weak} dense<1000> : tensor<4xi64>
+  %0 = "stablehlo.add"(%a, %k) : (tensor<4xi8>, tensor<4xi64>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+"""
+    (loc, msg), = fails(ctx, text)
+    assert "Unsafe cast: the weakly typed constant 1000 out of range for int8 [-128, 127]" in msg
+
+
+def test_every_error_is_reported_not_only_the_first(ctx):
+    text = """
+func.func @main(%a: tensor<4xi32>, %b: tensor<4xf32>) -> () {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "stablehlo.multiply"(%a, %b) : (tensor<4xi32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+"""
+    diags = fails(ctx, text, "builtin.module(implicit-cast{policy=array-api})")
+    assert [loc for loc, _ in diags] == ['loc("in.mlir":3:8)', 'loc("in.mlir":4:8)']
+
+
+LOSSY = """
+func.func @main(%a: tensor<4xi64>, %b: tensor<4xf16>, %u: tensor<4xui16>) -> (tensor<4xf16>, tensor<4xf16>) {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi64>, tensor<4xf16>) -> tensor<4xf16>
+  %1 = "stablehlo.add"(%u, %b) : (tensor<4xui16>, tensor<4xf16>) -> tensor<4xf16>
+  return %0, %1 : tensor<4xf16>, tensor<4xf16>
+}
+"""
+
+
+@pytest.mark.parametrize("level", ["warning", "remark"])
+def test_diagnose_lossy_reports_magnitude_loss(ctx, level):
+    _, (p,) = run(ctx, LOSSY, f"builtin.module(implicit-cast{{diagnose-lossy={level}}})")
+    assert [(d.severity, d.location) for d in p.diagnostics] == [(level, "in.mlir:3:8"), (level, "in.mlir:4:8")]
+    assert "implicit promotion of i64 to f16 can lose magnitude" in p.diagnostics[0].message
+    assert "ui16 values up to 6.55e+04 exceed f16's largest finite value 65504" in p.diagnostics[1].message
+    _, (quiet,) = run(ctx, LOSSY)
+    assert quiet.diagnostics == []
+
+
+def test_diagnose_lossy_as_error_fails_the_pass(ctx):
+    diags = fails(ctx, LOSSY, "builtin.module(implicit-cast{diagnose-lossy=error})")
+    assert len(diags) == 2 and "can lose magnitude" in diags[0][1]
+
+
+def test_composes_with_other_passes(ctx):
+    text = MIXED.replace('%1 = "stablehlo.multiply"(%b, %a) : (tensor<4xf32>, tensor<4xi16>)',
+                         '%1 = "stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>)')
+    out, _ = run(ctx, text, "builtin.module(implicit-cast{policy=jax},canonicalize,cse)")
+    assert out.count("stablehlo.add") == 1  # cse merged the two adds after the pass made them equal
+    # nested pipelines of other passes compose too (mixed-dtype IR must meet implicit-cast first:
+    # the verifier runs after every pass and rejects it)
+    out, _ = run(ctx, MIXED, "builtin.module(implicit-cast,func.func(canonicalize),cse)")
+    assert "stablehlo.convert" in out
+
+
+def test_python_pass_manager_api(ctx):
+    m = parse_module(MIXED, ctx)
+    p = ImplicitCastPass(policy="max")
+    with ctx:
+        pm = passmanager.PassManager("builtin.module")
+        p.add_to(pm)
+        pm.add("canonicalize")
+        assert "implicit-cast" in str(pm)
+        pm.run(m.operation)
+    assert "stablehlo.convert" in str(m)
+    result = run_implicit_cast(parse_module(MIXED, ctx).operation, ImplicitCastOptions(policy="numpy"))
+    assert result.ok and result.converts == 1
+
+
+def test_pipeline_and_option_errors(ctx):
+    m = parse_module(MIXED, ctx)
+    with pytest.raises(PipelineError, match="implicit-cast has no option 'bogus'"):
+        run_pipeline(m, "builtin.module(implicit-cast{bogus=1})")
+    with pytest.raises(PipelineError, match="unknown policy 'fortran'"):
+        run_pipeline(m, "builtin.module(implicit-cast{policy=fortran})")
+    with pytest.raises(PipelineError, match="does not refer to a registered pass"):
+        run_pipeline(m, "builtin.module(no-such-pass)")
+    with pytest.raises(PipelineError, match="move it out of func.func"):
+        run_pipeline(m, "builtin.module(func.func(implicit-cast))")
+    with pytest.raises(PipelineError, match="unbalanced"):
+        run_pipeline(m, "builtin.module(implicit-cast{policy=max)")
+    with pytest.raises(PassOptionError, match="diagnose-lossy must be one of"):
+        ImplicitCastOptions.parse("diagnose-lossy=loud")
+    assert ImplicitCastOptions.parse("diagnose-lossy").diagnose_lossy == "warning"
+
+
+def test_lenient_parser_reports_file_line_col(ctx):
+    with pytest.raises(MLIRParseError) as e:
+        parse_module("func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {\n  return %b : tensor<4xi8>\n}\n", ctx,
+                     source_name="bad.mlir")
+    assert str(e.value).startswith("bad.mlir:2:10: error: use of undeclared SSA value name")
+    with pytest.raises(MLIRParseError, match="bad.mlir:1:1"):
+        parse_module("this is not mlir", ctx, source_name="bad.mlir")
+
+
+def test_max_index_tf32_address_lowering(ctx):
+    text = """
+func.func @main(%i: tensor<4xindex>, %t: tensor<4xtf32>, %f: tensor<4xf64>) -> (tensor<4xindex>, tensor<4xf64>) {
+  %0 = "stablehlo.add"(%i, %i) : (tensor<4xindex>, tensor<4xindex>) -> tensor<4xindex>
+  %1 = "stablehlo.multiply"(%t, %f) : (tensor<4xtf32>, tensor<4xf64>) -> tensor<4xf64>
+  return %0, %1 : tensor<4xindex>, tensor<4xf64>
+}
+"""
+    out, _ = run(ctx, text, "builtin.module(implicit-cast{policy=max})")
+    assert "(%arg0: tensor<4xui64>, %arg1: tensor<4xf32>, %arg2: tensor<4xf64>) -> (tensor<4xui64>, tensor<4xf64>)" in out
+    assert "stablehlo.reduce_precision %arg1, format = e8m10" in out
+    # without the lowering the types stay, and StableHLO's verifier (run after the pass) rejects them
+    diags = fails(ctx, text, "builtin.module(implicit-cast{policy=max lower-dtypes=false})")
+    assert any("must be ranked tensor of" in msg and "tf32" in msg for _, msg in diags)
