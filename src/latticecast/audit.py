@@ -32,8 +32,19 @@ class AuditReport:
     triples: int = 0
     non_associative: int = 0
     associativity_examples: list[tuple[Hashable, Hashable, Hashable, Hashable | None, Hashable | None]] = field(default_factory=list)
-    lattice_problems: list[str] = field(default_factory=list)
+    problems: list[tuple[str, tuple[Hashable | None, ...]]] = field(default_factory=list)
+    """Why the table is not a lattice: templates (``{0} . {1} = {2}``) and the labels they name,
+    so that :meth:`summary` can spell labels as the caller does."""
     generator: dict[Hashable, tuple[Hashable, ...]] | None = None
+
+    @property
+    def lattice_problems(self) -> list[str]:
+        """:attr:`problems` with every label written with ``str``."""
+        return self.problem_texts(str)
+
+    def problem_texts(self, namer: Callable[[Hashable], str]) -> list[str]:
+        return [template.format(*("-" if x is None else namer(x) for x in args))
+                for template, args in self.problems]
 
     @property
     def commutative(self) -> bool:
@@ -97,10 +108,11 @@ class AuditReport:
                     lines.append(f"    {n(src)} -> {', '.join(n(d) for d in dsts)}")
         else:
             lines.append("  lattice: no")
-            for p in self.lattice_problems[:5]:
+            texts = self.problem_texts(n)
+            for p in texts[:5]:
                 lines.append(f"    {p}")
-            if len(self.lattice_problems) > 5:
-                lines.append(f"    ... and {len(self.lattice_problems) - 5} more")
+            if len(texts) > 5:
+                lines.append(f"    ... and {len(texts) - 5} more")
         return "\n".join(lines) + "\n"
 
 
@@ -164,14 +176,15 @@ def _label(labels: tuple, value: int) -> Hashable | None:
 
 def _check_lattice(table: PromotionTable, labels: tuple, grid: list[list[int]], report: AuditReport) -> None:
     """Derive ``a <= b`` iff ``a . b == b``; the table is a lattice iff it is that order's join."""
-    problems = report.lattice_problems
+    problems = report.problems
     if report.not_closed:
-        problems.append("some results are not rows of the table, so the table is not an operation on one set")
+        problems.append(("some results are not rows of the table, so the table is not an operation on "
+                         "one set", ()))
         return
     for a, b, ab, ba in report.non_commutative[:3]:
-        problems.append(f"not commutative: {a} . {b} = {ab or '-'} but {b} . {a} = {ba or '-'}")
+        problems.append(("not commutative: {0} . {1} = {2} but {1} . {0} = {3}", (a, b, ab, ba)))
     for a, r in report.non_idempotent[:3]:
-        problems.append(f"not idempotent: {a} . {a} = {r or '-'}")
+        problems.append(("not idempotent: {0} . {0} = {1}", (a, r)))
     if problems:
         return
     k = len(labels)
@@ -182,9 +195,8 @@ def _check_lattice(table: PromotionTable, labels: tuple, grid: list[list[int]], 
                 continue
             for c in range(k):
                 if leq[j][c] and not leq[i][c]:
-                    problems.append(f"order not transitive: {labels[i]} <= {labels[j]} <= {labels[c]} "
-                                    f"but {labels[i]} . {labels[c]} = "
-                                    f"{table.cells[(labels[i], labels[c])] or '-'}")
+                    problems.append(("order not transitive: {0} <= {1} <= {2} but {0} . {2} = {3}",
+                                     (labels[i], labels[j], labels[c], table.cells[(labels[i], labels[c])])))
                     break
     if problems:
         return
@@ -194,13 +206,13 @@ def _check_lattice(table: PromotionTable, labels: tuple, grid: list[list[int]], 
             v = grid[i][j]
             if v < 0:
                 if ubs:
-                    problems.append(f"{labels[i]} . {labels[j]} is undefined although "
-                                    f"{labels[ubs[0]]} is above both")
+                    problems.append(("{0} . {1} is undefined although {2} is above both",
+                                     (labels[i], labels[j], labels[ubs[0]])))
                 continue
             for c in ubs:
                 if not leq[v][c]:
-                    problems.append(f"{labels[i]} . {labels[j]} = {labels[v]} is not least: "
-                                    f"{labels[c]} is above both but not above {labels[v]}")
+                    problems.append(("{0} . {1} = {2} is not least: {3} is above both but not above {2}",
+                                     (labels[i], labels[j], labels[v], labels[c])))
                     break
     if problems:
         return
@@ -208,6 +220,6 @@ def _check_lattice(table: PromotionTable, labels: tuple, grid: list[list[int]], 
     try:
         lattice = Lattice(edges, nodes=labels, name=table.name)
     except LatticeError as e:  # pragma: no cover - an order that passed the checks above is a lattice
-        problems.append(str(e))
+        problems.append((str(e).replace("{", "{{").replace("}", "}}"), ()))
         return
     report.generator = lattice.hasse_edges()

@@ -116,7 +116,7 @@ def report_json(report: AuditReport, namer: Namer, *, source: str) -> dict[str, 
         "associativity_examples": [{"a": n(a), "b": n(b), "c": n(c), "(a.b).c": n(left), "a.(b.c)": n(right)}
                                    for a, b, c, left, right in report.associativity_examples],
         "lattice": report.is_lattice,
-        "lattice_problems": list(report.lattice_problems),
+        "lattice_problems": report.problem_texts(n),
         "generator": None if report.generator is None else
         {n(src): [n(d) for d in dsts] for src, dsts in report.generator.items()},
     }

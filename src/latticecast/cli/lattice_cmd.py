@@ -40,7 +40,8 @@ def policy_dag(pol: Policy) -> tuple[dict[Hashable, tuple[Hashable, ...]], str]:
         return lattice.hasse_edges(), f"{pol.title}: promotion lattice"
     report = pol.audit()
     if report.generator is None:
-        why = report.lattice_problems[0] if report.lattice_problems else "its table fails the lattice laws"
+        texts = report.problem_texts(pol.type_name)
+        why = texts[0] if texts else "its table fails the lattice laws"
         if not report.associative:
             why = (f"it is not associative ({report.non_associative} of {report.triples} triples); "
                    + why)

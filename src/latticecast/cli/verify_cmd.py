@@ -55,19 +55,34 @@ def run(args: argparse.Namespace) -> int:
     scope = f"all {len(pol.types)} types" + (f", the {n_weak} weak types included" if n_weak else "")
     out += [f"== the policy's promotion table ({scope}) ==", report.summary(namer(pol)).rstrip(),
             f"=> {verdict(report)}"]
-    if n_weak and not report.is_lattice:
-        # Say whether the dtypes are the problem or the rules for weak values (MAX's scalars).
+    scope = pol.lattice_scope
+    is_lattice = report.is_lattice
+    if tuple(scope) != tuple(pol.types):
+        # Python scalars follow a rule outside the lattice (MAX, the Array API): judge the lattice
+        # on the types it is defined over, and show the scalar rule's table for what it is.
+        scoped = audit(pol.table(scope))
+        is_lattice = scoped.is_lattice
+        out += ["", f"== the lattice: the policy's {len(scope)} dtypes, without Python scalars ==",
+                scoped.summary(namer(pol)).rstrip(), f"=> {verdict(scoped)}",
+                f"   Python scalars ({', '.join(namer(pol)(w) for w in pol.weak_types)}) are not lattice "
+                f"nodes in {pol.name}: a scalar takes the dtype of the value it meets, and two scalars "
+                "do not promote; the full table above shows that rule"]
+    elif n_weak and not report.is_lattice:
+        # Say whether the dtypes are the problem or the rules for weak values.
         strong = audit(pol.table(pol.dtypes))
         out.append(f"   its {len(pol.dtypes)} dtypes alone (no weak types): {verdict(strong)}")
     published = pol.published_tables()
     if not published:
         out += ["", f"(policy {pol.name} has no published seed table)"]
     for title, table in published.items():
-        seed_report = audit(table)
-        out += ["", f"== published: {title} ==", seed_report.summary(namer(pol)).rstrip(),
-                f"=> {verdict(seed_report)}"]
+        out += ["", f"== published: {title} =="]
+        if table.is_square:
+            seed_report = audit(table)
+            out += [seed_report.summary(namer(pol)).rstrip(), f"=> {verdict(seed_report)}"]
+        else:
+            out.append(f"   ({len(table.rows)} rows x {len(table.columns)} columns of different types: "
+                       "no lattice laws to check; compared cell by cell)")
         out += _departures(pol, table)
-    is_lattice = report.is_lattice
     out += ["", f"result: policy {pol.name} " + ("is a (partial) lattice" if is_lattice
                                                   else "is NOT a (partial) lattice")]
     write_output("\n".join(out) + "\n", None)

@@ -18,7 +18,9 @@ from __future__ import annotations
 from ..dtypes import DType, Kind
 from ..errors import PromotionError
 from ..weak import PType, Weak
+from ..tables import PromotionTable
 from .base import LatticePolicy, by_name
+from .seeds import seed_table
 
 __all__ = ["ArrayApiPolicy"]
 
@@ -46,6 +48,12 @@ class ArrayApiPolicy(LatticePolicy):
     @property
     def lattice_types(self) -> tuple[PType, ...]:
         return self.dtypes
+
+    def published_tables(self) -> dict[str, PromotionTable]:
+        """The proposal's four tables (float, unsigned, signed, and mixed signed x unsigned, whose
+        i8 row the seed text lost; see ``seed_tables/array_api_mixed.csv``)."""
+        return {f"seed table {name}": seed_table(name) for name in
+                ("array_api_float", "array_api_unsigned", "array_api_signed", "array_api_mixed")}
 
     def _join(self, a: PType, b: PType) -> PType | None:
         if isinstance(a, Weak) or isinstance(b, Weak):

@@ -287,6 +287,13 @@ class Policy(ABC):
         """The lattice that defines the policy, when one does."""
         return None
 
+    @property
+    def lattice_scope(self) -> tuple[PType, ...]:
+        """The types the policy's promotion is claimed to be a lattice over: all of them, unless
+        weak values follow a rule of their own outside the lattice (MAX's and the Array API's
+        Python scalars, which only ever take the other operand's dtype)."""
+        return self.types
+
     def published_tables(self) -> dict[str, PromotionTable]:
         """The system's tables as the seeds publish them (title -> table), for audits side by side."""
         if self.published_table_name is None:
@@ -334,6 +341,10 @@ class LatticePolicy(Policy):
     def lattice_types(self) -> tuple[PType, ...]:
         """The nodes of the lattice (all :attr:`types`, unless weak values follow a separate rule)."""
         return self.types
+
+    @property
+    def lattice_scope(self) -> tuple[PType, ...]:
+        return self.lattice_types
 
     @functools.cached_property
     def _lattice(self) -> Lattice:
