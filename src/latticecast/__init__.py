@@ -30,6 +30,14 @@ _LAZY = {
     "Value": ("latticecast.graph", "Value"), "GraphError": ("latticecast.graph", "GraphError"),
     "PassFailure": ("latticecast.graph", "PassFailure"), "ops": ("latticecast.ops", None),
     "compile": ("latticecast.runtime", "compile"), "Model": ("latticecast.runtime", "Model"),
+    "TensorSpec": ("latticecast.runtime", "TensorSpec"),
+    "LatticecastRuntimeError": ("latticecast.runtime", "LatticecastRuntimeError"),
+    "DeviceNotFoundError": ("latticecast.runtime", "DeviceNotFoundError"),
+    "InputError": ("latticecast.runtime", "InputError"),
+    "CompileError": ("latticecast.runtime", "CompileError"),
+    "available_devices": ("latticecast.runtime", "available_devices"),
+    "ImplicitCastPass": ("latticecast.passes", "ImplicitCastPass"),
+    "run_pipeline": ("latticecast.passes", "run_pipeline"),
 }
 
 
@@ -48,5 +56,7 @@ __all__ = [
     "AuditReport", "audit", "Policy", "policy", "policies", "register_policy", "promote_types",
     "implicit_cast_type", "result_type", "explain", "default_policy", "set_default_policy",
     "PromotionError", "LiteralRangeError", "UnknownDTypeError", "UnknownPolicyError",
-    "Graph", "TensorType", "Value", "GraphError", "PassFailure", "ops", "compile", "Model",
+    "Graph", "TensorType", "Value", "GraphError", "PassFailure", "ops", "compile", "Model", "TensorSpec",
+    "LatticecastRuntimeError", "DeviceNotFoundError", "InputError", "CompileError", "available_devices",
+    "ImplicitCastPass", "run_pipeline",
 ]

@@ -9,9 +9,27 @@ from jaxlib.mlir import ir
 
 from ..dtypes import DType
 
-__all__ = ["dense_values"]
+__all__ = ["dense_values", "constant_values"]
 
 _COMPLEX = re.compile(r"\(([^,()]+),([^,()]+)\)")
+_DENSE = re.compile(r"value = dense<(.*?)> :")
+
+
+def constant_values(op: ir.Operation, dtype: DType, shape: tuple[int, ...]) -> np.ndarray:
+    """The values of a ``stablehlo.constant`` op.
+
+    jaxlib's bindings cannot hand out a complex dense attribute at all (reading it raises
+    "Can't cast unknown element type"), so complex constants are read from the op's text.
+    """
+    if not dtype.is_complex:
+        return dense_values(op.attributes["value"], dtype, shape)
+    text = op.get_asm(print_generic_op_form=True)
+    m = _DENSE.search(text)
+    if m is None:
+        raise ValueError(f"cannot read the value of {text.strip()}")
+    pairs = _COMPLEX.findall(m.group(1))
+    values = np.array([complex(float(re_), float(im)) for re_, im in pairs], dtype=dtype.np_dtype)
+    return np.broadcast_to(values, shape).copy() if values.size == 1 else values.reshape(shape)
 
 
 def dense_values(attr: ir.Attribute, dtype: DType, shape: tuple[int, ...]) -> np.ndarray:

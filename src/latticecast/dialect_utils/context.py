@@ -10,7 +10,12 @@ one per thread unless given their own.
 
 from __future__ import annotations
 
+import os
 import threading
+
+# XLA's C++ logging (absl) prints INFO lines about PJRT devices when our MLIR bindings load
+# before jax sets it up; users asked for results, not logs. An explicit setting still wins.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
 from jaxlib.mlir import ir
 from jaxlib.mlir._mlir_libs import _chlo, _jax_mlir_ext, _stablehlo

@@ -134,7 +134,12 @@ def floor_divide(x: Any, y: Any) -> Value:
     """``//``: rounds toward negative infinity, for integers too (StableHLO's divide truncates)."""
     a, b, target = _floor_operands(x, y, "//")
     if target.is_inexact:
-        return floor(binary("stablehlo.divide", a, b, symbol="//"))
+        # NumPy's and JAX's float divmod: floor(a / b) would round a quotient such as
+        # 24.9999999 up to 25 before flooring; (a - fmod(a, b)) / b is exact in those cases.
+        r = binary("stablehlo.remainder", a, b, symbol="//")
+        q = binary("stablehlo.divide", subtract(a, r), b, symbol="//")
+        q = where(_signed_fix(a.graph, r, b), subtract(q, 1), q)
+        return _unary("stablehlo.round_nearest_afz", q)
     q = binary("stablehlo.divide", a, b, symbol="//")
     if target.kind.value == "unsigned":
         return q

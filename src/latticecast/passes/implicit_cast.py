@@ -29,7 +29,7 @@ from ..errors import PromotionError
 from ..policies import Policy, policy as get_policy
 from ..policies.base import literal_problem
 from ..weak import PType, Weak
-from ..dialect_utils.constants import dense_values
+from ..dialect_utils.constants import constant_values
 from ..dialect_utils.op_table import PROMOTABLE, RETYPABLE, WEAK_ATTR, WEAK_TRANSPARENT, PromotableOp
 from ..dialect_utils.types import TypeCache, type_cache
 from .diagnostics import Diagnostic, format_location
@@ -350,7 +350,7 @@ class _Run:
         const_dtype, const_shape = self.tc.tensor_info(v.type)
         base = self.cache.get((v, target))
         if base is None:
-            values = dense_values(const.attributes["value"], const_dtype, const_shape)
+            values = constant_values(const, const_dtype, const_shape)
             problem = _values_problem(values, target)
             if problem:
                 self._error(user, f"Unsafe cast: the weakly typed constant {problem}; cast the other operand "

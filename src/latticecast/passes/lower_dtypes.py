@@ -16,7 +16,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from ..dtypes import DType
-from ..dialect_utils.constants import dense_values
+from ..dialect_utils.constants import constant_values
 from ..dialect_utils.types import TypeCache
 
 __all__ = ["lower_dtypes", "refresh_function_type", "HOST_TYPES"]
@@ -67,7 +67,7 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
                     tf32_values.append(res)
                 if op.name == "stablehlo.constant":
                     d, shape = tc.tensor_info(res.type)
-                    values = dense_values(op.attributes["value"], d, shape)
+                    values = constant_values(op, d, shape)
                     op.attributes["value"] = tc.dense_attr(values.astype(HOST_TYPES[d].np_dtype),
                                                            HOST_TYPES[d], shape)
                 res.set_type(t)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import DType
-from .errors import InputDTypeError, InputRangeError, InputShapeError
+from .errors import InputDTypeError, InputError, InputRangeError, InputShapeError
 from .signature import TensorSpec
 
 __all__ = ["convert_input", "describe_input", "np_spelling"]
@@ -227,10 +227,17 @@ def convert_input(value: Any, spec: TensorSpec, index: int,
 
     ``owned`` is true when the array was created here (from Python values, by a
     byte-order change): nobody else holds a reference to it, so the transfer may
-    use its memory without copying.
+    use its memory without copying. Errors carry ``index`` and ``name``.
     """
-    where = describe_input(index, name)
-    var = name if name is not None and name.isidentifier() else "x"
+    try:
+        return _convert_input(value, spec, describe_input(index, name),
+                              name if name is not None and name.isidentifier() else "x")
+    except InputError as e:
+        e.index, e.name = index, name
+        raise
+
+
+def _convert_input(value: Any, spec: TensorSpec, where: str, var: str) -> tuple[np.ndarray, bool]:
     if isinstance(value, np.ndarray):
         if isinstance(value, np.ma.MaskedArray):
             raise InputDTypeError(

@@ -1,0 +1,423 @@
+"""The runtime layer: compile hand-written legal StableHLO with PJRT and run it.
+
+Results are compared with NumPy computing the same thing. No test asserts on
+time; the cache tests assert on counters (tests/test_runtime_cache.py).
+"""
+
+from __future__ import annotations
+
+import gc
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from latticecast.dtypes import DType
+from latticecast.runtime import (PJRT_DTYPES, CompileError, MLIRParseError, Model, TensorSpec,
+                                 UnsupportedModuleError, clear_cache, compile)
+from latticecast.runtime import execute as execute_mod
+
+MIXED = """
+module @mixed {
+  func.func public @main(%x: tensor<4xi16>, %y: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.convert %x : (tensor<4xi16>) -> tensor<4xf32>
+    %1 = stablehlo.add %0, %y : tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    clear_cache()
+    yield
+    clear_cache()
+
+
+def binary_module(mlir_type: str, op: str, shape: str = "3") -> str:
+    t = f"tensor<{shape}x{mlir_type}>" if shape else f"tensor<{mlir_type}>"
+    return f"""
+module {{
+  func.func public @main(%a: {t}, %b: {t}) -> {t} {{
+    %0 = stablehlo.{op} %a, %b : {t}
+    return %0 : {t}
+  }}
+}}
+"""
+
+
+# -- every dtype PJRT runs ----------------------------------------------------------------------
+
+_OPS = {  # a binary op per dtype, and NumPy's version of it
+    DType.bool: ("and", np.logical_and),
+}
+_SAMPLES = {
+    "bool": [[True, False, True], [True, True, False]],
+    "signed": [[-3, 0, 7], [5, -2, 1]],
+    "unsigned": [[3, 0, 7], [5, 2, 1]],
+    "float": [[-1.5, 0.25, 3.0], [2.0, -0.5, 0.125]],
+    "complex": [[1 + 2j, -0.5j, 3], [2 - 1j, 0.25, 1j]],
+}
+
+
+@pytest.mark.parametrize("dtype", sorted(PJRT_DTYPES, key=lambda d: d.name), ids=lambda d: d.name)
+def test_every_pjrt_dtype_runs_and_matches_numpy(dtype: DType) -> None:
+    op, ref = _OPS.get(dtype, ("add", np.add))
+    model = compile(binary_module(dtype.mlir_name, op))
+    a, b = (np.array(v).astype(dtype.np_dtype) for v in _SAMPLES[dtype.kind.value])
+    for _ in range(3):  # the first call and the dispatcher's cached calls
+        (out,) = model(a, b)
+        assert out.dtype == dtype.np_dtype
+        np.testing.assert_array_equal(out, ref(a, b).astype(dtype.np_dtype))
+    assert model.input_types == (TensorSpec(dtype, (3,)), TensorSpec(dtype, (3,)))
+    assert model.output_types == (TensorSpec(dtype, (3,)),)
+
+
+def test_bfloat16_multiply_matches_ml_dtypes() -> None:
+    model = compile(binary_module("bf16", "multiply", "2x2"))
+    a = np.array([[1.5, -2.0], [3.25, 0.5]], dtype=ml_dtypes.bfloat16)
+    b = np.array([[2.0, 0.75], [-1.0, 8.0]], dtype=ml_dtypes.bfloat16)
+    (out,) = model(a, b)
+    assert out.dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(out.astype(np.float32), (a * b).astype(np.float32))
+
+
+def test_complex128_multiply_matches_numpy() -> None:
+    model = compile(binary_module("complex<f64>", "multiply"))
+    a = np.array([1 + 2j, -3.5 + 0.5j, 1e200 + 0j])
+    b = np.array([2 - 1j, 0.25j, 1e100 + 0j])
+    (out,) = model(a, b)
+    assert out.dtype == np.complex128
+    np.testing.assert_allclose(out, a * b, rtol=1e-15)
+
+
+def test_mixed_program_with_convert_matches_numpy() -> None:
+    model = compile(MIXED, input_names=["x", "y"])
+    x = np.array([1, -2, 300, 32767], dtype=np.int16)
+    y = np.array([0.5, 0.25, -1.0, 1.0], dtype=np.float32)
+    out = model(x, y)
+    assert isinstance(out, list) and len(out) == 1
+    np.testing.assert_array_equal(out[0], x.astype(np.float32) + y)
+
+
+def test_multiple_outputs_are_a_list_one_array_each() -> None:
+    text = """
+    func.func @main(%a: tensor<2x3xi32>, %b: tensor<2x3xi32>)
+        -> (tensor<2x3xi32>, tensor<2x3xi32>, tensor<2x3xi1>, tensor<f64>) {
+      %s = stablehlo.add %a, %b : tensor<2x3xi32>
+      %p = stablehlo.multiply %a, %b : tensor<2x3xi32>
+      %c = stablehlo.compare GT, %a, %b : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi1>
+      %k = stablehlo.constant dense<2.5> : tensor<f64>
+      return %s, %p, %c, %k : tensor<2x3xi32>, tensor<2x3xi32>, tensor<2x3xi1>, tensor<f64>
+    }
+    """
+    model = compile(text)
+    a = np.arange(6, dtype=np.int32).reshape(2, 3)
+    b = np.array([[5, 4, 3], [2, 1, 0]], dtype=np.int32)
+    s, p, c, k = model(a, b)
+    np.testing.assert_array_equal(s, a + b)
+    np.testing.assert_array_equal(p, a * b)
+    np.testing.assert_array_equal(c, a > b)
+    assert k.shape == () and k.dtype == np.float64 and k == 2.5
+    assert [t.dtype for t in model.output_types] == [DType.int32, DType.int32, DType.bool, DType.float64]
+
+
+def test_no_inputs_and_rank_0_and_empty_tensors() -> None:
+    const = compile("""func.func @main() -> tensor<2xui16> {
+      %0 = stablehlo.constant dense<[7, 65535]> : tensor<2xui16>
+      return %0 : tensor<2xui16> }""")
+    (out,) = const()
+    np.testing.assert_array_equal(out, np.array([7, 65535], np.uint16))
+
+    scalar = compile(binary_module("f64", "subtract", shape=""))
+    (out,) = scalar(np.float64(1.5), np.array(0.25))
+    assert out.shape == () and out == 1.25
+
+    empty = compile(binary_module("i8", "add", shape="0"))
+    (out,) = empty(np.zeros(0, np.int8), np.zeros(0, np.int8))
+    assert out.shape == (0,) and out.dtype == np.int8
+
+
+def test_non_contiguous_and_fortran_inputs_give_numpy_results() -> None:
+    model = compile(binary_module("f32", "add", shape="3x4"))
+    big = np.arange(48, dtype=np.float32).reshape(6, 8)
+    a = big[::2, ::2]  # strided view
+    b = np.asfortranarray(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4))
+    assert not a.flags.c_contiguous and not b.flags.c_contiguous
+    (out,) = model(a, b)
+    np.testing.assert_array_equal(out, a + b)
+
+
+def test_keyword_calls_by_input_name() -> None:
+    model = compile(MIXED, input_names=["x", "y"])
+    x = np.arange(4, dtype=np.int16)
+    y = np.full(4, 0.5, np.float32)
+    np.testing.assert_array_equal(model(y=y, x=x)[0], x + y)
+    np.testing.assert_array_equal(model(x, y=y)[0], x + y)
+
+
+def test_model_description() -> None:
+    model = compile(MIXED, input_names=["x", "y"])
+    assert isinstance(model, Model)
+    assert model.input_types == (TensorSpec(DType.int16, (4,)), TensorSpec(DType.float32, (4,)))
+    assert str(model.input_types[0]) == "int16[4]" and model.input_types[0].mlir == "tensor<4xi16>"
+    assert model.output_types == (TensorSpec(DType.float32, (4,)),)
+    assert model.device.platform == "cpu"
+    assert model.input_names == ("x", "y")
+    assert repr(model) == "<Model main(x: int16[4], y: float32[4]) -> (float32[4]) on cpu:0>"
+    assert len(model.fingerprint) == 64
+
+
+def test_input_names_must_match_the_signature() -> None:
+    with pytest.raises(ValueError, match="1 name"):
+        compile(MIXED, input_names=["x"])
+    with pytest.raises(ValueError, match="distinct"):
+        compile(MIXED, input_names=["x", "x"])
+    with pytest.raises(TypeError, match="not a string"):
+        compile(MIXED, input_names="xy")
+
+
+# -- the module must be runnable --------------------------------------------------------------
+
+
+def test_index_and_tf32_are_rejected_with_the_pass_that_lowers_them() -> None:
+    text = """func.func @main(%a: tensor<2xindex>) -> tensor<2xindex> {
+      return %a : tensor<2xindex> }"""
+    with pytest.raises(UnsupportedModuleError, match=r"input 0 of @main.*index.*ui64") as e:
+        compile(text)
+    assert "implicit-cast" in str(e.value)
+    text = """func.func @main(%a: tensor<2xtf32>) -> tensor<2xtf32> {
+      return %a : tensor<2xtf32> }"""
+    with pytest.raises(UnsupportedModuleError, match=r"input 0 of @main.*tf32.*f32"):
+        compile(text)
+    # Inside the body, StableHLO's verifier already refuses them: same hint.
+    text = """func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+      %0 = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xtf32>
+      %1 = stablehlo.convert %0 : (tensor<2xtf32>) -> tensor<2xf32>
+      return %1 : tensor<2xf32> }"""
+    with pytest.raises(MLIRParseError, match=r"(?s)<input>:2:12: error: .*tf32.*hint: .*tf32\s+to f32"):
+        compile(text)
+
+
+def test_other_element_types_list_the_supported_ones() -> None:
+    text = """func.func @main(%a: tensor<2xf8E4M3FN>) -> tensor<2xf8E4M3FN> {
+      return %a : tensor<2xf8E4M3FN> }"""
+    with pytest.raises(UnsupportedModuleError, match=r"f8E4M3FN.*Supported element types: .*bf16"):
+        compile(text)
+
+
+def test_dynamic_shapes_and_missing_main_are_rejected() -> None:
+    with pytest.raises(UnsupportedModuleError, match="dynamic dimension"):
+        compile("""func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
+          return %a : tensor<?xf32> }""")
+    with pytest.raises(UnsupportedModuleError, match=r"no func.func @main \(it defines @f\)"):
+        compile("""func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
+          return %a : tensor<2xf32> }""")
+    with pytest.raises(UnsupportedModuleError, match="private"):
+        compile("""func.func private @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+          return %a : tensor<2xf32> }""")
+
+
+def test_compile_rejects_other_objects() -> None:
+    with pytest.raises(TypeError, match="ir.Module or MLIR text"):
+        compile(42)  # type: ignore[arg-type]
+
+
+def test_compile_error_is_wrapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An XLA failure becomes a CompileError naming the device, not a JaxRuntimeError."""
+    from jaxlib import _jax
+
+    from latticecast.runtime import compiler
+
+    def failing(*args, **kwargs):
+        raise _jax.JaxRuntimeError("UNIMPLEMENTED: something XLA cannot do")
+
+    class FakeClient:
+        compile_and_load = staticmethod(failing)
+
+    class FakeDevice:
+        client = FakeClient()
+
+    monkeypatch.setattr(compiler, "device_name", lambda d: "cpu:0")
+    with pytest.raises(CompileError, match=r"XLA could not compile <input> for cpu:0: UNIMPLEMENTED"):
+        compiler._xla_compile(None, FakeDevice(), None, "<input>")
+
+
+# -- ir.Module input ---------------------------------------------------------------------------
+
+
+def test_compile_an_ir_module_from_any_context() -> None:
+    from jaxlib.mlir import ir
+
+    from latticecast.dialect_utils.context import make_context
+
+    with make_context():
+        module = ir.Module.parse(MIXED)
+    model = compile(module)
+    x = np.array([1, 2, 3, 4], np.int16)
+    y = np.ones(4, np.float32)
+    np.testing.assert_array_equal(model(x, y)[0], x + y)
+
+
+# -- aliasing: no input or output shares memory it should not ---------------------------------
+
+
+def _aligned(n: int, dtype: np.dtype) -> np.ndarray:
+    """A 4096-byte-aligned array: the kind PJRT's CPU client would use in place (zero-copy)."""
+    itemsize = np.dtype(dtype).itemsize
+    buf = np.zeros(n * itemsize + 4096, np.uint8)
+    off = (-buf.ctypes.data) % 4096
+    return buf[off:off + n * itemsize].view(dtype)
+
+
+IDENTITY = """func.func @main(%a: tensor<65536xf32>) -> tensor<65536xf32> {
+  return %a : tensor<65536xf32> }"""
+
+
+def test_mutating_the_input_after_the_call_does_not_change_results() -> None:
+    model = compile(IDENTITY)
+    x = _aligned(65536, np.float32)
+    x[:] = 1.0
+    outs = [model(x)[0] for _ in range(3)]  # first call (cache miss) and dispatcher calls
+    x[:] = 7.0
+    for out in outs:
+        assert np.all(out == 1.0)
+        assert not np.shares_memory(out, x)
+
+
+def test_arrays_handed_to_pjrt_never_share_memory_with_the_callers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The property that makes mutation *during* a call harmless: PJRT only ever sees
+    private copies (or arrays converted from Python values), so another thread writing
+    into the caller's array while the computation runs cannot change the result."""
+    model = compile(MIXED)
+    seen: list[np.ndarray] = []
+    original = model._run
+
+    def spy(arrays):
+        seen.extend(arrays)
+        return original(arrays)
+
+    monkeypatch.setattr(model, "_run", spy)
+    x = _aligned(4, np.int16)
+    y = _aligned(4, np.float32)
+    xs = np.arange(8, dtype=np.int16)[::2]  # a strided view of another array
+    model(x, y)
+    model(xs, y)
+    model([1, 2, 3, 4], y)
+    assert len(seen) == 6
+    for arr in seen:
+        for caller in (x, y, xs):
+            assert not np.shares_memory(arr, caller)
+        assert arr.flags.c_contiguous
+
+
+def test_private_copy_is_aligned_and_independent() -> None:
+    for n in (3, 100_000):
+        a = np.arange(n, dtype=np.float32)
+        c = execute_mod.private_copy(a)
+        assert c.flags.c_contiguous and not np.shares_memory(a, c)
+        np.testing.assert_array_equal(a, c)
+    big = execute_mod.private_copy(np.ones(100_000, np.float64))
+    assert big.ctypes.data % 64 == 0
+
+
+def test_outputs_survive_later_calls_and_the_model() -> None:
+    """Outputs are views of result buffers: they must keep them alive, not see them reused."""
+    model = compile(binary_module("i32", "add", shape="1024"))
+    a = np.arange(1024, dtype=np.int32)
+    first = model(a, a)[0]
+    expected = first.copy()
+    for k in range(20):
+        model(a, np.full(1024, k, np.int32))
+    del model
+    clear_cache()
+    gc.collect()
+    np.testing.assert_array_equal(first, expected)
+
+
+def test_outputs_are_read_only() -> None:
+    model = compile(MIXED)
+    (out,) = model(np.zeros(4, np.int16), np.zeros(4, np.float32))
+    assert not out.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        out[0] = 1.0
+    writable = out.copy()
+    writable[0] = 1.0
+
+
+# -- the two call paths -----------------------------------------------------------------------
+
+
+def test_the_dispatch_path_is_used_after_the_first_call() -> None:
+    model = compile(MIXED)
+    assert model.dispatch == "dispatch"
+    x, y = np.arange(4, dtype=np.int16), np.ones(4, np.float32)
+    for _ in range(5):
+        model(x, y)
+    assert model._runner.misses == 1  # one cache miss, then jaxlib's C++ dispatcher
+
+
+@pytest.mark.parametrize("mlir_type,np_type", [("i64", np.int64), ("ui64", np.uint64),
+                                               ("f64", np.float64), ("complex<f64>", np.complex128)])
+def test_64_bit_inputs_are_not_narrowed_by_the_dispatcher(mlir_type: str, np_type: type) -> None:
+    """jax narrows 64-bit inputs to 32 bits unless x64 is on; the runtime must not."""
+    from jax._src import config as jax_config
+
+    model = compile(binary_module(mlir_type, "add"))
+    big = np.array([2**40, 3, 2**52], dtype=np_type) if np_type != np.complex128 else \
+        np.array([1e300 + 1j, 2, 3], dtype=np_type)
+    for x64 in (False, True, False):
+        prev = jax_config.enable_x64.swap_local(x64)
+        try:
+            for _ in range(3):
+                np.testing.assert_array_equal(model(big, big)[0], big + big)
+        finally:
+            jax_config.enable_x64.set_local(prev)
+
+
+def test_plain_path_gives_the_same_results() -> None:
+    model = compile(MIXED)
+    plain = execute_mod.DeviceCall(model.executable, model.device, model._program.signature)
+    x = np.array([5, 6, 7, 8], np.int16)
+    y = np.array([0.5, 0.5, 0.5, 0.5], np.float32)
+    np.testing.assert_array_equal(plain([x.copy(), y.copy()])[0], model(x, y)[0])
+
+
+def test_calls_work_under_jax_disable_jit() -> None:
+    import jax
+
+    model = compile(MIXED)
+    x, y = np.arange(4, dtype=np.int16), np.ones(4, np.float32)
+    model(x, y)
+    with jax.disable_jit():
+        np.testing.assert_array_equal(model(x, y)[0], x + y)
+
+
+def test_a_failing_dispatcher_falls_back_to_the_plain_path() -> None:
+    model = compile(MIXED)
+    runner = model._runner
+    assert isinstance(runner, execute_mod.FastCall)
+
+    def broken(*args):
+        raise RuntimeError("dispatcher drifted")
+
+    runner._fn = broken
+    x, y = np.arange(4, dtype=np.int16), np.ones(4, np.float32)
+    np.testing.assert_array_equal(model(x, y)[0], x + y)
+    assert model.dispatch == "plain"
+    np.testing.assert_array_equal(model(x, y)[0], x + y)
+
+
+def test_calls_from_many_threads() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    model = compile(MIXED)
+
+    def work(k: int) -> bool:
+        x = np.full(4, k, np.int16)
+        y = np.arange(4, dtype=np.float32)
+        return all(np.array_equal(model(x, y)[0], k + y) for _ in range(100))
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(work, range(8)))
