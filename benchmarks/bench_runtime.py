@@ -11,15 +11,14 @@ same process, and the ratio is the median of the per-round ratios):
 1. *Round trip*: one call of a small program (``x: int16[4], y: float32[4] ->
    convert + add``) with NumPy arrays in and NumPy arrays out, against
    ``np.asarray(jax.jit(f)(x, y))``. Target: at most 1.5x JAX.
-2. *Compile*: a 10,000-op mixed-dtype chain (binary ops over five inputs of
-   different dtypes, with the converts a promotion pass would insert), compiled
-   by ``latticecast.runtime.compile`` from StableHLO text (cache off), against
-   ``jax.jit(f).lower(...).compile()`` of JAX's own trace of the same program.
+2. *Compile*: the 10,000-op mixed-dtype chain of ``benchmarks/chain.py``, built
+   with the graph builder and implicit-cast (4 converts), compiled by
+   ``latticecast.runtime.compile`` (cache off), against ``lowered.compile()`` of
+   JAX's own lowering of the same program (``jax.jit(f).lower(...)``, a convert
+   per op). Target: no slower than JAX's compile.
 3. *Cached compile*: a second ``compile`` of an identical module, served from the
    in-memory cache. Target: under 1 ms.
 
-The chain program is built in one place, :func:`build_mixed_chain`; swap its body
-for the graph builder and the rest of the benchmark is unchanged.
 """
 
 from __future__ import annotations
@@ -47,118 +46,31 @@ module @round_trip {
 """
 
 # -- the chain program -----------------------------------------------------------------------
+# One program for every benchmark: benchmarks/chain.py (five inputs of different dtypes, a chain of
+# + and *). latticecast builds it with the graph builder and implicit-cast (one convert per input that
+# needs one); JAX traces the same Python with jax.numpy and lowers it its own way (a convert per op).
 
-CHAIN_INPUT_DTYPES = ("int8", "uint8", "int16", "float16", "float32")
-CHAIN_OPS = ("add", "multiply", "subtract", "maximum", "minimum")
-CHAIN_LENGTH = 16  # elements per input
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chain import DTYPES as CHAIN_DTYPES  # noqa: E402
+from chain import build_graph, chain_ops  # noqa: E402
+from chain import inputs as chain_inputs  # noqa: E402
 
-
-@dataclass(frozen=True)
-class ChainStep:
-    """One binary op of the chain: ``acc = op(convert(acc), convert(inputs[rhs]))``."""
-
-    op: str
-    rhs: int          # which input is the right operand
-    lhs_type: str     # dtype of the accumulator before the step
-    rhs_type: str     # dtype of the input
-    result_type: str  # the promoted dtype (policy "jax"), the type both operands are converted to
-
-
-def chain_plan(n_ops: int) -> list[ChainStep]:
-    """The steps of the chain, with result types from latticecast's promotion layer."""
-    from latticecast import DType, promote_types
-
-    steps = []
-    acc = CHAIN_INPUT_DTYPES[0]
-    for k in range(1, n_ops + 1):
-        rhs = k % len(CHAIN_INPUT_DTYPES)
-        rhs_type = CHAIN_INPUT_DTYPES[rhs]
-        result = promote_types(DType.parse(acc), DType.parse(rhs_type), policy="jax").name
-        steps.append(ChainStep(CHAIN_OPS[k % len(CHAIN_OPS)], rhs, acc, rhs_type, result))
-        acc = result
-    return steps
+CHAIN_INPUT_DTYPES = tuple(d.name for d in CHAIN_DTYPES)
 
 
 def build_mixed_chain(n_ops: int) -> tuple[str, int]:
-    """Legal StableHLO text of the chain, and its total op count (binary ops + converts).
-
-    This is the function to switch to the graph builder: build the chain with
-    mixed-dtype ops, run the implicit-cast pass, return ``g.mlir()``.
-    """
-    from latticecast import DType
-
-    def t(dtype: str) -> str:
-        return f"tensor<{CHAIN_LENGTH}x{DType.parse(dtype).mlir_name}>"
-
-    args = ", ".join(f"%x{i}: {t(d)}" for i, d in enumerate(CHAIN_INPUT_DTYPES))
-    lines = []
-    counter = 0
-    ops = 0
-
-    def fresh() -> str:
-        nonlocal counter
-        counter += 1
-        return f"%v{counter}"
-
-    acc = "%x0"
-    steps = chain_plan(n_ops)
-    for s in steps:
-        lhs, rhs = acc, f"%x{s.rhs}"
-        if s.lhs_type != s.result_type:
-            v = fresh()
-            lines.append(f"    {v} = stablehlo.convert {lhs} : ({t(s.lhs_type)}) -> {t(s.result_type)}")
-            lhs, ops = v, ops + 1
-        if s.rhs_type != s.result_type:
-            v = fresh()
-            lines.append(f"    {v} = stablehlo.convert {rhs} : ({t(s.rhs_type)}) -> {t(s.result_type)}")
-            rhs, ops = v, ops + 1
-        acc = fresh()
-        lines.append(f"    {acc} = stablehlo.{s.op} {lhs}, {rhs} : {t(s.result_type)}")
-        ops += 1
-    out = t(steps[-1].result_type)
-    text = "\n".join([
-        "module @chain {",
-        f"  func.func public @main({args}) -> {out} {{",
-        *lines,
-        f"    return {acc} : {out}",
-        "  }",
-        "}",
-    ])
+    """Legal StableHLO text of the chain, built with the graph builder and implicit-cast, and its
+    op count (binary ops and converts)."""
+    text = build_graph(n_ops).mlir()
+    ops = sum(text.count(f"stablehlo.{op}") for op in ("add", "multiply", "convert"))
     return text, ops
 
 
 def build_mixed_chain_jax(n_ops: int) -> Callable[..., object]:
-    """The same chain as a JAX function, with the same explicit converts (so JAX lowers
-    the same program, op for op)."""
-    import jax.numpy as jnp
-    from jax import lax
-
-    fns = {"add": lax.add, "multiply": lax.mul, "subtract": lax.sub, "maximum": lax.max,
-           "minimum": lax.min}
-    steps = chain_plan(n_ops)
-
+    """The same chain as a JAX function over jax.numpy arrays (x64 on, so promotions agree)."""
     def f(*xs):
-        acc = xs[0]
-        for s in steps:
-            dt = jnp.dtype(s.result_type)
-            lhs = acc if s.lhs_type == s.result_type else lax.convert_element_type(acc, dt)
-            rhs = xs[s.rhs]
-            rhs = rhs if s.rhs_type == s.result_type else lax.convert_element_type(rhs, dt)
-            acc = fns[s.op](lhs, rhs)
-        return acc
-
+        return chain_ops(xs, n_ops)
     return f
-
-
-def chain_inputs(seed: int = 0) -> list[np.ndarray]:
-    rng = np.random.default_rng(seed)
-    out = []
-    for d in CHAIN_INPUT_DTYPES:
-        if d.startswith(("int", "uint")):
-            out.append(rng.integers(0, 2, CHAIN_LENGTH).astype(d))
-        else:
-            out.append(rng.random(CHAIN_LENGTH).astype(d))
-    return out
 
 
 # -- timing helpers -------------------------------------------------------------------------------
@@ -239,6 +151,7 @@ def bench_round_trip(rounds: int, calls: int) -> None:
 
 def bench_chain_compile(n_ops: int, repeats: int) -> str:
     import jax
+    jax.config.update("jax_enable_x64", True)
 
     from latticecast.runtime import compile
 

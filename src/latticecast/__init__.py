@@ -8,7 +8,12 @@ on first use.
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+# XLA's C++ logging prints INFO lines about PJRT devices unless told otherwise; a library
+# should print results, not logs. An explicit setting by the user still wins.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
 from .audit import AuditReport, audit
 from .dtypes import DType, Kind, UnknownDTypeError

@@ -80,13 +80,18 @@ class Graph:
 
     ``Graph(name, input_types=[TensorType(...), ...], policy="jax")``; use it as a
     context manager (ops on its values find it, as in MAX) or pass ``forward``,
-    a callable that receives the inputs and returns the outputs.
+    a callable that receives the inputs and returns the outputs. ``diagnose_lossy``
+    (``"remark"``, ``"warning"``, ``"error"``) reports implicit promotions that can lose
+    magnitude (``int64 -> float16``) in :attr:`diagnostics`; warnings are also issued
+    as :class:`~latticecast.passes.LossyPromotionWarning`, errors fail the pass.
     """
 
     def __init__(self, name: str, input_types: Sequence[TensorType] = (), policy: "str | Policy" = "jax", *,
                  forward: Callable[..., Any] | None = None, context: ir.Context | None = None,
-                 input_names: Sequence[str] | None = None, debug_locations: bool = False) -> None:
+                 input_names: Sequence[str] | None = None, debug_locations: bool = False,
+                 diagnose_lossy: str = "off") -> None:
         self.name = name
+        self.diagnose_lossy = diagnose_lossy
         self.policy: Policy = get_policy(policy)
         self.context = context or default_context()
         self.tc: TypeCache = type_cache(self.context)
@@ -212,7 +217,7 @@ class Graph:
         from ..passes import ImplicitCastOptions, ImplicitCastPass
         from ..passes.diagnostics import format_location
         self._before = self._module.operation.clone()
-        p = ImplicitCastPass(ImplicitCastOptions(policy=self.policy.name))
+        p = ImplicitCastPass(ImplicitCastOptions(policy=self.policy.name, diagnose_lossy=self.diagnose_lossy))
         with self.context:
             from jaxlib.mlir import passmanager
             pm = passmanager.PassManager("builtin.module")
@@ -225,6 +230,9 @@ class Graph:
                 raise PassFailure(f"implicit-cast rejected graph {self.name!r}:\n  " + "\n  ".join(diags),
                                   diags) from None
         self.diagnostics.extend(str(d) for d in p.diagnostics)
+        for d in p.diagnostics:
+            if d.severity == "warning":
+                d.warn()
         self._passed = True
 
     @property

@@ -34,10 +34,15 @@ def location_parts(loc: ir.Location) -> tuple[str, int, int] | None:
     return m["file"], int(m["line"]), int(m["col"])
 
 
+_NAME = re.compile(r'loc\("(?P<name>[^"]*)"\)')
+
+
 def format_location(loc: ir.Location) -> str:
+    """``file:line:col``; for a named location without a file (a graph's ops), the name."""
     parts = location_parts(loc)
     if parts is None:
-        return "<unknown>"
+        m = _NAME.search(str(loc))
+        return m["name"] if m else "<unknown>"
     return f"{parts[0]}:{parts[1]}:{parts[2]}"
 
 
