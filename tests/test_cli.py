@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import latticecast
+from latticecast.audit import audit
 from latticecast import DType, Policy, policy, weak
 from latticecast.cli import info_cmd, main
 from latticecast.cli.compare import same_result
@@ -688,7 +689,7 @@ def test_policies_lists_every_policy_with_title_and_lattice(capsys: pytest.Captu
     assert lines[0].split() == ["policy", "lattice", "title"]
     rows = {ln.split()[0]: ln for ln in lines[1:]}
     assert set(rows) >= set(latticecast.policies())
-    expected = {"jax": "yes", "jax-lax": "yes (partial)", "max": "no", "anvil": "yes"}
+    expected = {"jax": "yes", "jax-lax": "yes (partial)", "max": "yes (dtypes)", "anvil": "yes", "numpy": "no"}
     for name in latticecast.policies():
         try:
             pol = policy(name)
@@ -698,8 +699,11 @@ def test_policies_lists_every_policy_with_title_and_lattice(capsys: pytest.Captu
             continue
         assert pol.title in rows[name]
         columns = rows[name][len(name):].strip()
-        lattice = "yes" if pol.audit().is_lattice else "no"
+        scope = pol.lattice_scope
+        report = audit(pol.table(scope))
+        lattice = "yes" if report.is_lattice else "no"
         assert columns.startswith(expected.get(name, lattice))
+        assert ("(dtypes)" in columns) == (tuple(scope) != tuple(pol.types))
 
 
 # -- demo ------------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..audit import audit
+
 import argparse
 import sys
 
@@ -29,7 +31,8 @@ def add_parsers(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> N
     p.set_defaults(handler=run_policies)
 
     # Everything after "demo" is the demo's own command line (see main.main).
-    p = sub.add_parser("demo", help="the promotion layer at work, in one screen", add_help=False)
+    p = sub.add_parser("demo", help="build a mixed-dtype graph, show the IR before and after implicit-cast, run it on the CPU, "
+                            "and compare two policies", add_help=False)
     p.set_defaults(handler=run_demo)
 
 
@@ -51,8 +54,13 @@ def run_policies(args: argparse.Namespace) -> int:
             print(f"latticecast: warning: {e}", file=sys.stderr)
             rows.append((name, "?", "(not available in this installation)"))
             continue
-        report = pol.audit()
+        # judged where the policy claims a lattice: MAX's and the Array API's dtypes (their Python
+        # scalars follow a rule outside it), every type elsewhere
+        scope = pol.lattice_scope
+        report = pol.audit() if tuple(scope) == tuple(pol.types) else audit(pol.table(scope))
         lattice = yes_no(report.is_lattice) + (" (partial)" if report.is_lattice and not report.is_complete else "")
+        if tuple(scope) != tuple(pol.types) and report.is_lattice:
+            lattice += " (dtypes)"
         rows.append((pol.name, lattice, pol.title))
     width = max(len(r[0]) for r in rows)
     lat_width = max(len("lattice"), *(len(r[1]) for r in rows))

@@ -57,6 +57,11 @@ class AnvilPolicy(LatticePolicy):
     def lattice_types(self) -> tuple[PType, ...]:
         return self.dtypes
 
+    @property
+    def lattice_scope(self) -> tuple[PType, ...]:
+        """All 22 types: with the seed's propagation rule the ambiguous types are lattice nodes too."""
+        return self.types
+
     def _canonical_weak(self, t: Weak) -> PType:
         if t.dtype not in self.dtypes:
             raise PromotionError(f"anvil has no ambiguous type {ptype_name(t, 'anvil')}; its types are "
