@@ -219,15 +219,20 @@ class _Run:
     def _promote(self, op: ir.Operation, spec: PromotableOp) -> None:
         operands = op.operands
         values = tuple(operands) if spec.values is None else tuple(operands[i] for i in spec.values)
-        types = tuple(v.type for v in values)
-        result = op.results[0]
+        result = op.result
         rtype = result.type
         weak = self.weak
-        flags = tuple(v in weak for v in values) if weak else None
-        if flags is None or not any(flags):
-            first = types[0]
-            if all(t == first for t in types) and (rtype == first if spec.result == "same" else
-                                                  spec.result == "bool" and self._is_bool_tensor(rtype)):
+        flags = tuple([v in weak for v in values]) if weak else None
+        if len(values) == 2:  # the common case, without generators
+            a, b = values
+            types = (a.type, b.type)
+            same = types[0] == types[1]
+        else:
+            types = tuple([v.type for v in values])
+            same = all(t == types[0] for t in types)
+        if same and (flags is None or not any(flags)):
+            if (rtype == types[0]) if spec.result == "same" else \
+                    (spec.result == "bool" and self._is_bool_tensor(rtype)):
                 return  # already legal: the common case costs these comparisons only
         key = (spec.name, types, rtype, flags, WEAK_ATTR in op.attributes)
         plan = self._plans.get(key)
