@@ -66,7 +66,9 @@ def main(argv: list[str]) -> int:
         return code
     if extra:  # a pytest subset was asked for; lit runs only with the full suite
         return 0
-    return run(PY, "-m", "lit", "-sv", "lit_tests", check=False) if (ROOT / "lit_tests").exists() else 0
+    # lit from PyPI has no __main__ module (`python -m lit` fails): run its console script.
+    lit = BIN / ("lit.exe" if os.name == "nt" else "lit")
+    return run(lit, "-sv", "lit_tests", check=False) if (ROOT / "lit_tests").exists() else 0
 
 
 if __name__ == "__main__":

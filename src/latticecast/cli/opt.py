@@ -19,14 +19,18 @@ of the tool are one line, ``latticecast-opt: error: ...``, never a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Sequence, TextIO
+
+from jaxlib.mlir import ir
 
 from ..dialect_utils.context import make_context
 from ..passes import PipelineError, build_pass_manager
 from .opt_args import PROG, OptConfig, UsageError, parse_args
 from .opt_chunk import ChunkResult, PrintOptions, process_chunk
+from .opt_diagnostics import without_op_dumps
 from .opt_pipeline import one_line_error
 from .opt_split import OUTPUT_SEPARATOR, split_input
 from .opt_verify import parse_expectations, verify_diagnostics
@@ -54,7 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OptError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return EXIT_FAILURE
-    except BrokenPipeError:  # `latticecast-opt ... | head`
+    except BrokenPipeError:  # `latticecast-opt ... | head`: stop quietly, as other tools do
+        _silence_stdout()
         return EXIT_FAILURE
 
 
@@ -74,28 +79,29 @@ def run(config: OptConfig, stdout: TextIO | None = None, stderr: TextIO | None =
     ok = True
     for chunk in split_input(text, config.split_input_file):
         result = process_chunk(chunk.text, source_name, config.pipeline, context, printing)
-        if config.verify_diagnostics:
-            report = verify_diagnostics(result.diagnostics, parse_expectations(chunk.text, source_name))
-            ok &= not report
-            lines = report
-        else:
-            ok &= result.ok
-            lines = [line for d in result.diagnostics for line in d.lines()]
+        chunk_ok, lines = _judge(result, chunk.text, source_name, config.verify_diagnostics)
+        ok &= chunk_ok
         for line in lines:
             print(line, file=err)
-        outputs.append(_output(result))
+        outputs.append(result.output or "")
     _write_output(OUTPUT_SEPARATOR.join(outputs), config.output, out, ok)
     return EXIT_OK if ok else EXIT_FAILURE
 
 
-def _output(result: ChunkResult) -> str:
-    return result.output or ""
+def _judge(result: ChunkResult, text: str, source_name: str, verify: bool) -> tuple[bool, list[str]]:
+    """Whether a chunk passed, and the lines to print for it: its diagnostics, or with
+    ``--verify-diagnostics`` the mismatches with its ``expected-*`` comments (a failing
+    pipeline passes when every error it reports was expected)."""
+    if verify:
+        report = verify_diagnostics(without_op_dumps(result.diagnostics), parse_expectations(text, source_name))
+        return not report, report
+    return result.ok, [line for d in result.diagnostics for line in d.lines()]
 
 
-def _check_pipeline(pipeline: str, context: object) -> None:
+def _check_pipeline(pipeline: str, context: ir.Context) -> None:
     """Build the pipeline once before reading the input, so a bad one fails on its own."""
     try:
-        build_pass_manager(pipeline, context)  # type: ignore[arg-type]
+        build_pass_manager(pipeline, context)
     except PipelineError as e:
         raise OptError(f"invalid pass pipeline '{pipeline}': {one_line_error(e)}") from None
 
@@ -125,6 +131,18 @@ def _write_output(text: str, path: str | None, out: TextIO, ok: bool) -> None:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as e:
         raise OptError(f"cannot write output file '{path}': {e.strerror or e}") from None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so that the interpreter's final flush does not
+    raise BrokenPipeError again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (captured output)
+        pass
+    finally:
+        os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover

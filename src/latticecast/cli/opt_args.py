@@ -97,9 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _long(token: str) -> str:
-    """``-split-input-file`` -> ``--split-input-file``; ``-o``, ``-h``, ``-`` stay."""
+    """``-split-input-file`` -> ``--split-input-file``; ``-o``, ``-o=FILE``, ``-h``, ``-`` stay."""
     if token.startswith("-") and not token.startswith("--") and len(token) > 2 and token[1].isalpha() \
-            and token[1:2] + "=" != token[1:3]:
+            and token[2] != "=":
         return "-" + token
     return token
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from jaxlib.mlir import ir
 
 from ..dialect_utils.lenient import MLIRParseError, parse_module
-from ..passes import ImplicitCastPass, build_pass_manager
+from ..passes import Diagnostic, ImplicitCastPass, build_pass_manager
 from .opt_diagnostics import Diag, DiagnosticCollector, from_mlir, from_parse, merge_diagnostics
 from .opt_pipeline import IMPLICIT_CAST, first_pass_name, is_empty
 
@@ -66,7 +66,7 @@ def process_chunk(text: str, source_name: str, pipeline: str | None, context: ir
     return ChunkResult(True, _print(module, printing), diags)
 
 
-def _pass_diagnostics(passes: list[ImplicitCastPass]) -> list:
+def _pass_diagnostics(passes: list[ImplicitCastPass]) -> list[Diagnostic]:
     return [d for p in passes for d in p.diagnostics]
 
 

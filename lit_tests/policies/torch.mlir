@@ -1,0 +1,65 @@
+// Policy torch (torch.result_type): category-based promotion; uint16/32/64
+// promote only with themselves and floating types; a Python float with an
+// integer tensor gives the default dtype, float32.
+// RUN: latticecast-opt %s --split-input-file --verify-diagnostics --implicit-cast --policy torch | FileCheck %s
+
+// A float tensor wins over any integer tensor: int64 + float16 is float16.
+// CHECK-LABEL: func.func @i64_f16
+// CHECK:         stablehlo.convert %{{.+}} : (tensor<4xi64>) -> tensor<4xf16>
+// CHECK-NEXT:    stablehlo.add %{{.+}}, %{{.+}} : tensor<4xf16>
+func.func @i64_f16(%a: tensor<4xi64>, %b: tensor<4xf16>) -> tensor<4xf16> {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi64>, tensor<4xf16>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+// uint64 with a float: allowed.
+// CHECK-LABEL: func.func @u64_f32
+// CHECK:         stablehlo.convert %{{.+}} : (tensor<4xui64>) -> tensor<4xf32>
+// CHECK-NEXT:    stablehlo.multiply %{{.+}}, %{{.+}} : tensor<4xf32>
+func.func @u64_f32(%a: tensor<4xui64>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.multiply"(%a, %b) : (tensor<4xui64>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// torch.promote_types(bfloat16, float16) is float32.
+// CHECK-LABEL: func.func @bf16_f16
+// CHECK-DAG:     stablehlo.convert %{{.+}} : (tensor<4xbf16>) -> tensor<4xf32>
+// CHECK-DAG:     stablehlo.convert %{{.+}} : (tensor<4xf16>) -> tensor<4xf32>
+// CHECK:         stablehlo.add %{{.+}}, %{{.+}} : tensor<4xf32>
+func.func @bf16_f16(%a: tensor<4xbf16>, %b: tensor<4xf16>) -> tensor<4xf32> {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xbf16>, tensor<4xf16>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// torch.arange(4, dtype=torch.int32) * 2.5 is float32 (the default dtype), not float64.
+// CHECK-LABEL: func.func @weak_float_i32
+// CHECK-DAG:     stablehlo.convert %{{.+}} : (tensor<4xi32>) -> tensor<4xf32>
+// CHECK-DAG:     %[[K:.+]] = stablehlo.constant dense<2.500000e+00> : tensor<4xf32>
+// CHECK:         stablehlo.multiply %{{.+}}, %[[K]] : tensor<4xf32>
+func.func @weak_float_i32(%x: tensor<4xi32>) -> tensor<4xf32> {
+  %k = stablehlo.constant {latticecast.weak} dense<2.5> : tensor<4xf64>
+  %0 = "stablehlo.multiply"(%x, %k) : (tensor<4xi32>, tensor<4xf64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @i8_u64(%a: tensor<4xi8>, %b: tensor<4xui64>) -> tensor<4xf64> {
+  // expected-error@+1 {{no implicit promotion of i8 and u64 under policy 'torch': PyTorch promotes uint16, uint32 and uint64 only with themselves and with floating types}}
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi8>, tensor<4xui64>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+func.func @i32_u32(%a: tensor<4xi32>, %b: tensor<4xui32>) -> tensor<4xi64> {
+  // expected-error@+1 {{no implicit promotion of i32 and u32 under policy 'torch'}}
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi32>, tensor<4xui32>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}

@@ -1,0 +1,353 @@
+"""latticecast-opt: argument handling, exit codes, one-line errors, and its helper modules.
+
+The lit suite (lit_tests/) checks what the tool does to IR; these tests check the
+command line around it: how flags become a pipeline, which mistakes are usage
+errors (exit 2) and which are failures (exit 1), that every error is one line
+without a traceback, and the MLIR semantics of --verify-diagnostics and
+--split-input-file in isolation.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from latticecast.cli import opt
+from latticecast.cli.opt_args import UsageError, parse_args
+from latticecast.cli.opt_diagnostics import Diag, merge_diagnostics
+from latticecast.cli.opt_pipeline import PassFlag, compose_pipeline, first_pass_name, one_line_error
+from latticecast.cli.opt_split import OUTPUT_SEPARATOR, split_input
+from latticecast.cli.opt_verify import parse_expectations, verify_diagnostics
+from latticecast.passes.diagnostics import Diagnostic
+
+MIXED = """\
+func.func @f(%a: tensor<4xi16>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+
+LOSSY = """\
+func.func @f(%a: tensor<4xi32>, %b: tensor<4xf16>) -> tensor<4xf16> {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi32>, tensor<4xf16>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+"""
+
+
+@pytest.fixture
+def mixed(tmp_path: Path) -> Path:
+    path = tmp_path / "mixed.mlir"
+    path.write_text(MIXED)
+    return path
+
+
+def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = opt.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- how the command line becomes a pipeline -------------------------------------------
+
+
+def test_short_pass_flags_compose_in_order() -> None:
+    config = parse_args(["in.mlir", "--implicit-cast", "--policy", "max", "--canonicalize", "--cse"])
+    assert config.pipeline == "builtin.module(implicit-cast{policy=max},canonicalize,cse)"
+    assert config.input == "in.mlir"
+
+
+def test_order_of_pass_flags_is_kept() -> None:
+    config = parse_args(["--cse", "--implicit-cast", "x.mlir", "--canonicalize"])
+    assert config.pipeline == "builtin.module(cse,implicit-cast,canonicalize)"
+
+
+def test_single_dash_long_options_as_in_llvm_tools() -> None:
+    config = parse_args(["-implicit-cast", "-policy=numpy", "-split-input-file", "-mlir-print-op-generic", "x"])
+    assert config.pipeline == "builtin.module(implicit-cast{policy=numpy})"
+    assert config.split_input_file and config.print_generic
+
+
+def test_diagnose_lossy_bare_means_warning_and_does_not_swallow_the_input() -> None:
+    config = parse_args(["--implicit-cast", "--diagnose-lossy", "input.mlir"])
+    assert config.pipeline == "builtin.module(implicit-cast{diagnose-lossy=warning})"
+    assert config.input == "input.mlir"
+
+
+def test_diagnose_lossy_level_as_next_word_or_after_equals() -> None:
+    assert parse_args(["--implicit-cast", "--diagnose-lossy", "remark"]).pipeline == \
+        "builtin.module(implicit-cast{diagnose-lossy=remark})"
+    assert parse_args(["--implicit-cast", "--diagnose-lossy=error"]).pipeline == \
+        "builtin.module(implicit-cast{diagnose-lossy=error})"
+
+
+def test_options_written_on_the_flag_come_after_the_global_ones() -> None:
+    # ImplicitCastOptions.parse lets a later key win, so the flag's own policy wins.
+    config = parse_args(["--implicit-cast=policy=numpy", "--policy", "max"])
+    assert config.pipeline == "builtin.module(implicit-cast{policy=max policy=numpy})"
+
+
+def test_upstream_pass_options() -> None:
+    config = parse_args(["--implicit-cast", "--canonicalize=max-iterations=3"])
+    assert config.pipeline == "builtin.module(implicit-cast,canonicalize{max-iterations=3})"
+
+
+def test_no_pipeline_is_a_round_trip() -> None:
+    assert parse_args([]).pipeline is None
+    assert parse_args([]).input == "-"
+
+
+def test_value_after_double_dash_is_positional() -> None:
+    assert parse_args(["--", "-weird-name.mlir"]).input == "-weird-name.mlir"
+
+
+def test_compose_and_first_pass() -> None:
+    text = compose_pipeline([PassFlag("cse"), PassFlag("implicit-cast", "policy=max")], ["diagnose-lossy=warning"])
+    assert text == "builtin.module(cse,implicit-cast{diagnose-lossy=warning policy=max})"
+    assert first_pass_name(text) == "cse"
+    assert first_pass_name("builtin.module(implicit-cast{policy=jax},canonicalize)") == "implicit-cast"
+    assert first_pass_name("builtin.module()") is None
+    assert first_pass_name("implicit-cast,cse") == "implicit-cast"
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--pass-pipeline=builtin.module(cse)", "--canonicalize"], "--pass-pipeline cannot be combined"),
+    (["--policy", "max"], "--policy is an option of implicit-cast"),
+    (["--pass-pipeline=builtin.module(implicit-cast)", "--policy", "max"], "implicit-cast{policy=...}"),
+    (["a.mlir", "b.mlir"], "unrecognized arguments: b.mlir"),
+    (["--mlir-print-everything"], "unrecognized option --mlir-print-everything"),
+])
+def test_usage_errors(argv: list[str], fragment: str) -> None:
+    with pytest.raises(UsageError, match=".*") as info:
+        parse_args(argv)
+    assert fragment in str(info.value)
+
+
+# -- exit codes and one-line errors ------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ["--policy", "max"],
+    ["a.mlir", "b.mlir"],
+    ["--pass-pipeline=builtin.module(cse)", "--cse"],
+])
+def test_usage_errors_exit_2_with_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(argv, capsys)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("latticecast-opt: error: ")
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    (["--no-such-pass"], "'no-such-pass' does not refer to a registered pass or pass pipeline"),
+    (["--pass-pipeline=builtin.module(implicit-cast{policy=max)"], "unbalanced"),
+    (["--pass-pipeline=builtin.module(implicit-cast{colour=red})"], "implicit-cast has no option 'colour'"),
+    (["--pass-pipeline=builtin.module(canonicalize{bogus=1})"], "no such option bogus"),
+    (["--implicit-cast", "--diagnose-lossy=loud"], "diagnose-lossy must be one of off, remark, warning, error"),
+    (["--implicit-cast", "--lower-dtypes=maybe"], "lower-dtypes must be true or false"),
+])
+def test_bad_pipelines_exit_1_with_one_line(mixed: Path, extra: list[str], fragment: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main([str(mixed), *extra], capsys)
+    assert code == 1
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("latticecast-opt: error: invalid pass pipeline")
+    assert fragment in err
+
+
+def test_unknown_policy_lists_the_policies(mixed: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import latticecast as lc
+    code, _, err = run_main([str(mixed), "--implicit-cast", "--policy", "jaxx"], capsys)
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1
+    assert "unknown policy 'jaxx'" in err
+    assert ", ".join(lc.policies()) in err
+
+
+def test_missing_input_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main([str(tmp_path / "nope.mlir")], capsys)
+    assert code == 1 and out == ""
+    assert err.strip() == f"latticecast-opt: error: cannot open input file '{tmp_path / 'nope.mlir'}': " \
+                          "No such file or directory"
+
+
+def test_unwritable_output(mixed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "no-such-dir" / "out.mlir"
+    code, _, err = run_main([str(mixed), "--implicit-cast", "-o", str(target)], capsys)
+    assert code == 1
+    assert err.startswith("latticecast-opt: error: cannot write output file") and len(err.splitlines()) == 1
+
+
+def test_output_file_written_on_success_only(mixed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_file = tmp_path / "out.mlir"
+    assert run_main([str(mixed), "--implicit-cast", "-o", str(out_file)], capsys)[0] == 0
+    assert "stablehlo.convert" in out_file.read_text()
+    failed = tmp_path / "failed.mlir"
+    assert run_main([str(mixed), "-o", str(failed)], capsys)[0] == 1  # mixed ops, no implicit-cast
+    assert not failed.exists()
+
+
+def test_parse_error_is_located_and_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f( {\n")
+    code, out, err = run_main([str(bad)], capsys)
+    assert code == 1 and out == ""
+    assert err.strip() == f"{bad}:1:14: error: expected non-function type"
+
+
+def test_verifier_rejects_mixed_ops_without_the_pass(mixed: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main([str(mixed)], capsys)
+    assert code == 1 and out == ""
+    assert err.strip() == f"{mixed}:2:8: error: op requires the same element type for all operands and results"
+
+
+def test_pass_warnings_are_printed_on_success(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "lossy.mlir"
+    path.write_text(LOSSY)
+    code, out, err = run_main([str(path), "--implicit-cast", "--diagnose-lossy"], capsys)
+    assert code == 0
+    assert "stablehlo.convert %arg0 : (tensor<4xi32>) -> tensor<4xf16>" in out
+    assert err.startswith(f"{path}:2:8: warning: 'stablehlo.add' op implicit promotion of i32 to f16 can lose magnitude")
+
+
+def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_main(["--help"], capsys)
+    assert code == 0 and "--implicit-cast" in out and "--verify-diagnostics" in out
+    code, out, _ = run_main(["--version"], capsys)
+    assert code == 0 and out.startswith("latticecast-opt ")
+
+
+def test_verify_diagnostics_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "good.mlir"
+    good.write_text(MIXED.replace('  %0 = "stablehlo.add"',
+                                  "  // expected-error@+1 {{no implicit promotion of i16 and f32}}\n"
+                                  '  %0 = "stablehlo.add"'))
+    assert run_main([str(good), "--verify-diagnostics", "--implicit-cast", "--policy", "array-api"], capsys)[0] == 0
+    code, _, err = run_main([str(good), "--verify-diagnostics", "--implicit-cast"], capsys)  # jax: no error
+    assert code == 1
+    assert err.strip() == f'{good}:2:6: error: expected error "no implicit promotion of i16 and f32" was not produced'
+
+
+def test_split_input_file_keeps_going_and_joins_outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "split.mlir"
+    path.write_text(MIXED + "// -----\n" + MIXED.replace("@f", "@g").replace("tensor<4xi16>", "tensor<4xf32>"))
+    code, out, err = run_main([str(path), "--split-input-file"], capsys)
+    assert code == 1  # the first chunk does not verify without implicit-cast
+    assert err.strip() == f"{path}:2:8: error: op requires the same element type for all operands and results"
+    assert out.startswith(OUTPUT_SEPARATOR) and "func.func @g" in out
+
+
+# -- as a program: a subprocess, no traceback -------------------------------------------
+
+
+def test_subprocess_exit_codes_and_no_traceback(tmp_path: Path, mixed: Path) -> None:
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f() {\n  %0 = stablehlo.frobnicate : tensor<f32>\n}\n")
+    cmd = [sys.executable, "-m", "latticecast.cli.opt"]
+    parse = subprocess.run(cmd + [str(bad)], capture_output=True, text=True)
+    assert parse.returncode == 1 and parse.stdout == ""
+    assert parse.stderr.startswith(f"{bad}:2:") and "Traceback" not in parse.stderr
+    usage = subprocess.run(cmd + ["--policy", "max"], capture_output=True, text=True)
+    assert usage.returncode == 2 and "Traceback" not in usage.stderr
+    stdin = subprocess.run(cmd + ["-", "--implicit-cast"], input=MIXED, capture_output=True, text=True)
+    assert stdin.returncode == 0, stdin.stderr
+    assert "stablehlo.convert %arg0 : (tensor<4xi16>) -> tensor<4xf32>" in stdin.stdout
+    stdin_error = subprocess.run(cmd, input=MIXED, capture_output=True, text=True)
+    assert stdin_error.returncode == 1
+    assert stdin_error.stderr.startswith("<stdin>:2:8: error: ")
+
+
+# -- helper modules ---------------------------------------------------------------------
+
+
+def test_split_input_keeps_line_numbers() -> None:
+    chunks = split_input("a\nb\n// -----\nc\n  // ----- trailing\nd", enabled=True)
+    assert [c.first_line for c in chunks] == [1, 4, 6]
+    assert chunks[1].text.split("\n") == ["", "", "", "c"]  # 'c' is still line 4
+    assert split_input("a\n// -----\nb", enabled=False)[0].text == "a\n// -----\nb"
+
+
+def test_one_line_error_drops_the_echo_and_caret() -> None:
+    mlir = ("MLIR Textual PassPipeline Parser:1:1: error: 'foo' does not refer to a registered pass or "
+            "pass pipeline\nfoo\n^")
+    assert one_line_error(ValueError(mlir)) == "'foo' does not refer to a registered pass or pass pipeline"
+    assert one_line_error(ValueError("<Pass-Options-Parser>: no such option x\n\nfailed to add `cse`")) == \
+        "no such option x; failed to add `cse`"
+
+
+def _diag(line: int, message: str, severity: str = "error", file: str | None = "t.mlir") -> Diag:
+    return Diag(severity, file, line, 1, message)
+
+
+def test_expectations_follow_mlir_designators() -> None:
+    text = "\n".join([
+        "op one",                                      # 1
+        "// expected-error@above {{one}}",             # 2 -> line 1
+        "// expected-remark@below {{three}}",          # 3 -> line 5 (the next non-designator line)
+        "// expected-warning@+2 {{five}}",             # 4 -> line 6
+        "op three",                                    # 5
+        "op five // expected-note {{here}}",           # 6 -> line 6
+        "// expected-error@-6 {{zero}}",               # 7 -> line 1
+        "// expected-error@unknown {{nowhere}}",       # 8 -> unknown location
+        "// expected-error-re {{a {{[0-9]+}} b}}",     # 9
+    ])
+    found = parse_expectations(text, "t.mlir")
+    assert not found.problems
+    assert [(e.severity, e.line) for e in found.expected] == [
+        ("error", 1), ("remark", 5), ("warning", 6), ("note", 6), ("error", 1), ("error", 0), ("error", 9)]
+    assert found.expected[5].unknown
+    diags = [_diag(1, "the one"), _diag(5, "number three", "remark"), _diag(6, "line five", "warning"),
+             _diag(6, "look here", "note"), _diag(1, "zero"), _diag(0, "nowhere at all", file=None),
+             _diag(9, "a 42 b")]
+    assert verify_diagnostics(diags, found) == []
+
+
+def test_verify_reports_in_mlir_words() -> None:
+    text = "op\n// expected-warning@-1 {{careful}}\n// expected-error {{missing}}\nop"
+    report = verify_diagnostics([_diag(1, "be careful", "error"), _diag(4, "surprise")],
+                                parse_expectations(text, "t.mlir"))
+    assert report == [
+        "t.mlir:2:4: error: 'error' diagnostic emitted when expecting a 'warning'",
+        "t.mlir:4:1: error: unexpected error: surprise",
+        't.mlir:2:4: error: expected warning "careful" was not produced',
+        't.mlir:3:4: error: expected error "missing" was not produced',
+    ]
+
+
+def test_regex_parts_only_with_re_suffix() -> None:
+    plain = parse_expectations("x // expected-error {{a {{.*}} b}}", "t.mlir")
+    assert verify_diagnostics([_diag(1, "a {{.*}} b")], plain) == []   # literal text
+    regex = parse_expectations("x // expected-error-re {{a {{.*}} b}}", "t.mlir")
+    assert verify_diagnostics([_diag(1, "a xyz b")], regex) == []
+    broken = parse_expectations("x // expected-error-re {{a {{(}} b}}", "t.mlir")
+    assert broken.problems and "invalid regex" in broken.problems[0]
+    unterminated = parse_expectations("x // expected-error-re {{a {{b}}", "t.mlir")
+    assert unterminated.problems == ["t.mlir:1:6: error: found start of regex with no end '}}'"]
+
+
+def test_notes_are_checked_as_diagnostics() -> None:
+    with_note = Diag("error", "t.mlir", 1, 1, "bad", notes=(Diag("note", "t.mlir", 1, 1, "see this"),))
+    found = parse_expectations("x // expected-error {{bad}}", "t.mlir")
+    assert verify_diagnostics([with_note], found) == ["t.mlir:1:1: error: unexpected note: see this"]
+
+
+def test_merge_keeps_the_mlir_copy_of_pass_errors_once() -> None:
+    pass_diags = [Diagnostic("warning", "t.mlir:1:2", "w"), Diagnostic("error", "t.mlir:3:4", "e")]
+    mlir_errors = [Diag("error", "t.mlir", 3, 4, "e", notes=(Diag("note", "t.mlir", 3, 4, "n"),)),
+                   Diag("error", "t.mlir", 5, 6, "verifier")]
+    merged = merge_diagnostics(pass_diags, mlir_errors)
+    assert [d.format() for d in merged] == ["t.mlir:1:2: warning: w", "t.mlir:3:4: error: e",
+                                            "t.mlir:5:6: error: verifier"]
+    assert merged[1].notes  # the MLIR copy, with its note
+
+
+def test_op_dump_notes_are_ignored_when_verifying() -> None:
+    from latticecast.cli.opt_diagnostics import without_op_dumps
+    dump = Diag("note", "t.mlir", 1, 1, 'see current operation: %0 = "stablehlo.add"(%a, %b)')
+    other = Diag("note", "t.mlir", 1, 1, "declared here")
+    error = Diag("error", "t.mlir", 1, 1, "bad", notes=(dump, other))
+    assert without_op_dumps([error])[0].notes == (other,)
