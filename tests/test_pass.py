@@ -151,7 +151,7 @@ func.func @main(%a: tensor<4xi8>) -> tensor<4xi8> {
 }
 """
     (loc, msg), = fails(ctx, text)
-    assert "Unsafe cast: the weakly typed constant 1000 out of range for int8 [-128, 127]" in msg
+    assert "Unsafe cast: a weakly typed constant (at in.mlir:3:8) does not fit the promoted type: 1000 out of range for int8 [-128, 127]" in msg
 
 
 def test_every_error_is_reported_not_only_the_first(ctx):

@@ -76,6 +76,9 @@ def test_explain_shows_the_path_to_the_join():
     assert "= f16" in text and "u64 -> f16" in text
     text = lc.explain(DType.int32, DType.float32, policy="array-api")
     assert "undefined" in text and "no cross-kind promotion" in text
+    # Python scalars are not nodes of the Array API's or MAX's lattices: their rule is explained
+    assert "rule: a Python scalar takes the array's dtype" in lc.explain("i*", "u8", policy="array-api")
+    assert "takes the dtype of the graph value" in lc.explain("f*", "bf16", policy="max")
 
 
 def test_register_policy():

@@ -7,7 +7,7 @@
 
 func.func @int_1000_into_i8(%x: tensor<4xi8>) -> tensor<4xi8> {
   %k = stablehlo.constant {latticecast.weak} dense<1000> : tensor<4xi64>
-  // expected-error-re@+1 {{'stablehlo.add' op Unsafe cast: the weakly typed constant 1000 {{(is )?}}out of range for int8 [-128, 127]}}
+  // expected-error-re@+1 {{'stablehlo.add' op Unsafe cast: a weakly typed constant (at {{.*}}) does not fit the promoted type: 1000 out of range for int8 [-128, 127]}}
   %0 = "stablehlo.add"(%x, %k) : (tensor<4xi8>, tensor<4xi64>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
@@ -16,7 +16,7 @@ func.func @int_1000_into_i8(%x: tensor<4xi8>) -> tensor<4xi8> {
 
 func.func @minus_one_into_u8(%x: tensor<4xui8>) -> tensor<4xui8> {
   %k = stablehlo.constant {latticecast.weak} dense<-1> : tensor<4xi64>
-  // expected-error-re@+1 {{the weakly typed constant -1 {{(is )?}}out of range for uint8 [0, 255]}}
+  // expected-error-re@+1 {{a weakly typed constant (at {{.*}}) does not fit the promoted type: -1 out of range for uint8 [0, 255]}}
   %0 = "stablehlo.add"(%x, %k) : (tensor<4xui8>, tensor<4xi64>) -> tensor<4xui8>
   return %0 : tensor<4xui8>
 }
@@ -26,7 +26,7 @@ func.func @minus_one_into_u8(%x: tensor<4xui8>) -> tensor<4xui8> {
 // One element of a non-splat constant out of range is enough.
 func.func @one_element_of_many(%x: tensor<4xi8>) -> tensor<4xi8> {
   %k = stablehlo.constant {latticecast.weak} dense<[1, 2, 300, 4]> : tensor<4xi64>
-  // expected-error-re@+1 {{the weakly typed constant 300 {{(is )?}}out of range for int8}}
+  // expected-error-re@+1 {{a weakly typed constant (at {{.*}}) does not fit the promoted type: 300 out of range for int8}}
   %0 = "stablehlo.multiply"(%x, %k) : (tensor<4xi8>, tensor<4xi64>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }

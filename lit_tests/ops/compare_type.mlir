@@ -1,5 +1,4 @@
-// XFAIL: *
-// BUG (reported): a compare with an explicit compare_type keeps it when its
+// a compare with an explicit compare_type keeps it when its
 // operands are promoted to another kind. Comparing i32 with f32 converts the i32
 // operand to f32, so a SIGNED comparison must become FLOAT (and an UNSIGNED
 // comparison of u8 with i8, now done in i16, must become SIGNED); the pass leaves

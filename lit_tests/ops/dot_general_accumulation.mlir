@@ -1,5 +1,4 @@
-// XFAIL: *
-// BUG (reported): dot_general may legally accumulate in a wider type than its
+// dot_general may legally accumulate in a wider type than its
 // operands (bf16 x bf16 -> f32, i8 x i8 -> i32: the "preferred element type" JAX
 // emits for every bf16 matmul). Such a module is legal StableHLO, so implicit-cast
 // must leave it exactly as it is; instead it rejects it with "declares result type

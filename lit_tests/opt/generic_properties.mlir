@@ -1,13 +1,9 @@
-// XFAIL: *
-// BUG (reported, dialect_utils/lenient.py): the generic form of an op whose
-// attributes are inherent prints them as properties, `<{...}>` (this is how MLIR,
-// --mlir-print-op-generic and Graph.mlir(before_passes=True) print compare and
-// dot_general). The lenient parser re-creates such ops from an unregistered
-// placeholder copying only its discardable attributes, so the properties are lost
-// and even a legal compare fails: "'stablehlo.compare' op requires attribute
-// 'comparison_direction'".
+// The generic form of an op whose attributes are inherent prints them as
+// properties, `<{...}>` (this is how MLIR, --mlir-print-op-generic and
+// Graph.mlir(before_passes=True) print compare and dot_general). The lenient
+// parser keeps them when it re-creates such ops from its unregistered placeholder.
 // RUN: latticecast-opt %s --split-input-file --implicit-cast | FileCheck %s
-// RUN: latticecast-opt %s --split-input-file --mlir-print-op-generic | latticecast-opt --split-input-file --implicit-cast | FileCheck %s
+// RUN: latticecast-opt %s --split-input-file --implicit-cast --mlir-print-op-generic | latticecast-opt --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @legal_compare
 // CHECK:         stablehlo.compare LT, %arg0, %arg1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>

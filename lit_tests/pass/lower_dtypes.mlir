@@ -80,13 +80,12 @@ func.func @tf32_f64(%t: tensor<4xtf32>, %f: tensor<4xf64>) -> tensor<4xf64> {
 // -----
 
 // float32 + tensor_float32 is tensor_float32 in MAX's table (tf32 sits above
-// f32): the f32 operand is converted to "tf32", i.e. rounded to TF32, before the
-// add, and the sum is rounded again.
+// f32): the f32 operand is converted to "tf32", i.e. rounded to TF32 (the convert,
+// f32 to f32 once lowered, is dropped), before the add, and the sum is rounded again.
 // CHECK-LABEL: func.func @f32_tf32
 // CHECK-SAME:    (%[[G:.+]]: tensor<4xf32>, %[[T:.+]]: tensor<4xf32>) -> tensor<4xf32>
 // CHECK-DAG:     %[[RT:.+]] = stablehlo.reduce_precision %[[T]], format = e8m10 : tensor<4xf32>
-// CHECK-DAG:     %[[CG:.+]] = stablehlo.convert %[[G]] : tensor<4xf32>
-// CHECK-DAG:     %[[RG:.+]] = stablehlo.reduce_precision %[[CG]], format = e8m10 : tensor<4xf32>
+// CHECK-DAG:     %[[RG:.+]] = stablehlo.reduce_precision %[[G]], format = e8m10 : tensor<4xf32>
 // CHECK:         %[[S:.+]] = stablehlo.add %[[RG]], %[[RT]] : tensor<4xf32>
 // CHECK-NEXT:    %[[RS:.+]] = stablehlo.reduce_precision %[[S]], format = e8m10 : tensor<4xf32>
 // CHECK-NEXT:    return %[[RS]] : tensor<4xf32>

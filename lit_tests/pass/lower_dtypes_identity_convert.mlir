@@ -1,9 +1,6 @@
-// XFAIL: *
-// BUG (reported): converting f32 to tf32 leaves, after the tf32 -> f32 lowering,
-// a `stablehlo.convert %x : tensor<4xf32>` from f32 to f32. lower_dtypes keeps it
-// "for canonicalize to fold", but jaxlib's canonicalize does not fold it, so it
-// stays in the output of --implicit-cast --canonicalize. The rounding to TF32 is
-// the reduce_precision that follows; the identity convert should not be there.
+// Converting f32 to tf32 becomes, after the tf32 -> f32 lowering, a convert from f32
+// to f32; the lowering drops it (jaxlib's canonicalize would not fold it). The
+// rounding to TF32 is the reduce_precision that follows.
 // RUN: latticecast-opt %s --implicit-cast --policy max --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @f32_tf32

@@ -16,13 +16,12 @@ from latticecast import DType, Graph, TensorType
 with Graph("through_opt", input_types=[TensorType(DType.uint8, [2, 2]), TensorType(DType.float16, [2, 2])],
            policy="numpy") as g:
     u, h = g.inputs
-    g.output((u + 1) * h, u - h)
+    g.output((u + 1) * h, u - h, u < h)
 
 text = g.mlir(before_passes=True) if sys.argv[1] == "before" else g.mlir()
 sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
-# (Comparisons are left out: the lenient parser loses the properties of their
-# generic form, see opt/generic_properties.mlir.)
+# The comparison's direction is a property (`<{...}>` in the generic form); it survives.
 # NumPy: uint8 + Python int stays uint8; uint8 with float16 is float16.
 # CHECK-LABEL: func.func public @main
 # CHECK-DAG:   stablehlo.constant dense<1> : tensor<2x2xui8>
@@ -30,4 +29,5 @@ sys.stdout.write(text if text.endswith("\n") else text + "\n")
 # CHECK-DAG:   stablehlo.convert %{{[0-9]+}} : (tensor<2x2xui8>) -> tensor<2x2xf16>
 # CHECK:       stablehlo.multiply {{.+}} : tensor<2x2xf16>
 # CHECK:       stablehlo.subtract {{.+}} : tensor<2x2xf16>
+# CHECK:       stablehlo.compare LT, {{.+}} : (tensor<2x2xf16>, tensor<2x2xf16>) -> tensor<2x2xi1>
 # VERIFY: error: {{.*}}op requires {{.+}}

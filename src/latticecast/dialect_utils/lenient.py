@@ -35,7 +35,7 @@ class MLIRParseError(ValueError):
 
 def parse_module(text: str, context: ir.Context, *, source_name: str = "-") -> ir.Module:
     """Parse ``text`` into a module, accepting mixed-dtype binary ops in the generic form."""
-    renamed = _GENERIC_OP.sub(lambda m: f'"{_PLACEHOLDER}.{m.group(1)}"', text)
+    renamed = _inline_properties(_GENERIC_OP.sub(lambda m: f'"{_PLACEHOLDER}.{m.group(1)}"', text))
     with context:
         try:
             module = ir.Module.parse(renamed)
@@ -45,6 +45,73 @@ def parse_module(text: str, context: ir.Context, *, source_name: str = "-") -> i
         if source_name != "-":
             _relocate(module.operation, source_name)
     return module
+
+
+_PLACEHOLDER_OP = re.compile(r'"' + _PLACEHOLDER + r'\.\w+"\s*\(')
+_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
+
+
+def _inline_properties(text: str) -> str:
+    """Move the properties of placeholder ops (``<{comparison_direction = ...}>``, as MLIR
+    prints inherent attributes in the generic form) into their attribute dictionary: an
+    unregistered op keeps properties where Python cannot read them back, while attributes
+    given to ``Operation.create`` become the real op's properties again."""
+    out: list[str] = []
+    pos = 0
+    for m in _PLACEHOLDER_OP.finditer(text):
+        if m.start() < pos:
+            continue
+        operands_end = text.find(")", m.end())
+        if operands_end < 0:
+            break
+        i = operands_end + 1
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        if not text.startswith("<{", i):
+            continue
+        end = _balanced_end(text, i)
+        if end is None:
+            break
+        props = text[i + 2:end - 2].strip()
+        j = end
+        while j < len(text) and text[j] in " \t":
+            j += 1
+        if j < len(text) and text[j] == "{":
+            attrs_end = _balanced_end(text, j)
+            if attrs_end is None:
+                break
+            attrs = text[j + 1:attrs_end - 1].strip()
+            merged = "{" + props + (", " + attrs if attrs else "") + "}"
+            out += [text[pos:i], merged]
+            pos = attrs_end
+        else:
+            out += [text[pos:i], "{" + props + "}"]
+            pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _balanced_end(text: str, start: int) -> int | None:
+    """The index just past the bracket that closes the one at ``start`` (strings skipped)."""
+    stack: list[str] = []
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            i += 1
+            while i < len(text) and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif ch in _CLOSE:
+            if ch == "<" and text.startswith("<=", i):
+                pass
+            else:
+                stack.append(_CLOSE[ch])
+        elif stack and ch == stack[-1] and not (ch == ">" and text[i - 1] == "-"):
+            stack.pop()
+            if not stack:
+                return i + 1
+        i += 1
+    return None
 
 
 def restore_unchecked_ops(root: ir.Operation) -> int:

@@ -25,8 +25,10 @@ class PromotableOp:
     """An op whose value operands must share an element type.
 
     ``values``: indices of the operands that take part in promotion (``None``: all).
-    ``result``: ``"same"`` (the promoted type), ``"bool"`` (``i1``: compare) or
-    ``"complex"`` (complex of the promoted float type).
+    ``result``: ``"same"`` (the promoted type), ``"bool"`` (``i1``: compare),
+    ``"complex"`` (complex of the promoted float type) or ``"accumulate"`` (the promoted
+    type or any type above it on the lattice: a dot's accumulation type, as JAX emits
+    ``bf16 x bf16 -> f32``).
     ``needs``: the kinds the promoted type must have for the op to exist in StableHLO.
     """
 
@@ -80,8 +82,8 @@ PROMOTABLE: dict[str, PromotableOp] = _ops(
     PromotableOp("stablehlo.compare", result="bool"),
     PromotableOp("stablehlo.select", values=(1, 2)),
     PromotableOp("stablehlo.clamp"),
-    PromotableOp("stablehlo.dot_general", needs="numeric"),
-    PromotableOp("stablehlo.dot", needs="numeric"),
+    PromotableOp("stablehlo.dot_general", result="accumulate", needs="numeric"),
+    PromotableOp("stablehlo.dot", result="accumulate", needs="numeric"),
     PromotableOp("stablehlo.complex", result="complex", needs="real_float"),
 )
 

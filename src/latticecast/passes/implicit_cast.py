@@ -231,13 +231,14 @@ class _Run:
             types = tuple([v.type for v in values])
             same = all(t == types[0] for t in types)
         if same and (flags is None or not any(flags)):
-            if (rtype == types[0]) if spec.result == "same" else \
-                    (spec.result == "bool" and self._is_bool_tensor(rtype)):
+            kind = spec.result
+            if (rtype == types[0]) if kind == "same" else (kind == "accumulate" or (
+                    kind == "bool" and self._is_bool_tensor(rtype))):
                 return  # already legal: the common case costs these comparisons only
-        key = (spec.name, types, rtype, flags, WEAK_ATTR in op.attributes)
+        key = (spec.name, types, rtype, flags)
         plan = self._plans.get(key)
         if plan is None:
-            plan = self._plans[key] = self._plan(spec, types, rtype, flags, key[4])
+            plan = self._plans[key] = self._plan(spec, types, rtype, flags)
         if isinstance(plan, str):
             self._error(op, plan)
             return
@@ -247,8 +248,10 @@ class _Run:
             if new is None:
                 return
             operands[i if spec.values is None else spec.values[i]] = new
-        if plan.result_type is not None:
-            result.set_type(plan.result_type)
+        if plan.compare_type is not None and "compare_type" in op.attributes:
+            # SIGNED/UNSIGNED/FLOAT follow the promoted type; a float TOTALORDER stays one
+            if not (plan.float_target and "TOTALORDER" in str(op.attributes["compare_type"])):
+                op.attributes["compare_type"] = plan.compare_type
         if plan.weak_result:
             weak.add(result)
 
@@ -263,7 +266,7 @@ class _Run:
         return found
 
     def _plan(self, spec: PromotableOp, types: tuple[ir.Type, ...], rtype: ir.Type,
-              flags: tuple[bool, ...] | None, marked_weak: bool) -> "_Plan | str":
+              flags: tuple[bool, ...] | None) -> "_Plan | str":
         """What to do with every op of this shape: which operands to convert, or the error."""
         try:
             infos = [self.tc.tensor_info(t) for t in types]
@@ -282,18 +285,17 @@ class _Run:
             return (f"needs {spec.requirement}, but its operands {self._names(ptypes)} promote to "
                     f"{target.mlir_name} under policy '{self.policy.name}'; cast them explicitly "
                     f"to a type the op accepts")
-        expected = {"same": target, "bool": DType.bool,
+        expected = {"same": target, "bool": DType.bool, "accumulate": target,
                     "complex": DType.complex64 if target is DType.float32 else DType.complex128}[spec.result]
-        weak_result = isinstance(join, Weak) and spec.result == "same"
-        new_result = None
-        if res_dtype is not expected:
-            if not (marked_weak or weak_result):
-                return (f"declares result type {rtype}, which contradicts the promotion of "
-                        f"{self._names(ptypes)} to {target.mlir_name} under policy "
-                        f"'{self.policy.name}'; declare {self.tc.tensor(expected, res_shape)}")
-            new_result = self.tc.tensor(expected, res_shape)  # a weak result follows its join
+        weak_result = isinstance(join, Weak) and spec.result in ("same", "accumulate")
+        if res_dtype is not expected and not (
+                spec.result == "accumulate" and self.policy.try_promote(target, res_dtype) == res_dtype):
+            return (f"declares result type {rtype}, which contradicts the promotion of "
+                    f"{self._names(ptypes)} to {target.mlir_name} under policy "
+                    f"'{self.policy.name}'; declare {self.tc.tensor(expected, res_shape)}")
         converts = tuple((i, target, d, shape) for i, (d, shape) in enumerate(infos) if d is not target)
-        return _Plan(converts, new_result, weak_result)
+        compare_type = _comparison_type(target) if spec.name == "stablehlo.compare" and converts else None
+        return _Plan(converts, compare_type, weak_result and res_dtype is target, target.is_inexact)
 
     def _names(self, ptypes: Iterable[PType]) -> str:
         return " and ".join(self.policy.type_name(t) for t in ptypes)
@@ -358,9 +360,9 @@ class _Run:
             values = constant_values(const, const_dtype, const_shape)
             problem = _values_problem(values, target)
             if problem:
-                self._error(user, f"Unsafe cast: the weakly typed constant {problem}; cast the other operand "
-                                  f"to a wider dtype first, or write the constant with an explicit dtype",
-                            extra_loc=const.location)
+                self._error(user, f"Unsafe cast: a weakly typed constant (at {format_location(const.location)}) "
+                                  f"does not fit the promoted type: {problem}; cast the other operand to a "
+                                  f"wider dtype first, or give the constant an explicit dtype")
                 return None
             # MLIR has no dense tf32 or address constants: build those in their storage type
             # and convert (the dtype lowering then rounds to TF32 / drops the no-op convert)
@@ -434,7 +436,7 @@ class _Run:
         diag = Diagnostic(level, format_location(user.location), message)
         self.result.diagnostics.append(diag)
 
-    def _error(self, op: ir.Operation, message: str, extra_loc: ir.Location | None = None) -> None:
+    def _error(self, op: ir.Operation, message: str) -> None:
         text = f"'{op.name}' op {message}"
         op.location.emit_error(text)
         self.result.ok = False
@@ -473,8 +475,15 @@ class _Plan:
     """The rewrite shared by every op with the same name, operand types and weakness."""
 
     converts: tuple[tuple[int, DType, DType, tuple[int, ...]], ...]  # (operand, target, from, shape)
-    result_type: ir.Type | None
+    compare_type: ir.Attribute | None  # the comparison type a converted compare needs
     weak_result: bool
+    float_target: bool
+
+
+def _comparison_type(dtype: DType) -> ir.Attribute:
+    from jaxlib.mlir.dialects import stablehlo
+    kind = "FLOAT" if dtype.is_inexact else "SIGNED" if dtype.kind.value == "signed" else "UNSIGNED"
+    return stablehlo.ComparisonTypeAttr.get(kind)
 
 
 def _has_host_only_dtypes(policy: Policy) -> bool:

@@ -46,6 +46,9 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
         return ir.WalkResult.ADVANCE
 
     root.walk(visit, ir.WalkOrder.PRE_ORDER)
+    # converts to or from a lowered type become identities (address <-> ui64, f32 <-> tf32)
+    converts = [op for op in ops if op.name == "stablehlo.convert"
+                and (new_type(op.operands[0].type) is not None or new_type(op.results[0].type) is not None)]
     with root.context, ir.Location.unknown():
         for op in ops:
             if op.name == "func.func":
@@ -74,10 +77,10 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
                 changed += 1
         for value in tf32_values:
             _round_to_tf32(value, tc)
-        for op in ops:
-            # a convert between two types that now store alike (address <-> ui64) is a no-op
-            if op.name == "stablehlo.convert" and op.operands[0].type == op.results[0].type \
-                    and _was_storage_only(op):
+        for op in converts:
+            # a convert between two types that now store alike is a no-op (TF32 rounding is the
+            # reduce_precision placed after it, which now reads the convert's operand)
+            if op.operands[0].type == op.results[0].type:
                 op.results[0].replace_all_uses_with(op.operands[0])
                 op.erase()
         for f in funcs:
@@ -87,13 +90,6 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
 
 def _is_tf32(t: ir.Type, tc: TypeCache) -> bool:
     return ir.RankedTensorType(t).element_type == tc.element[DType.tensor_float32]
-
-
-def _was_storage_only(op: ir.Operation) -> bool:
-    """Converts the lowering made trivial (index/address <-> ui64); tf32 ones are followed by
-    a reduce_precision and are kept, harmless, for canonicalize to fold."""
-    users = [u.owner for u in op.results[0].uses]
-    return not any(u.name == "stablehlo.reduce_precision" for u in users)
 
 
 def _round_to_tf32(value: ir.Value, tc: TypeCache) -> None:

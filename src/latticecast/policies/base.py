@@ -367,6 +367,8 @@ class LatticePolicy(Policy):
         return ", ".join(self.type_name(u) for u in ups) if ups else "nothing else"
 
     def _explain_lines(self, a: PType, b: PType, result: PType) -> list[str]:
+        if any(t not in self._lattice for t in (a, b, result)):
+            return [f"  rule: {self.rule(a, b)}"]  # a Python scalar's rule, outside the lattice
         lines = []
         for t in (a, b):
             path = self._lattice.path(t, result)
