@@ -265,6 +265,12 @@ def test_shapes_reductions_matmul():
     assert g.module.operation.verify()
 
 
+def test_model_types_are_the_graph_types():
+    g = Graph("f", [TensorType(DType.int16, [4]), TensorType(DType.float32, [4])], forward=lambda x, y: x + y)
+    model = g.compile()
+    assert model.input_types == g.input_types and model.output_types == g.output_types
+
+
 def test_forward_callable():
     g = Graph("f", [TensorType(DType.int16, [4]), TensorType(DType.float32, [4])],
               forward=lambda x, y: (x + y, x * 2))

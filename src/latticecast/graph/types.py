@@ -34,5 +34,15 @@ class TensorType:
     def rank(self) -> int:
         return len(self.shape)
 
+    @property
+    def np_dtype(self):  # -> np.dtype
+        """The NumPy dtype that holds values of this type on the host."""
+        return self.dtype.np_dtype
+
+    @property
+    def mlir(self) -> str:
+        """The MLIR spelling, ``tensor<4xi16>``."""
+        return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.dtype.mlir_name + ">"
+
     def __str__(self) -> str:
         return f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"

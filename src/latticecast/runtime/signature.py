@@ -12,6 +12,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from ..dtypes import DType, UnknownDTypeError
+from ..graph.types import TensorType
 from .errors import UnsupportedModuleError
 
 __all__ = ["TensorSpec", "Signature", "PJRT_DTYPES", "read_signature"]
@@ -29,23 +30,9 @@ _LOWERED_BY_PASS = {
 }
 
 
-class TensorSpec(NamedTuple):
-    """A tensor type: element dtype and static shape (``int16[4]``)."""
-
-    dtype: DType
-    shape: tuple[int, ...]
-
-    @property
-    def np_dtype(self) -> np.dtype:
-        return self.dtype.np_dtype
-
-    @property
-    def mlir(self) -> str:
-        """The MLIR spelling, ``tensor<4xi16>``."""
-        return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.dtype.mlir_name + ">"
-
-    def __str__(self) -> str:
-        return f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"
+TensorSpec = TensorType
+"""A model's input or output type: the graph builder's :class:`~latticecast.TensorType`
+(dtype and static shape), so a graph's declared types and its model's compare equal."""
 
 
 class Signature(NamedTuple):
