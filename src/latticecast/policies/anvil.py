@@ -23,7 +23,7 @@ from ..dtypes import DType
 from ..errors import PromotionError
 from ..tables import PromotionTable
 from ..weak import PType, Weak, dtype_of, ptype_name
-from .base import LatticePolicy, by_name
+from .base import LatticePolicy, by_name, weak_and_strong
 from .seeds import seed_table
 
 __all__ = ["AnvilPolicy"]
@@ -78,8 +78,7 @@ class AnvilPolicy(LatticePolicy):
             return None if joined is None else Weak(joined)
         if isinstance(a, DType) and isinstance(b, DType):
             return self.lattice.join(a, b)
-        amb, known = (a, b) if isinstance(a, Weak) else (b, a)
-        assert isinstance(amb, Weak) and isinstance(known, DType)
+        amb, known = weak_and_strong(a, b)
         if amb.dtype.is_float and not known.is_float:
             return amb
         if known.is_bool and not amb.dtype.is_bool:
@@ -91,8 +90,7 @@ class AnvilPolicy(LatticePolicy):
             return "both ambiguous: the known-type join, still ambiguous"
         if isinstance(a, DType) and isinstance(b, DType):
             return "both known: join on anvil's lattice"
-        amb, known = (a, b) if isinstance(a, Weak) else (b, a)
-        assert isinstance(amb, Weak) and isinstance(known, DType)
+        amb, known = weak_and_strong(a, b)
         if amb.dtype.is_float and not known.is_float:
             return "an ambiguous float meets a known non-float: the known value takes the ambiguous type"
         if known.is_bool and not amb.dtype.is_bool:

@@ -19,7 +19,7 @@ from ..dtypes import DType, Kind
 from ..errors import PromotionError
 from ..weak import PType, Weak
 from ..tables import PromotionTable
-from .base import LatticePolicy, by_name
+from .base import LatticePolicy, by_name, weak_and_strong
 from .seeds import seed_table
 
 __all__ = ["ArrayApiPolicy"]
@@ -59,8 +59,7 @@ class ArrayApiPolicy(LatticePolicy):
         if isinstance(a, Weak) or isinstance(b, Weak):
             if isinstance(a, Weak) and isinstance(b, Weak):
                 return None
-            w, strong = (a, b) if isinstance(a, Weak) else (b, a)
-            assert isinstance(w, Weak) and isinstance(strong, DType)
+            w, strong = weak_and_strong(a, b)
             return strong if strong.kind in _SCALAR_TARGETS[w.dtype.kind] else None
         return self.lattice.join(a, b)
 

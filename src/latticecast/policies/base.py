@@ -420,6 +420,13 @@ def literal_fix(value: Literal, target: DType) -> str:
             f"explicit constant of a dtype that holds it")
 
 
+def weak_and_strong(a: PType, b: PType) -> tuple[Weak, DType]:
+    """The weak operand and the strong one of a mixed pair (either order)."""
+    w, d = (a, b) if isinstance(a, Weak) else (b, a)
+    assert isinstance(w, Weak) and isinstance(d, DType), (a, b)
+    return w, d
+
+
 def _rank(d: DType) -> tuple[int, int]:
     order = [Kind.BOOL, Kind.UNSIGNED, Kind.SIGNED, Kind.FLOAT, Kind.COMPLEX]
     return order.index(d.kind), d.bitwidth

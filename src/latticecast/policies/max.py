@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..dtypes import DType
 from ..errors import LiteralRangeError
 from ..weak import PType, Weak
-from .base import LatticePolicy, Literal, by_name, literal_fix, literal_problem
+from .base import LatticePolicy, Literal, by_name, literal_fix, literal_problem, weak_and_strong
 
 __all__ = ["MaxPolicy", "PUBLISHED_TABLE_ERRATA"]
 
@@ -85,8 +85,7 @@ class MaxPolicy(LatticePolicy):
         if isinstance(a, Weak) or isinstance(b, Weak):
             if isinstance(a, Weak) and isinstance(b, Weak):
                 return None
-            w, strong = (a, b) if isinstance(a, Weak) else (b, a)
-            assert isinstance(w, Weak) and isinstance(strong, DType)
+            w, strong = weak_and_strong(a, b)
             if w.dtype.is_float and not strong.is_float:
                 return None
             return strong

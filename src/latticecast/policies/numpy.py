@@ -47,7 +47,7 @@ from typing import Mapping, Sequence
 from ..dtypes import DType, Kind
 from ..errors import PromotionError
 from ..weak import PType, Weak, dtype_of, parse_ptype
-from .base import Literal, Policy, by_name
+from .base import Literal, Policy, by_name, weak_and_strong
 from .jax import jax_weak_node
 
 __all__ = ["NumpyPolicy", "SAFE_CASTS", "TYPE_ORDER", "check_literal_overflow_to_inf"]
@@ -137,8 +137,7 @@ class NumpyPolicy(Policy):
             # np.add(1, 2.0): both become NumPy scalars of their default types first.
             return self._strong(a.dtype, b.dtype)
         if isinstance(a, Weak) or isinstance(b, Weak):
-            w, d = (a, b) if isinstance(a, Weak) else (b, a)
-            assert isinstance(w, Weak) and isinstance(d, DType)
+            w, d = weak_and_strong(a, b)
             return self._with_scalar(w, d)
         assert isinstance(a, DType) and isinstance(b, DType)
         return self._strong(a, b)
@@ -197,8 +196,7 @@ class NumpyPolicy(Policy):
             return ("two Python scalars become NumPy scalars of their default types "
                     f"({self.weak_default(a).name}, {self.weak_default(b).name}), which then promote")
         if isinstance(a, Weak) or isinstance(b, Weak):
-            w, d = (a, b) if isinstance(a, Weak) else (b, a)
-            assert isinstance(w, Weak) and isinstance(d, DType)
+            w, d = weak_and_strong(a, b)
             if _KIND_RANK[w.dtype.kind] <= _KIND_RANK[d.kind]:
                 return f"NEP 50: a Python {_PY_NAME[w.dtype.kind]} takes the dtype of the array ({d.name})"
             return (f"NEP 50: a Python {_PY_NAME[w.dtype.kind]} is of a higher kind than {d.name}, "

@@ -37,7 +37,7 @@ from __future__ import annotations
 from ..dtypes import DType, Kind
 from ..errors import PromotionError
 from ..weak import PType, Weak, dtype_of
-from .base import Literal, Policy, by_name
+from .base import Literal, Policy, by_name, weak_and_strong
 from .numpy import check_literal_overflow_to_inf
 
 __all__ = ["TensorflowPolicy", "PUBLISHED_TABLE_ERRATA"]
@@ -107,8 +107,7 @@ class TensorflowPolicy(Policy):
             first = a.dtype
             return first if first.kind in _CONVERTS_TO[b.dtype.kind] else None
         if isinstance(a, Weak) or isinstance(b, Weak):
-            w, d = (a, b) if isinstance(a, Weak) else (b, a)
-            assert isinstance(w, Weak) and isinstance(d, DType)
+            w, d = weak_and_strong(a, b)
             return d if d.kind in _CONVERTS_TO[w.dtype.kind] else None
         return a if a == b else None
 
@@ -122,8 +121,7 @@ class TensorflowPolicy(Policy):
             return (f"TensorFlow makes the first Python scalar a tensor of dtype {a.dtype.name} and cannot "
                     f"convert the second, a Python {_PY[b.dtype.kind]}, to {a.dtype.name}")
         if isinstance(a, Weak) or isinstance(b, Weak):
-            w, d = (a, b) if isinstance(a, Weak) else (b, a)
-            assert isinstance(w, Weak) and isinstance(d, DType)
+            w, d = weak_and_strong(a, b)
             return (f"TensorFlow cannot convert a Python {_PY[w.dtype.kind]} to the tensor's dtype {d.name} "
                     f"(TypeError: Cannot convert ... to EagerTensor of dtype {d.name})")
         return "TensorFlow does no implicit promotion: both operands of an op must have the same dtype"

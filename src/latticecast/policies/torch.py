@@ -40,7 +40,7 @@ import functools
 from ..dtypes import DType, Kind
 from ..lattice import Lattice
 from ..weak import PType, Weak, dtype_of
-from .base import Literal, Policy, by_name
+from .base import Literal, Policy, by_name, weak_and_strong
 from .numpy import check_literal_overflow_to_inf
 
 __all__ = ["TorchPolicy", "TORCH_EDGES", "BAREBONES_UNSIGNED", "PUBLISHED_TABLE_ERRATA", "COMPLEX32_CELLS"]
@@ -140,8 +140,7 @@ class TorchPolicy(Policy):
         if isinstance(a, Weak) and isinstance(b, Weak):
             return self._strong(a.dtype, b.dtype)
         if isinstance(a, Weak) or isinstance(b, Weak):
-            w, d = (a, b) if isinstance(a, Weak) else (b, a)
-            assert isinstance(w, Weak) and isinstance(d, DType)
+            w, d = weak_and_strong(a, b)
             return self._with_scalar(w.dtype, d)
         assert isinstance(a, DType) and isinstance(b, DType)
         return self._strong(a, b)
@@ -197,8 +196,7 @@ class TorchPolicy(Policy):
             return ("two Python scalars: a tensor of the promotion of their default types "
                     f"({a.dtype.name}, {b.dtype.name})")
         if isinstance(a, Weak) or isinstance(b, Weak):
-            w, d = (a, b) if isinstance(a, Weak) else (b, a)
-            assert isinstance(w, Weak) and isinstance(d, DType)
+            w, d = weak_and_strong(a, b)
             if _CATEGORY[w.dtype.kind] <= _CATEGORY[d.kind]:
                 return f"a Python scalar of a category no higher than the tensor's takes its dtype ({d.name})"
             return "a Python scalar of a higher category brings its default type (result_type's categories)"
