@@ -106,6 +106,7 @@ class Graph:
         self._closed = False
         self._passed = False
         self._before: ir.Operation | None = None
+        self._failure: PassFailure | None = None
         self._output_types: tuple[TensorType, ...] | None = None
         self.diagnostics: list[str] = []
         self._compare_attrs: dict[str, ir.Attribute] = {}
@@ -213,6 +214,8 @@ class Graph:
     def _run_pass(self) -> None:
         if self._passed:
             return
+        if self._failure is not None:
+            raise self._failure  # the same answer every time; the half-passed IR is never handed out
         self._require_output()
         from ..passes import ImplicitCastOptions, ImplicitCastPass
         from ..passes.diagnostics import format_location
@@ -226,9 +229,9 @@ class Graph:
                 pm.run(self._module.operation)
             except ir.MLIRError as e:
                 diags = [f"{format_location(d.location)}: error: {d.message}" for d in e.error_diagnostics]
-                self._module = ir.Module.create(self.loc)  # never hand out half-passed IR
-                raise PassFailure(f"implicit-cast rejected graph {self.name!r}:\n  " + "\n  ".join(diags),
-                                  diags) from None
+                self._failure = PassFailure(f"implicit-cast rejected graph {self.name!r}:\n  "
+                                            + "\n  ".join(diags), diags)
+                raise self._failure from None
         self.diagnostics.extend(str(d) for d in p.diagnostics)
         for d in p.diagnostics:
             if d.severity == "warning":
