@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from latticecast import DType, Lattice, LatticeError, audit, policy
-from latticecast.policies.seeds import seed_table
+from latticecast.evidence import evidence, seed_table
 from latticecast.tables import PromotionTable, TableFormatError
 
 
@@ -33,7 +33,7 @@ def test_max_table_with_the_four_cells_corrected_is_associative():
 
 
 def test_anvil_literal_reading_is_not_associative():
-    table = policy("anvil").published_tables()[
+    table = evidence("anvil").published[
         "seed tables anvil_known and anvil_ambiguous read literally (ambiguity dropped from ambiguous x known cells)"]
     report = audit(table)
     assert report.commutative

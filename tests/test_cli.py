@@ -17,23 +17,24 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import latticecast
+from latticecast import DType, policy, weak
 from latticecast.audit import audit
-from latticecast import DType, Policy, policy, weak
 from latticecast.cli import info_cmd, main
 from latticecast.cli.compare import same_result
 from latticecast.cli.dot import dag_to_dot, quote
-from latticecast.policies import register_policy, registry
+from latticecast.evidence import evidence, seed_table
+from latticecast.policies import Decision, TablePolicy, register_policy, registry
 from latticecast.policies.jax import JaxPolicy
-from latticecast.policies.seeds import seed_table
 from latticecast.tables import PromotionTable
 from latticecast.weak import PType, Weak
 
-SEED_TABLES = Path(latticecast.__file__).parent / "policies" / "seed_tables"
+SEED_TABLES = Path(latticecast.__file__).parent / "evidence" / "seed_tables"
 MAX_ERRATA = {("b", "index"), ("b", "address"), ("i8", "index"), ("i8", "address")}
 JAX_DTYPES_RST_ORDER = "b1,u1,u2,u4,u8,i1,i2,i4,i8,bf,f2,f4,f8,c4,c8"
 
@@ -85,18 +86,15 @@ def graphviz_available() -> bool:
 # -- policies made for the tests (registered under names no real policy uses) ------------
 
 
-class _TablePolicy(Policy):
-    """A policy defined by a table alone (no lattice), as NumPy's is."""
+class _TablePolicy(TablePolicy):
+    """A policy defined by a seed table alone (no lattice)."""
 
     source = "a seed table, for the CLI tests"
     table_name = ""
 
     @property
-    def _table(self) -> PromotionTable:
+    def promotion_table(self) -> PromotionTable:  # type: ignore[override]
         return seed_table(self.table_name)
-
-    def _join(self, a: PType, b: PType) -> PType | None:
-        return self._table.cells[(a, b)]
 
 
 class _AnvilKnownTable(_TablePolicy):
@@ -119,9 +117,9 @@ class _JaxStrongResults(JaxPolicy):
     name = "cli-test-jax-strong"
     title = "JAX with weak results materialised"
 
-    def _join(self, a: PType, b: PType) -> PType | None:
-        r = super()._join(a, b)
-        return self.weak_default(r) if isinstance(r, Weak) else r
+    def join(self, a: PType, b: PType, why_not: str | None = None) -> Decision:
+        d = super().join(a, b, why_not)
+        return replace(d, result=self.weak_default(d.result)) if isinstance(d.result, Weak) else d
 
 
 class _JaxIntsAre32(_JaxStrongResults):
@@ -589,7 +587,7 @@ def test_verify_max_lists_the_published_tables_faults_and_the_errata(capsys: pyt
     assert ("=> commutative: no (4 pairs with a.b != b.a); associative: no (68 of 4096 triples fail); "
             "lattice: no") in published
     assert "the policy differs from this table in 4 of 256 cells, all documented errata:" in published
-    for why in policy("max").errata().values():
+    for why in evidence("max").errata.values():
         assert why in published
     assert "b . index: published i64, policy u64" in published
     # MAX's Python scalars are not lattice nodes (a scalar takes the other operand's dtype, two

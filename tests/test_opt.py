@@ -16,12 +16,14 @@ from pathlib import Path
 import pytest
 
 from latticecast.cli import opt
-from latticecast.cli.opt_args import UsageError, parse_args
-from latticecast.cli.opt_diagnostics import Diag, merge_diagnostics
-from latticecast.cli.opt_pipeline import PassFlag, compose_pipeline, first_pass_name, one_line_error
-from latticecast.cli.opt_split import OUTPUT_SEPARATOR, split_input
-from latticecast.cli.opt_verify import parse_expectations, verify_diagnostics
-from latticecast.passes.diagnostics import Diagnostic
+from latticecast.cli.opt.args import UsageError, parse_args
+from latticecast.cli.opt.args import PassFlag, compose_pipeline
+from latticecast.cli.opt.report import merge_diagnostics
+from latticecast.passes import Pipeline
+from latticecast.passes.pipeline import one_line_error
+from latticecast.cli.opt.split import OUTPUT_SEPARATOR, split_input
+from latticecast.cli.opt.verify import parse_expectations, verify_diagnostics
+from latticecast.dialect_utils.diagnostics import Diagnostic
 
 MIXED = """\
 func.func @f(%a: tensor<4xi16>, %b: tensor<4xf32>) -> tensor<4xf32> {
@@ -107,10 +109,10 @@ def test_value_after_double_dash_is_positional() -> None:
 def test_compose_and_first_pass() -> None:
     text = compose_pipeline([PassFlag("cse"), PassFlag("implicit-cast", "policy=max")], ["diagnose-lossy=warning"])
     assert text == "builtin.module(cse,implicit-cast{diagnose-lossy=warning policy=max})"
-    assert first_pass_name(text) == "cse"
-    assert first_pass_name("builtin.module(implicit-cast{policy=jax},canonicalize)") == "implicit-cast"
-    assert first_pass_name("builtin.module()") is None
-    assert first_pass_name("implicit-cast,cse") == "implicit-cast"
+    assert Pipeline.parse(text).first_pass == "cse"
+    assert Pipeline.parse("builtin.module(implicit-cast{policy=jax},canonicalize)").first_pass == "implicit-cast"
+    assert Pipeline.parse("builtin.module()").first_pass is None
+    assert Pipeline.parse("implicit-cast,cse").first_pass == "implicit-cast"
 
 
 @pytest.mark.parametrize("argv, fragment", [
@@ -267,7 +269,7 @@ def test_subprocess_exit_codes_and_no_traceback(tmp_path: Path, mixed: Path) -> 
 def test_split_input_keeps_line_numbers() -> None:
     chunks = split_input("a\nb\n// -----\nc\n  // ----- trailing\nd", enabled=True)
     assert [c.first_line for c in chunks] == [1, 4, 6]
-    assert chunks[1].text.split("\n") == ["", "", "", "c"]  # 'c' is still line 4
+    assert [c.text for c in chunks] == ["a\nb", "c", "d"]  # no padding: 'c' knows it is line 4
     assert split_input("a\n// -----\nb", enabled=False)[0].text == "a\n// -----\nb"
 
 
@@ -279,8 +281,8 @@ def test_one_line_error_drops_the_echo_and_caret() -> None:
         "no such option x; failed to add `cse`"
 
 
-def _diag(line: int, message: str, severity: str = "error", file: str | None = "t.mlir") -> Diag:
-    return Diag(severity, file, line, 1, message)
+def _diag(line: int, message: str, severity: str = "error", file: str | None = "t.mlir") -> Diagnostic:
+    return Diagnostic(severity, message, file, line, 1)
 
 
 def test_expectations_follow_mlir_designators() -> None:
@@ -330,15 +332,15 @@ def test_regex_parts_only_with_re_suffix() -> None:
 
 
 def test_notes_are_checked_as_diagnostics() -> None:
-    with_note = Diag("error", "t.mlir", 1, 1, "bad", notes=(Diag("note", "t.mlir", 1, 1, "see this"),))
+    with_note = Diagnostic("error", "bad", "t.mlir", 1, 1, notes=(Diagnostic("note", "see this", "t.mlir", 1, 1),))
     found = parse_expectations("x // expected-error {{bad}}", "t.mlir")
     assert verify_diagnostics([with_note], found) == ["t.mlir:1:1: error: unexpected note: see this"]
 
 
 def test_merge_keeps_the_mlir_copy_of_pass_errors_once() -> None:
-    pass_diags = [Diagnostic("warning", "t.mlir:1:2", "w"), Diagnostic("error", "t.mlir:3:4", "e")]
-    mlir_errors = [Diag("error", "t.mlir", 3, 4, "e", notes=(Diag("note", "t.mlir", 3, 4, "n"),)),
-                   Diag("error", "t.mlir", 5, 6, "verifier")]
+    pass_diags = [Diagnostic("warning", "w", "t.mlir", 1, 2), Diagnostic("error", "e", "t.mlir", 3, 4)]
+    mlir_errors = [Diagnostic("error", "e", "t.mlir", 3, 4, notes=(Diagnostic("note", "n", "t.mlir", 3, 4),)),
+                   Diagnostic("error", "verifier", "t.mlir", 5, 6)]
     merged = merge_diagnostics(pass_diags, mlir_errors)
     assert [d.format() for d in merged] == ["t.mlir:1:2: warning: w", "t.mlir:3:4: error: e",
                                             "t.mlir:5:6: error: verifier"]
@@ -346,8 +348,8 @@ def test_merge_keeps_the_mlir_copy_of_pass_errors_once() -> None:
 
 
 def test_op_dump_notes_are_ignored_when_verifying() -> None:
-    from latticecast.cli.opt_diagnostics import without_op_dumps
-    dump = Diag("note", "t.mlir", 1, 1, 'see current operation: %0 = "stablehlo.add"(%a, %b)')
-    other = Diag("note", "t.mlir", 1, 1, "declared here")
-    error = Diag("error", "t.mlir", 1, 1, "bad", notes=(dump, other))
+    from latticecast.cli.opt.report import without_op_dumps
+    dump = Diagnostic("note", 'see current operation: %0 = "stablehlo.add"(%a, %b)', "t.mlir", 1, 1)
+    other = Diagnostic("note", "declared here", "t.mlir", 1, 1)
+    error = Diagnostic("error", "bad", "t.mlir", 1, 1, notes=(dump, other))
     assert without_op_dumps([error])[0].notes == (other,)

@@ -4,24 +4,25 @@ import pytest
 from jaxlib.mlir import ir, passmanager
 
 from latticecast.dialect_utils.context import make_context
-from latticecast.dialect_utils.lenient import MLIRParseError, parse_module
+from latticecast.dialect_utils.diagnostics import MLIRParseError
+from latticecast.dialect_utils.parsing import parse_module
 from latticecast.passes import (ImplicitCastOptions, ImplicitCastPass, PassOptionError, PipelineError,
                                 run_implicit_cast, run_pipeline)
 
 
 @pytest.fixture(scope="module")
 def ctx():
-    return make_context()
+    return make_context(lenient=True)
 
 
 def run(ctx, text, pipeline="builtin.module(implicit-cast)"):
-    m = parse_module(text, ctx, source_name="in.mlir")
+    m = parse_module(text, ctx, lenient=True, source_name="in.mlir")
     passes = run_pipeline(m, pipeline)
     return str(m), passes
 
 
 def fails(ctx, text, pipeline="builtin.module(implicit-cast)"):
-    m = parse_module(text, ctx, source_name="in.mlir")
+    m = parse_module(text, ctx, lenient=True, source_name="in.mlir")
     with pytest.raises(ir.MLIRError) as e:
         run_pipeline(m, pipeline)
     return [(str(d.location), d.message) for d in e.value.error_diagnostics]
@@ -178,7 +179,7 @@ func.func @main(%a: tensor<4xi64>, %b: tensor<4xf16>, %u: tensor<4xui16>) -> (te
 @pytest.mark.parametrize("level", ["warning", "remark"])
 def test_diagnose_lossy_reports_magnitude_loss(ctx, level):
     _, (p,) = run(ctx, LOSSY, f"builtin.module(implicit-cast{{diagnose-lossy={level}}})")
-    assert [(d.severity, d.location) for d in p.diagnostics] == [(level, "in.mlir:3:8"), (level, "in.mlir:4:8")]
+    assert [(d.severity, d.where) for d in p.diagnostics] == [(level, "in.mlir:3:8"), (level, "in.mlir:4:8")]
     assert "implicit promotion of i64 to f16 can lose magnitude" in p.diagnostics[0].message
     assert "ui16 values up to 6.55e+04 exceed f16's largest finite value 65504" in p.diagnostics[1].message
     _, (quiet,) = run(ctx, LOSSY)
@@ -202,7 +203,7 @@ def test_composes_with_other_passes(ctx):
 
 
 def test_python_pass_manager_api(ctx):
-    m = parse_module(MIXED, ctx)
+    m = parse_module(MIXED, ctx, lenient=True)
     p = ImplicitCastPass(policy="max")
     with ctx:
         pm = passmanager.PassManager("builtin.module")
@@ -211,19 +212,19 @@ def test_python_pass_manager_api(ctx):
         assert "implicit-cast" in str(pm)
         pm.run(m.operation)
     assert "stablehlo.convert" in str(m)
-    result = run_implicit_cast(parse_module(MIXED, ctx).operation, ImplicitCastOptions(policy="numpy"))
+    result = run_implicit_cast(parse_module(MIXED, ctx, lenient=True).operation, ImplicitCastOptions(policy="numpy"))
     assert result.ok and result.converts == 1
 
 
 def test_pipeline_and_option_errors(ctx):
-    m = parse_module(MIXED, ctx)
+    m = parse_module(MIXED, ctx, lenient=True)
     with pytest.raises(PipelineError, match="implicit-cast has no option 'bogus'"):
         run_pipeline(m, "builtin.module(implicit-cast{bogus=1})")
     with pytest.raises(PipelineError, match="unknown policy 'fortran'"):
         run_pipeline(m, "builtin.module(implicit-cast{policy=fortran})")
     with pytest.raises(PipelineError, match="does not refer to a registered pass"):
         run_pipeline(m, "builtin.module(no-such-pass)")
-    with pytest.raises(PipelineError, match="move it out of func.func"):
+    with pytest.raises(PipelineError, match="move them out of func.func"):
         run_pipeline(m, "builtin.module(func.func(implicit-cast))")
     with pytest.raises(PipelineError, match="unbalanced"):
         run_pipeline(m, "builtin.module(implicit-cast{policy=max)")

@@ -3,8 +3,8 @@
 import pytest
 
 from latticecast import DType, LiteralRangeError, PromotionError, policy, weak
-from latticecast.policies.max import PUBLISHED_TABLE_ERRATA
-from latticecast.policies.seeds import seed_table
+from latticecast.evidence.max import PUBLISHED_TABLE_ERRATA
+from latticecast.evidence import seed_table
 from latticecast.weak import Weak, dtype_of
 
 # ---------------------------------------------------------------- MAX

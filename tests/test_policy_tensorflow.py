@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from latticecast import DType, LiteralRangeError, PromotionError, audit, policies, policy, weak
-from latticecast.policies.seeds import seed_table
-from latticecast.policies.tensorflow import PUBLISHED_TABLE_ERRATA
+from latticecast.evidence import evidence, seed_table
+from latticecast.evidence.tensorflow import PUBLISHED_TABLE_ERRATA
 from latticecast.weak import PType, Weak
 
 POL = policy("tensorflow")
@@ -49,8 +49,8 @@ def live(tf, op, a: PType, b: PType) -> PType | None:
 
 
 def test_reproduces_the_tf_add_table_except_the_errata():
-    errata = POL.errata()
-    assert set(errata) == set(PUBLISHED_TABLE_ERRATA) and POL.published_table_name == "design_tensorflow"
+    errata = evidence(POL).errata
+    assert set(errata) == set(PUBLISHED_TABLE_ERRATA) and list(evidence(POL).published) == ["seed table design_tensorflow"]
     checked = 0
     for (a, b), published in SEED.cells.items():
         got = POL.try_promote(a, b)
@@ -79,7 +79,7 @@ def test_the_errata_are_bool_and_tf_adds_scalar_first_argument():
     for (a, b), now in expected.items():
         if (a, b) != (DType.bool, DType.bool):
             assert SEED[(b, a)] == now
-    assert "no bool kernel" in POL.errata()[(DType.bool, DType.bool)]
+    assert "no bool kernel" in evidence(POL).errata[(DType.bool, DType.bool)]
 
 
 # ---------------------------------------------------------------- the rules, without TensorFlow

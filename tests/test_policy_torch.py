@@ -11,9 +11,9 @@ import warnings
 import pytest
 
 from latticecast import DType, LiteralRangeError, PromotionError, audit, policies, policy, weak
-from latticecast.policies.seeds import seed_table
-from latticecast.policies.torch import (BAREBONES_UNSIGNED, COMPLEX32_CELLS, PUBLISHED_TABLE_ERRATA,
-                                        TORCH_EDGES)
+from latticecast.evidence import evidence, seed_table
+from latticecast.evidence.torch import COMPLEX32_CELLS, PUBLISHED_TABLE_ERRATA
+from latticecast.policies.lattices import TORCH_BAREBONES_UNSIGNED as BAREBONES_UNSIGNED, TORCH_EDGES
 from latticecast.weak import PType, Weak
 
 POL = policy("torch")
@@ -66,8 +66,8 @@ def live_op(torch, op, a: PType, b: PType) -> tuple[PType | str | None, str]:
 
 
 def test_reproduces_the_design_note_table_except_the_errata():
-    errata = POL.errata()
-    assert set(errata) == set(PUBLISHED_TABLE_ERRATA) and POL.published_table_name == "design_torch"
+    errata = evidence(POL).errata
+    assert set(errata) == set(PUBLISHED_TABLE_ERRATA) and list(evidence(POL).published) == ["seed table design_torch"]
     checked = 0
     for (a, b), published in SEED.cells.items():
         got = POL.try_promote(a, b)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import latticecast as lc
 from latticecast import DType, Graph, LiteralRangeError, PromotionError, TensorType
 from latticecast import ops
-from latticecast.graph import GraphError
+from latticecast import GraphError
 
 LATTICE_POLICIES = ["jax", "jax-x32", "jax-strict", "jax-lax", "anvil"]
 # MAX's and the Array API's dtypes form lattices; their Python-scalar rules sit outside them

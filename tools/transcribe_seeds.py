@@ -2,7 +2,7 @@
 
 Run once from the project root with the seeds beside it (``../shared/seeds``):
 
-    python tools/transcribe_seeds.py ../shared/seeds src/latticecast/policies/seed_tables
+    python tools/transcribe_seeds.py ../shared/seeds src/latticecast/evidence/seed_tables
 
 The CSVs are committed; this script records how they were made, cell for cell,
 from the seed text (no cell is typed by hand). Labels keep each seed's notation;

@@ -77,7 +77,7 @@ func.func @weak_int_u8(%x: tensor<4xui8>) -> tensor<4xui8> {
 
 // NumPy has no bfloat16 dtype.
 func.func @bf16(%a: tensor<4xbf16>, %b: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{no implicit promotion of bf16 and f32 under policy 'numpy': NumPy has no bfloat16}}
+  // expected-error@+1 {{bfloat16 is not a dtype of policy 'numpy' (NumPy 2 (NEP 50 Python scalars)): NumPy has no bfloat16}}
   %0 = "stablehlo.add"(%a, %b) : (tensor<4xbf16>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }

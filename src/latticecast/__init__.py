@@ -8,22 +8,18 @@ on first use.
 
 from __future__ import annotations
 
-import os
 from typing import Any
-
-# XLA's C++ logging prints INFO lines about PJRT devices unless told otherwise; a library
-# should print results, not logs. An explicit setting by the user still wins.
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
 from .audit import AuditReport, audit
 from .dtypes import DType, Kind, UnknownDTypeError
-from .errors import LiteralRangeError, PromotionError, UnknownPolicyError
+from .errors import GraphError, LiteralRangeError, PromotionError, UnknownPolicyError
 from .lattice import Lattice, LatticeError
 from . import policies  # the package is callable: lc.policies() lists the policy names
 from .policies import Policy, policy, register_policy
 from .promotion import (default_policy, explain, implicit_cast_type, promote_types, result_type,
                         set_default_policy)
 from .tables import PromotionTable, TableFormatError
+from .tensor_type import TensorType
 from .weak import PType, Weak, weak
 
 __version__ = "0.1.0"
@@ -31,18 +27,19 @@ __version__ = "0.1.0"
 # The IR and runtime layers import jaxlib.mlir; load them on first use so that the
 # promotion layer stays importable (and fast) on its own.
 _LAZY = {
-    "Graph": ("latticecast.graph", "Graph"), "TensorType": ("latticecast.graph", "TensorType"),
-    "Value": ("latticecast.graph", "Value"), "GraphError": ("latticecast.graph", "GraphError"),
+    "Graph": ("latticecast.graph", "Graph"), "Value": ("latticecast.graph", "Value"),
     "PassFailure": ("latticecast.graph", "PassFailure"), "ops": ("latticecast.ops", None),
     "compile": ("latticecast.runtime", "compile"), "Model": ("latticecast.runtime", "Model"),
-    "TensorSpec": ("latticecast.runtime", "TensorSpec"),
+    "TensorSpec": ("latticecast.runtime", "TensorSpec"), "MLIRParseError": ("latticecast.runtime", "MLIRParseError"),
     "LatticecastRuntimeError": ("latticecast.runtime", "LatticecastRuntimeError"),
     "DeviceNotFoundError": ("latticecast.runtime", "DeviceNotFoundError"),
     "InputError": ("latticecast.runtime", "InputError"),
     "CompileError": ("latticecast.runtime", "CompileError"),
     "available_devices": ("latticecast.runtime", "available_devices"),
     "ImplicitCastPass": ("latticecast.passes", "ImplicitCastPass"),
-    "run_pipeline": ("latticecast.passes", "run_pipeline"),
+    "ImplicitCastOptions": ("latticecast.passes", "ImplicitCastOptions"),
+    "run_pipeline": ("latticecast.passes", "run_pipeline"), "Pipeline": ("latticecast.passes", "Pipeline"),
+    "evidence": ("latticecast.evidence", "evidence"),
 }
 
 
@@ -63,5 +60,5 @@ __all__ = [
     "PromotionError", "LiteralRangeError", "UnknownDTypeError", "UnknownPolicyError",
     "Graph", "TensorType", "Value", "GraphError", "PassFailure", "ops", "compile", "Model", "TensorSpec",
     "LatticecastRuntimeError", "DeviceNotFoundError", "InputError", "CompileError", "available_devices",
-    "ImplicitCastPass", "run_pipeline",
+    "MLIRParseError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "Pipeline", "evidence",
 ]

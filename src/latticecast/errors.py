@@ -8,7 +8,7 @@ if TYPE_CHECKING:
     from .dtypes import DType
     from .weak import PType
 
-__all__ = ["PromotionError", "LiteralRangeError", "UnknownPolicyError"]
+__all__ = ["PromotionError", "LiteralRangeError", "UnknownPolicyError", "GraphError"]
 
 
 class PromotionError(TypeError):
@@ -41,3 +41,8 @@ class UnknownPolicyError(KeyError, ValueError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0])
+
+
+class GraphError(ValueError):
+    """A graph used the wrong way: no output, a value from another graph, a closed graph, a bad
+    shape or axis. The message says which, and what to write instead."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from .dtypes import DType, Kind, UnknownDTypeError, valid_dtype_names
+from .dtypes import DType, DTypeLike, Kind, UnknownDTypeError, valid_dtype_names
 
 __all__ = ["Weak", "weak", "PType", "parse_ptype", "ptype_name", "is_weak", "dtype_of"]
 
@@ -22,6 +22,11 @@ class Weak:
     """A weakly typed value of ``dtype``: ``weak(DType.int64)`` is JAX's ``i*`` under x64."""
 
     dtype: DType
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.dtype, DType):
+            raise UnknownDTypeError(f"Weak needs a DType, not {self.dtype!r}; write weak('int32') or "
+                                    "weak(DType.int32)")
 
     def __repr__(self) -> str:
         return f"weak({self.dtype!r})"
@@ -47,11 +52,11 @@ _WEAK_KIND_DEFAULTS = {"b*": DType.bool, "i*": DType.int64, "u*": DType.uint64,
                        "f*": DType.float64, "c*": DType.complex128}
 
 
-def weak(dtype: "DType | str") -> Weak:
-    """A weakly typed value of ``dtype`` (a :class:`DType` or any name :meth:`DType.parse` takes)."""
+def weak(dtype: DTypeLike) -> Weak:
+    """A weakly typed value of ``dtype`` (a :class:`DType`, or anything :meth:`DType.parse` takes)."""
     if isinstance(dtype, Weak):
         return dtype
-    return Weak(DType.parse(dtype) if isinstance(dtype, str) else dtype)
+    return Weak(DType.parse(dtype))
 
 
 def is_weak(t: PType) -> bool:
@@ -75,10 +80,13 @@ def ptype_name(t: PType, style: str = "short") -> str:
     return t.short
 
 
-def parse_ptype(text: "str | PType", *, notation: str = "bits") -> PType:
-    """Parse a dtype name or a weak spelling: ``i*``/``f*``/``c*`` (JAX), ``i32?`` (anvil), ``weak int16``."""
+def parse_ptype(text: "PType | DTypeLike", *, notation: str = "bits") -> PType:
+    """Parse a dtype name or a weak spelling: ``i*``/``f*``/``c*`` (JAX), ``i32?`` (anvil), ``weak int16``.
+    Any dtype object :meth:`DType.parse` takes (NumPy, JAX, MAX) is accepted as a strong type."""
     if isinstance(text, (DType, Weak)):
         return text
+    if not isinstance(text, str):
+        return DType.parse(text, notation=notation)
     s = text.strip()
     if s in _WEAK_KIND_DEFAULTS:
         return Weak(_WEAK_KIND_DEFAULTS[s])

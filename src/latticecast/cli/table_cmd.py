@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..evidence import evidence
 from ..policies import Policy
 from ..tables import PromotionTable
 from .common import EXIT_OK, CliError, load_policy, namer, parse_types, write_output
@@ -60,7 +61,7 @@ def _is_seed(vs: str) -> bool:
 def _marks(pol: Policy, table: PromotionTable, vs: str) -> tuple[set[Cell], str]:
     """The differing cells, and a phrase naming what they were compared with."""
     if _is_seed(vs):
-        published = pol.published_tables()
+        published = evidence(pol).published
         if not published:
             raise CliError(f"policy {pol.name!r} has no published seed table to compare with; "
                            "name another policy with --vs")
@@ -78,7 +79,7 @@ def _footer(pol: Policy, table: PromotionTable, against: str, *, errata: bool) -
     if n == 0:
         return f"{pol.name}: no cell of {total} differs from {against}\n"
     line = f"{pol.name}: {n} of {total} cells differ from {against}"
-    documented = len(set(pol.errata()) & table.marks) if errata else 0
+    documented = len(set(evidence(pol).errata) & table.marks) if errata else 0
     if documented:
         if documented == n:
             which = "it is a documented erratum" if n == 1 else f"all {n} are documented errata"

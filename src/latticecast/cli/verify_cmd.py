@@ -5,7 +5,7 @@ seed tables, and states per table, in plain words, whether it is commutative,
 associative (with the count of failing triples) and a lattice. The exit code
 answers the question scripts ask, "is this policy a (partial) lattice?": 0 yes,
 1 no. Where the policy deliberately departs from its published table
-(:meth:`Policy.errata`), each such cell is listed with the reason, so a reader
+(:class:`latticecast.evidence.Evidence`), each such cell is listed with the reason, so a reader
 can check the departure against the seed.
 """
 
@@ -15,6 +15,7 @@ import argparse
 from typing import cast
 
 from ..audit import AuditReport, audit
+from ..evidence import evidence
 from ..policies import Policy
 from ..tables import PromotionTable
 from ..weak import PType
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         # Say whether the dtypes are the problem or the rules for weak values.
         strong = audit(pol.table(pol.dtypes))
         out.append(f"   its {len(pol.dtypes)} dtypes alone (no weak types): {verdict(strong)}")
-    published = pol.published_tables()
+    published = evidence(pol).published
     if not published:
         out += ["", f"(policy {pol.name} has no published seed table)"]
     for title, table in published.items():
@@ -96,7 +97,7 @@ def _departures(pol: Policy, table: PromotionTable) -> list[str]:
     where the table prints ``i8``) gives the same dtype in the end, but weakness
     is what decides associativity, so such cells are counted separately.
     """
-    errata = pol.errata()
+    errata = evidence(pol).errata
     name = namer(pol)
     differ, weak_only = [], []
     for (ra, rb), cell in table.cells.items():

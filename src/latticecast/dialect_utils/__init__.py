@@ -1,1 +1,2 @@
-"""MLIR plumbing shared by the graph builder, the pass and the runtime (imports jaxlib.mlir)."""
+"""MLIR plumbing shared by the passes, the runtime and the graph builder: contexts, types, parsing,
+diagnostics and constants (the layer that imports ``jaxlib.mlir``; it imports no layer above it)."""

@@ -58,6 +58,6 @@ def _scalar(attr: ir.Attribute, dtype: DType) -> object:
     if dtype.is_inexact:
         return ir.FloatAttr(attr).value
     value = ir.IntegerAttr(attr).value
-    if dtype.kind.value == "unsigned" and value < 0:  # IntegerAttr.value reads ui64 as signed
+    if dtype.is_unsigned and value < 0:  # IntegerAttr.value reads ui64 as signed
         value += 1 << dtype.bitwidth
     return value

@@ -1,46 +1,66 @@
-"""The MLIR context latticecast builds, parses and runs passes in.
+"""The MLIR contexts latticecast builds, parses and runs passes in: the dialects JAX registers, and no more.
 
-One context knows every dialect jaxlib ships (``func``, ``stablehlo``, ``chlo``,
-the upstream ones) and the upstream passes (``canonicalize``, ``cse``, ...), and
-allows unregistered dialects: ``!latticecast.address`` is an opaque type, and
-lenient parsing reads mixed-dtype ops as unregistered ops first (see
-:mod:`.lenient`). Contexts are cheap (about 20 ms) but not free, so graphs share
-one per thread unless given their own.
+A context here knows what JAX's own context knows (``jax._src.interpreters.mlir.make_ir_context``),
+through jaxlib's public dialect modules: the upstream dialects jaxlib ships (``func``,
+``arith``, ...), ``stablehlo`` (and ``vhlo``, which it loads), ``chlo``, Shardy's ``sdy``
+and ``mpmd``, and ``mhlo``. So a module JAX wrote (with ``sdy.mesh``, ``sdy.sharding``,
+``mhlo.frontend_attributes``) parses, passes and prints here exactly as it does in JAX.
+
+Two kinds of context:
+
+* :func:`make_context` (strict): unregistered dialects are errors. The runtime parses
+  in one, so an op PJRT cannot compile is refused at parse time.
+* ``make_context(lenient=True)``: unregistered dialects are allowed. The graph
+  builder and ``latticecast-opt`` need it for MAX's ``!latticecast.address`` type
+  and for the placeholders of mixed-dtype ops (see :mod:`.parsing`).
+
+Multithreading is off in every context latticecast makes: the work is Python-driven,
+and MLIR's threaded parser deadlocks on some malformed input (an unregistered op next
+to nested ``func.func`` ops). Contexts are cheap (about 20 ms) but not free, so each
+thread shares one of each kind unless a caller makes its own.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 
-# XLA's C++ logging (absl) prints INFO lines about PJRT devices when our MLIR bindings load
-# before jax sets it up; users asked for results, not logs. An explicit setting still wins.
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-
 from jaxlib.mlir import ir
-from jaxlib.mlir._mlir_libs import _chlo, _jax_mlir_ext, _stablehlo
+from jaxlib.mlir._mlir_libs import _jax_mlir_ext
+from jaxlib.mlir.dialects import chlo, mhlo, mpmd, sdy, stablehlo
 
-__all__ = ["make_context", "default_context"]
+__all__ = ["make_context", "default_context", "strict_context"]
 
 _local = threading.local()
 
 
-def make_context() -> ir.Context:
-    """A new context with jaxlib's dialects and passes registered."""
+def make_context(*, lenient: bool = False) -> ir.Context:
+    """A new context with the dialects and passes JAX registers (``lenient``: unregistered ops allowed)."""
     registry = ir.DialectRegistry()
     _jax_mlir_ext.register_dialects(registry)
     ctx = ir.Context()
     ctx.append_dialect_registry(registry)
     ctx.load_all_available_dialects()
-    _stablehlo.register_dialect(ctx)
-    _chlo.register_dialect(ctx)
-    ctx.allow_unregistered_dialects = True
+    sdy.register_dialect(ctx)
+    mpmd.register_dialect(ctx)
+    mhlo.register_mhlo_dialect(ctx)
+    chlo.register_dialect(ctx)
+    stablehlo.register_dialect(ctx)
+    ctx.enable_multithreading(False)
+    ctx.allow_unregistered_dialects = lenient
     return ctx
 
 
 def default_context() -> ir.Context:
-    """This thread's shared context."""
-    ctx = getattr(_local, "context", None)
+    """This thread's shared lenient context (graphs, ``latticecast-opt``)."""
+    ctx = getattr(_local, "lenient", None)
     if ctx is None:
-        ctx = _local.context = make_context()
+        ctx = _local.lenient = make_context(lenient=True)
+    return ctx
+
+
+def strict_context() -> ir.Context:
+    """This thread's shared strict context (the runtime's parser)."""
+    ctx = getattr(_local, "strict", None)
+    if ctx is None:
+        ctx = _local.strict = make_context(lenient=False)
     return ctx

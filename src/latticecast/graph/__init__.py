@@ -1,8 +1,10 @@
-"""The MAX-style graph builder: ``Graph``, ``TensorType``, ``Value`` and the ops."""
+"""The MAX-style graph builder: ``Graph``, ``Value`` and the ops (``TensorType`` lives below it)."""
 
+from ..errors import GraphError
+from ..tensor_type import TensorType
 from . import ops
-from .graph import Graph, PassFailure, current_graph
-from .types import GraphError, TensorType
+from .current import current_graph
+from .graph import Graph, PassFailure
 from .value import Value
 
 __all__ = ["Graph", "TensorType", "Value", "GraphError", "PassFailure", "current_graph", "ops"]

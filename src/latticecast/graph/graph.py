@@ -1,38 +1,37 @@
 """``Graph``: build a StableHLO function the way Modular's MAX ``Graph`` API does.
 
-A graph owns a module with one public function, ``@main``, whose arguments are
-the graph's inputs. Ops are appended with ``ir.Operation.create`` (much faster
-than the generated op classes) and are *not* verified while building: a binary
-op may mix operand element types, its result typed with the promoted type, as
-the design's IR conventions say. ``Graph.module`` runs ``implicit-cast`` with the
-graph's policy (once) and verifies the result; ``Graph.mlir(before_passes=True)``
-shows the IR as built.
+A graph owns a module with one public function, ``@main``, whose arguments are the
+graph's inputs. Every op enters through one door, :meth:`Graph._add_op`, which gives
+it its location and, for a weakly typed value, the ``latticecast.weak`` marker. Ops
+are appended with ``ir.Operation.create`` (much faster than the generated op classes)
+and are *not* verified while building: a binary op may mix operand element types,
+its result typed with the promoted type, as the design's IR conventions say.
+
+:attr:`Graph.module` runs ``implicit-cast`` with the graph's policy object (once) and
+verifies the result; ``Graph.mlir(before_passes=True)`` shows the IR as built.
 """
 
 from __future__ import annotations
 
 import sys
-import threading
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
-import numpy as np
-from jaxlib.mlir import ir
+from jaxlib.mlir import ir, passmanager
 
-from ..dtypes import DType
-from ..errors import PromotionError
-from ..policies import Policy, policy as get_policy
-from ..weak import PType, Weak
 from ..dialect_utils.context import default_context
-from ..dialect_utils.op_table import WEAK_ATTR
+from ..dialect_utils.diagnostics import Diagnostic
 from ..dialect_utils.types import TypeCache, type_cache
-from .types import GraphError, TensorType
-
-if TYPE_CHECKING:
-    from .value import Value
+from ..dtypes import DType, DTypeLike
+from ..errors import GraphError
+from ..op_rules import WEAK_ATTR
+from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
+from ..policies import Policy, policy as get_policy
+from ..tensor_type import TensorType
+from .current import CURRENT_GRAPH, current_graph
+from .ops.promotion import as_value, constant_value
+from .value import Value
 
 __all__ = ["Graph", "PassFailure", "current_graph"]
-
-_local = threading.local()
 
 
 class PassFailure(RuntimeError):
@@ -43,56 +42,39 @@ class PassFailure(RuntimeError):
         self.diagnostics = diagnostics
 
 
-def _stack() -> list["Graph"]:
-    st = getattr(_local, "stack", None)
-    if st is None:
-        st = _local.stack = []
-    return st
-
-
-def current_graph() -> "Graph":
-    """The innermost graph of this thread's ``with Graph(...)`` blocks."""
-    st = _stack()
-    if not st:
-        raise GraphError("no graph is being built here: create values inside `with Graph(...) as g:` "
-                         "or through a graph's methods (g.constant, g.scalar)")
-    return st[-1]
-
-
 class _ScalarFactory:
     """``g.scalar[DType.int16](1)`` (the MAX/Mojo spelling) and ``g.scalar(1, DType.int16)``."""
 
     def __init__(self, graph: "Graph") -> None:
         self._graph = graph
 
-    def __getitem__(self, dtype: "DType | str") -> Callable[[Any], "Value"]:
+    def __getitem__(self, dtype: DTypeLike) -> Callable[[Any], Value]:
         d = DType.parse(dtype)
         return lambda value: self._graph.constant(value, d)
 
-    def __call__(self, value: Any, dtype: "DType | str | None" = None) -> "Value":
-        if dtype is None:
-            return self._graph.constant(value)
-        return self._graph.constant(value, DType.parse(dtype))
+    def __call__(self, value: Any, dtype: DTypeLike | None = None) -> Value:
+        return self._graph.constant(value, None if dtype is None else DType.parse(dtype))
 
 
 class Graph:
     """A StableHLO function under construction, with a promotion policy.
 
     ``Graph(name, input_types=[TensorType(...), ...], policy="jax")``; use it as a
-    context manager (ops on its values find it, as in MAX) or pass ``forward``,
-    a callable that receives the inputs and returns the outputs. ``diagnose_lossy``
-    (``"remark"``, ``"warning"``, ``"error"``) reports implicit promotions that can lose
-    magnitude (``int64 -> float16``) in :attr:`diagnostics`; warnings are also issued
-    as :class:`~latticecast.passes.LossyPromotionWarning`, errors fail the pass.
+    context manager (ops on its values find it, as in MAX) or pass ``forward``, a
+    callable that receives the inputs and returns the outputs. ``policy`` is a name
+    or any :class:`~latticecast.Policy` object, registered or not. ``diagnose_lossy``
+    (``"remark"``, ``"warning"``, ``"error"``) reports implicit promotions that can
+    lose magnitude (``int64 -> float16``) in :attr:`diagnostics`; warnings are also
+    issued as :class:`~latticecast.passes.LossyPromotionWarning`, errors fail the pass.
     """
 
     def __init__(self, name: str, input_types: Sequence[TensorType] = (), policy: "str | Policy" = "jax", *,
                  forward: Callable[..., Any] | None = None, context: ir.Context | None = None,
                  input_names: Sequence[str] | None = None, debug_locations: bool = False,
-                 diagnose_lossy: str = "off") -> None:
+                 diagnose_lossy: "str | LossyLevel" = "off") -> None:
         self.name = name
-        self.diagnose_lossy = diagnose_lossy
         self.policy: Policy = get_policy(policy)
+        self.options = ImplicitCastOptions(policy=self.policy, diagnose_lossy=diagnose_lossy)
         self.context = context or default_context()
         self.tc: TypeCache = type_cache(self.context)
         self.debug_locations = debug_locations
@@ -108,23 +90,21 @@ class Graph:
         self._before: ir.Operation | None = None
         self._failure: PassFailure | None = None
         self._output_types: tuple[TensorType, ...] | None = None
+        self._tokens: list[Any] = []
         self.diagnostics: list[str] = []
-        self._compare_attrs: dict[str, ir.Attribute] = {}
         with self.context:
             self.loc = ir.Location.name(name) if name else ir.Location.unknown()
+            self._unit = ir.UnitAttr.get()
             self._module = ir.Module.create(self.loc)
             self._module.operation.attributes["sym_name"] = ir.StringAttr.get(name or "graph")
             arg_types = [self.tc.tensor(t.dtype, t.shape) for t in types]
-            ftype = ir.FunctionType.get(arg_types, [])
             self._func = ir.Operation.create(
                 "func.func", attributes={"sym_name": ir.StringAttr.get("main"),
-                                         "function_type": ir.TypeAttr.get(ftype),
+                                         "function_type": ir.TypeAttr.get(ir.FunctionType.get(arg_types, [])),
                                          "sym_visibility": ir.StringAttr.get("public")},
                 regions=1, loc=self.loc, ip=ir.InsertionPoint(self._module.body))
-            self._block = ir.Block.create_at_start(self._func.regions[0], arg_types,
-                                                   [self.loc] * len(arg_types))
+            self._block = ir.Block.create_at_start(self._func.regions[0], arg_types, [self.loc] * len(arg_types))
             self.ip = ir.InsertionPoint(self._block)
-        from .value import Value
         self.inputs: tuple[Value, ...] = tuple(
             Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, types))
         if forward is not None:
@@ -132,20 +112,48 @@ class Graph:
                 outs = forward(*self.inputs)
             self.output(*(outs if isinstance(outs, (tuple, list)) else (outs,)))
 
-    # -- context manager (ops find the current graph, as in MAX) ---------------------------
+    # -- the current graph (ops find it, as in MAX) -------------------------------------------
 
     def __enter__(self) -> "Graph":
-        _stack().append(self)
+        self._tokens.append(CURRENT_GRAPH.set(self))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        st = _stack()
-        if st and st[-1] is self:
-            st.pop()
+        if not self._tokens:
+            return
+        token = self._tokens.pop()
+        if CURRENT_GRAPH.get() is self:
+            try:
+                CURRENT_GRAPH.reset(token)
+            except ValueError:  # the block was entered in another context (a different task)
+                CURRENT_GRAPH.set(token.old_value if token.old_value is not token.MISSING else None)
 
     @staticmethod
     def current() -> "Graph":
         return current_graph()
+
+    # -- the door every op enters by ------------------------------------------------------------
+
+    def _add_op(self, name: str, results: Sequence[ir.Type], operands: Sequence[ir.Value] = (),
+                attributes: dict[str, ir.Attribute] | None = None, *, regions: int = 0,
+                weak: bool = False) -> ir.Operation:
+        """Append ``name`` to ``@main``: the one place ops are created, located, and marked weak."""
+        if weak:
+            attributes = dict(attributes or {})
+            attributes[WEAK_ATTR] = self._unit
+        return ir.Operation.create(name, results=list(results), operands=list(operands), attributes=attributes,
+                                   regions=regions, loc=self.location(), ip=self.ip)
+
+    def location(self) -> ir.Location:
+        """Where a new op comes from: the user's source line with ``debug_locations``."""
+        if not self.debug_locations:
+            return self.loc
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_globals.get("__name__", "").startswith("latticecast."):
+            frame = frame.f_back
+        if frame is None:
+            return self.loc
+        return ir.Location.file(frame.f_code.co_filename, frame.f_lineno, 1, context=self.context)
 
     # -- building -------------------------------------------------------------------------
 
@@ -162,37 +170,24 @@ class Graph:
             raise GraphError(f"graph {self.name!r} is closed (g.output() was called); build a new "
                              "Graph to add more ops")
 
-    def location(self) -> ir.Location:
-        """Where a new op comes from: the user's source line with ``debug_locations``."""
-        if not self.debug_locations:
-            return self.loc
-        frame = sys._getframe(1)
-        while frame is not None and frame.f_globals.get("__name__", "").startswith("latticecast."):
-            frame = frame.f_back
-        if frame is None:
-            return self.loc
-        return ir.Location.file(frame.f_code.co_filename, frame.f_lineno, 1, context=self.context)
-
-    def constant(self, value: Any, dtype: "DType | str | None" = None) -> "Value":
+    def constant(self, value: Any, dtype: DTypeLike | None = None) -> Value:
         """A strongly typed constant from a NumPy array, list or scalar.
 
         Without ``dtype`` the NumPy dtype decides (Python ints become the policy's
         default int, floats its default float); with ``dtype`` the values must fit
         it exactly (no silent wrap of 300 into uint8).
         """
-        from .emit import constant_value
         self.check_open()
         return constant_value(self, value, None if dtype is None else DType.parse(dtype))
 
     def output(self, *values: Any) -> None:
         """Return ``values`` from the graph (Python scalars and arrays become constants) and close it."""
-        from .value import as_value
         self.check_open()
         if not values:
             raise GraphError(f"graph {self.name!r}: output() needs at least one value")
         outs = [as_value(v, self, materialize=True) for v in values]
         with self.context:
-            ir.Operation.create("func.return", operands=[v.ir for v in outs], loc=self.loc, ip=self.ip)
+            self._add_op("func.return", [], [v.ir for v in outs])
             ftype = ir.FunctionType.get([a.type for a in self._block.arguments], [v.ir.type for v in outs])
             self._func.attributes["function_type"] = ir.TypeAttr.get(ftype)
         self._output_types = tuple(TensorType(v.dtype, v.shape) for v in outs)
@@ -217,22 +212,19 @@ class Graph:
         if self._failure is not None:
             raise self._failure  # the same answer every time; the half-passed IR is never handed out
         self._require_output()
-        from ..passes import ImplicitCastOptions, ImplicitCastPass
-        from ..passes.diagnostics import format_location
         self._before = self._module.operation.clone()
-        p = ImplicitCastPass(ImplicitCastOptions(policy=self.policy.name, diagnose_lossy=self.diagnose_lossy))
+        p = ImplicitCastPass(self.options)
         with self.context:
-            from jaxlib.mlir import passmanager
             pm = passmanager.PassManager("builtin.module")
             p.add_to(pm)
             try:
                 pm.run(self._module.operation)
             except ir.MLIRError as e:
-                diags = [f"{format_location(d.location)}: error: {d.message}" for d in e.error_diagnostics]
+                diags = [Diagnostic.from_mlir(d).format() for d in e.error_diagnostics]
                 self._failure = PassFailure(f"implicit-cast rejected graph {self.name!r}:\n  "
                                             + "\n  ".join(diags), diags)
                 raise self._failure from None
-        self.diagnostics.extend(str(d) for d in p.diagnostics)
+        self.diagnostics.extend(d.format() for d in p.diagnostics)
         for d in p.diagnostics:
             if d.severity == "warning":
                 d.warn()
@@ -260,8 +252,7 @@ class Graph:
     def compile(self, device: Any = "cpu") -> Any:
         """Compile for ``device`` with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays)."""
         from ..runtime import compile as compile_module
-        names = list(self.input_names) if self.input_names else None
-        return compile_module(self.module, device=device, input_names=names)
+        return compile_module(self.module, device=device, input_names=list(self.input_names or ()) or None)
 
     def __repr__(self) -> str:
         ins = ", ".join(str(t) for t in self.input_types)

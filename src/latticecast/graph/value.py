@@ -1,19 +1,32 @@
-"""``Value``: a tensor value of a graph, with NumPy's operators (MAX's ``TensorValue``)."""
+"""``Value``: a tensor value of a graph, with NumPy's operators (MAX's ``TensorValue``).
+
+Every operator and method is a call into :mod:`latticecast.graph.ops` (the cycle
+``value <-> ops`` is deliberate, as in MAX: values have methods, ops take values).
+NumPy is told to defer to these operators: ``np.float64(1.5) + x`` reaches
+``x.__radd__`` (or :meth:`Value.__array_ufunc__`), so a NumPy scalar on either side
+promotes the same way, as a strongly typed value.
+"""
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, Sequence
 
+import numpy as np
 from jaxlib.mlir import ir
 
-from ..dtypes import DType
+from ..dtypes import DType, DTypeLike
+from ..tensor_type import TensorType
 from ..weak import PType, Weak
-from .types import GraphError, TensorType
 
 if TYPE_CHECKING:
     from .graph import Graph
 
-__all__ = ["Value", "as_value"]
+__all__ = ["Value", "TensorValueLike"]
+
+TensorValueLike = Any
+"""What an op takes as an operand: a :class:`Value`, a Python scalar (weakly typed), or a NumPy
+array, NumPy scalar or nested list (a strongly typed constant)."""
 
 
 class Value:
@@ -21,6 +34,7 @@ class Value:
     weakly typed (a Python scalar, or computed only from them), which decides how it promotes."""
 
     __slots__ = ("graph", "ir", "ptype", "shape", "storage")
+    __array_priority__ = 1000
 
     def __init__(self, graph: "Graph", value: ir.Value, ptype: PType, shape: Sequence[int],
                  storage: DType | None = None) -> None:
@@ -59,9 +73,23 @@ class Value:
 
     __hash__ = object.__hash__  # == builds a comparison, so identity decides hashing
 
+    # -- NumPy interoperation ---------------------------------------------------------------
+
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """``np.add(x, 1)`` and ``np.float64(1.5) + x`` build graph ops (NumPy scalars and arrays
+        are strongly typed constants); any other use of a ufunc is refused."""
+        op = _ufuncs().get(ufunc.__name__)
+        if method != "__call__" or kwargs or op is None:
+            return NotImplemented
+        return op(*inputs)
+
+    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a graph value has no contents while the graph is built; compile the graph "
+                        "(g.compile()) and call the model to get NumPy arrays")
+
     # -- methods ----------------------------------------------------------------------------
 
-    def cast(self, dtype: "DType | str") -> "Value":
+    def cast(self, dtype: DTypeLike) -> "Value":
         """An explicit conversion (``stablehlo.convert``); the result is strongly typed."""
         return _ops.cast(self, dtype)
 
@@ -206,12 +234,19 @@ class Value:
 from . import ops as _ops  # noqa: E402  (ops imports this module; Value is defined by now)
 
 
-def as_value(x: Any, graph: "Graph", *, materialize: bool = False) -> Value:
-    """``x`` as a value of ``graph``; a Python scalar becomes a weak constant (``materialize``)."""
-    from .emit import Literal, emit_literal, operand  # emit imports this module
-    v = operand(x, graph)
-    if isinstance(v, Literal):
-        if not materialize:
-            raise GraphError(f"{x!r} is a Python scalar, not a graph value")
-        return emit_literal(graph, v, graph.policy.materialize(v.ptype), ())
-    return v
+
+@functools.cache
+def _ufuncs() -> dict[str, Any]:
+    """The NumPy ufuncs a graph value answers, by name (built on first use: ``ops`` imports this module)."""
+    o = _ops
+    return {
+        "add": o.add, "subtract": o.subtract, "multiply": o.multiply, "true_divide": o.divide,
+        "divide": o.divide, "floor_divide": o.floor_divide, "remainder": o.mod, "power": o.power,
+        "matmul": o.matmul, "equal": o.equal, "not_equal": o.not_equal, "less": o.less,
+        "less_equal": o.less_equal, "greater": o.greater, "greater_equal": o.greater_equal,
+        "bitwise_and": o.bitwise_and, "bitwise_or": o.bitwise_or, "bitwise_xor": o.bitwise_xor,
+        "left_shift": o.left_shift, "right_shift": o.right_shift, "invert": o.invert,
+        "negative": o.negative, "absolute": o.abs, "maximum": o.maximum, "minimum": o.minimum,
+        "arctan2": o.atan2, "exp": o.exp, "log": o.log, "sqrt": o.sqrt, "tanh": o.tanh,
+        "sin": o.sin, "cos": o.cos, "floor": o.floor, "ceil": o.ceil, "sign": o.sign,
+    }

@@ -1,4 +1,4 @@
-"""Lower MAX's dtypes that StableHLO (and PJRT) do not have to the types that store them.
+"""The ``lower-dtypes`` pass: MAX's dtypes that StableHLO and PJRT lack become the dtypes that store them.
 
 * ``index`` and ``!latticecast.address`` (unsigned word-size integers, MAX) become ``ui64``:
   MAX promotes both to uint64 "regardless of architecture", and 64 bits hold them.
@@ -7,27 +7,46 @@
   ``stablehlo.reduce_precision`` (exponent 8 bits, mantissa 10 bits) where it is
   defined, so results are those of a TF32 machine, not of float32 arithmetic.
 
-``implicit-cast`` runs this at its end (option ``lower-dtypes``, on by default),
-so its output is plain StableHLO that verifies and runs.
+Which dtypes lower, and to what, is :attr:`DType.stored_as` (the dtype table's fact).
+``implicit-cast`` runs this pass at its end unless told ``lower-dtypes=false``; it is
+also a pass of its own in a pipeline (``builtin.module(implicit-cast{lower-dtypes=false},
+..., lower-dtypes)``).
 """
 
 from __future__ import annotations
 
 from jaxlib.mlir import ir
 
-from ..dtypes import DType
 from ..dialect_utils.constants import constant_values
-from ..dialect_utils.types import TypeCache
+from ..dialect_utils.types import TypeCache, type_cache
+from ..dtypes import DType
+from .base import LatticecastPass, PassResult
+from .options import LowerDTypesOptions
 
-__all__ = ["lower_dtypes", "refresh_function_type", "HOST_TYPES"]
+__all__ = ["LowerDTypesPass", "lower_dtypes", "refresh_function_type", "LOWERED"]
 
-HOST_TYPES = {DType.index: DType.uint64, DType.address: DType.uint64, DType.tensor_float32: DType.float32}
+LOWERED: tuple[DType, ...] = tuple(d for d in DType if d.needs_lowering)
+
+
+class LowerDTypesPass(LatticecastPass):
+    argument = "lower-dtypes"
+    description = "Lower index/address to ui64 and tf32 to f32 with reduce_precision"
+    Options = LowerDTypesOptions
+
+    def run(self, root: ir.Operation) -> PassResult:
+        with root.context, ir.Location.unknown():
+            lower_dtypes(root, type_cache(root.context))
+        return PassResult()
 
 
 def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
-    """Rewrite every index/address/tf32 type under ``root``; returns how many values changed."""
-    lowered = {tc.element[d]: d for d in HOST_TYPES}
+    """Rewrite every ``index``/``address``/``tf32`` type under ``root``; returns how many values changed.
+
+    A module without them costs one walk and is left as it is.
+    """
+    used = _lowered_elements(tc)
     changed = 0
+    tf32 = tc.element(DType.tensor_float32) if DType.tensor_float32 in used.values() else None
     tf32_values: list[ir.Value] = []
     funcs: list[ir.Operation] = []
     ops: list[ir.Operation] = []
@@ -35,11 +54,8 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
     def new_type(t: ir.Type) -> ir.Type | None:
         if t.typeid != ir.RankedTensorType.static_typeid:
             return None
-        rt = ir.RankedTensorType(t)
-        d = lowered.get(rt.element_type)
-        if d is None:
-            return None
-        return tc.tensor(HOST_TYPES[d], rt.shape)
+        d = used.get(ir.RankedTensorType(t).element_type)
+        return None if d is None else tc.with_element(t, d.stored_as)
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         ops.append(op)
@@ -49,54 +65,59 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
     # converts to or from a lowered type become identities (address <-> ui64, f32 <-> tf32)
     converts = [op for op in ops if op.name == "stablehlo.convert"
                 and (new_type(op.operands[0].type) is not None or new_type(op.results[0].type) is not None)]
-    with root.context, ir.Location.unknown():
-        for op in ops:
-            if op.name == "func.func":
-                funcs.append(op)
-            for region in op.regions:
-                for block in region.blocks:
-                    for arg in block.arguments:
-                        t = new_type(arg.type)
-                        if t is not None:
-                            if _is_tf32(arg.type, tc):
-                                tf32_values.append(arg)
-                            arg.set_type(t)
-                            changed += 1
-            for res in op.results:
-                t = new_type(res.type)
-                if t is None:
-                    continue
-                if _is_tf32(res.type, tc):
-                    tf32_values.append(res)
-                if op.name == "stablehlo.constant":
-                    d, shape = tc.tensor_info(res.type)
-                    values = constant_values(op, d, shape)
-                    op.attributes["value"] = tc.dense_attr(values.astype(HOST_TYPES[d].np_dtype),
-                                                           HOST_TYPES[d], shape)
-                res.set_type(t)
-                changed += 1
-        for value in tf32_values:
-            _round_to_tf32(value, tc)
-        for op in converts:
-            # a convert between two types that now store alike is a no-op (TF32 rounding is the
-            # reduce_precision placed after it, which now reads the convert's operand)
-            if op.operands[0].type == op.results[0].type:
-                op.results[0].replace_all_uses_with(op.operands[0])
-                op.erase()
-        for f in funcs:
-            refresh_function_type(f)
+    for op in ops:
+        if op.name == "func.func":
+            funcs.append(op)
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:
+                    t = new_type(arg.type)
+                    if t is not None:
+                        if tf32 is not None and ir.RankedTensorType(arg.type).element_type == tf32:
+                            tf32_values.append(arg)
+                        arg.set_type(t)
+                        changed += 1
+        for res in op.results:
+            t = new_type(res.type)
+            if t is None:
+                continue
+            if tf32 is not None and ir.RankedTensorType(res.type).element_type == tf32:
+                tf32_values.append(res)
+            if op.name == "stablehlo.constant":
+                d, shape = tc.tensor_info(res.type)
+                values = constant_values(op, d, shape)
+                op.attributes["value"] = tc.dense_attr(values.astype(d.stored_as.np_dtype), d.stored_as, shape)
+            res.set_type(t)
+            changed += 1
+    for value in tf32_values:
+        _round_to_tf32(value)
+    for op in converts:
+        # a convert between two types that now store alike is a no-op (TF32 rounding is the
+        # reduce_precision placed after it, which now reads the convert's operand)
+        if op.operands[0].type == op.results[0].type:
+            op.results[0].replace_all_uses_with(op.operands[0])
+            op.erase()
+    for f in funcs:
+        refresh_function_type(f)
     return changed
 
 
-def _is_tf32(t: ir.Type, tc: TypeCache) -> bool:
-    return ir.RankedTensorType(t).element_type == tc.element[DType.tensor_float32]
+def _lowered_elements(tc: TypeCache) -> dict[ir.Type, DType]:
+    """The element types of the lowered dtypes that this context can hold (a strict context has no
+    ``!latticecast.address``, so no module in it can use one)."""
+    found: dict[ir.Type, DType] = {}
+    for d in LOWERED:
+        try:
+            found[tc.element(d)] = d
+        except TypeError:
+            pass
+    return found
 
 
-def _round_to_tf32(value: ir.Value, tc: TypeCache) -> None:
+def _round_to_tf32(value: ir.Value) -> None:
     owner = value.owner
     if isinstance(owner, ir.Block):
-        ops = owner.operations
-        ip = ir.InsertionPoint(ops[0]) if len(ops) else ir.InsertionPoint(owner)
+        ip = ir.InsertionPoint.at_block_begin(owner)
         loc = value.location
     else:
         if owner.name == "stablehlo.reduce_precision":
@@ -117,9 +138,11 @@ def refresh_function_type(func: ir.Operation) -> None:
         return
     block = func.regions[0].blocks[0]
     inputs = [a.type for a in block.arguments]
-    ops = block.operations
-    terminator = ops[len(ops) - 1] if len(ops) else None
     old = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+    try:
+        terminator = ir.InsertionPoint.at_block_terminator(block).ref_operation
+    except (ValueError, RuntimeError):
+        terminator = None
     outputs = [v.type for v in terminator.operands] if terminator is not None and \
         terminator.name == "func.return" else list(old.results)
     func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, outputs))

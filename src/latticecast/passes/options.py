@@ -1,62 +1,149 @@
-"""The options of ``implicit-cast``, parsed from MLIR's ``{key=value key2=value}`` syntax."""
+"""Pass options as typed dataclass fields, parsed from MLIR's ``{key=value key2=value}`` syntax.
+
+As in xDSL's ``ModulePass``, a pass's options are the fields of a frozen dataclass;
+the field's type says how a value written in a pipeline string is read
+(``bool``: ``true``/``false``; an ``Enum``: one of its values; :class:`Policy`:
+a registered policy name). Python callers construct the dataclass directly and
+may pass a :class:`~latticecast.Policy` object: names are resolved only where
+text comes in.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import dataclasses
+import enum
+import typing
+from typing import Any, ClassVar
 
-from ..policies import policy as get_policy
+from ..errors import UnknownPolicyError
+from ..policies import Policy, policy as get_policy
 
-__all__ = ["ImplicitCastOptions", "PassOptionError"]
-
-_LOSSY_LEVELS = ("off", "remark", "warning", "error")
+__all__ = ["PassOptions", "PassOptionError", "LossyLevel", "ImplicitCastOptions", "LowerDTypesOptions"]
 
 
 class PassOptionError(ValueError):
     """A pass option that does not exist or has a bad value; the message lists the valid ones."""
 
 
-@dataclass(frozen=True)
-class ImplicitCastOptions:
-    """``policy``: the promotion policy (``jax``, ``max``, ...).
-    ``diagnose_lossy``: report promotions that can lose magnitude (``int64 -> float16``):
-    ``off`` (default), ``remark``, ``warning`` or ``error``.
-    ``lower_dtypes``: lower ``index``/``address`` to ``ui64`` and ``tensor_float32`` to ``f32``
-    (with ``reduce_precision``), so the output is plain StableHLO (default on)."""
+class LossyLevel(str, enum.Enum):
+    """How ``implicit-cast`` reports promotions that can lose magnitude (``int64 -> float16``)."""
 
-    policy: str = "jax"
-    diagnose_lossy: str = "off"
+    OFF = "off"
+    REMARK = "remark"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+_BOOL = {"": True, "true": True, "1": True, "false": False, "0": False}
+
+
+@dataclasses.dataclass(frozen=True)
+class PassOptions:
+    """Base of every latticecast pass's options. A field's ``metadata["bare"]`` is the value a
+    bare ``key`` (without ``=value``) means; ``metadata["aliases"]`` maps extra spellings."""
+
+    pass_name: ClassVar[str] = "pass"
+
+    @classmethod
+    def parse(cls, text: str) -> "PassOptions":
+        """``"policy=max diagnose-lossy=warning"`` (spaces or commas between options)."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        hints = typing.get_type_hints(cls)
+        values: dict[str, Any] = {}
+        for item in text.replace(",", " ").split():
+            key, eq, value = item.partition("=")
+            name = key.strip().replace("-", "_")
+            f = fields.get(name)
+            if f is None:
+                raise PassOptionError(f"{cls.pass_name} has no option {key.strip()!r}; its options are "
+                                      f"{cls.usage()}")
+            values[name] = cls._read(f, hints[name], value.strip(), bare=not eq)
+        return cls(**values)
+
+    @classmethod
+    def _read(cls, f: dataclasses.Field, kind: Any, value: str, *, bare: bool) -> Any:
+        option = f.name.replace("_", "-")
+        if bare and "bare" in f.metadata:
+            return f.metadata["bare"]
+        value = f.metadata.get("aliases", {}).get(value, value)
+        if kind is bool:
+            if value.lower() not in _BOOL:
+                raise PassOptionError(f"{option} must be true or false, not {value!r}")
+            return _BOOL[value.lower()]
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            try:
+                return kind(value)
+            except ValueError:
+                raise PassOptionError(f"{option} must be one of {', '.join(str(m.value) for m in kind)}, "
+                                      f"not {value!r}") from None
+        if kind is Policy:
+            try:
+                return get_policy(value)
+            except UnknownPolicyError as e:
+                raise PassOptionError(f"{option}: {e}") from None
+        return value
+
+    @classmethod
+    def usage(cls) -> str:
+        hints = typing.get_type_hints(cls)
+        parts = []
+        for f in dataclasses.fields(cls):
+            kind = hints[f.name]
+            if kind is bool:
+                shown = "true|false"
+            elif isinstance(kind, type) and issubclass(kind, enum.Enum):
+                shown = "|".join(str(m.value) for m in kind)
+            elif kind is Policy:
+                shown = "<name>"
+            else:
+                shown = "<value>"
+            parts.append(f"{f.name.replace('_', '-')}={shown}")
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        out = []
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            shown = v.name if isinstance(v, Policy) else v.value if isinstance(v, enum.Enum) else \
+                ("true" if v else "false") if isinstance(v, bool) else str(v)
+            out.append(f"{f.name.replace('_', '-')}={shown}")
+        return " ".join(out)
+
+
+def _default_policy() -> Policy:
+    return get_policy("jax")
+
+
+@dataclasses.dataclass(frozen=True)
+class ImplicitCastOptions(PassOptions):
+    """``policy``: the promotion policy (a :class:`Policy`, or a registered name).
+    ``diagnose_lossy``: report promotions that can lose magnitude: ``off`` (default),
+    ``remark``, ``warning`` or ``error``.
+    ``lower_dtypes``: run ``lower-dtypes`` at the end, so the output is plain StableHLO
+    (``index``/``address`` as ``ui64``, ``tf32`` as ``f32``; default on)."""
+
+    pass_name: ClassVar[str] = "implicit-cast"
+
+    policy: Policy = dataclasses.field(default_factory=_default_policy)
+    diagnose_lossy: LossyLevel = dataclasses.field(
+        default=LossyLevel.OFF,
+        metadata={"bare": LossyLevel.WARNING, "aliases": {"true": "warning", "false": "off", "1": "warning",
+                                                          "0": "off"}})
     lower_dtypes: bool = True
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "policy", get_policy(self.policy).name)  # validates the name
-        if self.diagnose_lossy not in _LOSSY_LEVELS:
-            raise PassOptionError(f"diagnose-lossy must be one of {', '.join(_LOSSY_LEVELS)}, "
-                                  f"not {self.diagnose_lossy!r}")
+        if not isinstance(self.policy, Policy):
+            object.__setattr__(self, "policy", get_policy(self.policy))
+        if not isinstance(self.diagnose_lossy, LossyLevel):
+            try:
+                object.__setattr__(self, "diagnose_lossy", LossyLevel(self.diagnose_lossy))
+            except ValueError:
+                raise PassOptionError(f"diagnose-lossy must be one of "
+                                      f"{', '.join(m.value for m in LossyLevel)}, not {self.diagnose_lossy!r}") from None
 
-    @classmethod
-    def parse(cls, text: str) -> "ImplicitCastOptions":
-        """``"policy=max diagnose-lossy=warning"`` (spaces or commas between options; a bare
-        ``diagnose-lossy`` means ``warning``)."""
-        opts = cls()
-        for item in text.replace(",", " ").split():
-            key, _, value = item.partition("=")
-            key = key.strip().replace("_", "-")
-            if key == "policy":
-                opts = replace(opts, policy=value)
-            elif key == "diagnose-lossy":
-                value = value or "warning"
-                value = {"true": "warning", "false": "off", "1": "warning", "0": "off"}.get(value, value)
-                opts = replace(opts, diagnose_lossy=value)
-            elif key == "lower-dtypes":
-                if value not in ("", "true", "false", "1", "0"):
-                    raise PassOptionError(f"lower-dtypes must be true or false, not {value!r}")
-                opts = replace(opts, lower_dtypes=value in ("", "true", "1"))
-            else:
-                raise PassOptionError(f"implicit-cast has no option {key!r}; its options are "
-                                      "policy=<name>, diagnose-lossy=off|remark|warning|error, "
-                                      "lower-dtypes=true|false")
-        return opts
 
-    def __str__(self) -> str:
-        return (f"policy={self.policy} diagnose-lossy={self.diagnose_lossy} "
-                f"lower-dtypes={'true' if self.lower_dtypes else 'false'}")
+@dataclasses.dataclass(frozen=True)
+class LowerDTypesOptions(PassOptions):
+    """``lower-dtypes`` has no options."""
+
+    pass_name: ClassVar[str] = "lower-dtypes"

@@ -1,58 +1,193 @@
-"""Textual pass pipelines with ``implicit-cast`` in them, run by jaxlib's PassManager.
+"""Textual pass pipelines with latticecast's passes in them, parsed once into a :class:`Pipeline`.
 
 MLIR's pipeline parser knows only passes registered in C++, so a pipeline such as
-``builtin.module(implicit-cast{policy=max},canonicalize,cse)`` is split here: our
-pass is added as a Python pass (``PassManager.add(callable)``), and each run of
-other elements is handed to MLIR's own parser unchanged, so every upstream pass
-and option keeps working and ordering is preserved.
+``builtin.module(implicit-cast{policy=max},canonicalize,cse)`` is parsed here: each
+latticecast pass (:data:`PASSES`) is added to jaxlib's ``PassManager`` as a Python
+pass with its options read into their dataclass, and each run of other elements is
+handed to MLIR's own parser unchanged, so every upstream pass and option keeps
+working and ordering is preserved. A pipeline string is parsed once; everything the
+CLI and the library want to know about it (its first pass, whether it is empty) is
+read off the parsed object.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from jaxlib.mlir import ir, passmanager
 
+from .base import LatticecastPass
 from .implicit_cast import ImplicitCastPass
-from .options import ImplicitCastOptions, PassOptionError
+from .lower_dtypes import LowerDTypesPass
+from .options import PassOptionError
 
-__all__ = ["PipelineError", "build_pass_manager", "split_pipeline", "run_pipeline"]
+__all__ = ["PipelineError", "Pipeline", "PipelineElement", "PASSES", "run_pipeline", "build_pass_manager",
+           "one_line_error"]
+
+PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitCastPass, LowerDTypesPass)}
+"""latticecast's passes, by the name a pipeline gives them."""
+
+_ANCHOR = "builtin.module"
 
 
 class PipelineError(ValueError):
-    """A pass pipeline that cannot be parsed or built; the message says where and why."""
+    """A pass pipeline that cannot be parsed or built; the message (one line) says where and why."""
 
 
 @dataclass(frozen=True)
-class _Element:
+class PipelineElement:
+    """One element of a pipeline: ``name{options}(nested)``, exactly as written."""
+
     name: str
-    options: str  # inside {...}, without braces
-    nested: str | None  # inside (...), without parentheses
+    options: str
+    nested: str | None
     text: str
 
+    @property
+    def is_ours(self) -> bool:
+        return self.name in PASSES
 
-def split_pipeline(text: str) -> list[str]:
-    """Split a comma-separated pipeline at the top level (commas inside () and {} stay)."""
-    parts, depth, start = [], 0, 0
+
+@dataclass(frozen=True)
+class Pipeline:
+    """A parsed pipeline: the passes to run on a ``builtin.module``, in order."""
+
+    elements: tuple[PipelineElement, ...]
+    text: str
+
+    @classmethod
+    def parse(cls, text: str) -> "Pipeline":
+        """``builtin.module(a,b{x=1},c)`` or the bare list ``a,b{x=1},c``; raises :class:`PipelineError`."""
+        if not isinstance(text, str):
+            raise PipelineError(f"a pipeline is text such as 'builtin.module(implicit-cast)', not {text!r}")
+        stripped = text.strip()
+        top = [_element(p, text) for p in _split(stripped, text)]
+        if len(top) == 1 and top[0].name == _ANCHOR:
+            if top[0].options:
+                raise PipelineError(f"{_ANCHOR} takes no options (in pipeline '{text}')")
+            inner = top[0].nested or ""
+            elements = tuple(_element(p, text) for p in _split(inner, text))
+        elif any(e.name == _ANCHOR for e in top):
+            raise PipelineError(f"'{_ANCHOR}(...)' must be the whole pipeline, not one element of it "
+                                f"(in pipeline '{text}')")
+        else:
+            elements = tuple(top)
+        for e in elements:
+            if e.is_ours and e.nested is not None:
+                raise PipelineError(f"{e.name} takes no nested pipeline ('{e.text}'); write the passes after it: "
+                                    f"builtin.module({e.name}, {e.nested})")
+            if not e.is_ours and e.nested is not None and any(n in e.nested for n in PASSES):
+                raise PipelineError(
+                    f"latticecast's passes run on the whole module; move them out of {e.name}(...) to the "
+                    f"top level, e.g. builtin.module(implicit-cast, {e.name}(...))")
+            if not e.name:
+                raise PipelineError(f"empty pass name in pipeline '{text}'")
+        return cls(elements, text)
+
+    @classmethod
+    def of(cls, text_or_pipeline: "str | Pipeline") -> "Pipeline":
+        return text_or_pipeline if isinstance(text_or_pipeline, Pipeline) else cls.parse(text_or_pipeline)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.elements
+
+    @property
+    def first_pass(self) -> str | None:
+        return self.elements[0].name if self.elements else None
+
+    def build(self, context: ir.Context) -> tuple[passmanager.PassManager, list[LatticecastPass]]:
+        """A PassManager for this pipeline in ``context``, and latticecast's pass objects in it (whose
+        ``diagnostics`` hold what they reported after a run)."""
+        with context:
+            pm = passmanager.PassManager(_ANCHOR)
+        ours: list[LatticecastPass] = []
+        pending: list[str] = []
+
+        def flush() -> None:
+            if pending:
+                joined = ",".join(pending)
+                try:
+                    with context:
+                        pm.add(joined)
+                except (ValueError, RuntimeError) as e:
+                    raise PipelineError(one_line_error(str(e))) from None
+                pending.clear()
+
+        for e in self.elements:
+            if not e.is_ours:
+                pending.append(e.text)
+                continue
+            flush()
+            kind = PASSES[e.name]
+            try:
+                p = kind(kind.Options.parse(e.options))
+            except PassOptionError as err:
+                raise PipelineError(f"{e.name}{{{e.options}}}: {err}") from None
+            p.add_to(pm)
+            ours.append(p)
+        flush()
+        return pm, ours
+
+    def __str__(self) -> str:
+        return f"{_ANCHOR}({','.join(e.text for e in self.elements)})"
+
+
+def build_pass_manager(pipeline: "str | Pipeline", context: ir.Context) -> tuple[passmanager.PassManager,
+                                                                                 list[LatticecastPass]]:
+    """``Pipeline.of(pipeline).build(context)``."""
+    return Pipeline.of(pipeline).build(context)
+
+
+def run_pipeline(module: "ir.Module | ir.Operation", pipeline: "str | Pipeline", *,
+                 verify: bool = True) -> list[LatticecastPass]:
+    """Run ``pipeline`` on ``module`` in place, in the module's own context (JAX's works too);
+    raises ``ir.MLIRError`` with the diagnostics on failure."""
+    op = module.operation if hasattr(module, "operation") else module
+    pm, ours = Pipeline.of(pipeline).build(op.context)
+    pm.enable_verifier(verify)
+    pm.run(op)
+    return ours
+
+
+# -- the parser -------------------------------------------------------------------------------
+
+_PAIRS = {"(": ")", "{": "}", "[": "]", "<": ">"}
+
+
+def _split(text: str, whole: str) -> list[str]:
+    """Split at top-level commas (commas inside (), {}, [] and quotes stay)."""
+    parts: list[str] = []
+    stack: list[str] = []
+    start = 0
+    quoted = False
     for i, ch in enumerate(text):
-        if ch in "({[":
-            depth += 1
+        if quoted:
+            if ch == '"':
+                quoted = False
+            continue
+        if ch == '"':
+            quoted = True
+        elif ch in "({[":
+            stack.append(_PAIRS[ch])
         elif ch in ")}]":
-            depth -= 1
-            if depth < 0:
-                raise PipelineError(f"unbalanced '{ch}' at position {i} of pipeline {text!r}")
-        elif ch == "," and depth == 0:
+            if not stack or stack.pop() != ch:
+                raise PipelineError(f"unbalanced '{ch}' at position {i} of pipeline '{whole}'")
+        elif ch == "," and not stack:
             parts.append(text[start:i].strip())
             start = i + 1
-    if depth != 0:
-        raise PipelineError(f"unbalanced brackets in pipeline {text!r}")
+    if stack or quoted:
+        raise PipelineError(f"unbalanced brackets in pipeline '{whole}'")
     last = text[start:].strip()
     if last:
         parts.append(last)
-    return [p for p in parts if p]
+    if any(not p for p in parts):
+        raise PipelineError(f"empty element in pipeline '{whole}' (two commas in a row?)")
+    return parts
 
 
-def _element(text: str) -> _Element:
+def _element(text: str, whole: str) -> PipelineElement:
     name_end = len(text)
     for i, ch in enumerate(text):
         if ch in "{(":
@@ -62,76 +197,44 @@ def _element(text: str) -> _Element:
     rest = text[name_end:].strip()
     options, nested = "", None
     if rest.startswith("{"):
-        close = _matching(rest, 0)
+        close = _matching(rest, whole)
         options, rest = rest[1:close], rest[close + 1:].strip()
     if rest.startswith("("):
-        close = _matching(rest, 0)
+        close = _matching(rest, whole)
         nested, rest = rest[1:close], rest[close + 1:].strip()
     if rest:
-        raise PipelineError(f"unexpected {rest!r} after pass {name!r}")
-    return _Element(name, options, nested, text)
+        raise PipelineError(f"unexpected '{rest}' after pass '{name}' in pipeline '{whole}'")
+    if any(c.isspace() for c in name):
+        raise PipelineError(f"'{name}' is not a pass name (in pipeline '{whole}')")
+    return PipelineElement(name, options, nested, text)
 
 
-def _matching(text: str, start: int) -> int:
-    pairs = {"{": "}", "(": ")"}
+def _matching(text: str, whole: str) -> int:
+    """The index of the bracket closing ``text[0]``."""
+    closing = _PAIRS[text[0]]
     depth = 0
-    for i in range(start, len(text)):
-        if text[i] in pairs:
+    for i, ch in enumerate(text):
+        if ch == text[0]:
             depth += 1
-        elif text[i] in pairs.values():
+        elif ch == closing:
             depth -= 1
             if depth == 0:
                 return i
-    raise PipelineError(f"unbalanced brackets in {text!r}")
+    raise PipelineError(f"unbalanced brackets in pipeline '{whole}'")
 
 
-def build_pass_manager(pipeline: str, context: ir.Context) -> tuple[passmanager.PassManager, list[ImplicitCastPass]]:
-    """A PassManager for ``pipeline`` (``builtin.module(...)`` or a bare list of passes)."""
-    text = pipeline.strip()
-    top = split_pipeline(text)
-    if len(top) == 1 and _element(top[0]).name == "builtin.module":
-        inner = _element(top[0]).nested or ""
-    else:
-        inner = text
-    with context:
-        pm = passmanager.PassManager("builtin.module")
-    ours: list[ImplicitCastPass] = []
-    pending: list[str] = []
+def one_line_error(message: "str | BaseException") -> str:
+    """MLIR's pipeline parser answers with several lines (the message, an echo of the text, a
+    caret); keep the message lines, joined with '; '."""
+    import re
 
-    def flush() -> None:
-        if pending:
-            joined = ",".join(pending)
-            try:
-                with context:
-                    pm.add(joined)
-            except ValueError as e:
-                raise PipelineError(str(e).strip()) from None
-            pending.clear()
-
-    for part in split_pipeline(inner):
-        el = _element(part)
-        if el.name == "implicit-cast":
-            flush()
-            try:
-                p = ImplicitCastPass(ImplicitCastOptions.parse(el.options))
-            except (PassOptionError, KeyError, ValueError) as e:
-                raise PipelineError(f"implicit-cast{{{el.options}}}: {e}") from None
-            p.add_to(pm)
-            ours.append(p)
-        else:
-            if el.nested is not None and "implicit-cast" in el.nested:
-                raise PipelineError(
-                    f"implicit-cast runs on the whole module; move it out of {el.name}(...) to the top "
-                    f"level, e.g. builtin.module(implicit-cast, {el.name}(...))")
-            pending.append(part)
-    flush()
-    return pm, ours
-
-
-def run_pipeline(module: "ir.Module | ir.Operation", pipeline: str, *, verify: bool = True) -> list[ImplicitCastPass]:
-    """Run ``pipeline`` on ``module`` in place; raises ``ir.MLIRError`` with the diagnostics on failure."""
-    op = module.operation if hasattr(module, "operation") else module
-    pm, ours = build_pass_manager(pipeline, op.context)
-    pm.enable_verifier(verify)
-    pm.run(op)
-    return ours
+    message = str(message)
+    prefix, options = re.compile(r"^.*?:\d+:\d+: error: "), re.compile(r"^<Pass-Options-Parser>: ")
+    kept: list[str] = []
+    for line in (ln.rstrip() for ln in message.splitlines() if ln.strip()):
+        if set(line.strip()) <= {"^", "~"}:  # the caret line: drop it and the echo above it
+            if kept:
+                kept.pop()
+            continue
+        kept.append(options.sub("", prefix.sub("", line)))
+    return "; ".join(kept) if kept else message.strip()

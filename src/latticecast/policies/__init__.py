@@ -8,11 +8,11 @@ registered names. Calling the package calls :func:`registry.policies`.
 import sys
 import types
 
-from .base import LatticePolicy, Policy
+from .base import Decision, LatticePolicy, Policy, TablePolicy
 from .registry import policies as _policy_names
 from .registry import policy, register_policy
 
-__all__ = ["Policy", "LatticePolicy", "policy", "policies", "register_policy"]
+__all__ = ["Policy", "LatticePolicy", "TablePolicy", "Decision", "policy", "policies", "register_policy"]
 
 
 def policies() -> list[str]:

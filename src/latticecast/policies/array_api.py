@@ -1,11 +1,11 @@
 """The Array API standard's minimal, required promotions (data-apis/array-api, the proposal seed).
 
 Defined: promotion within a kind (signed, unsigned, float) and between signed and
-unsigned integers when a signed type holds both (``u32 . i8 = i64``). Undefined,
-and therefore an error here: mixed kinds (integer with float), ``int64`` with
-``uint64`` (and any pair whose join would need one), bool with anything but bool,
-and complex with anything but itself (the proposal predates complex dtypes;
-a dtype with itself involves no promotion).
+unsigned integers when a signed type holds both (``u32 . i8 = i64``): the partial
+lattice :data:`.lattices.ARRAY_API_EDGES`. Undefined, and therefore an error here:
+mixed kinds (integer with float), ``int64`` with ``uint64`` (and any pair whose join
+would need one), bool with anything but bool, and complex with anything but itself
+(the proposal predates complex dtypes; a dtype with itself involves no promotion).
 
 The proposal left open whether Python scalars take part; the published standard
 settled it, and this policy follows it: a Python ``int`` takes the dtype of an
@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from ..dtypes import DType, Kind
 from ..errors import PromotionError
-from ..weak import PType, Weak
-from ..tables import PromotionTable
-from .base import LatticePolicy, by_name, weak_and_strong
-from .seeds import seed_table
+from ..weak import PType, Weak, dtype_of
+from .base import Decision, LatticePolicy
+from .lattices import ARRAY_API_DTYPES, ARRAY_API_EDGES
 
 __all__ = ["ArrayApiPolicy"]
 
@@ -29,65 +28,49 @@ _SCALAR_TARGETS = {
     Kind.FLOAT: {Kind.FLOAT, Kind.COMPLEX},
     Kind.COMPLEX: {Kind.COMPLEX},
 }
+_SCALAR_RULE = "a Python scalar takes the array's dtype"
 
 
 class ArrayApiPolicy(LatticePolicy):
     name = "array-api"
     title = "Array API standard, minimal required promotions"
     source = "array-api-type-promotion-issue.txt; the standard's rule for Python scalars"
-    dtypes = by_name(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                      "float16", "float32", "float64", "complex64", "complex128"])
+    dtypes = ARRAY_API_DTYPES
     weak_types = (Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128))
-    edges = {
-        DType.int8: [DType.int16], DType.int16: [DType.int32], DType.int32: [DType.int64],
-        DType.uint8: [DType.uint16, DType.int16], DType.uint16: [DType.uint32, DType.int32],
-        DType.uint32: [DType.uint64, DType.int64],
-        DType.float16: [DType.float32], DType.float32: [DType.float64],
-    }
+    edges = ARRAY_API_EDGES
+    lattice_rule = "join on the Array API's partial lattice"
 
     @property
     def lattice_types(self) -> tuple[PType, ...]:
         return self.dtypes
 
-    def published_tables(self) -> dict[str, PromotionTable]:
-        """The proposal's four tables (float, unsigned, signed, and mixed signed x unsigned, whose
-        i8 row the seed text lost; see ``seed_tables/array_api_mixed.csv``)."""
-        return {f"seed table {name}": seed_table(name) for name in
-                ("array_api_float", "array_api_unsigned", "array_api_signed", "array_api_mixed")}
+    def two_strong(self, a: DType, b: DType) -> Decision:
+        return self.join(a, b, self._why_strong(a, b))
 
-    def _join(self, a: PType, b: PType) -> PType | None:
-        if isinstance(a, Weak) or isinstance(b, Weak):
-            if isinstance(a, Weak) and isinstance(b, Weak):
-                return None
-            w, strong = weak_and_strong(a, b)
-            return strong if strong.kind in _SCALAR_TARGETS[w.dtype.kind] else None
-        return self.lattice.join(a, b)
-
-    def why_undefined(self, a: PType, b: PType) -> str:
-        if isinstance(a, Weak) and isinstance(b, Weak):
-            return "the standard defines Python scalars only against arrays"
-        if isinstance(a, Weak) or isinstance(b, Weak):
-            return "a Python scalar only takes the dtype of an array of a compatible kind"
-        da, db = a, b
-        assert isinstance(da, DType) and isinstance(db, DType)
-        if da.kind is not db.kind and {da.kind, db.kind} != {Kind.SIGNED, Kind.UNSIGNED}:
+    @staticmethod
+    def _why_strong(a: DType, b: DType) -> str:
+        if a.kind is not b.kind and {a.kind, b.kind} != {Kind.SIGNED, Kind.UNSIGNED}:
             return "the proposal leaves promotion between kinds undefined (no cross-kind promotion)"
-        if {da, db} & {DType.uint64} and (da.kind is Kind.SIGNED or db.kind is Kind.SIGNED):
+        if DType.uint64 in (a, b) and Kind.SIGNED in (a.kind, b.kind):
             return "the proposal leaves mixed signed/unsigned 64-bit promotion undefined"
-        if da.is_complex or db.is_complex:
+        if a.is_complex or b.is_complex:
             return "the proposal defines no promotion for complex dtypes"
         return "the proposal defines no promotion for this pair"
 
-    def true_divide_type(self, t: PType) -> PType | None:
-        dtype = t.dtype if isinstance(t, Weak) else t
+    def weak_and_strong(self, w: Weak, d: DType) -> Decision:
+        if d.kind in _SCALAR_TARGETS[w.dtype.kind]:
+            return Decision(d, _SCALAR_RULE)
+        return Decision(None, _SCALAR_RULE, "a Python scalar only takes the dtype of an array of a compatible kind")
+
+    def two_weak(self, a: Weak, b: Weak) -> Decision:
+        return Decision(None, _SCALAR_RULE, "the standard defines Python scalars only against arrays")
+
+    def true_divide_type(self, t: "PType | str") -> PType | None:
+        t = self.canonical(t)
+        dtype = dtype_of(t)
         if not dtype.is_inexact:
             raise PromotionError(
                 f"the Array API leaves true division of {dtype.name} implementation-defined; "
                 "cast the operands to a float dtype first, or use // for integer division",
                 lhs=t, policy=self.name, cast_to=DType.float64)
         return t
-
-    def rule(self, a: PType, b: PType) -> str:
-        if isinstance(a, Weak) or isinstance(b, Weak):
-            return "a Python scalar takes the array's dtype"
-        return "join on the Array API's partial lattice"

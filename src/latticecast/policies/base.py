@@ -1,41 +1,61 @@
-"""What every promotion policy provides, and the lattice-backed implementation most share.
+"""What a promotion policy is: one decision per pair of types, and everything derived from it.
 
 A *policy* is one system's answer to "what type does ``a op b`` have": JAX's
-lattice, NumPy's table, anvil's ambiguous literals. Each policy knows
+lattice, NumPy's table, anvil's ambiguous literals. Every policy makes the same
+three-way split, so it is made once, here, in :meth:`Policy.decide`:
 
-* its types (the dtypes the system has, and the weak types it gives literals),
-* the binary promotion (:meth:`Policy.promote_types`), which raises
-  :class:`~latticecast.errors.PromotionError` where the system defines none,
-* how a weak value finally materialises (:meth:`Policy.materialize`) and which
-  weak type a Python literal gets (:meth:`Policy.literal_type`),
-* which literals fit a dtype (:meth:`Policy.check_literal`),
-* what true division of integers gives (:meth:`Policy.true_divide_type`).
+* two strong types (arrays, tensors): :meth:`Policy.two_strong`;
+* a weak value (a Python scalar) and a strong type: :meth:`Policy.weak_and_strong`;
+* two weak values: :meth:`Policy.two_weak`.
 
-Everything else (tables, audits, multi-type promotion, explanations) is derived
-here once, so a new policy is a small class.
+Each returns a :class:`Decision`: the result (or ``None``), the rule of the system
+that decided, and, for a refusal, why. :meth:`Policy.promote_types`, :meth:`Policy.explain`
+and the :class:`~latticecast.errors.PromotionError` a refusal raises all read the
+same decision, so they cannot disagree. A :class:`LatticePolicy` answers all three
+with the join of its lattice, which is written as data in :mod:`.lattices`.
+
+A policy also knows the system's literal rules (which weak type a Python literal
+gets, :meth:`Policy.literal_type`; which values a dtype holds, :meth:`Policy.literal_problem`),
+how a weak value materialises (:meth:`Policy.materialize`), and what true division of
+integers computes in (:meth:`Policy.true_divide_type`). Evidence that the rules are
+the system's (published tables, errata, live measurements) lives in
+:mod:`latticecast.evidence`, and cast advice in :mod:`.advice`.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 from abc import ABC, abstractmethod
-from typing import Callable, ClassVar, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Mapping, Sequence
+
+import numpy as np
 
 from ..audit import AuditReport, audit
 from ..dtypes import DType, Kind
 from ..errors import LiteralRangeError, PromotionError
 from ..lattice import Lattice
 from ..tables import PromotionTable
+from ..values import Scalar, literal_fix, representatives, scalar_problem
 from ..weak import PType, Weak, dtype_of, parse_ptype, ptype_name
+from .advice import cast_advice, suggest_cast
 
-__all__ = ["Policy", "LatticePolicy", "Literal"]
+__all__ = ["Policy", "LatticePolicy", "TablePolicy", "Decision"]
 
-Literal = bool | int | float | complex
+
+@dataclass(frozen=True)
+class Decision:
+    """What a policy decided for one pair: ``result`` (``None`` when the system refuses),
+    ``rule`` (the system's rule that decided, for :meth:`Policy.explain`) and ``why_not``
+    (for a refusal: the middle of the error message)."""
+
+    result: PType | None
+    rule: str
+    why_not: str = ""
 
 
 class Policy(ABC):
-    """A promotion system. Subclasses set the class attributes and implement :meth:`_join`."""
+    """A promotion system. Subclasses set the class attributes and implement the three decisions."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -46,19 +66,27 @@ class Policy(ABC):
     default_float: ClassVar[DType] = DType.float64
     default_complex: ClassVar[DType | None] = DType.complex128
     weak_bool: ClassVar[bool] = False
-    """Whether Python ``bool`` literals are weak (anvil's ``TRUE``) or plain ``bool`` (JAX, NumPy)."""
-    published_table_name: ClassVar[str | None] = None
-    """The seed table (``seeds.seed_table`` name) this policy reproduces, if any."""
+    """Whether Python ``bool`` literals are weak (anvil's ``TRUE``, PyTorch) or plain ``bool`` (JAX, NumPy)."""
+    weak_uint_is_int: ClassVar[bool] = False
+    """Whether a weakly typed unsigned value counts as a Python int (JAX, NumPy, PyTorch, TensorFlow
+    keep one weak type per Python scalar type) or is not a weak type of the system at all."""
+    float_literals_overflow_to_inf: ClassVar[bool] = False
+    """Whether a number too large for a float dtype becomes +-inf there (NumPy, PyTorch,
+    TensorFlow) instead of being refused (JAX, MAX)."""
 
-    # -- what subclasses implement ----------------------------------------------------
+    # -- the three decisions (subclasses) ------------------------------------------------
 
     @abstractmethod
-    def _join(self, a: PType, b: PType) -> PType | None:
-        """The promotion of two canonical types, ``None`` where undefined."""
+    def two_strong(self, a: DType, b: DType) -> Decision:
+        """Two strongly typed operands (both canonical dtypes of this policy)."""
 
-    def why_undefined(self, a: PType, b: PType) -> str:
-        """Why ``a`` and ``b`` have no promotion (the middle of the error message)."""
-        return f"{self.name} defines no implicit promotion between them"
+    @abstractmethod
+    def weak_and_strong(self, w: Weak, d: DType) -> Decision:
+        """A weak value ``w`` (either side) and a strong dtype ``d``. Systems are symmetric here."""
+
+    @abstractmethod
+    def two_weak(self, a: Weak, b: Weak) -> Decision:
+        """Two weak values, in program order (TensorFlow's answer depends on it)."""
 
     # -- canonical forms ----------------------------------------------------------------
 
@@ -67,106 +95,116 @@ class Policy(ABC):
         """Every type the policy's tables show: its dtypes, then its weak types."""
         return tuple(self.dtypes) + tuple(self.weak_types)
 
-    def canonical(self, t: "PType | str") -> PType:
-        """The policy's own form of ``t``; raises if the system has no such type."""
-        t = parse_ptype(t)
-        if isinstance(t, Weak):
-            return self._canonical_weak(t)
-        if t not in self.dtypes:
-            raise PromotionError(
-                f"{t.name} is not a dtype of policy {self.name!r} ({self.title}); its dtypes are "
-                f"{', '.join(d.name for d in self.dtypes)}",
-                lhs=t, policy=self.name,
-            )
-        return t
-
-    def _canonical_weak(self, t: Weak) -> PType:
-        for w in self.weak_types:
-            if w.dtype.kind is t.dtype.kind:
-                return w
-        if t.dtype.kind is Kind.BOOL and not self.weak_bool and DType.bool in self.dtypes:
-            return DType.bool
-        raise PromotionError(f"policy {self.name!r} has no weakly typed {t.dtype.kind.value} values",
-                             lhs=t, policy=self.name)
-
-    def type_name(self, t: PType | None) -> str:
-        """How tables and messages spell a type of this policy."""
-        return "-" if t is None else ptype_name(t)
-
-    # -- promotion ------------------------------------------------------------------------
-
-    def promote_types(self, a: "PType | str", b: "PType | str") -> PType:
-        """The promoted type of ``a op b``; raises :class:`PromotionError` where undefined."""
-        try:
-            found = self._promotions[(a, b)]
-        except (KeyError, TypeError):
-            found = self._promote_uncached(a, b)
-        if isinstance(found, PromotionError):
-            raise found
-        return found
-
     @functools.cached_property
     def _dtype_set(self) -> frozenset[DType]:
         return frozenset(self.dtypes)
 
     @functools.cached_property
-    def _promotions(self) -> dict[tuple[object, object], "PType | PromotionError"]:
-        """Answers already given (a policy never changes): graph builders ask the same few
+    def weak_nodes(self) -> Mapping[Kind, PType]:
+        """The policy's type for a weak value of each kind (a weak bool is plain ``bool`` where
+        Python bools are not weak; a weak unsigned value is a Python int where the system has
+        one weak type per Python scalar type)."""
+        nodes: dict[Kind, PType] = {w.dtype.kind: w for w in self.weak_types}
+        if Kind.BOOL not in nodes and not self.weak_bool and DType.bool in self._dtype_set:
+            nodes[Kind.BOOL] = DType.bool
+        if Kind.UNSIGNED not in nodes and self.weak_uint_is_int and Kind.SIGNED in nodes:
+            nodes[Kind.UNSIGNED] = nodes[Kind.SIGNED]
+        return nodes
+
+    def canonical(self, t: "PType | str") -> PType:
+        """The policy's own form of ``t``; raises :class:`PromotionError` if the system has no such type."""
+        t = parse_ptype(t)
+        if isinstance(t, Weak):
+            found = self.weak_nodes.get(t.dtype.kind)
+            if found is None:
+                raise PromotionError(f"policy {self.name!r} has no weakly typed {t.dtype.kind.value} values",
+                                     lhs=t, policy=self.name)
+            return found
+        if t not in self._dtype_set:
+            raise PromotionError(
+                f"{t.name} is not a dtype of policy {self.name!r} ({self.title}){self.missing_dtype_reason(t)}; "
+                f"its dtypes are {', '.join(d.name for d in self.dtypes)}",
+                lhs=t, policy=self.name)
+        return t
+
+    def missing_dtype_reason(self, d: DType) -> str:
+        """Why the system lacks ``d`` (``": NumPy has no bfloat16"``), for the error; empty by default."""
+        return ""
+
+    def type_name(self, t: PType | None) -> str:
+        """How tables and messages spell a type of this policy."""
+        return "-" if t is None else ptype_name(t)
+
+    # -- the decision and what derives from it ------------------------------------------
+
+    def decide(self, a: "PType | str", b: "PType | str") -> Decision:
+        """The policy's decision for ``a op b``: the one place the weak/strong split is made."""
+        key = (a, b)
+        try:
+            return self._decisions[key]
+        except (KeyError, TypeError):
+            pass
+        ca, cb = self.canonical(a), self.canonical(b)
+        if isinstance(ca, Weak):
+            found = self.two_weak(ca, cb) if isinstance(cb, Weak) else self.weak_and_strong(ca, cb)
+        elif isinstance(cb, Weak):
+            found = self.weak_and_strong(cb, ca)
+        else:
+            found = self.two_strong(ca, cb)
+        try:
+            if len(self._decisions) < 100_000:
+                self._decisions[key] = found
+        except TypeError:  # an unhashable spelling
+            pass
+        return found
+
+    @functools.cached_property
+    def _decisions(self) -> dict[tuple[object, object], Decision]:
+        """Decisions already made (a policy never changes): graph builders ask the same few
         questions millions of times."""
         return {}
 
-    def _promote_uncached(self, a: "PType | str", b: "PType | str") -> "PType | PromotionError":
-        try:
-            result: PType | PromotionError = self._promote_now(a, b)
-        except PromotionError as e:
-            result = e
-        if len(self._promotions) < 100_000:
-            self._promotions[(a, b)] = result
-        return result
+    def promote_types(self, a: "PType | str", b: "PType | str") -> PType:
+        """The promoted type of ``a op b``; raises :class:`PromotionError` where the system has none."""
+        found = self.decide(a, b)
+        if found.result is None:
+            raise self.error(self.canonical(a), self.canonical(b), found)
+        return found.result
 
-    def _promote_now(self, a: "PType | str", b: "PType | str") -> PType:
-        ca, cb = self.canonical(a), self.canonical(b)
-        result = self._join(ca, cb)
-        if result is None:
-            raise self.undefined_error(ca, cb)
-        return result
-
-    def try_promote(self, a: PType, b: PType) -> PType | None:
+    def try_promote(self, a: "PType | str", b: "PType | str") -> PType | None:
         """:meth:`promote_types` that answers ``None`` instead of raising."""
         try:
-            return self.promote_types(a, b)
+            return self.decide(a, b).result
         except PromotionError:
             return None
 
-    def undefined_error(self, a: PType, b: PType) -> PromotionError:
-        cast_to = self.suggest_cast(a, b)
-        fix = ""
-        if cast_to is not None:
-            casts = [t for t in (a, b) if dtype_of(t) != cast_to]
-            which = " and ".join(self.type_name(t) for t in casts) or self.type_name(a)
-            fix = (f"; make it explicit: cast {which} to {cast_to.name} "
-                   f"(x.cast(DType.{cast_to.name}) in a graph, stablehlo.convert to {cast_to.mlir_name} in IR)")
+    def error(self, a: PType, b: PType, decision: Decision | None = None) -> PromotionError:
+        """The error for a refused promotion: both types, the policy, why, and the cast that fixes it."""
+        decision = decision or self.decide(a, b)
+        cast_to = suggest_cast(a, b, self._dtype_set)
         return PromotionError(
             f"no implicit promotion of {self.type_name(a)} and {self.type_name(b)} under policy "
-            f"{self.name!r}: {self.why_undefined(a, b)}{fix}",
-            lhs=a, rhs=b, policy=self.name, cast_to=cast_to,
-        )
+            f"{self.name!r}: {decision.why_not}{cast_advice(a, b, cast_to, self.type_name)}",
+            lhs=a, rhs=b, policy=self.name, cast_to=cast_to)
 
-    def suggest_cast(self, a: PType, b: PType) -> DType | None:
-        """A dtype to cast to explicitly: the one JAX's lattice (or MAX's, for MAX's extra
-        dtypes) would choose, if this policy has it; else the wider of the two operands."""
-        from .registry import policy  # local: the registry imports every policy module
+    def explain(self, a: "PType | str", b: "PType | str") -> str:
+        """Why ``a`` and ``b`` promote to what they do, as text."""
+        ca, cb = self.canonical(a), self.canonical(b)
+        found = self.decide(ca, cb)
+        name = self.type_name
+        head = f"{name(ca)} . {name(cb)} under {self.name} ({self.title})"
+        if found.result is None:
+            return f"{head}: undefined\n  {self.error(ca, cb, found)}\n"
+        lines = [f"{head} = {name(found.result)}"]
+        lines += self._explain_paths(ca, cb, found) or [f"  rule: {found.rule}"]
+        if isinstance(found.result, Weak):
+            lines.append(f"  {name(found.result)} is weakly typed; on its own it materialises as "
+                         f"{self.weak_default(found.result).name}")
+        return "\n".join(lines) + "\n"
 
-        da, db = dtype_of(a), dtype_of(b)
-        for ref_name in ("jax", "max"):
-            ref = policy(ref_name)
-            if ref is self or da not in ref.dtypes or db not in ref.dtypes:
-                continue
-            d = ref.try_promote(da, db)
-            if d is not None and ref.materialize(d) in self.dtypes:
-                return ref.materialize(d)
-        mine = [d for d in (da, db) if d in self.dtypes]
-        return max(mine, key=_rank) if mine else None
+    def _explain_paths(self, a: PType, b: PType, decision: Decision) -> list[str]:
+        """The lattice paths from each input to the result, where a lattice decided."""
+        return []
 
     def result_type(self, *types: "PType | str", left_to_right: bool = False) -> PType:
         """Promote several types at once by folding :meth:`promote_types`.
@@ -177,39 +215,35 @@ class Policy(ABC):
         if not types:
             raise ValueError("result_type needs at least one type")
         if len(types) > 2 and not left_to_right and not self.is_associative:
-            example = self.audit().associativity_examples[0]
-            a, b, c, left, right = example
+            a, b, c, left, right = self.audit().associativity_examples[0]
             raise PromotionError(
                 f"policy {self.name!r} is not associative ({self.type_name(a)}, {self.type_name(b)}, "
                 f"{self.type_name(c)} give {self.type_name(left)} bracketed left and "
                 f"{self.type_name(right)} bracketed right), so promoting {len(types)} types at once "
                 "depends on the order; pass left_to_right=True to fold them in order",
-                policy=self.name,
-            )
+                policy=self.name)
         acc = self.canonical(types[0])
         for t in types[1:]:
             acc = self.promote_types(acc, t)
         return acc
 
-    # -- weak values and literals -----------------------------------------------------------
+    # -- weak values and literals ---------------------------------------------------------
 
     def materialize(self, t: "PType | str") -> DType:
         """The concrete dtype a value of type ``t`` has when it leaves the program."""
         if isinstance(t, DType) and t in self._dtype_set:
             return t
         t = self.canonical(t)
-        if isinstance(t, Weak):
-            return self.weak_default(t)
-        return t
+        return self.weak_default(t) if isinstance(t, Weak) else t
 
     def weak_default(self, t: Weak) -> DType:
         """The dtype a weak value takes when nothing strong decides it (JAX: the default type)."""
         return t.dtype
 
-    def literal_type(self, value: Literal) -> PType:
+    def literal_type(self, value: Scalar) -> PType:
         """The type of a Python literal in this system (weak where the system makes it so)."""
         if isinstance(value, bool):
-            return Weak(DType.bool) if self.weak_bool else DType.bool
+            return self.canonical(Weak(DType.bool)) if self.weak_bool else DType.bool
         if isinstance(value, int):
             return self.canonical(Weak(self.default_int))
         if isinstance(value, float):
@@ -221,28 +255,42 @@ class Policy(ABC):
             return self.canonical(Weak(self.default_complex))
         raise TypeError(f"{value!r} is not a Python bool, int, float or complex literal")
 
-    def check_literal(self, value: Literal, target: DType) -> None:
-        """Raise :class:`LiteralRangeError` when ``target`` cannot represent ``value``.
+    def literal_problem(self, value: Scalar, target: DType) -> str | None:
+        """Why the system refuses the literal ``value`` as ``target`` (``None``: it accepts it).
 
-        Integers must lie in the target's range; any number must be finite in a
-        float target (no silent overflow to inf); a complex literal needs a complex
-        target, a float literal an inexact one. Rounding to the nearest float is
-        allowed, as in JAX and NumPy.
+        The shared rule is :func:`latticecast.values.scalar_problem`; a system where a
+        number too large for a float becomes inf there accepts that instead.
         """
-        problem = literal_problem(value, target)
+        if self.float_literals_overflow_to_inf and target.is_inexact and \
+                (target.is_complex or not isinstance(value, complex)):
+            return None
+        return scalar_problem(value, target)
+
+    def constant_problem(self, values: np.ndarray, target: DType) -> str | None:
+        """:meth:`literal_problem` for every element of a weakly typed constant (the pass asks this
+        when it rebuilds one at its promoted type)."""
+        for value in representatives(values):
+            problem = self.literal_problem(value, target)
+            if problem:
+                return problem
+        return None
+
+    def check_literal(self, value: Scalar, target: DType) -> None:
+        """Raise :class:`LiteralRangeError` when the system refuses ``value`` as ``target``."""
+        problem = self.literal_problem(value, target)
         if problem:
             raise LiteralRangeError(f"Unsafe cast: {problem}; {literal_fix(value, target)}",
                                     policy=self.name, lhs=self.literal_type(value), rhs=target)
 
-    # -- division ---------------------------------------------------------------------------
+    # -- division and reductions ------------------------------------------------------------
 
-    def true_divide_type(self, t: PType) -> PType | None:
+    def true_divide_type(self, t: "PType | str") -> PType | None:
         """The type ``a / b`` computes in, given the promoted type ``t`` of ``a`` and ``b``.
 
         ``None`` means the system divides integers as integers (``jax.lax.div``,
         StableHLO ``divide``: truncation toward zero).
         """
-        return t
+        return self.canonical(t)
 
     def sum_type(self, dtype: DType) -> DType:
         """The dtype a sum of ``dtype`` accumulates in: bool and integers narrower than the
@@ -251,11 +299,9 @@ class Policy(ABC):
         width = self.default_int.bitwidth
         if dtype.is_bool:
             return self.default_int
-        if dtype.is_integral and dtype.bitwidth < width and dtype not in (DType.index, DType.address):
-            signed = dtype.kind is Kind.SIGNED
+        if dtype.is_integral and dtype.bitwidth < width and not dtype.needs_lowering:
             for d in self.dtypes:
-                if d.is_integral and d.bitwidth == width and (d.kind is Kind.SIGNED) == signed \
-                        and d not in (DType.index, DType.address):
+                if d.kind is dtype.kind and d.bitwidth == width and not d.needs_lowering:
                     return d
         return dtype
 
@@ -294,40 +340,6 @@ class Policy(ABC):
         Python scalars, which only ever take the other operand's dtype)."""
         return self.types
 
-    def published_tables(self) -> dict[str, PromotionTable]:
-        """The system's tables as the seeds publish them (title -> table), for audits side by side."""
-        if self.published_table_name is None:
-            return {}
-        from .seeds import seed_table
-        return {f"seed table {self.published_table_name}": seed_table(self.published_table_name)}
-
-    def errata(self) -> dict[tuple[PType, PType], str]:
-        """Cells (row, column) where this policy deliberately differs from its published
-        table, each with the reason. Tests hold the policy to the table everywhere else."""
-        return {}
-
-    def explain(self, a: "PType | str", b: "PType | str") -> str:
-        """Why ``a`` and ``b`` promote to what they do, as text."""
-        ca, cb = self.canonical(a), self.canonical(b)
-        result = self._join(ca, cb)
-        name = self.type_name
-        head = f"{name(ca)} . {name(cb)} under {self.name} ({self.title})"
-        if result is None:
-            return f"{head}: undefined\n  {self.undefined_error(ca, cb)}\n"
-        lines = [f"{head} = {name(result)}"]
-        lines += self._explain_lines(ca, cb, result)
-        if isinstance(result, Weak):
-            lines.append(f"  {name(result)} is weakly typed; on its own it materialises as "
-                         f"{self.weak_default(result).name}")
-        return "\n".join(lines) + "\n"
-
-    def _explain_lines(self, a: PType, b: PType, result: PType) -> list[str]:
-        return [f"  rule: {self.rule(a, b)}"]
-
-    def rule(self, a: PType, b: PType) -> str:
-        """The rule of the system that decides ``a . b`` (for :meth:`explain`)."""
-        return "the system's promotion table"
-
     def __repr__(self) -> str:
         return f"<policy {self.name}: {self.title}>"
 
@@ -336,6 +348,8 @@ class LatticePolicy(Policy):
     """A policy whose promotion is the join of a lattice over its (canonical) types."""
 
     edges: ClassVar[Mapping[PType, Sequence[PType]]]
+    lattice_rule: ClassVar[str] = ""
+    """How :meth:`explain` names the rule (default: ``join on the <name> lattice``)."""
 
     @property
     def lattice_types(self) -> tuple[PType, ...]:
@@ -354,92 +368,58 @@ class LatticePolicy(Policy):
     def lattice(self) -> Lattice:
         return self._lattice
 
-    def _join(self, a: PType, b: PType) -> PType | None:
-        return self._lattice.join(a, b)
-
-    def why_undefined(self, a: PType, b: PType) -> str:
-        return (f"no type lies above both on the {self.name} lattice "
-                f"({self.type_name(a)} may become {self._reach(a)}; "
-                f"{self.type_name(b)} may become {self._reach(b)})")
+    def join(self, a: PType, b: PType, why_not: str | None = None) -> Decision:
+        """The lattice's decision for ``a`` and ``b``: their join, or why there is none."""
+        joined = self._lattice.join(a, b)
+        rule = self.lattice_rule or f"join on the {self.name} lattice"
+        if joined is not None:
+            return Decision(joined, rule)
+        return Decision(None, rule, why_not or (
+            f"no type lies above both on the {self.name} lattice ({self.type_name(a)} may become "
+            f"{self._reach(a)}; {self.type_name(b)} may become {self._reach(b)})"))
 
     def _reach(self, t: PType) -> str:
         ups = [u for u in self._lattice.upper_bounds(t) if u != t]
         return ", ".join(self.type_name(u) for u in ups) if ups else "nothing else"
 
-    def _explain_lines(self, a: PType, b: PType, result: PType) -> list[str]:
-        if any(t not in self._lattice for t in (a, b, result)):
-            return [f"  rule: {self.rule(a, b)}"]  # a Python scalar's rule, outside the lattice
+    def two_strong(self, a: DType, b: DType) -> Decision:
+        return self.join(a, b)
+
+    def weak_and_strong(self, w: Weak, d: DType) -> Decision:
+        return self.join(w, d)
+
+    def two_weak(self, a: Weak, b: Weak) -> Decision:
+        return self.join(a, b)
+
+    def _explain_paths(self, a: PType, b: PType, decision: Decision) -> list[str]:
+        result = decision.result
+        if result is None or any(t not in self._lattice for t in (a, b, result)) or \
+                not all(self._lattice.leq(t, result) for t in (a, b)):
+            return []  # a rule outside the lattice decided (a Python scalar's, say)
         lines = []
         for t in (a, b):
-            path = self._lattice.path(t, result)
-            assert path is not None
+            path = self._lattice.path(t, result) or [t, result]
             lines.append("  " + " -> ".join(self.type_name(n) for n in path))
         return lines
 
-    def rule(self, a: PType, b: PType) -> str:
-        return f"join on the {self.name} lattice"
 
+class TablePolicy(Policy):
+    """A policy given by a promotion table alone (``promotion_table``: a
+    :class:`~latticecast.PromotionTable` over its types), as a system that publishes only a table
+    is. Every decision is a lookup; ``latticecast verify`` then judges whether the table is a lattice."""
 
-# -- literal range checks, shared by every policy ---------------------------------------------
+    promotion_table: ClassVar[PromotionTable]
+    table_rule: ClassVar[str] = "the system's promotion table"
 
+    def _lookup(self, a: PType, b: PType) -> Decision:
+        return Decision(self.promotion_table.cells.get((a, b)), self.table_rule,
+                        f"the {self.name} table has no entry for this pair")
 
-def literal_problem(value: Literal, target: DType) -> str | None:
-    """Why ``target`` cannot represent the Python literal ``value`` (``None`` if it can)."""
-    if isinstance(value, complex):
-        if not target.is_complex:
-            return f"can't represent the complex literal {value!r} as {target.name}"
-        limit = target.info.max_finite
-        if not (math.isfinite(value.real) and math.isfinite(value.imag)):
-            return None
-        if abs(value.real) > limit or abs(value.imag) > limit:
-            return f"{value!r} out of range for {target.name} (largest finite {limit:g})"
-        return None
-    if isinstance(value, float):
-        if not target.is_inexact:
-            return f"can't promote the float literal {value!r} to {target.name}"
-        if math.isfinite(value) and abs(value) > target.info.max_finite:
-            return f"{value!r} out of range for {target.name} (largest finite {target.info.max_finite:g})"
-        return None
-    # bool and int
-    v = int(value)
-    if target.is_inexact:
-        if abs(v) > target.info.max_finite:
-            return f"{v} out of range for {target.name} (largest finite {target.info.max_finite:g})"
-        return None
-    lo, hi = target.min_value, target.max_value
-    if not lo <= v <= hi:
-        return f"{v} out of range for {target.name} [{lo}, {hi}]"
-    return None
+    def two_strong(self, a: DType, b: DType) -> Decision:
+        return self._lookup(a, b)
 
+    def weak_and_strong(self, w: Weak, d: DType) -> Decision:
+        return self._lookup(w, d)
 
-def literal_fix(value: Literal, target: DType) -> str:
-    """What to write instead, for the message of a :class:`LiteralRangeError`."""
-    if isinstance(value, (float, complex)) and not target.is_inexact:
-        return f"cast the other operand to a float type first, or write an integer literal"
-    return ("cast the other operand to a wider dtype first (x.cast(...)), or make the literal an "
-            f"explicit constant of a dtype that holds it")
-
-
-def weak_and_strong(a: PType, b: PType) -> tuple[Weak, DType]:
-    """The weak operand and the strong one of a mixed pair (either order)."""
-    w, d = (a, b) if isinstance(a, Weak) else (b, a)
-    assert isinstance(w, Weak) and isinstance(d, DType), (a, b)
-    return w, d
-
-
-def _rank(d: DType) -> tuple[int, int]:
-    order = [Kind.BOOL, Kind.UNSIGNED, Kind.SIGNED, Kind.FLOAT, Kind.COMPLEX]
-    return order.index(d.kind), d.bitwidth
-
-
-def weak_of_kind(kind: Kind, weak_types: Iterable[Weak]) -> Weak | None:
-    return next((w for w in weak_types if w.dtype.kind is kind), None)
-
-
-def by_name(dtypes: Iterable[str]) -> tuple[DType, ...]:
-    return tuple(DType.parse(d) for d in dtypes)
-
-
-def edges_from_names(spec: Mapping[str, Sequence[str]], resolve: Callable[[str], PType]) -> dict[PType, list[PType]]:
-    """Edges written with short names (``{"i8": ["i16"]}``) turned into types."""
-    return {resolve(k): [resolve(v) for v in vs] for k, vs in spec.items()}
+    def two_weak(self, a: Weak, b: Weak) -> Decision:
+        return self._lookup(a, b)

@@ -1,61 +1,33 @@
-"""JAX's promotion lattice (``jax.numpy`` with ``jax_enable_x64``), weak types included.
+"""JAX's promotion: ``jax.numpy`` with x64 on and off, its strict mode, and ``jax.lax``.
 
-The lattice is the one the JAX design note settles on ("Option 3", with
-``u64 -> f*`` added to close it) and that ``jax._src.dtypes`` builds:
-Python scalars and weakly typed arrays are the nodes ``i*``, ``f*``, ``c*``;
-integers defer to floats of any width; ``bf16`` and ``f16`` are unordered and
-meet at ``f32``. A weak result materialises as the default type of its kind
-(``int64``, ``float64``, ``complex128`` with x64).
+The four are one system seen four ways, so they share this module:
+
+* ``jax`` (``jax_enable_x64``): the design note's final lattice (:func:`.lattices.jax_lattice`).
+  Python scalars and weakly typed arrays are the nodes ``i*``, ``f*``, ``c*``; a weak
+  result materialises as the default type of its kind (``int64``, ``float64``,
+  ``complex128``).
+* ``jax-x32`` (JAX's default): every 64-bit dtype is canonicalised to its 32-bit
+  counterpart before promotion (an ``int64`` array cannot exist), weak values
+  materialise as ``int32``/``float32``/``complex64``, and ``u32 . i32 = i32``.
+* ``jax-strict`` (``jax_numpy_dtype_promotion='strict'``): weak values still defer to
+  any dtype of their kind or a higher one, but two distinct strong dtypes never meet.
+* ``jax-lax`` (``jax.lax``): no promotion at all; a Python scalar is accepted only by
+  an operand of its own default dtype, as the design note's ``jax.lax`` table shows.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Mapping
 
-from ..dtypes import DType, Kind
-from ..weak import PType, Weak
-from .base import LatticePolicy, by_name
+from ..dtypes import DType
+from ..weak import PType, Weak, dtype_of
+from .base import Decision, LatticePolicy
+from .lattices import JAX_DTYPES, JAX_STRICT_EDGES, jax_lattice, jax_lax_edges
 
-__all__ = ["JaxPolicy", "jax_edges", "jax_weak_node"]
+__all__ = ["JaxPolicy", "JaxX32Policy", "JaxStrictPolicy", "JaxLaxPolicy"]
 
-JAX_DTYPES = by_name(["bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
-                      "bfloat16", "float16", "float32", "float64", "complex64", "complex128"])
-
-
-def jax_edges(i_: Weak, f_: Weak, c_: Weak, *, x64: bool = True) -> dict[PType, list[PType]]:
-    """The DAG of ``jax._src.dtypes._type_promotion_lattice(strict=False, x64)``."""
-    d = DType
-    edges: dict[PType, list[PType]] = {
-        d.bool: [i_],
-        i_: [d.uint8, d.int8],
-        d.uint8: [d.int16, d.uint16],
-        d.uint16: [d.int32, d.uint32],
-        d.uint32: [d.int64, d.uint64],
-        d.uint64: [f_],
-        d.int8: [d.int16],
-        d.int16: [d.int32],
-        d.int32: [d.int64],
-        d.int64: [f_],
-        f_: [d.bfloat16, d.float16, c_],
-        d.bfloat16: [d.float32],
-        d.float16: [d.float32],
-        d.float32: [d.float64, d.complex64],
-        d.float64: [d.complex128],
-        c_: [d.complex64],
-        d.complex64: [d.complex128],
-    }
-    if not x64:
-        # JAX avoids the one join that forms a 64-bit type from 32-bit inputs: u32 . i32 = i32.
-        edges[d.uint32] = [d.int32, d.uint64]
-    return edges
-
-
-def jax_weak_node(weak_types: tuple[Weak, Weak, Weak], t: Weak) -> PType:
-    """JAX keeps one weak node per kind (``jax._src.dtypes._jax_type``): a weak int16 or a
-    weak uint8 is ``i*`` like any Python int, a weak bool is plain bool."""
-    i_, f_, c_ = weak_types
-    return {Kind.BOOL: DType.bool, Kind.SIGNED: i_, Kind.UNSIGNED: i_, Kind.FLOAT: f_,
-            Kind.COMPLEX: c_}[t.dtype.kind]
+_TO_32 = {DType.int64: DType.int32, DType.uint64: DType.uint32, DType.float64: DType.float32,
+          DType.complex128: DType.complex64}
 
 
 class JaxPolicy(LatticePolicy):
@@ -67,25 +39,92 @@ class JaxPolicy(LatticePolicy):
     default_int = DType.int64
     default_float = DType.float64
     default_complex = DType.complex128
-    published_table_name = "design_jax_numpy"
+    weak_uint_is_int = True  # jax._src.dtypes._jax_type: one weak node per Python scalar type
+    lattice_rule = "join on JAX's lattice"
+    x64 = True
 
     @property
-    def edges(self) -> dict[PType, list[PType]]:  # type: ignore[override]
-        return jax_edges(*self.weak_types)
+    def edges(self) -> Mapping[PType, list[PType]]:  # type: ignore[override]
+        return jax_lattice(x64=self.x64)
 
-    def _canonical_weak(self, t: Weak) -> PType:
-        return jax_weak_node(self.weak_types, t)
+    def weak_default(self, t: Weak) -> DType:
+        return t.dtype
 
-    def true_divide_type(self, t: PType) -> PType | None:
+    def true_divide_type(self, t: "PType | str") -> PType | None:
         """``jnp.true_divide``: ``dtypes.to_inexact_dtype`` after promotion: integers up to
         32 bits and bool divide in float32, 64-bit integers in float64; weakness is kept."""
-        dtype = t.dtype if isinstance(t, Weak) else t
+        t = self.canonical(t)
+        dtype = dtype_of(t)
         if dtype.is_inexact:
             return t
         target = DType.float64 if dtype.bitwidth == 64 else DType.float32
-        if isinstance(t, Weak):
-            return self.canonical(Weak(target))
-        return self.canonical(target)
+        return self.canonical(Weak(target) if isinstance(t, Weak) else target)
 
-    def rule(self, a: PType, b: PType) -> str:
-        return "join on JAX's lattice"
+
+class JaxX32Policy(JaxPolicy):
+    name = "jax-x32"
+    title = "JAX, jax.numpy with jax_enable_x64 off (the default)"
+    # The 64-bit nodes stay in the lattice (JAX keeps them too: they carry the paths
+    # i32 -> i64 -> f*); inputs are canonicalised to 32 bits, so no join reaches them.
+    dtypes = tuple(d for d in JAX_DTYPES if d not in _TO_32)
+    weak_types = (Weak(DType.int32), Weak(DType.float32), Weak(DType.complex64))
+    default_int = DType.int32
+    default_float = DType.float32
+    default_complex = DType.complex64
+    x64 = False
+
+    def canonical(self, t: "PType | str") -> PType:
+        t = super().canonical(_TO_32.get(t, t) if isinstance(t, DType) else t)
+        return t
+
+    def true_divide_type(self, t: "PType | str") -> PType | None:
+        t = self.canonical(t)
+        if dtype_of(t).is_inexact:
+            return t
+        return self.canonical(Weak(DType.float32) if isinstance(t, Weak) else DType.float32)
+
+
+class JaxStrictPolicy(JaxPolicy):
+    name = "jax-strict"
+    title = "JAX with jax_numpy_dtype_promotion='strict'"
+    source = "jax._src.dtypes._type_promotion_lattice(strict=True); jax-type-promotion-design.md"
+    edges = JAX_STRICT_EDGES  # type: ignore[assignment]
+    lattice_rule = "join on JAX's strict lattice"
+
+    def two_strong(self, a: DType, b: DType) -> Decision:
+        return self.join(a, b, "strict promotion allows no implicit conversion between distinct dtypes")
+
+    def weak_and_strong(self, w: Weak, d: DType) -> Decision:
+        return self.join(w, d, "a weak value only defers to dtypes of its own kind or a higher one "
+                               "(i* -> f* -> c*)")
+
+
+class JaxLaxPolicy(LatticePolicy):
+    name = "jax-lax"
+    title = "jax.lax: no implicit promotion"
+    source = "jax-type-promotion-design.md, appendix, jax.lax table"
+    dtypes = JAX_DTYPES
+    weak_types = (Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128))
+    weak_uint_is_int = True
+    edges = jax_lax_edges()
+    lattice_rule = "jax.lax: equal dtypes only"
+    _WHY = ("jax.lax requires operands of the same dtype (a Python scalar only matches its default "
+            "dtype: int64, float64, complex128)")
+
+    def two_strong(self, a: DType, b: DType) -> Decision:
+        return self.join(a, b, self._WHY)
+
+    def weak_and_strong(self, w: Weak, d: DType) -> Decision:
+        return self.join(w, d, self._WHY)
+
+    def two_weak(self, a: Weak, b: Weak) -> Decision:
+        return self.join(a, b, self._WHY)
+
+    def sum_type(self, dtype: DType) -> DType:
+        """``lax.reduce_sum`` keeps the dtype."""
+        return dtype
+
+    def true_divide_type(self, t: "PType | str") -> PType | None:
+        """``lax.div`` divides integers as integers (StableHLO ``divide`` truncates toward zero)."""
+        return None if not dtype_of(self.canonical(t)).is_inexact else self.canonical(t)
+

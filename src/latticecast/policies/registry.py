@@ -18,9 +18,9 @@ _ALIASES = {"strict": "jax-strict", "lax": "jax-lax", "x32": "jax-x32", "mojo": 
 # name -> "module:Class", imported on first use so that optional oracles stay optional
 _BUILTIN = {
     "jax": "jax:JaxPolicy",
-    "jax-x32": "jax_x32:JaxX32Policy",
-    "jax-strict": "strict:JaxStrictPolicy",
-    "jax-lax": "strict:JaxLaxPolicy",
+    "jax-x32": "jax:JaxX32Policy",
+    "jax-strict": "jax:JaxStrictPolicy",
+    "jax-lax": "jax:JaxLaxPolicy",
     "max": "max:MaxPolicy",
     "array-api": "array_api:ArrayApiPolicy",
     "anvil": "anvil:AnvilPolicy",
@@ -31,6 +31,9 @@ _BUILTIN = {
 
 
 def _normalise(name: str) -> str:
+    if not isinstance(name, str):
+        raise UnknownPolicyError(f"a policy is a name such as 'jax' or a Policy object, not "
+                                 f"{type(name).__name__} {name!r}; the policies are: {', '.join(policies())}")
     key = name.strip().lower().replace("_", "-")
     return _ALIASES.get(key, key)
 

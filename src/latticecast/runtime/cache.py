@@ -158,22 +158,40 @@ class ExecutableCache(Generic[T]):
 # -- on disk -----------------------------------------------------------------------------------
 
 
-def default_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/latticecast``, or ``~/.cache/latticecast``."""
+_ON, _OFF = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+
+
+def default_cache_dir() -> Path | None:
+    """``$XDG_CACHE_HOME/latticecast``, or ``~/.cache/latticecast``; ``None`` (with a warning) when
+    there is neither (no home directory): the cache is then off rather than a crash."""
     base = os.environ.get("XDG_CACHE_HOME")
-    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
-    return root / "latticecast"
+    if base and os.path.isabs(base):
+        return Path(base) / "latticecast"
+    try:
+        return Path.home() / ".cache" / "latticecast"
+    except (RuntimeError, KeyError, OSError):
+        warnings.warn("latticecast compilation cache: there is no home directory and XDG_CACHE_HOME is not set, "
+                      "so the disk cache is off; set LATTICECAST_CACHE_DIR=/path to use one", RuntimeWarning,
+                      stacklevel=4)
+        return None
 
 
 def _env_cache_dir() -> Path | None:
-    """The disk-cache directory the environment asks for, or ``None`` (off)."""
-    switch = os.environ.get("LATTICECAST_DISK_CACHE", "").strip().lower()
-    if switch in ("0", "false", "no", "off"):
+    """The disk-cache directory the environment asks for, or ``None`` (off). An unrecognised
+    ``LATTICECAST_DISK_CACHE`` value is reported, not silently read as "off"."""
+    raw = os.environ.get("LATTICECAST_DISK_CACHE", "")
+    switch = raw.strip().lower()
+    if switch not in _ON and switch not in _OFF:
+        warnings.warn(f"latticecast compilation cache: LATTICECAST_DISK_CACHE={raw!r} is not one of "
+                      f"{', '.join(v for v in _ON + _OFF if v)}; the disk cache stays off", RuntimeWarning,
+                      stacklevel=4)
+        return None
+    if switch in _OFF[1:]:
         return None
     explicit = os.environ.get("LATTICECAST_CACHE_DIR", "").strip()
     if explicit:
         return Path(explicit).expanduser()
-    if switch in ("1", "true", "yes", "on"):
+    if switch in _ON:
         return default_cache_dir()
     return None
 

@@ -27,22 +27,13 @@ __all__ = ["compile", "compile_options_for"]
 
 
 def compile_options_for(device: Any) -> Any:
-    """The ``CompileOptions`` JAX would use for a one-device computation on ``device``."""
+    """The ``CompileOptions`` JAX would use for a one-device computation on ``device``
+    (``jax.extend.backend.get_compile_options``: same optimisation level, same CUDA data directory)."""
+    import jax.extend.backend
     import numpy as np
 
-    try:
-        from jax._src import compiler
-
-        return compiler.get_compile_options(1, 1, device_assignment=np.array([[device]]),
-                                            backend=device.client)
-    except Exception:  # noqa: BLE001 - jax internals moved: plain options, same assignment
-        from jaxlib import _jax
-
-        options = _jax.CompileOptions()
-        options.num_replicas = 1
-        options.num_partitions = 1
-        options.device_assignment = _jax.DeviceAssignment.create(np.array([[device.id]]))
-        return options
+    return jax.extend.backend.get_compile_options(1, 1, device_assignment=np.array([[device]]),
+                                                  backend=device.client)
 
 
 def _is_text(source: Any) -> bool:
@@ -99,11 +90,14 @@ def _check_runnable(module: Any, name: str) -> None:
 
 
 def _xla_compile(module: Any, device: Any, options: Any, what: str) -> Any:
-    from jaxlib import _jax
+    import jax.errors
+
+    from .jax_internals import INIT_LOCK, DeviceList
 
     try:
-        return device.client.compile_and_load(module, _jax.DeviceList((device,)), options)
-    except _jax.JaxRuntimeError as e:
+        with INIT_LOCK:
+            return device.client.compile_and_load(module, DeviceList((device,)), options)
+    except jax.errors.JaxRuntimeError as e:
         message = f"XLA could not compile {what} for {device_name(device)}: {e}"
         types, ops = _unsupported_in(module) if module is not None else ([], [])
         if types:
@@ -199,10 +193,10 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
 
 
 def _deserialize(payload: bytes, device: Any, options: Any) -> Any:
-    from jaxlib import _jax
+    from .jax_internals import DeviceList
 
     try:
-        return device.client.deserialize_executable(payload, _jax.DeviceList((device,)), options)
+        return device.client.deserialize_executable(payload, DeviceList((device,)), options)
     except Exception:  # noqa: BLE001 - any failure: treat the entry as corrupt
         return None
 

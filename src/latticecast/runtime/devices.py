@@ -1,7 +1,7 @@
 """Device selection: turn ``"cpu"``, ``"gpu:1"``, ``"cuda"`` or a ``jax.Device`` into a PJRT device.
 
 latticecast does not create PJRT clients of its own: it uses the clients JAX has
-already discovered (``jax._src.xla_bridge.backends()``), for three reasons. A GPU
+already discovered (``jax.extend.backend.backends()``), for three reasons. A GPU
 plug-in installed for JAX (``pip install -U "jax[cuda12]"``, the ROCm plug-in) is
 found with no configuration; a ``jax.Device`` a user already holds is a valid
 device here; and one process does not end up with two CPU clients, each with its
@@ -37,17 +37,21 @@ GPU_INSTALL_HINT = (
 
 
 def _backends() -> dict[str, Any]:
-    """Platform name -> PJRT client, as JAX discovered them (initialising them once)."""
-    from jax._src import xla_bridge
+    """Platform name -> PJRT client, as JAX discovered them (initialising them once, under a lock:
+    jax's lazy start is not safe to begin from several threads at once)."""
+    from . import jax_internals
 
-    return dict(xla_bridge.backends())
+    with jax_internals.INIT_LOCK:
+        import jax.extend.backend
+
+        return dict(jax.extend.backend.backends())
 
 
 def _backend_errors() -> dict[str, str]:
     """Platforms whose plug-in is installed but failed to start, with the reason."""
-    from jax._src import xla_bridge
+    from . import jax_internals
 
-    return dict(getattr(xla_bridge, "_backend_errors", {}) or {})
+    return jax_internals.backend_errors()
 
 
 def _local_devices(client: Any) -> list[Any]:
@@ -91,6 +95,18 @@ def _not_found(requested: object, why: str, *, gpu: bool) -> DeviceNotFoundError
     else:
         lines.append('Use device="cpu" (the default) or one of the devices above.')
     return DeviceNotFoundError("\n".join(lines), requested=requested, available=available)
+
+
+_NOT_INSTALLED = ("cannot open shared object file", "No such file or directory", "not found")
+
+
+def _why_absent(platform: str) -> str:
+    """Why ``platform`` has no client: not installed at all (JAX probes for a TPU library even where
+    none is installed), or installed and failing to start, with JAX's reason."""
+    failed = _backend_errors().get(platform)
+    if not failed or any(s in failed for s in _NOT_INSTALLED):
+        return f"no {platform!r} platform is present (no PJRT plug-in for it is installed)"
+    return f"the {platform} plug-in is installed but failed to start ({failed})"
 
 
 def _parse_name(name: str) -> tuple[str, int]:
@@ -146,10 +162,7 @@ def resolve_device(device: DeviceLike = "cpu") -> Any:
     elif platform in backends:
         client = backends[platform]
     else:
-        failed = _backend_errors().get(platform)
-        why = (f"the {platform} plug-in is installed but failed to start ({failed})" if failed
-               else f"no {platform!r} platform is present")
-        raise _not_found(device, why, gpu=is_gpu)
+        raise _not_found(device, _why_absent(platform), gpu=is_gpu)
 
     devices = _local_devices(client)
     if index >= len(devices):

@@ -8,12 +8,16 @@ ValueError`` keeps working and ``except LatticecastRuntimeError`` catches them a
 They are raised from latticecast's own frames: no traceback from inside jaxlib
 reaches the user (the jaxlib error, where there is one, is chained as
 ``__cause__`` for whoever needs it).
+
+Input that is not MLIR raises :class:`~latticecast.dialect_utils.diagnostics.MLIRParseError`
+(a ``ValueError``), the one parse error of every layer, re-exported here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
+
+from ..dialect_utils.diagnostics import Diagnostic, MLIRParseError
 
 __all__ = [
     "LatticecastRuntimeError",
@@ -46,33 +50,6 @@ class DeviceNotFoundError(LatticecastRuntimeError, RuntimeError):
         super().__init__(message)
         self.requested = requested
         self.available = tuple(available)
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    """One message of the MLIR parser or verifier, with its position in the source."""
-
-    severity: str
-    message: str
-    file: str
-    line: int | None
-    column: int | None
-
-    def __str__(self) -> str:
-        where = self.file
-        if self.line is not None:
-            where += f":{self.line}"
-            if self.column is not None:
-                where += f":{self.column}"
-        return f"{where}: {self.severity}: {self.message}"
-
-
-class MLIRParseError(LatticecastRuntimeError, ValueError):
-    """MLIR text that does not parse or verify. ``diagnostics`` has file, line and column."""
-
-    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()) -> None:
-        super().__init__(message)
-        self.diagnostics = tuple(diagnostics)
 
 
 class UnsupportedModuleError(LatticecastRuntimeError, ValueError):

@@ -12,9 +12,9 @@ Two paths, both on jaxlib's C++ objects and nothing slower:
   transfers, executes and wraps the outputs in one C++ call: about 8.5 us for
   the same round trip, against 6.9 us for ``jax.jit`` itself (which skips the
   argument checks and the private copies below). It relies on internals of
-  ``jax._src`` (``MeshExecutableFastpathData``), so it is built defensively: if
-  jax's internals differ, or the dispatcher fails once, the model falls back to
-  the plain path for good.
+  ``jax._src`` (``MeshExecutableFastpathData``), imported in :mod:`.jax_internals`:
+  where this jax lacks them, or the dispatcher fails once, the model runs on the
+  plain path for good, and says so with a ``RuntimeWarning``.
 
 Safety. Neither path checks dtypes (a wrong dtype is reinterpreted or rejected
 deep in XLA) and both may *alias* a NumPy array instead of copying it (PJRT's
@@ -31,10 +31,15 @@ can free or reuse the memory under them.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
+import jax
+import jax.errors
+import jax.sharding
 import numpy as np
 
+from . import jax_internals as internals
 from .errors import ExecutionError
 from .signature import Signature
 
@@ -74,22 +79,19 @@ class DeviceCall:
     kind = "plain"
 
     def __init__(self, executable: Any, device: Any, signature: Signature, name: str = "@main") -> None:
-        from jax._src import core
-        from jaxlib import _jax
-
         self.executable = executable
         self.device = device
         self.signature = signature
         self.name = name
-        self.sharding = _jax.SingleDeviceSharding(device)
-        self.in_avals = [core.ShapedArray(s.shape, s.np_dtype) for s in signature.inputs]
-        self.out_avals = [core.ShapedArray(s.shape, s.np_dtype) for s in signature.outputs]
-        self._handlers = [_jax.array_result_handler(a, self.sharding, True, _skip_checks=True)
+        self.sharding = jax.sharding.SingleDeviceSharding(device)
+        self.in_avals = [internals.ShapedArray(s.shape, s.np_dtype) for s in signature.inputs]
+        self.out_avals = [internals.ShapedArray(s.shape, s.np_dtype) for s in signature.outputs]
+        self._handlers = [internals.array_result_handler(a, self.sharding, True, _skip_checks=True)
                           for a in self.out_avals]
         self._devices = [device]
-        self._put = _jax.batched_device_put
-        self._zero_copy = _jax.HostBufferSemantics.ZERO_COPY
-        self._runtime_error = _jax.JaxRuntimeError
+        self._put = internals.batched_device_put
+        self._zero_copy = internals.ZERO_COPY
+        self._runtime_error = jax.errors.JaxRuntimeError
 
     def run(self, arrays: Sequence[np.ndarray]) -> list[Any]:
         """Device arrays of the outputs, from checked, private, C-contiguous inputs."""
@@ -115,16 +117,11 @@ class FastCall:
 
     kind = "dispatch"
 
-    def __init__(self, plain: DeviceCall) -> None:
-        from jax._src import config as jax_config
-        from jax._src import tree_util
-        from jax._src.interpreters import pxla
-        from jaxlib import _jax
-
+    def __init__(self, plain: DeviceCall, fast: Any) -> None:
         self.plain = plain
-        self._pxla = pxla
-        self._registry = tree_util.dispatch_registry
-        self._x64 = jax_config.enable_x64
+        self._fast = fast
+        self._registry = fast.registry
+        self._x64 = fast.enable_x64
         self._needs_x64 = any(s.np_dtype.itemsize == 8 and s.np_dtype.kind in "iuf"
                               or s.np_dtype.kind == "c" and s.np_dtype.itemsize == 16
                               for s in plain.signature.inputs)
@@ -134,23 +131,21 @@ class FastCall:
             [True] * n_out, [True] * n_in, [None] * n_in, [])
         # Probe the named tuple now: a jax whose fields differ fails here, not mid-call.
         self._fastpath_data(self._registry.flatten([None] * n_out, None)[1])
-        self._fn = _jax.pjit(plain.name, self._uncompiled_call, self._cache_miss, [], [],
-                             pxla.JitGlobalCppCacheKeys(), self._registry, pxla.cc_shard_arg,
-                             _jax.PjitFunctionCache(capacity=8))
-        self._runtime_error = _jax.JaxRuntimeError
+        self._fn = fast.pjit(plain.name, self._uncompiled_call, self._cache_miss, [], [],
+                             fast.cache_keys(), self._registry, fast.shard_arg, fast.function_cache(capacity=8))
+        self._runtime_error = jax.errors.JaxRuntimeError
         self.misses = 0
         self.disabled = False
 
     @classmethod
     def build(cls, plain: DeviceCall) -> "FastCall | None":
-        try:
-            return cls(plain)
-        except Exception:  # noqa: BLE001 - any drift in jax internals: use the plain path
-            return None
+        """The dispatch path, or ``None`` where this jax lacks what it needs (warned once)."""
+        fast = internals.require_fastpath()
+        return None if fast is None else cls(plain, fast)
 
     def _fastpath_data(self, treedef: Any) -> Any:
         ins, outs, avals, committed, kept, layouts, consts = self._fastpath_args
-        return self._pxla.MeshExecutableFastpathData(
+        return self._fast.fastpath_data(
             self.plain.executable, treedef, ins, outs, avals, committed, kept, layouts, consts)
 
     def _uncompiled_call(self, *args: Any) -> list[Any]:
@@ -182,10 +177,13 @@ class FastCall:
             return self._fn(*arrays)
         except ExecutionError:
             raise
-        except Exception:  # noqa: BLE001 - the dispatcher misbehaved: never again
+        except Exception as e:  # noqa: BLE001 - the dispatcher misbehaved: say so, never use it again
             # The inputs are private copies and nothing was donated, so running the
             # call again on the plain path is safe and gives the answer.
             self.disabled = True
+            warnings.warn(f"latticecast: jaxlib's dispatcher failed for {self.plain.name} "
+                          f"({type(e).__name__}: {e}); this model now runs on the plain path", RuntimeWarning,
+                          stacklevel=3)
             return self.plain.run(arrays)
 
     def __call__(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:

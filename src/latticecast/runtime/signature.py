@@ -12,22 +12,16 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from ..dtypes import DType, UnknownDTypeError
-from ..graph.types import TensorType
+from ..tensor_type import TensorType
 from .errors import UnsupportedModuleError
 
 __all__ = ["TensorSpec", "Signature", "PJRT_DTYPES", "read_signature"]
 
-#: The element types PJRT has buffers for, i.e. the dtypes a model can take and return.
-PJRT_DTYPES: frozenset[DType] = frozenset({
-    DType.bool, DType.int8, DType.int16, DType.int32, DType.int64,
-    DType.uint8, DType.uint16, DType.uint32, DType.uint64,
-    DType.float16, DType.bfloat16, DType.float32, DType.float64,
-    DType.complex64, DType.complex128,
-})
+#: The element types PJRT has buffers for, i.e. the dtypes a model can take and return: every
+#: dtype but those the ``lower-dtypes`` pass rewrites (the dtype table's ``needs_lowering``).
+PJRT_DTYPES: frozenset[DType] = frozenset(d for d in DType if not d.needs_lowering)
 
-_LOWERED_BY_PASS = {
-    "index": "ui64", "!latticecast.address": "ui64", "tf32": "f32",
-}
+_LOWERED_BY_PASS = {d.mlir_name: d.stored_as.mlir_name for d in DType if d.needs_lowering}
 
 
 TensorSpec = TensorType

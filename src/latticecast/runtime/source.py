@@ -15,67 +15,32 @@ import threading
 from collections import OrderedDict
 from typing import Any, Union
 
-from .errors import Diagnostic, MLIRParseError
+from ..dialect_utils.diagnostics import Diagnostic, MLIRParseError
+from ..dialect_utils.parsing import decode_source, parse_module as parse_ir
 
 __all__ = ["ModuleSource", "parse_module", "verify_module", "source_digest", "canonical_digest"]
 
 #: What ``compile`` accepts: an ``ir.Module``, or MLIR text / bytecode.
 ModuleSource = Union[str, bytes, bytearray, memoryview, Any]
 
-_LOC = re.compile(r'loc\("(?P<file>(?:[^"\\]|\\.)*)":(?P<line>\d+):(?P<col>\d+)')
-_MLIR_BYTECODE_MAGIC = b"ML\xefR"
-
 _LOWERED_TYPES = ("xindex>", "xtf32>", "<index>", "<tf32>", "latticecast")
 _MIXED_DTYPE_HINTS = ("same type", "same element type", "different type", "compatible",
                       "all of {", "must be statically shaped tensor")
 
 
-def _diagnostic(diag: Any, source_name: str, severity: str | None = None) -> Diagnostic:
-    loc = str(diag.location)
-    match = _LOC.search(loc)
-    if match is None:
-        return Diagnostic(severity or _severity(diag), diag.message, loc, None, None)
-    file = match.group("file")
-    if file == "-":
-        file = source_name
-    return Diagnostic(severity or _severity(diag), diag.message, file,
-                      int(match.group("line")), int(match.group("col")))
-
-
-def _severity(diag: Any) -> str:
-    name = str(getattr(diag, "severity", "error")).rsplit(".", 1)[-1].lower()
-    return name or "error"
-
-
-def _render(diags: list[Diagnostic], lines: list[str] | None, source_name: str) -> str:
+def _with_context(err: MLIRParseError, what: str, text: str | None, source_name: str) -> MLIRParseError:
+    """``err`` with what the runtime was doing, the source line under each error, and a hint where
+    the cause is a known one (mixed dtypes or lowered dtypes: run implicit-cast first)."""
+    diags = list(err.diagnostics)
+    lines = text.splitlines() if text is not None else None
     out: list[str] = []
     for d in diags:
-        out.append(str(d))
+        out.extend(d.lines())
         if lines is not None and d.file == source_name and d.line and 0 < d.line <= len(lines):
-            src = lines[d.line - 1].rstrip("\n")
-            out.append("    " + src)
-            if d.column:
-                out.append("    " + " " * (d.column - 1) + "^")
-    return "\n".join(out)
-
-
-def _mlir_error_diagnostics(err: Any, source_name: str) -> list[Diagnostic]:
-    diags: list[Diagnostic] = []
-    for d in getattr(err, "error_diagnostics", ()) or ():
-        diags.append(_diagnostic(d, source_name))
-        for note in getattr(d, "notes", ()) or ():
-            diags.append(_diagnostic(note, source_name, "note"))
-    return diags
-
-
-def _raise_from_mlir(err: Exception, *, what: str, text: str | None, source_name: str) -> None:
-    diags = _mlir_error_diagnostics(err, source_name)
-    lines = text.splitlines() if text is not None else None
-    if diags:
-        body = _render(diags, lines, source_name)
-    else:  # an MLIRError without diagnostics: keep jaxlib's text, which has the position
-        body = str(err).replace('"-":', f"{source_name}:")
-    message = f"{what}:\n{body}"
+            out.append("    " + lines[d.line - 1].rstrip("\n"))
+            if d.col:
+                out.append("    " + " " * (d.col - 1) + "^")
+    message = f"{what}:\n" + ("\n".join(out) if out else str(err))
     if any(h in d.message for d in diags for h in _MIXED_DTYPE_HINTS):
         message += ("\nhint: the runtime takes legal StableHLO. A module with mixed-dtype ops "
                     "must go through latticecast's implicit-cast pass first "
@@ -84,63 +49,26 @@ def _raise_from_mlir(err: Exception, *, what: str, text: str | None, source_name
         message += ("\nhint: PJRT has no index, address or tf32 buffers. latticecast's "
                     "implicit-cast pass lowers index and !latticecast.address to ui64 and tf32 "
                     "to f32; run it first (Graph.mlir() or `latticecast-opt --implicit-cast`).")
-    if any("unregistered dialect" in d.message for d in diags) and "latticecast" not in body:
-        message += ("\nhint: the runtime runs StableHLO (with the func and chlo dialects); "
+    if any("unregistered dialect" in d.message for d in diags) and "latticecast" not in message:
+        message += ("\nhint: the runtime runs StableHLO (with the func, chlo, sdy and mhlo dialects); "
                     "other dialects must be lowered to StableHLO first.")
-    raise MLIRParseError(message, diags) from None
+    return MLIRParseError(message, diags)
 
 
-_local = threading.local()
+def parse_module(source: "str | bytes", *, context: Any = None, source_name: str = "<input>") -> Any:
+    """Parse MLIR text (or bytecode) into an ``ir.Module`` in a strict context.
 
-
-def runtime_context() -> Any:
-    """This thread's context for parsing runtime input: jaxlib's dialects, and *no*
-    unregistered ones (the builder's context allows them for lenient parsing; here an
-    unknown op or ``!latticecast.address`` must be a parse error, not an XLA failure)."""
-    ctx = getattr(_local, "context", None)
-    if ctx is None:
-        from ..dialect_utils.context import make_context
-
-        ctx = make_context()
-        ctx.allow_unregistered_dialects = False
-        _local.context = ctx
-    return ctx
-
-
-def parse_module(source: str | bytes, *, context: Any = None,
-                 source_name: str = "<input>") -> Any:
-    """Parse MLIR text (or bytecode) into an ``ir.Module`` in ``context``.
-
-    ``context`` defaults to :func:`runtime_context`. Parse and verifier errors
-    raise :class:`MLIRParseError` naming ``source_name:line:col``.
+    Parse and verifier errors raise :class:`MLIRParseError` naming ``source_name:line:col``,
+    with the offending source line.
     """
-    from jaxlib.mlir import ir
-
-    if isinstance(source, (bytearray, memoryview)):
-        source = bytes(source)
-    if not isinstance(source, (str, bytes)):
-        raise TypeError(f"expected an ir.Module or MLIR text (str or bytes); got "
-                        f"{type(source).__name__}")
-    is_bytecode = isinstance(source, bytes) and source.startswith(_MLIR_BYTECODE_MAGIC)
-    text: str | None = None
-    if not is_bytecode:
-        if isinstance(source, bytes):
-            try:
-                text = source.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise MLIRParseError(f"MLIR text is not UTF-8 ({e}); pass text or MLIR bytecode") from None
-        else:
-            text = source
-        if not text.strip():
-            raise MLIRParseError(f"{source_name}: the MLIR text is empty")
-    ctx = context or runtime_context()
+    if not isinstance(source, (str, bytes, bytearray, memoryview)):
+        raise TypeError(f"expected an ir.Module or MLIR text (str or bytes); got {type(source).__name__}")
+    data = decode_source(source, source_name)
+    text = data if isinstance(data, str) else None
     try:
-        with ctx:
-            return ir.Module.parse(source if is_bytecode else text)
-    except ir.MLIRError as err:
-        _raise_from_mlir(err, what=f"cannot parse {source_name} as MLIR", text=text,
-                         source_name=source_name)
-    raise AssertionError("unreachable")
+        return parse_ir(data, context, source_name=source_name)
+    except MLIRParseError as e:
+        raise _with_context(e, f"cannot parse {source_name} as MLIR", text, source_name) from None
 
 
 def verify_module(module: Any, *, source_name: str = "<module>") -> None:
@@ -150,8 +78,8 @@ def verify_module(module: Any, *, source_name: str = "<module>") -> None:
     try:
         module.operation.verify()
     except ir.MLIRError as err:
-        _raise_from_mlir(err, what=f"{source_name} does not verify as StableHLO", text=None,
-                         source_name=source_name)
+        raise _with_context(MLIRParseError.from_mlir(err, source_name), f"{source_name} does not verify as StableHLO",
+                            None, source_name) from None
 
 
 _MEMO_MIN = 1 << 16  # texts at least this long have their digest remembered

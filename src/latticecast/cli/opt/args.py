@@ -19,10 +19,10 @@ import argparse
 from dataclasses import dataclass
 from typing import NoReturn, Sequence
 
-from .. import __version__
-from .opt_pipeline import IMPLICIT_CAST, PassFlag, compose_pipeline
+from ... import __version__
 
-__all__ = ["OptConfig", "UsageError", "parse_args", "build_parser", "PROG"]
+
+__all__ = ["OptConfig", "UsageError", "parse_args", "build_parser", "PROG", "PassFlag", "compose_pipeline"]
 
 PROG = "latticecast-opt"
 LOSSY_LEVELS = ("off", "remark", "warning", "error")
@@ -31,7 +31,7 @@ _VALUE_OPTIONS = {"--pass-pipeline", "--policy", "--output"}
 _FLAG_OPTIONS = {
     "--split-input-file", "--verify-diagnostics", "--mlir-print-op-generic", "--mlir-print-debuginfo",
     "--mlir-pretty-debuginfo", "--mlir-print-local-scope", "--allow-unregistered-dialect",
-    "--mlir-disable-threading", "--help", "--version",
+    "--mlir-disable-threading", "--emit-bytecode", "--help", "--version",
 }
 
 
@@ -53,6 +53,30 @@ class OptConfig:
     pretty_debuginfo: bool = False
     print_local_scope: bool = False
     disable_threading: bool = False
+    emit_bytecode: bool = False
+
+
+IMPLICIT_CAST = "implicit-cast"
+
+
+@dataclass(frozen=True)
+class PassFlag:
+    """``--name`` or ``--name=options`` on the command line."""
+
+    name: str
+    options: str | None = None
+
+
+def compose_pipeline(flags: Sequence[PassFlag], implicit_cast_defaults: Sequence[str] = ()) -> str:
+    """``builtin.module(...)`` running ``flags`` in order, as ``mlir-opt`` composes its pass flags.
+    ``implicit_cast_defaults`` (``policy=max`` ...) go before any options written on an
+    ``--implicit-cast=...`` flag, so the flag's own options win."""
+    elements = []
+    for f in flags:
+        options = [o for o in ([*implicit_cast_defaults] if f.name == IMPLICIT_CAST else []) + [f.options or ""]
+                   if o]
+        elements.append(f"{f.name}{{{' '.join(options)}}}" if options else f.name)
+    return f"builtin.module({','.join(elements)})"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -89,7 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mlir-print-debuginfo", action="store_true", help="print locations")
     p.add_argument("--mlir-pretty-debuginfo", action="store_true", help="print locations inline, prettily")
     p.add_argument("--mlir-print-local-scope", action="store_true", help="print types and locations inline")
-    p.add_argument("--mlir-disable-threading", action="store_true", help="run passes on one thread")
+    p.add_argument("--mlir-disable-threading", action="store_true",
+                   help="run passes on one thread (latticecast's contexts always do; accepted for mlir-opt "
+                        "compatibility)")
+    p.add_argument("--emit-bytecode", action="store_true", help="write MLIR bytecode instead of text")
     p.add_argument("--allow-unregistered-dialect", action="store_true",
                    help="accepted for mlir-opt compatibility (always allowed)")
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
@@ -171,4 +198,4 @@ def parse_args(argv: Sequence[str]) -> OptConfig:
         split_input_file=args.split_input_file, verify_diagnostics=args.verify_diagnostics,
         print_generic=args.mlir_print_op_generic, print_debuginfo=args.mlir_print_debuginfo,
         pretty_debuginfo=args.mlir_pretty_debuginfo, print_local_scope=args.mlir_print_local_scope,
-        disable_threading=args.mlir_disable_threading)
+        disable_threading=args.mlir_disable_threading, emit_bytecode=args.emit_bytecode)

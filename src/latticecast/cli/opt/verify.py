@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .opt_diagnostics import Diag
+from ...dialect_utils.diagnostics import Diagnostic
 
 __all__ = ["Expected", "ExpectationSet", "parse_expectations", "verify_diagnostics"]
 
@@ -84,10 +84,12 @@ def _compile(text: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-def parse_expectations(text: str, file: str) -> ExpectationSet:
-    """Read the ``expected-*`` comments of ``text`` (one buffer, numbered from its line 1)."""
+def parse_expectations(text: str, file: str, first_line: int = 1) -> ExpectationSet:
+    """Read the ``expected-*`` comments of ``text``, one buffer whose first line is line
+    ``first_line`` of ``file`` (a chunk of ``--split-input-file``)."""
     result = ExpectationSet(file)
     lines = text.split("\n")
+    shift = first_line - 1
     last_plain = 0  # 0-based index of the last line that is not a designator
     waiting: list[Expected] = []  # @below designators looking for their line
     for index, raw in enumerate(lines):
@@ -104,7 +106,7 @@ def parse_expectations(text: str, file: str) -> ExpectationSet:
             try:
                 e.regex = _compile(body)
             except ValueError as err:
-                result.problems.append(f"{file}:{index + 1}:{m.start() + 1}: error: {err}")
+                result.problems.append(f"{file}:{index + 1 + shift}:{m.start() + 1}: error: {err}")
                 continue
         if offset is not None:
             if offset[0] in "+-":
@@ -117,10 +119,15 @@ def parse_expectations(text: str, file: str) -> ExpectationSet:
                 e.line = len(lines)
                 waiting.append(e)
         result.expected.append(e)
+    if shift:
+        for e in result.expected:
+            e.written_line += shift
+            if not e.unknown:
+                e.line += shift
     return result
 
 
-def verify_diagnostics(diags: Iterable[Diag], expectations: ExpectationSet) -> list[str]:
+def verify_diagnostics(diags: Iterable[Diagnostic], expectations: ExpectationSet) -> list[str]:
     """The mismatches between ``diags`` and ``expectations``, as MLIR reports them; empty when
     every diagnostic was expected and every expectation was met."""
     report = list(expectations.problems)
@@ -134,7 +141,7 @@ def verify_diagnostics(diags: Iterable[Diag], expectations: ExpectationSet) -> l
     return report
 
 
-def _process(d: Diag, expectations: ExpectationSet) -> list[str]:
+def _process(d: Diagnostic, expectations: ExpectationSet) -> list[str]:
     if d.file is None:
         candidates = [e for e in expectations.expected if e.unknown]
     elif d.file == expectations.file:
@@ -151,5 +158,5 @@ def _process(d: Diag, expectations: ExpectationSet) -> list[str]:
     if near_miss is not None:
         where = f"{expectations.file}:{near_miss.written_line}:{near_miss.written_col}"
         return [f"{where}: error: '{d.severity}' diagnostic emitted when expecting a '{near_miss.severity}'"]
-    unexpected = Diag("error", d.file, d.line, d.col, f"unexpected {d.severity}: {d.message}")
+    unexpected = Diagnostic("error", f"unexpected {d.severity}: {d.message}", d.file, d.line, d.col)
     return [unexpected.format()]

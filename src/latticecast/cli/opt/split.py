@@ -1,9 +1,11 @@
 """``--split-input-file``: cut the input at ``// -----`` lines into chunks processed one by one.
 
-Unlike ``mlir-opt`` (whose chunks are buffers of their own, numbered from 1), each
-chunk here is padded with the newlines that precede it, so the parser, the pass
-and the verifier report line numbers of the whole file, and ``expected-*``
-comments and ``--mlir-print-debuginfo`` locations agree with what an editor shows.
+Each chunk is its own buffer, as in ``mlir-opt``, but it knows the line of the file
+where it starts, so the parser, the passes and the verifier report line numbers of
+the whole file (see :func:`latticecast.dialect_utils.parsing.parse_module`'s
+``first_line``), and ``expected-*`` comments and ``--mlir-print-debuginfo``
+locations agree with what an editor shows. Cutting is one pass over the lines:
+the work is linear in the input, however many chunks there are.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ _MARKER_LINE = re.compile(r"^\s*// -----")
 
 @dataclass(frozen=True)
 class Chunk:
-    """``text`` is the chunk padded to its place in the file; ``first_line`` its first real line."""
+    """``text`` is the chunk; ``first_line`` is the line of the file where it starts."""
 
     text: str
     first_line: int
@@ -35,11 +37,7 @@ def split_input(text: str, enabled: bool = True) -> list[Chunk]:
     start = 0
     for index, line in enumerate(lines):
         if _MARKER_LINE.match(line):
-            chunks.append(_chunk(lines, start, index))
+            chunks.append(Chunk("\n".join(lines[start:index]), start + 1))
             start = index + 1
-    chunks.append(_chunk(lines, start, len(lines)))
+    chunks.append(Chunk("\n".join(lines[start:]), start + 1))
     return chunks
-
-
-def _chunk(lines: list[str], start: int, stop: int) -> Chunk:
-    return Chunk("\n" * start + "\n".join(lines[start:stop]), start + 1)

@@ -1,0 +1,96 @@
+"""One input buffer through ``latticecast-opt``: parse leniently, run the pipeline, verify, print.
+
+The invariant is ``mlir-opt``'s: every pass but ``implicit-cast`` sees IR that
+verifies, and what is printed verifies. The lenient parser lets mixed-dtype ops
+through, so the module is verified *before* the pipeline unless its first pass is
+``implicit-cast`` (whose job is to make such IR legal), and the PassManager verifies
+after every pass. A run with no passes therefore verifies the input, and rejects
+mixed-dtype ops with the verifier's own message.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+from jaxlib.mlir import ir
+
+from ...dialect_utils.diagnostics import Diagnostic, MLIRParseError
+from ...dialect_utils.parsing import parse_module
+from ...passes import LatticecastPass, Pipeline
+from .report import DiagnosticCollector, merge_diagnostics
+
+__all__ = ["PrintOptions", "ChunkResult", "process_chunk"]
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    generic: bool = False
+    debuginfo: bool = False
+    pretty_debuginfo: bool = False
+    local_scope: bool = False
+    bytecode: bool = False
+
+
+@dataclass
+class ChunkResult:
+    """``output`` is the printed module (``None`` when the chunk failed); ``diagnostics`` all
+    that was reported, in order."""
+
+    ok: bool
+    output: "str | bytes | None" = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+class PipelineRunner:
+    """A pipeline built once into a PassManager, run on one buffer after another (its passes'
+    diagnostics are cleared before each run)."""
+
+    def __init__(self, pipeline: Pipeline, context: ir.Context) -> None:
+        self.pipeline = pipeline
+        self.pm, self.ours = pipeline.build(context)
+        self.pm.enable_verifier(True)
+
+    def run(self, module: ir.Module) -> None:
+        for p in self.ours:
+            p.diagnostics.clear()
+            p.results.clear()
+        if self.pipeline.first_pass != "implicit-cast":
+            module.operation.verify()
+        self.pm.run(module.operation)
+
+
+def process_chunk(source: "str | bytes", source_name: str, runner: PipelineRunner | None, context: ir.Context,
+                  printing: PrintOptions = PrintOptions(), first_line: int = 1) -> ChunkResult:
+    """Run one buffer; MLIR failures become diagnostics, never exceptions."""
+    try:
+        module = parse_module(source, context, lenient=True, source_name=source_name, first_line=first_line)
+    except MLIRParseError as e:
+        return ChunkResult(False, None, list(e.diagnostics))
+    ours: list[LatticecastPass] = runner.ours if runner is not None else []
+    with DiagnosticCollector(context, source_name) as collector:
+        try:
+            if runner is None or runner.pipeline.is_empty:
+                module.operation.verify()
+            else:
+                runner.run(module)
+        except ir.MLIRError as e:
+            errors = [Diagnostic.from_mlir(d, source_name) for d in e.error_diagnostics]
+            return ChunkResult(False, None, merge_diagnostics(_pass_diagnostics(ours), errors, collector.caught))
+    diags = merge_diagnostics(_pass_diagnostics(ours), [], collector.caught)
+    return ChunkResult(True, _print(module, printing), diags)
+
+
+def _pass_diagnostics(passes: list[LatticecastPass]) -> list[Diagnostic]:
+    return [d for p in passes for d in p.diagnostics]
+
+
+def _print(module: ir.Module, printing: PrintOptions) -> "str | bytes":
+    if printing.bytecode:
+        buf = io.BytesIO()
+        module.operation.write_bytecode(buf)
+        return buf.getvalue()
+    text = module.operation.get_asm(
+        print_generic_op_form=printing.generic, enable_debug_info=printing.debuginfo or printing.pretty_debuginfo,
+        pretty_debug_info=printing.pretty_debuginfo, use_local_scope=printing.local_scope, assume_verified=True)
+    return str(text).rstrip("\n") + "\n"

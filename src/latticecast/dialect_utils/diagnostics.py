@@ -1,0 +1,129 @@
+"""One diagnostic record for everything latticecast reports about IR, and one way to print it.
+
+Diagnostics reach latticecast by several routes: the parser and the verifier
+(``ir.MLIRError.error_diagnostics``, with notes), a pass's errors (emitted through
+MLIR), the remarks and warnings of latticecast's own passes (jaxlib's bindings can
+emit only errors, so the pass records those itself), and a context handler that
+catches what upstream passes emit. :class:`Diagnostic` gives them one shape and
+:meth:`Diagnostic.format` one spelling, MLIR's ``file:line:col: severity: message``.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from jaxlib.mlir import ir
+
+__all__ = ["Diagnostic", "MLIRParseError", "LossyPromotionWarning", "location_parts", "SEVERITIES"]
+
+SEVERITIES = ("error", "warning", "remark", "note")
+
+_FILE_LOC = re.compile(r'"(?P<file>(?:[^"\\]|\\.)*)":(?P<line>\d+):(?P<col>\d+)')
+_NAME_LOC = re.compile(r'loc\("(?P<name>(?:[^"\\]|\\.)*)"')
+
+
+class LossyPromotionWarning(UserWarning):
+    """An implicit promotion that can lose magnitude (``diagnose-lossy=warning``)."""
+
+
+def location_parts(loc: "ir.Location | str") -> tuple[str, int, int] | None:
+    """``(file, line, col)`` of the first file location inside ``loc`` (names, call sites and
+    fused locations included), or ``None`` when it has none."""
+    m = _FILE_LOC.search(str(loc))
+    return (m["file"], int(m["line"]), int(m["col"])) if m else None
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A message about IR at ``file:line:col``. ``file`` is ``None`` for an unknown location; a
+    location that only has a name (a graph's ops: ``loc("mygraph")``) has ``line == 0``."""
+
+    severity: str
+    message: str
+    file: str | None = None
+    line: int = 0
+    col: int = 0
+    notes: tuple["Diagnostic", ...] = ()
+
+    # -- construction ------------------------------------------------------------------
+
+    @classmethod
+    def at(cls, location: "ir.Location | str", severity: str, message: str,
+           notes: tuple["Diagnostic", ...] = (), source_name: str | None = None) -> "Diagnostic":
+        """A diagnostic at an MLIR location. ``source_name`` replaces the parser's ``"-"``."""
+        parts = location_parts(location)
+        if parts is not None:
+            file, line, col = parts
+            if file == "-" and source_name:
+                file = source_name
+            return cls(severity, message, file, line, col, notes)
+        m = _NAME_LOC.search(str(location))
+        return cls(severity, message, m["name"] if m else None, 0, 0, notes)
+
+    @classmethod
+    def from_mlir(cls, d: "ir.DiagnosticInfo | ir.Diagnostic", source_name: str | None = None) -> "Diagnostic":
+        """An MLIR diagnostic (an error of ``MLIRError``, or one a handler caught), notes included."""
+        name = getattr(d.severity, "name", str(d.severity)).lower()
+        severity = name if name in SEVERITIES else "error"
+        notes = tuple(cls.from_mlir(n, source_name) for n in d.notes)
+        return cls.at(d.location, severity, d.message, notes, source_name)
+
+    # -- printing ----------------------------------------------------------------------
+
+    @property
+    def where(self) -> str | None:
+        if self.file is None:
+            return None
+        return self.file if self.line == 0 else f"{self.file}:{self.line}:{self.col}"
+
+    def format(self) -> str:
+        """MLIR's ``file:line:col: severity: message`` on one line (``severity: message`` when unlocated)."""
+        head = f"{self.where}: " if self.where else ""
+        return f"{head}{self.severity}: {' '.join(self.message.split())}"
+
+    __str__ = format
+
+    def lines(self) -> list[str]:
+        """This diagnostic and its notes, one line each."""
+        return [self.format()] + [n.format() for n in self.notes]
+
+    def flattened(self) -> list["Diagnostic"]:
+        """This diagnostic, then its notes (``--verify-diagnostics`` checks notes as diagnostics)."""
+        return [replace(self, notes=())] + list(self.notes)
+
+    def warn(self) -> None:
+        """Issue a Python warning for a warning-level diagnostic (graph builders see these)."""
+        warnings.warn(LossyPromotionWarning(self.format()), stacklevel=3)
+
+
+class MLIRParseError(ValueError):
+    """Input that is not valid MLIR (or does not verify). ``diagnostics`` locates every problem;
+    the message is the first one, as ``file:line:col: error: ...``, with the others after it."""
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()) -> None:
+        super().__init__(message)
+        self.diagnostics = tuple(diagnostics)
+
+    @classmethod
+    def from_mlir(cls, err: ir.MLIRError, source_name: str, *, what: str = "",
+                  rename: "dict[str, str] | None" = None) -> "MLIRParseError":
+        """The error for an ``ir.MLIRError`` raised while parsing or verifying ``source_name``.
+        ``rename`` undoes placeholder op names in the messages (see :mod:`.parsing`)."""
+        diags = [Diagnostic.from_mlir(d, source_name) for d in err.error_diagnostics]
+        if rename:
+            diags = [_renamed(d, rename) for d in diags]
+        if not diags:  # an MLIRError without diagnostics: keep jaxlib's text, which has the position
+            text = " ".join(str(err).replace('"-":', f"{source_name}:").split())
+            return cls(f"{what}{text}", [Diagnostic("error", text, source_name)])
+        lines = [d for diag in diags for d in diag.lines()]
+        return cls(what + "\n".join(lines), diags)
+
+
+def _renamed(d: Diagnostic, rename: dict[str, str]) -> Diagnostic:
+    message = d.message
+    for old, new in rename.items():
+        message = message.replace(old, new)
+    return replace(d, message=message, notes=tuple(_renamed(n, rename) for n in d.notes))

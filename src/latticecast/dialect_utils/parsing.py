@@ -1,0 +1,296 @@
+"""Reading a module: MLIR text or bytecode in, an ``ir.Module`` or one located error out.
+
+:func:`parse_module` is the one door through which every layer reads IR (the
+runtime, ``latticecast-opt``, tests). It
+
+* detects the format from its first bytes: MLIR bytecode (``ML\\xefR``, which is
+  also how JAX's portable artifacts start) or UTF-8 text; anything else is an error
+  that says which byte is not UTF-8;
+* refuses nesting deeper than :data:`MAX_NESTING` regions up front (MLIR's parser,
+  verifier and printer recurse per region and would overflow the C stack);
+* with ``lenient=True``, accepts the mixed-dtype ops that only ``implicit-cast`` can
+  legalise (below);
+* names the source file in every location, as ``mlir-opt`` does;
+* turns parse and verifier failures into :class:`~.diagnostics.MLIRParseError`, whose
+  message is ``file:line:col: error: ...``.
+
+Lenient parsing. StableHLO's verifier rejects ``"stablehlo.add"(%a, %b) : (tensor<i16>,
+tensor<f32>) -> tensor<f32>`` while the module is parsed, so such text could never
+reach the pass. The generic form of every op the pass legalises is renamed to an
+unregistered placeholder dialect whose name has the same length (so columns in
+diagnostics stay right) and occurs nowhere in the input (so a user's own dialect is
+never rewritten), the text is parsed, and the real StableHLO ops are recreated
+unverified, with their operands, results, attributes and location. Those ops take no
+regions or successors; a placeholder that has some is reported as the verifier
+would report the real op.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from jaxlib.mlir import ir
+
+from ..op_rules import STABLEHLO
+from .context import default_context, strict_context
+from .diagnostics import Diagnostic, MLIRParseError
+
+__all__ = ["parse_module", "decode_source", "is_bytecode", "BYTECODE_MAGIC", "MAX_NESTING"]
+
+BYTECODE_MAGIC = b"ML\xefR"
+MAX_NESTING = 1000
+"""The deepest region nesting accepted. MLIR recurses per region level in its parser, verifier
+and printer; about 2,500 levels overflow an 8 MB stack. JAX's deepest modules nest tens of levels."""
+
+_DIALECT = "stablehlo"
+_SUFFIXES = sorted((name.split(".", 1)[1] for name in STABLEHLO), key=len, reverse=True)
+_GENERIC_OP = re.compile(r'"stablehlo\.(' + "|".join(map(re.escape, _SUFFIXES)) + r')"(?=\s*\()')
+_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
+
+
+def is_bytecode(data: "str | bytes") -> bool:
+    return isinstance(data, (bytes, bytearray, memoryview)) and bytes(data[:4]) == BYTECODE_MAGIC
+
+
+def decode_source(data: "str | bytes | bytearray | memoryview", source_name: str) -> "str | bytes":
+    """Text as ``str`` or bytecode as ``bytes``; raises :class:`MLIRParseError` for anything else."""
+    if isinstance(data, str):
+        return data
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"expected MLIR text (str) or bytes, not {type(data).__name__}")
+    raw = bytes(data)
+    if raw.startswith(BYTECODE_MAGIC):
+        return raw
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        message = (f"the input is neither UTF-8 text nor MLIR bytecode: byte 0x{raw[e.start]:02x} at offset "
+                   f"{e.start} is not UTF-8; MLIR text must be UTF-8 (or pass MLIR bytecode)")
+        raise MLIRParseError(f"{source_name}:{line}:{col}: error: {message}",
+                             [Diagnostic("error", message, source_name, line, col)]) from None
+
+
+def parse_module(source: "str | bytes", context: ir.Context | None = None, *, lenient: bool = False,
+                 source_name: str = "-", first_line: int = 1) -> ir.Module:
+    """Parse MLIR text or bytecode into a module of ``context``.
+
+    ``context`` defaults to this thread's lenient context with ``lenient=True`` and to
+    its strict one otherwise. ``source_name`` names the input in locations and errors;
+    ``first_line`` is the line of that file where the text starts (a chunk of a split
+    file), so locations and errors count lines of the whole file.
+    """
+    shift = first_line - 1
+    data = decode_source(source, source_name)
+    ctx = context or (default_context() if lenient else strict_context())
+    rename: dict[str, str] = {}
+    if isinstance(data, str):
+        if not data.strip():
+            raise MLIRParseError(f"{source_name}:1:1: error: the input is empty; expected an MLIR module",
+                                 [Diagnostic("error", "the input is empty; expected an MLIR module",
+                                             source_name, 1, 1)])
+        _check_nesting(data, source_name)
+        if lenient:
+            data, placeholder = _rename_mixed_ops(data)
+            if placeholder:
+                rename = {f"'{placeholder}.": f"'{_DIALECT}.", f'"{placeholder}.': f'"{_DIALECT}.'}
+    try:
+        with ctx:
+            module = ir.Module.parse(data)
+            if rename:
+                _restore_placeholders(module.operation, next(iter(rename))[1:-1], source_name)
+    except ir.MLIRError as e:
+        raise _shifted(MLIRParseError.from_mlir(e, source_name, rename=rename), source_name, shift) from None
+    except MLIRParseError as e:
+        raise _shifted(e, source_name, shift) from None
+    if (source_name != "-" or shift) and isinstance(data, str):
+        _relocate(module.operation, source_name, shift)
+    return module
+
+
+def _shifted(err: MLIRParseError, source_name: str, shift: int) -> MLIRParseError:
+    """``err`` with the lines of ``source_name`` moved down by ``shift``."""
+    if not shift:
+        return err
+
+    def move(d: Diagnostic) -> Diagnostic:
+        line = d.line + shift if d.file == source_name and d.line else d.line
+        return Diagnostic(d.severity, d.message, d.file, line, d.col, tuple(move(n) for n in d.notes))
+
+    diags = [move(d) for d in err.diagnostics]
+    return MLIRParseError("\n".join(line for d in diags for line in d.lines()) or str(err), diags)
+
+
+def _check_nesting(text: str, source_name: str) -> None:
+    """Refuse text whose braces nest deeper than :data:`MAX_NESTING` (strings skipped), cheaply:
+    only texts with that many braces at all are scanned."""
+    if text.count("{") <= MAX_NESTING:
+        return
+    depth = deepest = 0
+    in_string = False
+    line = 1
+    where = (1, 1)
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if in_string:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if depth > MAX_NESTING:
+                    where = (line, i - text.rfind("\n", 0, i))
+                    break
+        elif ch == "}":
+            depth -= 1
+        elif ch == "\n":
+            line += 1
+        i += 1
+    if deepest > MAX_NESTING:
+        message = (f"regions nest more than {MAX_NESTING} levels deep; MLIR's parser and verifier recurse "
+                   f"per level and would overflow the stack: flatten the program (or split it into functions)")
+        raise MLIRParseError(f"{source_name}:{where[0]}:{where[1]}: error: {message}",
+                             [Diagnostic("error", message, source_name, *where)])
+
+
+# -- lenient parsing -------------------------------------------------------------------------
+
+
+def _placeholder(text: str) -> str:
+    """A dialect name as long as ``stablehlo`` that the text never mentions."""
+    for name in itertools.chain(["unchecked"], (f"lcmixed{i:02d}" for i in range(100))):
+        if f"{name}." not in text:
+            return name
+    raise AssertionError("unreachable: 101 placeholder names all occur in the input")
+
+
+def _rename_mixed_ops(text: str) -> tuple[str, str]:
+    """Rename the generic form of the ops implicit-cast legalises; ``("", text)`` if there are none."""
+    if not _GENERIC_OP.search(text):
+        return text, ""
+    name = _placeholder(text)
+    assert len(name) == len(_DIALECT)
+    renamed = _GENERIC_OP.sub(lambda m: f'"{name}.{m.group(1)}"', text)
+    return _inline_properties(renamed, name), name
+
+
+def _inline_properties(text: str, placeholder: str) -> str:
+    """Move the properties of placeholder ops (``<{comparison_direction = ...}>``, as MLIR
+    prints inherent attributes in the generic form) into their attribute dictionary: an
+    unregistered op keeps properties where Python cannot read them back, while attributes
+    given to ``Operation.create`` become the real op's properties again."""
+    out: list[str] = []
+    pos = 0
+    for m in re.finditer(r'"' + placeholder + r'\.\w+"\s*\(', text):
+        if m.start() < pos:
+            continue
+        operands_end = text.find(")", m.end())
+        if operands_end < 0:
+            break
+        i = operands_end + 1
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        if not text.startswith("<{", i):
+            continue
+        end = _balanced_end(text, i)
+        if end is None:
+            break
+        props = text[i + 2:end - 2].strip()
+        j = end
+        while j < len(text) and text[j] in " \t":
+            j += 1
+        if j < len(text) and text[j] == "{":
+            attrs_end = _balanced_end(text, j)
+            if attrs_end is None:
+                break
+            attrs = text[j + 1:attrs_end - 1].strip()
+            out += [text[pos:i], "{" + props + (", " + attrs if attrs else "") + "}"]
+            pos = attrs_end
+        else:
+            out += [text[pos:i], "{" + props + "}"]
+            pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _balanced_end(text: str, start: int) -> int | None:
+    """The index just past the bracket that closes the one at ``start`` (strings skipped)."""
+    stack: list[str] = []
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            i += 1
+            while i < len(text) and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif ch in _CLOSE:
+            if not (ch == "<" and text.startswith("<=", i)):
+                stack.append(_CLOSE[ch])
+        elif stack and ch == stack[-1] and not (ch == ">" and text[i - 1] == "-"):
+            stack.pop()
+            if not stack:
+                return i + 1
+        i += 1
+    return None
+
+
+def _restore_placeholders(root: ir.Operation, placeholder: str, source_name: str) -> None:
+    """Replace every placeholder op under ``root`` by the StableHLO op it stands for."""
+    found: list[ir.Operation] = []
+    prefix = placeholder + "."
+
+    def collect(op: ir.Operation) -> ir.WalkResult:
+        if op.name.startswith(prefix):
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(collect)
+    for op in found:
+        real = _DIALECT + "." + op.name[len(prefix):]
+        if len(op.regions) or len(op.successors):
+            what = "regions" if len(op.regions) else "successors"
+            message = f"'{real}' op requires zero {what}"
+            d = Diagnostic.at(op.location, "error", message, source_name=source_name)
+            raise MLIRParseError(d.format(), [d])
+        attrs = {name: op.attributes[name] for name in op.attributes}
+        new = ir.Operation.create(real, results=[r.type for r in op.results], operands=list(op.operands),
+                                  attributes=attrs, loc=op.location, ip=ir.InsertionPoint(op))
+        for old, fresh in zip(op.results, new.results):
+            old.replace_all_uses_with(fresh)
+        op.erase()
+
+
+def _relocate(root: ir.Operation, source_name: str, shift: int) -> None:
+    """Name the real file (and line) in every location the parser gave ``"-"``: ops and block arguments."""
+    file_loc = ir.FileLineColLoc.static_typeid
+
+    def moved(loc: ir.Location) -> ir.Location | None:
+        if loc.typeid != file_loc:
+            return None
+        flc = loc if isinstance(loc, ir.FileLineColLoc) else ir.FileLineColLoc(loc)
+        if flc.filename != "-":
+            return None
+        return ir.Location.file(source_name, flc.start_line + shift, flc.start_col)
+
+    def fix(op: ir.Operation) -> ir.WalkResult:
+        new = moved(op.location)
+        if new is not None:
+            op.location = new
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:
+                    new = moved(arg.location)
+                    if new is not None:
+                        arg.set_location(new)
+        return ir.WalkResult.ADVANCE
+
+    with root.context:
+        root.walk(fix)

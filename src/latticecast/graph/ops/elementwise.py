@@ -1,0 +1,341 @@
+"""Elementwise ops: arithmetic, comparisons, bitwise and shifts, unary math, rounding, casts.
+
+Semantics follow the policy's source system where systems differ: ``/`` is true
+division (integers divide in the system's float: float32 for int16 under JAX),
+``//`` and ``%`` are floor division and floor modulo as in Python and NumPy (for
+negative integers too), functions such as ``exp`` take integers to the system's
+float, and ``maximum``/``minimum`` order complex numbers lexicographically, as
+NumPy and JAX do. Every promotion is :func:`latticecast.op_rules.decide`'s.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
+
+from ...dtypes import DType, DTypeLike
+from ...errors import PromotionError
+from ...op_rules import FLOAT_FUNCTION, FLOOR_DIVIDE, INEXACT_BINARY, STABLEHLO, TRUE_DIVIDE, OpRule, decide
+from ...weak import PType, Weak
+from ..value import TensorValueLike, Value
+from .selection import where
+from .promotion import (Literal, Promoted, broadcast_shapes, constant_value, convert, decide_operands, graph_of,
+                        operand, promote, realize, unary_operand, with_op)
+
+if TYPE_CHECKING:
+    from ..graph import Graph
+
+__all__ = [
+    "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "mod", "remainder", "power",
+    "maximum", "minimum", "atan2", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert", "bitwise_not",
+    "negative", "abs", "sign", "exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos", "floor", "ceil", "round",
+    "cast",
+]
+
+
+def _emit(p: Promoted, name: str, attributes: dict[str, ir.Attribute] | None = None) -> Value:
+    """The op ``name`` on promoted operands; its result type and weakness are the decision's."""
+    g = p.values[0].graph
+    d = p.decision
+    op = g._add_op(name, [g.tc.tensor(d.result, p.shape)], [v.ir for v in p.values], attributes,
+                   weak=d.result_weak)
+    return Value(g, op.result, d.result_ptype, p.shape, storage=d.result)
+
+
+def _binary(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str,
+            attributes: dict[str, ir.Attribute] | None = None) -> Value:
+    return _emit(promote(STABLEHLO[name], symbol, x, y), name, attributes)
+
+
+# -- arithmetic ---------------------------------------------------------------------------------
+
+def add(x: TensorValueLike, y: TensorValueLike) -> Value:
+    return _binary("stablehlo.add", x, y, "+")
+
+
+def subtract(x: TensorValueLike, y: TensorValueLike) -> Value:
+    return _binary("stablehlo.subtract", x, y, "-")
+
+
+def multiply(x: TensorValueLike, y: TensorValueLike) -> Value:
+    return _binary("stablehlo.multiply", x, y, "*")
+
+
+def power(x: TensorValueLike, y: TensorValueLike) -> Value:
+    return _binary("stablehlo.power", x, y, "**")
+
+
+def remainder(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """StableHLO's ``remainder`` (C's ``fmod``: the sign of the dividend)."""
+    return _binary("stablehlo.remainder", x, y, "remainder")
+
+
+def _extremum(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str) -> Value:
+    p = promote(STABLEHLO[name], symbol, x, y)
+    if not p.decision.target.is_complex:
+        return _emit(p, name)
+    # NumPy and JAX order complex numbers lexicographically (real part, then imaginary part);
+    # StableHLO's maximum/minimum compare real parts only. The parts are read off the operands
+    # at the promoted type, so they are converted here rather than by the pass.
+    target = p.decision.target
+    a, b = (v if v.storage is target else convert(v, target) for v in p.values)
+    direction = "GT" if name == "stablehlo.maximum" else "LT"
+    real_a, real_b, imag_a, imag_b = (_part(v, part) for part in ("real", "imag") for v in (a, b))
+    first = _compare_values(real_a, real_b, direction)
+    tie = bitwise_and(_compare_values(real_a, real_b, "EQ"), _compare_values(imag_a, imag_b, direction))
+    return where(bitwise_or(first, tie), a, b)
+
+
+def _part(v: Value, part: str) -> Value:
+    g = v.graph
+    dtype = DType.float32 if v.storage is DType.complex64 else DType.float64
+    op = g._add_op(f"stablehlo.{part}", [g.tc.tensor(dtype, v.shape)], [v.ir])
+    return Value(g, op.result, dtype, v.shape)
+
+
+def _compare_values(a: Value, b: Value, direction: str) -> Value:
+    g = a.graph
+    with g.context:
+        attrs = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get(direction)}
+    op = g._add_op("stablehlo.compare", [g.tc.tensor(DType.bool, a.shape)], [a.ir, b.ir], attrs)
+    return Value(g, op.result, DType.bool, a.shape)
+
+
+def maximum(x: TensorValueLike, y: TensorValueLike) -> Value:
+    return _extremum("stablehlo.maximum", x, y, "maximum")
+
+
+def minimum(x: TensorValueLike, y: TensorValueLike) -> Value:
+    return _extremum("stablehlo.minimum", x, y, "minimum")
+
+
+# -- division -----------------------------------------------------------------------------------
+
+def _inexact(rule: OpRule, name: str, x: TensorValueLike, y: TensorValueLike, symbol: str) -> Value:
+    """An op that computes in the system's inexact type (``/``, ``atan2``): the decision gives the
+    type, and operands of a lower kind are taken to it first, explicitly (it is the system's
+    semantics, not an implicit promotion): a Python int becomes a Python float (still weak, so the
+    pass rebuilds its constant at the type), a value is converted (a weak one stays weak)."""
+    g = graph_of(x, y)
+    ops = [operand(v, g) for v in (x, y)]
+    d = decide_operands(g, rule, symbol, ops)
+    if d.target.is_inexact:
+        ops = [_as_inexact(g, o, d.target) for o in ops]
+    shape = broadcast_shapes(*(o.shape for o in ops))
+    values = tuple(realize(g, o, d.target, shape) for o in ops)
+    return _emit(Promoted(values, d, shape), name)
+
+
+def _as_inexact(g: "Graph", x: "Value | Literal", target: DType) -> "Value | Literal":
+    if isinstance(x, Literal):
+        if not isinstance(x.ptype, Weak) or x.ptype.dtype.is_inexact:
+            return x
+        value = complex(x.value) if target.is_complex else float(x.value)
+        return Literal(value, g.policy.literal_type(value))
+    if x.storage.is_inexact:
+        return x
+    if x.is_weak:  # stays weak: the system's weak float of the kind (JAX: f*), stored as its default
+        return convert(x, g.policy.materialize(Weak(target)), keep_weak=True)
+    return convert(x, target)
+
+
+def divide(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """True division (``/``). Integers divide in the policy's float, except under ``jax-lax``,
+    whose ``lax.div`` divides integers as integers (truncating)."""
+    return _inexact(TRUE_DIVIDE, "stablehlo.divide", x, y, "/")
+
+
+true_divide = divide
+
+
+def atan2(x: TensorValueLike, y: TensorValueLike) -> Value:
+    return _inexact(INEXACT_BINARY, "stablehlo.atan2", x, y, "atan2")
+
+
+def _floor_operands(x: TensorValueLike, y: TensorValueLike, symbol: str) -> Promoted:
+    return promote(FLOOR_DIVIDE, symbol, x, y)
+
+
+def _signs_differ(r: Value, b: Value) -> Value:
+    """Where a truncated remainder ``r`` is non-zero and its sign differs from ``b``'s (zeros are
+    strong constants of the operands' dtype, so no policy is asked to promote two literals)."""
+    zero = constant_value(r.graph, 0, r.storage)
+    return bitwise_and(not_equal(r, zero), not_equal(less(r, zero), less(b, zero)))
+
+
+def floor_divide(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """``//``: rounds toward negative infinity, for integers too (StableHLO's divide truncates)."""
+    p = _floor_operands(x, y, "//")
+    a, b = p.values
+    if p.decision.target.is_inexact:
+        # NumPy's and JAX's float divmod: floor(a / b) would round a quotient such as
+        # 24.9999999 up to 25 before flooring; (a - fmod(a, b)) / b is exact in those cases.
+        r = _emit(p, "stablehlo.remainder")
+        q = _binary("stablehlo.divide", subtract(a, r), b, "//")
+        q = where(_signs_differ(r, b), subtract(q, 1), q)
+        return _unary("stablehlo.round_nearest_afz", q)
+    q = _emit(p, "stablehlo.divide")
+    if p.decision.target.is_unsigned:
+        return q
+    r = _emit(p, "stablehlo.remainder")
+    return where(_signs_differ(r, b), subtract(q, 1), q)
+
+
+def mod(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """``%``: the remainder with the sign of the divisor, as in Python and NumPy."""
+    p = _floor_operands(x, y, "%")
+    r = _emit(p, "stablehlo.remainder")
+    if p.decision.target.is_unsigned:
+        return r
+    return where(_signs_differ(r, p.values[1]), add(r, p.values[1]), r)
+
+
+# -- comparisons --------------------------------------------------------------------------------
+
+def _comparison(direction: str, symbol: str, name: str) -> Callable[[TensorValueLike, TensorValueLike], Value]:
+    def op(x: TensorValueLike, y: TensorValueLike) -> Value:
+        g = graph_of(x, y)
+        with g.context:
+            attrs = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get(direction)}
+        return _emit(promote(STABLEHLO["stablehlo.compare"], symbol, x, y, graph=g), "stablehlo.compare", attrs)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``{symbol}`` elementwise, after promotion; the result is bool."
+    return op
+
+
+equal = _comparison("EQ", "==", "equal")
+not_equal = _comparison("NE", "!=", "not_equal")
+less = _comparison("LT", "<", "less")
+less_equal = _comparison("LE", "<=", "less_equal")
+greater = _comparison("GT", ">", "greater")
+greater_equal = _comparison("GE", ">=", "greater_equal")
+
+
+# -- bitwise ------------------------------------------------------------------------------------
+
+def bitwise_and(x: TensorValueLike, y: TensorValueLike) -> Value:
+    return _binary("stablehlo.and", x, y, "&")
+
+
+def bitwise_or(x: TensorValueLike, y: TensorValueLike) -> Value:
+    return _binary("stablehlo.or", x, y, "|")
+
+
+def bitwise_xor(x: TensorValueLike, y: TensorValueLike) -> Value:
+    return _binary("stablehlo.xor", x, y, "^")
+
+
+def left_shift(x: TensorValueLike, y: TensorValueLike) -> Value:
+    return _binary("stablehlo.shift_left", x, y, "<<")
+
+
+def right_shift(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """``>>``: arithmetic for signed integers, logical for unsigned ones."""
+    p = promote(STABLEHLO["stablehlo.shift_right_arithmetic"], ">>", x, y)
+    name = "stablehlo.shift_right_logical" if p.decision.target.is_unsigned else "stablehlo.shift_right_arithmetic"
+    return _emit(p, name)
+
+
+# -- unary --------------------------------------------------------------------------------------
+
+def _unary(name: str, v: Value, result_dtype: DType | None = None) -> Value:
+    g = v.graph
+    dtype = result_dtype or v.storage
+    op = g._add_op(name, [g.tc.tensor(dtype, v.shape)], [v.ir], weak=v.is_weak)
+    ptype: PType = g.policy.canonical(Weak(dtype)) if v.is_weak else dtype
+    return Value(g, op.result, ptype, v.shape, storage=dtype)
+
+
+def _float_function(name: str, what: str) -> Callable[[TensorValueLike], Value]:
+    def op(x: TensorValueLike) -> Value:
+        v = unary_operand(x, what)
+        try:
+            d = decide(v.graph.policy, FLOAT_FUNCTION, [v.ptype])
+        except PromotionError as e:
+            raise with_op(what, e) from None
+        return _unary(name, convert(v, d.target, keep_weak=True))
+    op.__name__ = op.__qualname__ = what
+    op.__doc__ = f"``{what}`` elementwise; integers become the policy's float first (as jnp.{what})."
+    return op
+
+
+exp = _float_function("stablehlo.exponential", "exp")
+log = _float_function("stablehlo.log", "log")
+sqrt = _float_function("stablehlo.sqrt", "sqrt")
+rsqrt = _float_function("stablehlo.rsqrt", "rsqrt")
+tanh = _float_function("stablehlo.tanh", "tanh")
+sin = _float_function("stablehlo.sine", "sin")
+cos = _float_function("stablehlo.cosine", "cos")
+
+
+def _rounding(name: str, what: str) -> Callable[[TensorValueLike], Value]:
+    def op(x: TensorValueLike) -> Value:
+        v = unary_operand(x, what)
+        if v.storage.is_complex:
+            raise PromotionError(f"{what} is not defined for complex values")
+        if not v.storage.is_inexact:
+            return v  # integers are already whole (jnp.floor returns them unchanged)
+        return _unary(name, v)
+    op.__name__ = op.__qualname__ = what
+    op.__doc__ = f"``{what}`` elementwise; the identity on integers and bool."
+    return op
+
+
+floor = _rounding("stablehlo.floor", "floor")
+ceil = _rounding("stablehlo.ceil", "ceil")
+round = _rounding("stablehlo.round_nearest_even", "round")  # NumPy rounds half to even
+
+
+def negative(x: TensorValueLike) -> Value:
+    v = unary_operand(x, "-")
+    if v.storage.is_bool:
+        raise PromotionError("unary - is not defined for bool; use ~ (logical not) or cast first")
+    return _unary("stablehlo.negate", v)
+
+
+def abs(x: TensorValueLike) -> Value:
+    """``abs``; a complex value's magnitude is real (complex64 -> float32)."""
+    v = unary_operand(x, "abs")
+    if v.storage.is_bool:
+        raise PromotionError("abs is not defined for bool")
+    if v.storage.is_unsigned:
+        return v
+    if v.storage.is_complex:
+        return _unary("stablehlo.abs", v, DType.float32 if v.storage is DType.complex64 else DType.float64)
+    return _unary("stablehlo.abs", v)
+
+
+def sign(x: TensorValueLike) -> Value:
+    v = unary_operand(x, "sign")
+    if v.storage.is_bool:
+        raise PromotionError("sign is not defined for bool")
+    if v.storage.is_unsigned:
+        return cast(not_equal(v, constant_value(v.graph, 0, v.storage)), v.storage)
+    return _unary("stablehlo.sign", v)
+
+
+def invert(x: TensorValueLike) -> Value:
+    """``~``: bitwise not (logical not for bool)."""
+    v = unary_operand(x, "~")
+    if v.storage.is_inexact:
+        raise PromotionError(f"~ needs integer or bool operands, not {v.storage.name}")
+    return _unary("stablehlo.not", v)
+
+
+bitwise_not = invert
+
+
+def cast(x: TensorValueLike, dtype: DTypeLike) -> Value:
+    """An explicit conversion; the result is strongly typed."""
+    g = graph_of(x)
+    d = g.policy.canonical(DType.parse(dtype))
+    assert isinstance(d, DType)
+    v = operand(x, g)
+    if isinstance(v, Literal):
+        return constant_value(g, v.value, d)
+    if v.storage is d and not v.is_weak:
+        return v
+    return convert(v, d)

@@ -1,0 +1,258 @@
+"""The builder's adapter over ``op_rules``: operands in, promoted IR operands and the op's decision out.
+
+Every builder op that promotes calls :func:`promote`: it turns what the user passed
+into graph values (Python scalars stay weak :class:`Literal` s until the decision is
+known; NumPy arrays and scalars become strongly typed constants), asks
+:func:`latticecast.op_rules.decide`, broadcasts the operands to a common shape, and
+emits each literal as a weak constant checked against the type it promotes to. The
+operands themselves are left unconverted: the IR the builder writes is the
+mixed-dtype IR that ``implicit-cast`` legalises with the same decision.
+
+Errors carry the op as the user wrote it: ``+: no implicit promotion of i8 and u64
+under policy 'array-api': ...``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy as np
+from jaxlib.mlir import ir
+
+from ...dtypes import DType
+from ...errors import GraphError, LiteralRangeError, PromotionError
+from ...op_rules import OpPromotion, OpRule, decide
+from ...values import Scalar, array_problem, scalar_problem
+from ...weak import PType, Weak
+from ..current import current_graph
+from ..value import TensorValueLike, Value
+
+if TYPE_CHECKING:
+    from ..graph import Graph
+
+__all__ = ["Literal", "graph_of", "operand", "promote", "decide_operands", "realize", "Promoted", "emit_literal",
+           "constant_value", "as_value", "broadcast_shapes", "broadcast", "convert", "unary_operand", "with_op"]
+
+
+class Literal:
+    """A Python scalar waiting to meet a graph value: weakly typed, range-checked on use."""
+
+    __slots__ = ("value", "ptype")
+    shape: tuple[int, ...] = ()
+
+    def __init__(self, value: Scalar, ptype: PType) -> None:
+        self.value = value
+        self.ptype = ptype
+
+    def __repr__(self) -> str:
+        return f"Literal({self.value!r}: {self.ptype})"
+
+
+Operand = "Value | Literal"
+
+
+def graph_of(*xs: Any) -> "Graph":
+    """The graph the operands belong to (all the same one), or the current graph."""
+    found = None
+    for x in xs:
+        if isinstance(x, Value):
+            if found is None:
+                found = x.graph
+            elif x.graph is not found:
+                raise GraphError(f"cannot combine values of graphs {found.name!r} and {x.graph.name!r}; "
+                                 "a value belongs to the graph that made it")
+    g = found if found is not None else current_graph()
+    g.check_open()
+    return g
+
+
+def operand(x: TensorValueLike, g: "Graph") -> "Value | Literal":
+    """A graph operand for ``x``: Python scalars stay literals, NumPy values become constants."""
+    if isinstance(x, Value):
+        if x.graph is not g:
+            raise GraphError(f"value from graph {x.graph.name!r} used in graph {g.name!r}")
+        return x
+    if isinstance(x, Literal):
+        return x
+    if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
+        return Literal(x, g.policy.literal_type(x))
+    if isinstance(x, (np.ndarray, np.generic, list, tuple)):
+        return constant_value(g, x, None)
+    raise TypeError(f"cannot use {type(x).__name__} {x!r} as a tensor value; use a graph value, a Python "
+                    "scalar, a NumPy array or a list")
+
+
+def with_op(symbol: str, e: PromotionError) -> PromotionError:
+    """``e`` with the op as the user wrote it in front (``+: ...``)."""
+    return type(e)(f"{symbol}: {e}", lhs=e.lhs, rhs=e.rhs, policy=e.policy, cast_to=e.cast_to)
+
+
+@dataclass(frozen=True)
+class Promoted:
+    """The operands of one op, promoted: ``values`` (broadcast, literals emitted), its ``decision``
+    and the common ``shape``."""
+
+    values: tuple[Value, ...]
+    decision: OpPromotion
+    shape: tuple[int, ...]
+
+
+def promote(rule: OpRule, symbol: str, *xs: TensorValueLike, graph: "Graph | None" = None) -> Promoted:
+    """Decide ``rule`` for ``xs`` under the graph's policy and realise the operands at one shape."""
+    g = graph or graph_of(*xs)
+    ops = [operand(x, g) for x in xs]
+    decision = decide_operands(g, rule, symbol, ops)
+    shape = broadcast_shapes(*(o.shape for o in ops))
+    values = tuple(realize(g, o, decision.target, shape) for o in ops)
+    return Promoted(values, decision, shape)
+
+
+def decide_operands(g: "Graph", rule: OpRule, symbol: str, ops: Sequence["Value | Literal"]) -> OpPromotion:
+    """:func:`latticecast.op_rules.decide` for graph operands, the error prefixed with the op."""
+    try:
+        return decide(g.policy, rule, [o.ptype for o in ops])
+    except PromotionError as e:
+        raise with_op(symbol, e) from None
+
+
+def realize(g: "Graph", x: "Value | Literal", target: DType, shape: tuple[int, ...]) -> Value:
+    """``x`` in the IR at ``shape``: a literal becomes a weak constant checked against ``target``."""
+    if isinstance(x, Literal):
+        return emit_literal(g, x, target, shape)
+    return x if x.shape == shape else broadcast(x, shape)
+
+
+def unary_operand(x: TensorValueLike, what: str) -> Value:
+    """The one operand of a unary op as a value (a Python scalar becomes its weak constant)."""
+    g = graph_of(x)
+    v = operand(x, g)
+    if isinstance(v, Literal):
+        v = emit_literal(g, v, g.policy.materialize(v.ptype), ())
+    return v
+
+
+def as_value(x: TensorValueLike, graph: "Graph", *, materialize: bool = False) -> Value:
+    """``x`` as a value of ``graph``; a Python scalar becomes a weak constant (``materialize``)."""
+    v = operand(x, graph)
+    if isinstance(v, Literal):
+        if not materialize:
+            raise GraphError(f"{x!r} is a Python scalar, not a graph value")
+        return emit_literal(graph, v, graph.policy.materialize(v.ptype), ())
+    return v
+
+
+# -- constants -----------------------------------------------------------------------------------
+
+
+def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple[int, ...]) -> Value:
+    """A weak constant for ``lit`` that will promote to ``target``: checked against ``target`` now
+    (with the policy's literal rules), stored in the policy's type for the literal (the pass
+    re-types it)."""
+    g.policy.check_literal(lit.value, target)
+    if isinstance(lit.ptype, Weak):
+        storage = g.policy.materialize(lit.ptype)
+        if scalar_problem(lit.value, storage) is None and storage.has_dense_constants:
+            attr = g.tc.dense_attr(np.asarray(lit.value, dtype=storage.np_dtype), storage, shape)
+            op = g._add_op("stablehlo.constant", [g.tc.tensor(storage, shape)], [], {"value": attr}, weak=True)
+            return Value(g, op.result, lit.ptype, shape)
+    # a strong literal (a JAX bool), or one its weak storage cannot hold: build it at the target
+    dtype = target if isinstance(lit.ptype, Weak) else lit.ptype
+    return _constant(g, _host_array(lit.value, dtype), dtype, shape)
+
+
+def _host_array(value: Scalar, dtype: DType) -> np.ndarray:
+    """A checked Python number as ``dtype``'s host array (ints above int64 go through float)."""
+    if dtype.is_inexact and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    return np.asarray(value, dtype=dtype.np_dtype)
+
+
+def _constant(g: "Graph", values: np.ndarray, dtype: DType, shape: tuple[int, ...]) -> Value:
+    if not dtype.has_dense_constants:  # tf32, address: build the stored dtype and convert
+        stored = _constant(g, values, dtype.stored_as, shape)
+        return convert(stored, dtype)
+    attr = g.tc.dense_attr(values.astype(dtype.np_dtype), dtype, shape)
+    op = g._add_op("stablehlo.constant", [g.tc.tensor(dtype, shape)], [], {"value": attr})
+    return Value(g, op.result, dtype, shape)
+
+
+def constant_value(g: "Graph", value: Any, dtype: DType | None) -> Value:
+    """A strong constant from an array, list or scalar (``g.constant``); values must fit ``dtype``."""
+    if isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic):
+        if dtype is None:
+            dtype = g.policy.materialize(g.policy.literal_type(value))
+        g.policy.canonical(dtype)
+        problem = scalar_problem(value, dtype)
+        if problem:
+            raise LiteralRangeError(f"constant {problem}", policy=g.policy.name, rhs=dtype)
+        return _constant(g, _host_array(value, dtype), dtype, ())
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError, OverflowError):
+        raise GraphError(f"cannot make a constant of {type(value).__name__} {value!r}: it is a ragged "
+                         "or non-numeric sequence") from None
+    if array.dtype == object or array.dtype.kind not in "biufcV":
+        raise GraphError(f"cannot make a constant of a ragged or non-numeric sequence ({array.dtype})")
+    if dtype is None:
+        if isinstance(value, (list, tuple)) and array.dtype.kind in "iufc":
+            default = {"i": g.policy.default_int, "u": g.policy.default_int, "f": g.policy.default_float,
+                       "c": g.policy.default_complex}[array.dtype.kind]
+            if default is None:
+                raise GraphError(f"policy {g.policy.name!r} has no {array.dtype.kind}-kind dtype for {value!r}")
+            dtype = default
+        else:
+            dtype = DType.parse(array.dtype)
+        dtype = g.policy.materialize(g.policy.canonical(dtype))
+    else:
+        g.policy.canonical(dtype)
+        problem = array_problem(array, dtype)
+        if problem:
+            raise LiteralRangeError(f"constant {problem}", policy=g.policy.name, rhs=dtype)
+    return _constant(g, array, dtype, tuple(array.shape))
+
+
+# -- shapes and conversions ----------------------------------------------------------------------
+
+
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy's broadcast of ``shapes``, or a :class:`GraphError` naming them."""
+    first = shapes[0]
+    if all(s == first for s in shapes):
+        return first
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise GraphError("shapes " + ", ".join(str(list(s)) for s in shapes) +
+                         " cannot be broadcast together (NumPy's rules: trailing dimensions must be "
+                         "equal or 1)") from None
+
+
+def broadcast(v: Value, shape: tuple[int, ...]) -> Value:
+    """``v`` broadcast to ``shape`` as NumPy does, by ``stablehlo.broadcast_in_dim``."""
+    if v.shape == shape:
+        return v
+    if len(shape) < len(v.shape) or broadcast_shapes(v.shape, shape) != shape:
+        raise GraphError(f"cannot broadcast shape {list(v.shape)} to {list(shape)}")
+    g = v.graph
+    dims = list(range(len(shape) - len(v.shape), len(shape)))
+    with g.context:
+        attrs = {"broadcast_dimensions": ir.DenseI64ArrayAttr.get(dims)}
+    op = g._add_op("stablehlo.broadcast_in_dim", [g.tc.tensor(v.storage, shape)], [v.ir], attrs, weak=v.is_weak)
+    return Value(g, op.result, v.ptype, shape)
+
+
+def convert(v: Value, dtype: DType, *, keep_weak: bool = False) -> Value:
+    """An explicit ``stablehlo.convert`` (strong, unless ``keep_weak``)."""
+    g = v.graph
+    weak = keep_weak and v.is_weak
+    if v.storage is dtype and (weak or not v.is_weak):
+        return v
+    op = g._add_op("stablehlo.convert", [g.tc.tensor(dtype, v.shape)], [v.ir], weak=weak)
+    return Value(g, op.result, g.policy.canonical(Weak(dtype)) if weak else dtype, v.shape, storage=dtype)
+
+
+def element_count(shape: Sequence[int]) -> int:
+    """The number of elements of ``shape`` (Python ints: no overflow)."""
+    return math.prod(shape)

@@ -1,0 +1,223 @@
+"""What one op does under one policy: the single decision that the graph builder and the pass share.
+
+An op family is data (:class:`OpRule`): which operands promote together, what the
+result type is (:class:`ResultKind`), and which kinds of type the op exists for
+(:class:`Needs`). :func:`decide` joins the operand types with the policy
+(:meth:`Policy.decide <latticecast.policies.Policy.decide>`), applies the op's own
+rule, and returns an :class:`OpPromotion`: the join, the dtype every promoted
+operand converts to, the result dtype, and whether the result is weak. A program
+the policy refuses raises one :class:`~latticecast.errors.PromotionError`, whose
+text names both types, the policy and the explicit cast that would fix it.
+
+The builder (``latticecast.graph.ops``) and the ``implicit-cast`` pass are thin
+adapters over :func:`decide`: the builder calls it with the types of the values a
+user combines, the pass with the element types it reads off the IR. Each prefixes
+the error with where it happened (``+: ...`` for the builder, ``'stablehlo.add' op
+...`` in MLIR's convention for the pass); the text after the prefix is the same.
+
+To find where ``int8 + uint64`` is decided under policy ``P``: :func:`decide` with
+:data:`STABLEHLO` ``["stablehlo.add"]`` calls ``policy(P).decide(int8, uint64)``,
+which is a join on ``P``'s graph in :mod:`latticecast.policies.lattices` or ``P``'s
+rule in its module. This module imports nothing from MLIR.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from .dtypes import DType
+from .errors import PromotionError
+from .weak import PType, Weak
+
+__all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
+           "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "WEAK_TRANSPARENT", "RETYPABLE", "WEAK_ATTR"]
+
+WEAK_ATTR = "latticecast.weak"
+"""The unit attribute that marks a weakly typed value's defining op (or function argument) in the IR."""
+
+
+class ResultKind(enum.Enum):
+    """What an op's result type is, given the promoted type of its operands."""
+
+    PROMOTED = "promoted"
+    """The promoted type itself (weak when the join is weak): ``add``, ``select``."""
+    BOOL = "bool"
+    """``i1``, whatever the operands: ``compare``."""
+    COMPLEX = "complex"
+    """The complex type of the promoted real float: ``stablehlo.complex``."""
+    ACCUMULATE = "accumulate"
+    """The promoted type, or any type above it that the op declares: a dot's accumulation type
+    (JAX emits ``bf16 x bf16 -> f32``)."""
+    INEXACT = "inexact"
+    """The system's inexact type for the promoted type (:meth:`Policy.true_divide_type`): true
+    division and float functions convert integer operands first (``int16 / int16`` is float32 in
+    JAX); a system that divides integers as integers (``jax.lax``) keeps the promoted type."""
+
+
+class Needs(enum.Enum):
+    """The kinds of promoted type an op exists for in StableHLO."""
+
+    ANY = "operands"
+    NUMERIC = "numbers (not bool)"
+    REAL = "real numbers (not bool or complex)"
+    INEXACT = "floating-point or complex operands"
+    REAL_FLOAT = "f32 or f64 operands"
+    INTEGER = "integer operands (not bool or float)"
+    INTEGER_OR_BOOL = "integer or bool operands"
+
+    def admits(self, dtype: DType) -> bool:
+        if self is Needs.ANY:
+            return True
+        if self is Needs.NUMERIC:
+            return not dtype.is_bool
+        if self is Needs.REAL:
+            return not dtype.is_bool and not dtype.is_complex
+        if self is Needs.INEXACT:
+            return dtype.is_inexact
+        if self is Needs.REAL_FLOAT:
+            return dtype is DType.float32 or dtype is DType.float64
+        if self is Needs.INTEGER:
+            return dtype.is_integral
+        return dtype.is_integral or dtype.is_bool
+
+
+@dataclass(frozen=True)
+class OpRule:
+    """An op family: ``operands`` are the indices that promote together (``None``: all of them).
+
+    ``mixed_is_legal``: StableHLO's verifier accepts the op with operands of different
+    element types (``dot_general``: fp8 training writes ``f8E4M3FN x f8E5M2 -> f32``), so the
+    pass leaves such an op alone unless a weak value takes part, and the builder converts its
+    operands itself.
+    """
+
+    name: str
+    needs: Needs = Needs.ANY
+    result: ResultKind = ResultKind.PROMOTED
+    operands: tuple[int, ...] | None = None
+    mixed_is_legal: bool = False
+
+
+@dataclass(frozen=True)
+class OpPromotion:
+    """What :func:`decide` decided for one op: the ``join`` of its operand types, the ``target``
+    dtype each promoted operand converts to, the ``result`` dtype and whether it is weak."""
+
+    rule: OpRule
+    join: PType
+    target: DType
+    result: DType
+    result_weak: bool
+
+    @property
+    def result_ptype(self) -> PType:
+        return Weak(self.result) if self.result_weak else self.result
+
+    def accepts_result(self, declared: DType, policy: object) -> bool:
+        """Whether a result type the IR declares agrees with this decision (a dot may declare any
+        type its promoted type promotes to: its accumulation type)."""
+        if declared is self.result:
+            return True
+        if self.rule.result is ResultKind.ACCUMULATE:
+            return policy.try_promote(self.target, declared) is declared  # type: ignore[attr-defined]
+        return False
+
+
+def _names(policy: object, types: Sequence[PType]) -> str:
+    name = policy.type_name  # type: ignore[attr-defined]
+    return " and ".join(name(t) for t in types)
+
+
+def decide(policy: object, rule: OpRule, types: Sequence[PType]) -> OpPromotion:
+    """Promote the operand ``types`` of one ``rule`` op under ``policy`` (a :class:`~latticecast.Policy`).
+
+    ``types`` are the types of the operands that promote (see :attr:`OpRule.operands`),
+    weak where the value is weakly typed. Raises :class:`PromotionError` when the policy
+    refuses the promotion or the op does not exist for the promoted type.
+    """
+    join = types[0]
+    pol = policy
+    for t in types[1:]:
+        join = pol.promote_types(join, t)  # type: ignore[attr-defined]
+    if len(types) == 1:
+        join = pol.canonical(join)  # type: ignore[attr-defined]
+    computed = join
+    if rule.result is ResultKind.INEXACT and not pol.materialize(join).is_inexact:  # type: ignore[attr-defined]
+        inexact = pol.true_divide_type(join)  # type: ignore[attr-defined]
+        if inexact is not None:
+            computed = inexact
+    target: DType = pol.materialize(computed)  # type: ignore[attr-defined]
+    if not rule.needs.admits(target):
+        joined = "promotes" if len(types) == 1 else "promote"
+        raise PromotionError(
+            f"needs {rule.needs.value}, but its operand{'s' if len(types) > 1 else ''} "
+            f"{_names(pol, types)} {joined} to {pol.type_name(target)} under policy "  # type: ignore[attr-defined]
+            f"'{pol.name}'; cast {'them' if len(types) > 1 else 'it'} explicitly to a type the op accepts",  # type: ignore[attr-defined]
+            lhs=types[0], rhs=types[-1], policy=pol.name)  # type: ignore[attr-defined]
+    if rule.result is ResultKind.BOOL:
+        return OpPromotion(rule, join, target, DType.bool, False)
+    if rule.result is ResultKind.COMPLEX:
+        return OpPromotion(rule, join, target, DType.complex64 if target is DType.float32 else DType.complex128,
+                           False)
+    return OpPromotion(rule, join, target, target, isinstance(computed, Weak))
+
+
+def _rules(*rules: OpRule) -> Mapping[str, OpRule]:
+    return {r.name: r for r in rules}
+
+
+STABLEHLO: Mapping[str, OpRule] = _rules(
+    OpRule("stablehlo.add"),
+    OpRule("stablehlo.subtract", Needs.NUMERIC),
+    OpRule("stablehlo.multiply"),
+    OpRule("stablehlo.divide", Needs.NUMERIC),
+    OpRule("stablehlo.remainder", Needs.NUMERIC),
+    OpRule("stablehlo.power", Needs.NUMERIC),
+    OpRule("stablehlo.maximum"),
+    OpRule("stablehlo.minimum"),
+    OpRule("stablehlo.atan2", Needs.INEXACT),
+    OpRule("stablehlo.and", Needs.INTEGER_OR_BOOL),
+    OpRule("stablehlo.or", Needs.INTEGER_OR_BOOL),
+    OpRule("stablehlo.xor", Needs.INTEGER_OR_BOOL),
+    OpRule("stablehlo.shift_left", Needs.INTEGER),
+    OpRule("stablehlo.shift_right_arithmetic", Needs.INTEGER),
+    OpRule("stablehlo.shift_right_logical", Needs.INTEGER),
+    OpRule("stablehlo.compare", result=ResultKind.BOOL),
+    OpRule("stablehlo.select", operands=(1, 2)),
+    OpRule("stablehlo.clamp"),
+    OpRule("stablehlo.dot_general", Needs.NUMERIC, ResultKind.ACCUMULATE, mixed_is_legal=True),
+    OpRule("stablehlo.dot", Needs.NUMERIC, ResultKind.ACCUMULATE, mixed_is_legal=True),
+    OpRule("stablehlo.complex", Needs.REAL_FLOAT, ResultKind.COMPLEX),
+)
+"""The StableHLO ops whose value operands must share an element type, by op name: the ops the
+``implicit-cast`` pass legalises and the graph builder emits with mixed operands."""
+
+# The builder's composite ops (no single StableHLO op): their promotion is decided here too.
+TRUE_DIVIDE = OpRule("true_divide", Needs.NUMERIC, ResultKind.INEXACT)
+"""``/``: promote, then divide in the system's inexact type (integers as integers in ``jax.lax``)."""
+INEXACT_BINARY = OpRule("inexact_binary", Needs.INEXACT, ResultKind.INEXACT)
+"""``atan2``: promote, then compute in the system's inexact type; integers are refused where the
+system has no inexact type for them."""
+FLOAT_FUNCTION = OpRule("float_function", Needs.INEXACT, ResultKind.INEXACT)
+"""``exp``, ``log``, ``sqrt``, ...: one operand, taken to the system's inexact type."""
+FLOOR_DIVIDE = OpRule("floor_divide", Needs.REAL)
+"""``//`` and ``%``: promote; defined for real numbers only."""
+
+RETYPABLE: frozenset[str] = frozenset({
+    "stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.transpose", "stablehlo.slice",
+    "stablehlo.reverse",
+})
+"""Pure data movement: a weak constant seen through these is rebuilt at its target type instead
+of being converted."""
+
+WEAK_TRANSPARENT: frozenset[str] = RETYPABLE | frozenset({
+    "stablehlo.negate", "stablehlo.abs", "stablehlo.exponential", "stablehlo.log", "stablehlo.sqrt",
+    "stablehlo.rsqrt", "stablehlo.tanh", "stablehlo.sine", "stablehlo.cosine", "stablehlo.floor",
+    "stablehlo.ceil", "stablehlo.round_nearest_afz", "stablehlo.round_nearest_even", "stablehlo.sign",
+    "stablehlo.not", "stablehlo.exponential_minus_one", "stablehlo.log_plus_one", "stablehlo.logistic",
+    "stablehlo.concatenate", "stablehlo.pad",
+})
+"""Ops whose result is weak when all their operands are (the negation of a Python scalar is still
+weakly typed, as in JAX)."""

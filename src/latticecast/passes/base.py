@@ -1,0 +1,86 @@
+"""What a latticecast pass is: a Python pass for jaxlib's ``PassManager``, with typed options.
+
+jaxlib's ``PassManager.add(callable, name=..., argument=...)`` runs a Python callable
+as a real MLIR pass, so latticecast's passes compose with every upstream pass in one
+pipeline. :class:`LatticecastPass` is that callable: it runs :meth:`run` on the op
+the pass manager hands it, records every diagnostic (jaxlib's bindings can emit only
+errors through MLIR, so remarks and warnings are kept here for callers to read), and
+signals failure when an error was emitted. A bug inside a pass fails the pipeline
+with a located ``internal error`` instead of a Python traceback through C++.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from jaxlib.mlir import ir
+
+from ..dialect_utils.diagnostics import Diagnostic
+from .options import PassOptions
+
+__all__ = ["LatticecastPass", "PassResult"]
+
+
+@dataclass
+class PassResult:
+    """What one run did: ``ok`` is False when it emitted errors; ``diagnostics`` are all of them."""
+
+    ok: bool = True
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    converts: int = 0
+    retyped_constants: int = 0
+
+    def error(self, op: ir.Operation, message: str) -> None:
+        """Emit ``'op.name' op message`` at ``op`` through MLIR, and record it."""
+        text = f"'{op.name}' op {message}"
+        op.location.emit_error(text)
+        self.ok = False
+        self.diagnostics.append(Diagnostic.at(op.location, "error", text))
+
+
+class LatticecastPass(ABC):
+    """A pass with typed options (:attr:`Options`), runnable in jaxlib's ``PassManager``."""
+
+    argument: ClassVar[str]
+    description: ClassVar[str]
+    Options: ClassVar[type[PassOptions]]
+
+    def __init__(self, options: PassOptions | None = None, **kwargs: Any) -> None:
+        if options is None:
+            options = self.Options(**{k.replace("-", "_"): v for k, v in kwargs.items()})
+        elif kwargs:
+            raise TypeError("pass either options or keyword options, not both")
+        self.options = options
+        self.diagnostics: list[Diagnostic] = []
+        self.results: list[PassResult] = []
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    @abstractmethod
+    def run(self, root: ir.Operation) -> PassResult:
+        """Do the pass's work on ``root`` (errors are emitted through MLIR and recorded)."""
+
+    def __call__(self, op: ir.Operation, pass_: Any) -> None:
+        try:
+            result = self.run(op)
+        except Exception as e:  # a bug in the pass: a located diagnostic, never a crash
+            message = f"{self.argument}: internal error: {type(e).__name__}: {e}"
+            op.location.emit_error(message)
+            self.diagnostics.append(Diagnostic.at(op.location, "error", message))
+            pass_.signal_pass_failure()
+            return
+        self.results.append(result)
+        self.diagnostics.extend(result.diagnostics)
+        if not result.ok:
+            pass_.signal_pass_failure()
+
+    def add_to(self, pm: Any) -> None:
+        """Append this pass to a jaxlib ``PassManager`` (any pipeline, any context)."""
+        pm.add(self, name=self.name, argument=self.argument, description=self.description)
+
+    def __repr__(self) -> str:
+        return f"{self.argument}{{{self.options}}}"

@@ -1,0 +1,201 @@
+"""The ``implicit-cast`` pass: join operand types on a policy's lattice, insert ``stablehlo.convert``.
+
+For every op whose operands must share an element type (:data:`latticecast.op_rules.STABLEHLO`)
+the pass decides the promotion with :func:`latticecast.op_rules.decide` (the decision
+the graph builder makes too), converts the operands that differ and checks the
+declared result type. One conversion is made per (value, target type), placed right
+after the value's definition so that it dominates every use, and it carries the
+value's sharding. Weak values (:mod:`.weak`) take part as the policy's weak types.
+
+The jobs are split by module: :mod:`.planning` (what to do with an op of one shape),
+:mod:`.weak` (weak values, constants and cleanup), :mod:`.lossy` (diagnostics for
+conversions that can lose magnitude). Dtype lowering is its own pass
+(:mod:`latticecast.passes.lower_dtypes`), which this one runs at its end unless told not to.
+
+Illegal programs get an MLIR error at the op and the pass fails. A module that is
+already legal, and has no weak values, is left exactly as it is, so the pass is
+idempotent. The walk is iterative (``Operation.walk`` drives it from C++), and an op
+whose operands agree costs a few pointer comparisons.
+"""
+
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+from ...dialect_utils.types import type_cache
+from ...dtypes import DType
+from ...op_rules import STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule
+from ..base import LatticecastPass, PassResult
+from ..lower_dtypes import lower_dtypes, refresh_function_type
+from ..options import ImplicitCastOptions
+from ..sharding import copy_sharding
+from .lossy import check_lossy
+from .planning import Planner
+from .weak import WeakValues
+
+__all__ = ["ImplicitCastPass", "ImplicitCastOptions", "run_implicit_cast"]
+
+
+class ImplicitCastPass(LatticecastPass):
+    """The pass, for jaxlib's ``PassManager``: ``ImplicitCastPass(policy="max").add_to(pm)``.
+
+    After a run, :attr:`diagnostics` holds every diagnostic, including the remarks and
+    warnings MLIR's Python bindings cannot emit.
+    """
+
+    argument = "implicit-cast"
+    description = "Join operand types on a promotion lattice and insert stablehlo.convert"
+    Options = ImplicitCastOptions
+    options: ImplicitCastOptions
+
+    def run(self, root: ir.Operation) -> PassResult:
+        return run_implicit_cast(root, self.options)
+
+
+def run_implicit_cast(root: "ir.Operation | ir.Module", options: ImplicitCastOptions | None = None) -> PassResult:
+    """Run the pass's work on ``root`` (a module, or any op) directly, outside a PassManager.
+
+    Errors are emitted as MLIR diagnostics at the ops' locations (an enclosing
+    PassManager or diagnostic handler sees them) and recorded in the result.
+    """
+    op = root.operation if isinstance(root, ir.Module) else root
+    run = _Run(op.operation if hasattr(op, "operation") else op, options or ImplicitCastOptions())
+    with op.context, ir.Location.unknown():
+        run.run()
+    return run.result
+
+
+class _Run:
+    """One application of the pass to one root op."""
+
+    def __init__(self, root: ir.Operation, options: ImplicitCastOptions) -> None:
+        self.root = root
+        self.options = options
+        self.policy = options.policy
+        self.tc = type_cache(root.context)
+        self.result = PassResult()
+        self.planner = Planner(self.policy, self.tc)
+        self.weak = WeakValues(self.policy, self.tc, self.result)
+        self.converted: dict[tuple[ir.Value, DType], ir.Value] = {}  # (value, target) -> its conversion
+        self.funcs = _functions(root)
+
+    def run(self) -> None:
+        weak = self.weak
+        for f in self.funcs:  # weak arguments are defined before every op that uses them
+            weak.mark_arguments(f)
+        rules, transparent, promote, propagate = STABLEHLO, WEAK_TRANSPARENT, self._promote, weak.propagate
+        weak_values = weak.values
+        failure: list[BaseException] = []
+
+        # One pre-order walk does everything: definitions come before their uses, and the
+        # rewrites only insert ops right after a definition (before the op being visited),
+        # which MLIR's early-increment walk tolerates.
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            try:
+                name = op.name
+                rule = rules.get(name)
+                if WEAK_ATTR in op.attributes:
+                    weak.mark(op, rule is None)
+                if rule is not None:
+                    promote(op, rule)
+                elif weak_values and name in transparent:
+                    propagate(op)
+            except Exception as e:  # re-raised below as itself, not as the binding's RuntimeError
+                failure.append(e)
+                return ir.WalkResult.INTERRUPT
+            return ir.WalkResult.ADVANCE
+
+        self.root.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if failure:
+            raise failure[0]
+        weak.materialize_escapes(self._materialize)
+        weak.cleanup(self.funcs)
+        if weak.escapes:
+            for func in self.funcs:
+                refresh_function_type(func)
+        if self.result.ok and self.options.lower_dtypes and any(d.needs_lowering for d in self.policy.dtypes):
+            lower_dtypes(self.root, self.tc)
+
+    # -- promotion --------------------------------------------------------------------------
+
+    def _promote(self, op: ir.Operation, rule: OpRule) -> None:
+        operands = op.operands
+        positions = rule.operands
+        if positions is None:
+            values = list(operands)
+            if len(values) < 2:
+                return  # malformed: the verifier reports it
+        else:
+            if len(operands) <= positions[-1]:
+                return
+            values = [operands[i] for i in positions]
+        results = op.results
+        if len(results) != 1:
+            return
+        weak_values = self.weak.values
+        flags = tuple([v in weak_values for v in values]) if weak_values else None
+        types = [v.type for v in values]
+        if (flags is None or not any(flags)) and all(t == types[0] for t in types):
+            return  # the common case: nothing to decide
+        plan = self.planner.plan(rule, types, results[0].type, flags)
+        if isinstance(plan, str):
+            self.result.error(op, plan)
+            return
+        for i, target in plan.converts:
+            new = self._materialize(values[i], target, op)
+            if new is None:
+                return
+            operands[i if positions is None else positions[i]] = new
+        if plan.compare_type is not None and "compare_type" in op.attributes:
+            # SIGNED/UNSIGNED/FLOAT follow the promoted type; a float TOTALORDER stays one
+            if not (plan.float_target and "TOTALORDER" in str(op.attributes["compare_type"])):
+                op.attributes["compare_type"] = plan.compare_type
+        if plan.weak_result:
+            weak_values.add(results[0])
+
+    # -- conversion -------------------------------------------------------------------------
+
+    def _materialize(self, value: ir.Value, target: DType, user: ir.Operation) -> ir.Value | None:
+        """``value`` as ``target``: a rebuilt weak constant, or one convert per (value, target)."""
+        key = (value, target)
+        found = self.converted.get(key)
+        if found is not None:
+            return found
+        weak = self.weak
+        if value in weak.values and weak.is_constant_chain(value):
+            new = weak.retype_constant_chain(value, target, user, self.converted)
+        else:
+            source = self.tc.tensor_info(value.type)[0]
+            check_lossy(self.options.diagnose_lossy, source, target, user, self.result)
+            new = self._convert(value, target)
+        if new is not None:
+            self.converted[key] = new
+        return new
+
+    def _convert(self, value: ir.Value, target: DType) -> ir.Value:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            ip = ir.InsertionPoint.at_block_begin(owner)
+            loc = value.location
+        else:
+            ip = ir.InsertionPoint.after(owner)
+            loc = owner.location
+        op = ir.Operation.create("stablehlo.convert", results=[self.tc.with_element(value.type, target)],
+                                 operands=[value], loc=loc, ip=ip)
+        copy_sharding(value, op)
+        self.result.converts += 1
+        return op.result
+
+
+def _functions(root: ir.Operation) -> list[ir.Operation]:
+    """The ``func.func`` ops directly in the root (a module), or the root itself."""
+    if root.name == "func.func":
+        return [root]
+    out = []
+    for region in root.regions:
+        for block in region.blocks:
+            for op in block.operations:
+                op = op.operation  # an OpView's .name may be its symbol (func.func's is)
+                if op.name == "func.func":
+                    out.append(op)
+    return out

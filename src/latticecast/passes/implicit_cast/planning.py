@@ -1,0 +1,97 @@
+"""Planning: what ``implicit-cast`` does to every op of one shape, decided once by ``op_rules``.
+
+Ops with the same name, operand types, result type and weak operands get the same
+rewrite, so the plan is computed once per such key (a million-op chain has a handful
+of keys) and the walk only applies it. The decision itself is :func:`latticecast.op_rules.decide`,
+the one the graph builder makes too; this module only reads the types off the IR and
+turns a decision into operand conversions.
+
+The pass's principle: an op that StableHLO's verifier accepts and that no weak value
+takes part in is left exactly as it is. Operands of one element type need nothing;
+mixed operands of an op whose mixed form is legal (``dot_general``) need nothing;
+anything the pass cannot read (tokens, tuples, unranked tensors, a wrong operand
+count) is left for the verifier to report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
+
+from ...dialect_utils.types import TypeCache
+from ...dtypes import DType
+from ...errors import PromotionError
+from ...op_rules import OpRule, decide
+from ...policies import Policy
+from ...weak import PType, Weak
+
+__all__ = ["Plan", "NOTHING", "Planner"]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The rewrite of every op with one key: ``converts`` are (index among the promoted operands,
+    target dtype); ``compare_type`` the comparison type a converted compare needs."""
+
+    converts: tuple[tuple[int, DType], ...]
+    compare_type: ir.Attribute | None
+    weak_result: bool
+    float_target: bool
+
+
+NOTHING = Plan((), None, False, False)
+"""The plan that leaves the op as it is."""
+
+
+class Planner:
+    """Plans of one pass run: a policy, the context's types, and the plans made so far."""
+
+    def __init__(self, policy: Policy, tc: TypeCache) -> None:
+        self.policy = policy
+        self.tc = tc
+        self._plans: dict[tuple, "Plan | str"] = {}
+
+    def plan(self, rule: OpRule, types: Sequence[ir.Type], rtype: ir.Type,
+             flags: "tuple[bool, ...] | None") -> "Plan | str":
+        """The plan for an op of ``rule`` whose promoted operands have ``types`` (weak where ``flags``
+        says) and whose result has ``rtype``; a string is the error to report at the op."""
+        key = (rule.name, tuple(types), rtype, flags)
+        found = self._plans.get(key)
+        if found is None:
+            found = self._plans[key] = self._make(rule, types, rtype, flags)
+        return found
+
+    def _make(self, rule: OpRule, types: Sequence[ir.Type], rtype: ir.Type,
+              flags: "tuple[bool, ...] | None") -> "Plan | str":
+        tc = self.tc
+        try:
+            dtypes = [tc.tensor_info(t)[0] for t in types]
+            res_dtype = tc.tensor_info(rtype)[0]
+        except TypeError:
+            return NOTHING  # not ranked tensors of latticecast dtypes: the verifier judges
+        weak = flags is not None and any(flags)
+        if not weak and (rule.mixed_is_legal or all(d is dtypes[0] for d in dtypes)):
+            return NOTHING
+        ptypes: list[PType] = [Weak(d) if flags and f else d for d, f in zip(dtypes, flags or [False] * len(dtypes))]
+        try:
+            decision = decide(self.policy, rule, ptypes)
+        except PromotionError as e:
+            return str(e)
+        if not decision.accepts_result(res_dtype, self.policy):
+            names = " and ".join(self.policy.type_name(t) for t in ptypes)
+            expected = tc.with_element(rtype, decision.result)
+            return (f"declares result type {rtype}, which contradicts the promotion of {names} to "
+                    f"{decision.target.mlir_name} under policy '{self.policy.name}'; declare {expected}")
+        target = decision.target
+        converts = tuple((i, target) for i, d in enumerate(dtypes) if d is not target)
+        compare_type = (_comparison_type(target) if rule.name == "stablehlo.compare" and converts else None)
+        return Plan(converts, compare_type, decision.result_weak and res_dtype is decision.result,
+                    target.is_inexact)
+
+
+def _comparison_type(dtype: DType) -> ir.Attribute:
+    kind = "FLOAT" if dtype.is_inexact else "SIGNED" if dtype.is_signed else "UNSIGNED"
+    return stablehlo.ComparisonTypeAttr.get(kind)

@@ -1,0 +1,203 @@
+"""Weak values in the IR: which values are weakly typed, and what becomes of them.
+
+A value is weak when its defining op carries ``latticecast.weak`` (a Python literal,
+as the builder writes it), when it is a function argument marked so in ``arg_attrs``,
+or when every operand of an elementwise or data-movement op producing it is weak
+(:data:`latticecast.op_rules.WEAK_TRANSPARENT`: ``-k`` is as weak as ``k``).
+
+Where a weak value meets a promoted op, the policy decides its type (see
+:mod:`.planning`). A weak *constant* (and the broadcasts and reshapes between it and
+its use) is then rebuilt at that type, once per (constant, type) however many uses
+ask, rather than converted, after checking that its values fit with the policy's
+literal rules. What is still weak where it leaves the promoted ops (returned, or fed
+to an op that does not promote) takes the policy's default type for it. Finally every
+marker is removed and the constants that nothing uses any more are erased, each once.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from jaxlib.mlir import ir
+
+from ...dialect_utils.constants import constant_values
+from ...dialect_utils.diagnostics import Diagnostic
+from ...dialect_utils.types import TypeCache
+from ...dtypes import DType
+from ...errors import PromotionError
+from ...op_rules import RETYPABLE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT
+from ...policies import Policy
+from ...values import convert_array
+from ...weak import Weak
+from ..base import PassResult
+
+__all__ = ["WeakValues"]
+
+Materialize = Callable[[ir.Value, DType, ir.Operation], "ir.Value | None"]
+
+
+class WeakValues:
+    """The weak values of one pass run, and the ops to clean up after it."""
+
+    def __init__(self, policy: Policy, tc: TypeCache, result: PassResult) -> None:
+        self.policy = policy
+        self.tc = tc
+        self.result = result
+        self.values: set[ir.Value] = set()
+        self.marked: list[ir.Operation] = []
+        self._replaced: dict[ir.Operation, None] = {}  # ordered, each op once
+        self.escapes = 0
+
+    # -- finding them ------------------------------------------------------------------------
+
+    def mark_arguments(self, func: ir.Operation) -> None:
+        """Weak function arguments (``arg_attrs`` with ``latticecast.weak``)."""
+        if "arg_attrs" not in func.attributes or not func.regions or not func.regions[0].blocks:
+            return
+        args = func.regions[0].blocks[0].arguments
+        for i, attrs in enumerate(ir.ArrayAttr(func.attributes["arg_attrs"])):
+            if i < len(args) and WEAK_ATTR in ir.DictAttr(attrs):
+                self.values.add(args[i])
+
+    def mark(self, op: ir.Operation, defines: bool) -> None:
+        """``op`` carries the marker; its results are weak unless it is a promoted op (``defines``
+        is false), whose result weakness its plan decides."""
+        self.marked.append(op)
+        if defines:
+            for r in op.results:
+                self.values.add(r)
+
+    def propagate(self, op: ir.Operation) -> None:
+        """Elementwise and data-movement ops keep their operands' weakness (all operands, for
+        multi-operand ops such as concatenate)."""
+        operands = op.operands
+        values = self.values
+        if len(operands) and all(v in values for v in operands):
+            for r in op.results:
+                values.add(r)
+
+    # -- weak constants ----------------------------------------------------------------------
+
+    def is_constant_chain(self, value: ir.Value) -> bool:
+        """A weak constant, possibly seen through single-operand data movement of weak values."""
+        v = value
+        while True:
+            owner = v.owner
+            if isinstance(owner, ir.Block):
+                return False
+            name = owner.name
+            if name == "stablehlo.constant":
+                return True
+            if name not in RETYPABLE or len(owner.operands) != 1 or owner.operands[0] not in self.values:
+                return False
+            v = owner.operands[0]
+
+    def retype_constant_chain(self, value: ir.Value, target: DType, user: ir.Operation,
+                              cache: dict[tuple[ir.Value, DType], ir.Value]) -> ir.Value | None:
+        """Rebuild a weak constant (and the data movement between it and its use) at ``target``.
+        ``cache`` holds what was already rebuilt: each (value, type) is built once."""
+        chain: list[ir.Operation] = []
+        v = value
+        while v.owner.name != "stablehlo.constant":
+            chain.append(v.owner)
+            v = v.owner.operands[0]
+        const = v.owner
+        base = cache.get((v, target))
+        if base is None:
+            base = self._retyped_constant(const, v, target, user)
+            if base is None:
+                return None
+            cache[(v, target)] = base
+        for link in reversed(chain):
+            key = (link.results[0], target)
+            cached = cache.get(key)
+            if cached is None:
+                attrs = {name: link.attributes[name] for name in link.attributes if name != WEAK_ATTR}
+                op = ir.Operation.create(link.name, results=[self.tc.with_element(link.results[0].type, target)],
+                                         operands=[base], attributes=attrs, loc=link.location,
+                                         ip=ir.InsertionPoint.after(link))
+                cached = cache[key] = op.result
+                self._replaced[link.operation] = None
+            base = cached
+        return base
+
+    def _retyped_constant(self, const: ir.Operation, value: ir.Value, target: DType,
+                          user: ir.Operation) -> ir.Value | None:
+        tc = self.tc
+        const_dtype, shape = tc.tensor_info(value.type)
+        if any(d is None for d in shape):
+            return None
+        values = constant_values(const, const_dtype, shape)  # type: ignore[arg-type]
+        problem = self.policy.constant_problem(values, target)
+        if problem:
+            where = const.location
+            self.result.error(user, f"Unsafe cast: a weakly typed constant (at {_where(where)}) does not fit the "
+                                    f"promoted type: {problem}; cast the other operand to a wider dtype first, or "
+                                    "give the constant an explicit dtype")
+            return None
+        # MLIR has no dense constants of some dtypes (tf32, address): build those in the dtype
+        # that stores them and convert (lower-dtypes then rounds to TF32 / drops the no-op convert)
+        stored = target if target.has_dense_constants else target.stored_as
+        op = ir.Operation.create("stablehlo.constant", results=[tc.tensor(stored, shape)],
+                                 attributes={"value": tc.dense_attr(convert_array(values, stored), stored, shape)},
+                                 loc=const.location, ip=ir.InsertionPoint.after(const))
+        if stored is not target:
+            op = ir.Operation.create("stablehlo.convert", results=[tc.tensor(target, shape)], operands=[op.result],
+                                     loc=const.location, ip=ir.InsertionPoint.after(op))
+        self._replaced[const.operation] = None
+        self.result.retyped_constants += 1
+        return op.result
+
+    # -- what is left weak -----------------------------------------------------------------------
+
+    def materialize_escapes(self, materialize: Materialize) -> None:
+        """A weak value consumed by an op that does not promote takes the policy's default type for
+        it (JAX: a Python scalar returned from a function is an int64/float64)."""
+        for value in list(self.values):
+            try:
+                dtype, _ = self.tc.tensor_info(value.type)
+                default = self.policy.materialize(Weak(dtype))
+            except (TypeError, PromotionError):
+                continue
+            if default is dtype:
+                continue
+            for use in list(value.uses):
+                owner = use.owner
+                name = owner.name
+                if name in WEAK_TRANSPARENT or name in STABLEHLO:
+                    continue  # its result is weak too, or it was promoted already
+                new = materialize(value, default, owner)
+                if new is not None and new != value:
+                    owner.operands[use.operand_number] = new
+                    self.escapes += 1
+
+    # -- cleanup ---------------------------------------------------------------------------
+
+    def cleanup(self, funcs: list[ir.Operation]) -> None:
+        """Remove every marker and erase the weak constants (and data movement) nothing uses now."""
+        for op in self.marked:
+            if WEAK_ATTR in op.attributes:
+                del op.attributes[WEAK_ATTR]
+        for func in funcs:
+            if WEAK_ATTR in func.attributes:
+                del func.attributes[WEAK_ATTR]
+            if "arg_attrs" in func.attributes:
+                cleaned = []
+                for attrs in ir.ArrayAttr(func.attributes["arg_attrs"]):
+                    d = ir.DictAttr(attrs)
+                    cleaned.append(ir.DictAttr.get({k.name: k.attr for k in (d[i] for i in range(len(d)))
+                                                    if k.name != WEAK_ATTR}))
+                if all(len(ir.DictAttr(a)) == 0 for a in cleaned):
+                    del func.attributes["arg_attrs"]
+                else:
+                    func.attributes["arg_attrs"] = ir.ArrayAttr.get(cleaned)
+        # Users were added after their operands, so erasing in reverse order frees a chain from
+        # its far end; each op is in the dict once, so none is erased twice.
+        for op in reversed(list(self._replaced)):
+            if all(not list(r.uses) for r in op.results):
+                op.erase()
+        self._replaced.clear()
+
+
+def _where(loc: ir.Location) -> str:
+    return Diagnostic.at(loc, "note", "").where or "<unknown>"

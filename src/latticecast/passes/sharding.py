@@ -1,0 +1,71 @@
+"""Shardings of values, as JAX writes them: where a pass that adds an op finds the sharding to keep.
+
+A sharded module carries each value's layout in one of two spellings:
+
+* Shardy (JAX's default partitioner): ``sdy.sharding`` on the defining op, a
+  ``#sdy.sharding_per_value<[...]>`` with one sharding per result, or in a function's
+  ``arg_attrs`` (``{sdy.sharding = #sdy.sharding<@mesh, [...]>}``) for an argument;
+* GSPMD: ``mhlo.sharding`` on the defining op, or in the argument's attributes.
+
+A ``stablehlo.convert`` that ``implicit-cast`` inserts for a value is elementwise, so
+it keeps that value's sharding exactly; :func:`copy_sharding` writes it on the convert
+in the same spelling. Without it the partitioner would still propagate a layout, but
+not necessarily the one the program asked for.
+"""
+
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+__all__ = ["copy_sharding", "value_sharding", "SDY_SHARDING", "MHLO_SHARDING"]
+
+SDY_SHARDING = "sdy.sharding"
+MHLO_SHARDING = "mhlo.sharding"
+
+
+def value_sharding(value: ir.Value) -> tuple[str, ir.Attribute] | None:
+    """``(attribute name, sharding of this one value)`` as written in the module, or ``None``.
+
+    For Shardy the sharding is a ``#sdy.sharding<...>``; for GSPMD the ``mhlo.sharding`` string.
+    """
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        parent = owner.owner
+        if parent is None or parent.name != "func.func" or "arg_attrs" not in parent.attributes:
+            return None
+        if owner.region.blocks[0] != owner:
+            return None
+        attrs = ir.ArrayAttr(parent.attributes["arg_attrs"])
+        index = value.arg_number
+        if index >= len(attrs):
+            return None
+        d = ir.DictAttr(attrs[index])
+        for name in (SDY_SHARDING, MHLO_SHARDING):
+            if name in d:
+                return name, d[name]
+        return None
+    attrs = owner.attributes
+    if SDY_SHARDING in attrs:
+        per_value = attrs[SDY_SHARDING]
+        if sdy.TensorShardingPerValueAttr.isinstance(per_value):
+            shardings = sdy.TensorShardingPerValueAttr(per_value).shardings
+            index = value.result_number
+            if index < len(shardings):
+                return SDY_SHARDING, shardings[index]
+        return None
+    if MHLO_SHARDING in attrs and len(owner.results) == 1:
+        return MHLO_SHARDING, attrs[MHLO_SHARDING]
+    return None
+
+
+def copy_sharding(value: ir.Value, op: ir.Operation) -> None:
+    """Give ``op`` (one result, elementwise in ``value``) the sharding of ``value``, if it has one."""
+    found = value_sharding(value)
+    if found is None:
+        return
+    name, sharding = found
+    if name == SDY_SHARDING:
+        op.attributes[SDY_SHARDING] = sdy.TensorShardingPerValueAttr.get([sharding])
+    else:
+        op.attributes[MHLO_SHARDING] = sharding

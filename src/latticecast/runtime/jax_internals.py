@@ -1,0 +1,112 @@
+"""Every private jax / jaxlib name the runtime uses, in one place.
+
+Public APIs come first (``jax.extend.backend``, ``jax.sharding``, ``jax.errors``);
+what has no public spelling is imported here and nowhere else:
+
+====================================  ===========================================================
+name                                  why
+====================================  ===========================================================
+``_jax.DeviceList``                   ``Client.compile_and_load`` takes devices as one
+``_jax.batched_device_put``           the cheapest host-to-device transfer (what ``jax.device_put`` calls)
+``_jax.array_result_handler``         wraps result buffers as ``jax.Array`` without a Python round trip
+``_jax.HostBufferSemantics``          lets PJRT's CPU client use a private host array in place
+``_jax.pjit``, ``PjitFunctionCache``  jaxlib's C++ dispatcher: ``jax.jit``'s fast path after the first call
+``pxla.MeshExecutableFastpathData``   what the dispatcher needs to run an executable in C++ alone
+``pxla.JitGlobalCppCacheKeys``,       the dispatcher's other arguments
+``pxla.cc_shard_arg``
+``tree_util.dispatch_registry``       the pytree registry the dispatcher flattens with
+``config.enable_x64``                 x64 must be on while 64-bit inputs pass the dispatcher
+``xla_bridge._backend_errors``        why a GPU plug-in that is installed failed to start
+====================================  ===========================================================
+
+Nothing here falls back silently. If a jax upgrade moves a name, :data:`MISSING` says
+which and why; the runtime then warns once (``RuntimeWarning``) and runs on the plain
+path, which needs only public names, and ``tests/test_jax_internals.py`` fails, so the
+move is noticed in CI rather than as a slowdown.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from typing import Any
+
+import jax
+import jax.extend.backend
+import jax.sharding
+from jaxlib import _jax
+
+__all__ = ["MISSING", "FASTPATH", "DeviceList", "batched_device_put", "array_result_handler", "ZERO_COPY",
+           "backend_errors", "require_fastpath", "INIT_LOCK", "ShapedArray"]
+
+INIT_LOCK = threading.RLock()
+"""Held while the runtime first touches jax's backends: jax's lazy initialisation is not safe to
+start from several threads at once (a partial import, or a crash in the first compile)."""
+
+MISSING: dict[str, str] = {}
+"""Private names this jax/jaxlib lacks, with the error: empty on a supported version."""
+
+DeviceList = _jax.DeviceList
+ShapedArray = jax.core.ShapedArray
+
+
+def _get(what: str, getter: Any) -> Any:
+    try:
+        return getter()
+    except (ImportError, AttributeError) as e:
+        MISSING[what] = f"{type(e).__name__}: {e}"
+        return None
+
+
+batched_device_put = _get("jaxlib._jax.batched_device_put", lambda: _jax.batched_device_put)
+array_result_handler = _get("jaxlib._jax.array_result_handler", lambda: _jax.array_result_handler)
+ZERO_COPY = _get("jaxlib._jax.HostBufferSemantics.ZERO_COPY", lambda: _jax.HostBufferSemantics.ZERO_COPY)
+
+
+class _Fastpath:
+    """The dispatcher's pieces, as one namespace (``None`` when any is missing)."""
+
+    def __init__(self) -> None:
+        from jax._src import config as jax_config
+        from jax._src import tree_util
+        from jax._src.interpreters import pxla
+
+        self.pjit = _jax.pjit
+        self.function_cache = _jax.PjitFunctionCache
+        self.fastpath_data = pxla.MeshExecutableFastpathData
+        self.cache_keys = pxla.JitGlobalCppCacheKeys
+        self.shard_arg = pxla.cc_shard_arg
+        self.registry = tree_util.dispatch_registry
+        self.enable_x64 = jax_config.enable_x64
+        fields = getattr(self.fastpath_data, "_fields", ())
+        expected = ("xla_executable", "out_pytree_def", "in_shardings", "out_shardings", "out_avals",
+                    "out_committed", "kept_var_bitvec", "in_device_local_layouts", "const_args")
+        if tuple(fields) != expected:
+            raise AttributeError(f"pxla.MeshExecutableFastpathData has fields {fields}, not {expected}")
+
+
+FASTPATH: _Fastpath | None = _get("the C++ dispatch fast path (jax._src.interpreters.pxla, jaxlib._jax.pjit)",
+                                  _Fastpath)
+
+
+def backend_errors() -> dict[str, str]:
+    """Platforms whose plug-in is installed but failed to start, with the reason."""
+    try:
+        from jax._src import xla_bridge
+        return dict(getattr(xla_bridge, "_backend_errors", {}) or {})
+    except ImportError as e:
+        MISSING["jax._src.xla_bridge._backend_errors"] = f"{type(e).__name__}: {e}"
+        return {}
+
+
+_warned = False
+
+
+def require_fastpath() -> _Fastpath | None:
+    """The fast path, or ``None`` after warning once that this jax moved what it needs."""
+    global _warned
+    if FASTPATH is None and not _warned:
+        _warned = True
+        warnings.warn(f"latticecast runs models on its plain path (slower per call): jax {jax.__version__} lacks "
+                      f"{'; '.join(f'{k} ({v})' for k, v in MISSING.items())}", RuntimeWarning, stacklevel=3)
+    return FASTPATH

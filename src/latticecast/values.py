@@ -1,0 +1,189 @@
+"""Does a value fit a dtype, and can a conversion lose magnitude: the one home of both answers.
+
+Every layer asks these questions: the builder when a Python literal meets a
+tensor (``x_int8 + 1000``), the pass when it rebuilds a weak constant at its
+promoted type, the runtime when a call passes Python numbers, and the lossy
+diagnostics when a promotion can overflow. Each asks here, so a literal that the
+builder refuses is refused by the pass and the runtime with the same words.
+
+The rules, for a value meeting a target dtype:
+
+* an integer (or bool) must lie in an integer target's range, and within an
+  inexact target's largest finite magnitude (rounding to the nearest float is
+  allowed, as in JAX and NumPy; overflow to infinity is not);
+* a float needs an inexact target and must be finite there, unless it was
+  infinite (or NaN) to begin with;
+* a complex needs a complex target, both parts finite there.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Union
+
+import numpy as np
+
+from .dtypes import DType
+
+__all__ = ["Scalar", "scalar_problem", "array_problem", "representatives", "literal_fix", "magnitude_loss",
+           "convert_array"]
+
+Scalar = Union[bool, int, float, complex]
+"""A Python number: what a literal in a program, or a value passed to a model, can be."""
+
+
+def scalar_problem(value: Scalar, target: DType, *, underflow: bool = False) -> str | None:
+    """Why ``target`` cannot represent the Python number ``value`` (``None`` if it can).
+
+    With ``underflow``, a non-zero float that would round to zero in ``target`` is a
+    problem too (the runtime's rule for inputs: ``1e-10`` is not a ``float16``). A
+    literal in a program may underflow, as in JAX and NumPy.
+    """
+    if isinstance(value, complex):
+        if not target.is_complex:
+            return f"can't represent the complex literal {value!r} as {target.name}"
+        for part in (value.real, value.imag):
+            problem = _float_problem(part, target, underflow, shown=value)
+            if problem:
+                return problem
+        return None
+    if isinstance(value, float):
+        if not target.is_inexact:
+            return f"can't promote the float literal {value!r} to {target.name}"
+        return _float_problem(value, target, underflow, shown=value)
+    v = int(value)  # bool and int
+    if target.is_inexact:
+        if abs(v) > target.info.max_finite:
+            return f"{v} out of range for {target.name} (largest finite {target.info.max_finite:g})"
+        return None
+    lo, hi = target.min_value, target.max_value
+    if not lo <= v <= hi:
+        return f"{v} out of range for {target.name} [{lo}, {hi}]"
+    return None
+
+
+def _float_problem(part: float, target: DType, underflow: bool, shown: Scalar) -> str | None:
+    info = target.info
+    if not math.isfinite(part):
+        return None
+    if abs(part) > info.max_finite:
+        return f"{shown!r} out of range for {target.name} (largest finite {info.max_finite:g})"
+    if underflow and part != 0 and abs(part) < info.smallest_subnormal / 2:
+        return (f"{shown!r} underflows to 0 in {target.name} (smallest non-zero magnitude "
+                f"{info.smallest_subnormal:g})")
+    return None
+
+
+def array_problem(values: np.ndarray, target: DType, *, underflow: bool = False) -> str | None:
+    """Why ``target`` cannot represent every element of ``values`` (``None`` if it can).
+
+    Looks at the extremes only (two reductions), so it costs O(n) with no per-element
+    Python work: a million-element constant is checked as quickly as NumPy scans it.
+    """
+    if values.size == 0:
+        return None
+    kind = values.dtype.kind
+    if kind == "c":
+        if not target.is_complex:
+            return f"can't represent complex values as {target.name}"
+        parts = np.concatenate([values.real.ravel(), values.imag.ravel()])
+        return _float_extremes_problem(parts, target, underflow)
+    if kind == "f" or (kind == "V" and values.dtype.itemsize <= 2):  # ml_dtypes floats are kind 'V'
+        as_float = values.astype(np.float64)
+        if not target.is_inexact:
+            finite = as_float[np.isfinite(as_float)]
+            if finite.size != as_float.size or np.any(finite != np.round(finite)):
+                return f"non-integer values do not fit {target.name}"
+            return _int_extremes_problem(int(finite.min()), int(finite.max()), target)
+        return _float_extremes_problem(as_float.ravel(), target, underflow)
+    if kind in "biu":
+        return _int_extremes_problem(int(values.min()), int(values.max()), target)
+    if kind == "O":
+        for item in values.ravel():
+            problem = scalar_problem(item, target, underflow=underflow)
+            if problem:
+                return problem
+        return None
+    return f"values of NumPy dtype {values.dtype} do not fit {target.name}"
+
+
+def representatives(values: np.ndarray) -> list[Scalar]:
+    """The elements whose fit decides whether every element fits, as Python numbers.
+
+    Every rule of :func:`scalar_problem` (and of the policies' literal rules, which only
+    add limits on magnitude) is monotone in magnitude, so the smallest and largest
+    integer, the float of largest magnitude, and the complex made of the largest real and
+    imaginary magnitudes stand for the whole array.
+    """
+    if values.size == 0:
+        return []
+    kind = values.dtype.kind
+    if kind in "biu":
+        return [int(values.min()), int(values.max())]
+    if kind == "c":
+        return [complex(_largest(values.real), _largest(values.imag))]
+    if kind == "O":
+        return list(values.ravel())
+    return [_largest(values.astype(np.float64))]
+
+
+def _largest(values: np.ndarray) -> float:
+    """The finite element of largest magnitude (with its sign), or the first non-finite one if none is."""
+    flat = values.ravel()
+    finite = flat[np.isfinite(flat)]
+    if finite.size == 0:
+        return float(flat[0])
+    return float(finite[np.argmax(np.abs(finite))])
+
+
+def _int_extremes_problem(lo: int, hi: int, target: DType) -> str | None:
+    return scalar_problem(lo, target) or scalar_problem(hi, target)
+
+
+def _float_extremes_problem(values: np.ndarray, target: DType, underflow: bool) -> str | None:
+    magnitudes = np.abs(values[np.isfinite(values)])
+    if magnitudes.size == 0:
+        return None
+    problem = scalar_problem(float(magnitudes.max()), target)
+    if problem is None and underflow:
+        nonzero = magnitudes[magnitudes != 0]
+        if nonzero.size:
+            problem = scalar_problem(float(nonzero.min()), target, underflow=True)
+    return problem
+
+
+def literal_fix(value: Scalar, target: DType) -> str:
+    """What to write instead of a literal that ``target`` cannot hold (the second half of the message)."""
+    if isinstance(value, (float, complex)) and not target.is_inexact:
+        return "cast the other operand to a float type first, or write an integer literal"
+    return ("cast the other operand to a wider dtype first (x.cast(...)), or make the literal an "
+            "explicit constant of a dtype that holds it")
+
+
+def magnitude_loss(source: DType, target: DType) -> str | None:
+    """Why converting every value of ``source`` to ``target`` can lose magnitude (``None`` if it cannot).
+
+    Precision is not magnitude: ``int32 -> float32`` rounds large integers but keeps
+    their magnitude, so it is not reported; ``int64 -> float16`` overflows to inf
+    above 65504, and ``complex64 -> float32`` drops the imaginary part.
+    """
+    if source.is_complex and not target.is_complex:
+        return "drops the imaginary part"
+    lo, hi = source.min_value, source.max_value
+    tlo, thi = target.min_value, target.max_value
+    if hi > thi or lo < tlo:
+        if target.is_inexact:
+            return (f"can lose magnitude: {source.mlir_name} values up to {float(hi):.3g} exceed "
+                    f"{target.mlir_name}'s largest finite value {float(thi):.5g} (they become inf)")
+        return (f"can lose magnitude: {source.mlir_name} values in [{lo}, {hi}] do not fit "
+                f"{target.mlir_name} [{tlo}, {thi}]")
+    return None
+
+
+def convert_array(values: np.ndarray, target: DType) -> np.ndarray:
+    """``values`` as ``target``'s host dtype, for values already known to fit (see :func:`array_problem`)."""
+    if target.is_bool:
+        return values != 0
+    if not target.is_complex and values.dtype.kind == "c":
+        values = values.real
+    return values.astype(target.np_dtype)

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Print latticecast's internal import graph, package by package, and its cycles.
+
+    python3 tools/import_graph.py            # edges between layers (sub-packages / top modules)
+    python3 tools/import_graph.py --modules  # edges between modules
+    python3 tools/import_graph.py --check    # exit 1 if a layer imports upward or a cycle exists
+
+Reads the source with ``ast`` (nothing is imported). An import inside a function is
+reported as ``(deferred)``: it still is a dependency, only a later one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent / "src" / "latticecast"
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def resolve(current: str, is_package: bool, node: ast.ImportFrom) -> list[str]:
+    if node.level == 0:
+        base = node.module or ""
+    else:
+        parts = current.split(".")
+        if not is_package:
+            parts = parts[:-1]
+        parts = parts[: len(parts) - (node.level - 1)]
+        base = ".".join(parts + ([node.module] if node.module else []))
+    if not base.startswith("latticecast"):
+        return []
+    if node.module is None or node.level and not node.module:
+        return [f"{base}.{a.name}" for a in node.names]
+    return [base] + [f"{base}.{a.name}" for a in node.names]
+
+
+def edges() -> dict[tuple[str, str], bool]:
+    """(importer, imported module) -> True when every such import is deferred (inside a def)."""
+    files = {module_name(p): p for p in ROOT.rglob("*.py")}
+    known = set(files)
+    out: dict[tuple[str, str], bool] = {}
+    for mod, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        is_package = path.name == "__init__.py"
+        deferred_nodes = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                          for n in ast.walk(f)}
+        type_only = {id(n) for s in ast.walk(tree) if isinstance(s, ast.If)
+                     and "TYPE_CHECKING" in ast.unparse(s.test) for n in ast.walk(s)}
+        for node in ast.walk(tree):
+            if id(node) in type_only:
+                continue
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                targets = resolve(mod, is_package, node)
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names if a.name.startswith("latticecast")]
+            for t in targets:
+                while t and t not in known:
+                    t = t.rpartition(".")[0]
+                if not t or t == mod:
+                    continue
+                deferred = id(node) in deferred_nodes
+                key = (mod, t)
+                out[key] = out.get(key, True) and deferred
+    return out
+
+
+def layer(mod: str) -> str:
+    parts = mod.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else mod
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one node (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    result: list[list[str]] = []
+    counter = 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph.get(start, ()))))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, it = work[-1]
+            advanced = False
+            for nxt in it:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.append(w)
+                    if w == node:
+                        break
+                if len(comp) > 1:
+                    result.append(sorted(comp))
+    return result
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--modules", action="store_true", help="module-level edges instead of layers")
+    args = ap.parse_args(argv)
+    es = edges()
+    graph: dict[str, set[str]] = defaultdict(set)
+    shown: dict[tuple[str, str], bool] = {}
+    for (a, b), deferred in es.items():
+        if not args.modules:
+            a, b = layer(a), layer(b)
+            if a == b:
+                continue
+        graph[a].add(b)
+        shown[(a, b)] = shown.get((a, b), True) and deferred
+    for a in sorted(graph):
+        targets = ", ".join(b + (" (deferred)" if shown[(a, b)] else "") for b in sorted(graph[a]))
+        print(f"{a} -> {targets}")
+    found = cycles(graph)
+    print("\ncycles:" if found else "\ncycles: none")
+    for comp in found:
+        print("  " + " <-> ".join(comp))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
