@@ -10,6 +10,7 @@ literal, and a pair the policies disagree on (``int8 + uint64``).
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Sequence
 
 import numpy as np
@@ -68,6 +69,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from . import policy as get_policy
+    from .runtime import LatticecastRuntimeError, resolve_device
+
+    try:
+        resolve_device(args.device)
+    except (LatticecastRuntimeError, TypeError) as e:
+        print(f"latticecast demo: error: {' '.join(str(e).split())}", file=sys.stderr)
+        return 2
 
     _section(f"1. A mixed-dtype program, built with the MAX-style graph API (policy {args.policy})")
     print("""    with Graph("demo", [TensorType(DType.int16, [4]), TensorType(DType.float32, [4]),

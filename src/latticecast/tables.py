@@ -100,7 +100,7 @@ class PromotionTable:
             split = lambda ln: [c.strip() for c in ln.split("\t")]  # noqa: E731
         else:
             split = lambda ln: ln.split()  # noqa: E731
-        header = split(first)
+        header = _fields(split, first, source, lines[0][0])
         if header and header[0] in ("", "Type", "type", "row\\col", "lhs\\rhs", "\\"):
             header = header[1:]
         columns = tuple(header)
@@ -110,17 +110,19 @@ class PromotionTable:
             dup = next(c for c in columns if columns.count(c) > 1)
             raise TableFormatError(f"{source}:{lines[0][0]}: column {dup!r} appears twice")
         rows: list[str] = []
+        seen: set[str] = set()
         cells: dict[tuple[Hashable, Hashable], Hashable | None] = {}
         for lineno, ln in lines[1:]:
-            fields = split(ln)
+            fields = _fields(split, ln, source, lineno)
             if len(fields) != len(columns) + 1:
                 raise TableFormatError(
                     f"{source}:{lineno}: row has {len(fields) - 1} cells, the header has "
                     f"{len(columns)} columns"
                 )
             label, values = fields[0], fields[1:]
-            if label in rows:
+            if label in seen:
                 raise TableFormatError(f"{source}:{lineno}: row {label!r} appears twice")
+            seen.add(label)
             rows.append(label)
             for col, v in zip(columns, values):
                 cells[(label, col)] = None if v.strip().lower() in _UNDEFINED_SPELLINGS else v.strip()
@@ -227,6 +229,16 @@ def _split_markdown(line: str) -> list[str]:
     if s.endswith("|"):
         s = s[:-1]
     return [c.strip().strip("*").strip() for c in s.split("|")]
+
+
+def _fields(split: Callable[[str], list[str]], line: str, source: str, lineno: int) -> list[str]:
+    """``split(line)``, with the CSV reader's own complaints (a field over its size limit, a stray
+    quote) turned into a located :class:`TableFormatError`."""
+    try:
+        return split(line)
+    except csv.Error as e:
+        raise TableFormatError(f"{source}:{lineno}: not a readable CSV row ({e}); a promotion table's cells "
+                               "are type names") from None
 
 
 def _split_csv(line: str) -> list[str]:

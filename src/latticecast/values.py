@@ -25,7 +25,7 @@ import numpy as np
 
 from .dtypes import DType
 
-__all__ = ["Scalar", "scalar_problem", "array_problem", "representatives", "literal_fix", "magnitude_loss",
+__all__ = ["Scalar", "scalar_problem", "misfit", "array_problem", "candidates", "literal_fix", "magnitude_loss",
            "convert_array"]
 
 Scalar = Union[bool, int, float, complex]
@@ -74,57 +74,58 @@ def _float_problem(part: float, target: DType, underflow: bool, shown: Scalar) -
     return None
 
 
-def array_problem(values: np.ndarray, target: DType, *, underflow: bool = False) -> str | None:
-    """Why ``target`` cannot represent every element of ``values`` (``None`` if it can).
+def misfit(values: np.ndarray, target: DType, *, underflow: bool = False) -> tuple[Scalar, str] | None:
+    """The first element of ``values`` that ``target`` cannot represent, and why (``None``: all fit).
 
-    Looks at the extremes only (two reductions), so it costs O(n) with no per-element
+    Looks at :func:`candidates` only, so it costs a few NumPy reductions and no per-element
     Python work: a million-element constant is checked as quickly as NumPy scans it.
     """
-    if values.size == 0:
-        return None
-    kind = values.dtype.kind
-    if kind == "c":
-        if not target.is_complex:
-            return f"can't represent complex values as {target.name}"
-        parts = np.concatenate([values.real.ravel(), values.imag.ravel()])
-        return _float_extremes_problem(parts, target, underflow)
-    if kind == "f" or (kind == "V" and values.dtype.itemsize <= 2):  # ml_dtypes floats are kind 'V'
-        as_float = values.astype(np.float64)
-        if not target.is_inexact:
-            finite = as_float[np.isfinite(as_float)]
-            if finite.size != as_float.size or np.any(finite != np.round(finite)):
-                return f"non-integer values do not fit {target.name}"
-            return _int_extremes_problem(int(finite.min()), int(finite.max()), target)
-        return _float_extremes_problem(as_float.ravel(), target, underflow)
-    if kind in "biu":
-        return _int_extremes_problem(int(values.min()), int(values.max()), target)
-    if kind == "O":
-        for item in values.ravel():
-            problem = scalar_problem(item, target, underflow=underflow)
-            if problem:
-                return problem
-        return None
-    return f"values of NumPy dtype {values.dtype} do not fit {target.name}"
+    if values.size and values.dtype.kind not in "biufcOV":
+        return values.ravel()[0], f"values of NumPy dtype {values.dtype} do not fit {target.name}"
+    for value in candidates(values, target, underflow=underflow):
+        problem = scalar_problem(value, target, underflow=underflow)
+        if problem:
+            return value, problem
+    return None
 
 
-def representatives(values: np.ndarray) -> list[Scalar]:
+def array_problem(values: np.ndarray, target: DType, *, underflow: bool = False) -> str | None:
+    """Why ``target`` cannot represent every element of ``values`` (``None`` if it can)."""
+    found = misfit(values, target, underflow=underflow)
+    return None if found is None else found[1]
+
+
+def candidates(values: np.ndarray, target: DType | None = None, *, underflow: bool = False) -> list[Scalar]:
     """The elements whose fit decides whether every element fits, as Python numbers.
 
-    Every rule of :func:`scalar_problem` (and of the policies' literal rules, which only
-    add limits on magnitude) is monotone in magnitude, so the smallest and largest
-    integer, the float of largest magnitude, and the complex made of the largest real and
-    imaginary magnitudes stand for the whole array.
+    Every rule of :func:`scalar_problem` (and of the policies' literal rules, which only add
+    limits on magnitude) is monotone in magnitude, so the smallest and largest integer, the
+    float of largest magnitude (and, for ``underflow``, of smallest non-zero magnitude), and
+    the complex made of the largest real and imaginary magnitudes stand for the whole array.
+    Floats given for an integer ``target`` stand as integers when every one is whole (an
+    explicit constant ``[1.0, 2.0]`` of ``int8`` is fine), else the first that is not.
     """
     if values.size == 0:
         return []
     kind = values.dtype.kind
     if kind in "biu":
         return [int(values.min()), int(values.max())]
-    if kind == "c":
-        return [complex(_largest(values.real), _largest(values.imag))]
     if kind == "O":
         return list(values.ravel())
-    return [_largest(values.astype(np.float64))]
+    if kind == "c":
+        return [complex(_largest(values.real), _largest(values.imag))]
+    as_float = values.astype(np.float64).ravel()
+    if target is not None and not target.is_inexact:
+        whole = np.isfinite(as_float) & (as_float == np.round(as_float))
+        if not whole.all():
+            return [float(as_float[np.argmin(whole)])]
+        return [int(as_float.min()), int(as_float.max())]
+    out: list[Scalar] = [_largest(as_float)]
+    if underflow:
+        magnitudes = np.abs(as_float[np.isfinite(as_float) & (as_float != 0)])
+        if magnitudes.size:
+            out.append(float(magnitudes.min()))
+    return out
 
 
 def _largest(values: np.ndarray) -> float:
@@ -134,22 +135,6 @@ def _largest(values: np.ndarray) -> float:
     if finite.size == 0:
         return float(flat[0])
     return float(finite[np.argmax(np.abs(finite))])
-
-
-def _int_extremes_problem(lo: int, hi: int, target: DType) -> str | None:
-    return scalar_problem(lo, target) or scalar_problem(hi, target)
-
-
-def _float_extremes_problem(values: np.ndarray, target: DType, underflow: bool) -> str | None:
-    magnitudes = np.abs(values[np.isfinite(values)])
-    if magnitudes.size == 0:
-        return None
-    problem = scalar_problem(float(magnitudes.max()), target)
-    if problem is None and underflow:
-        nonzero = magnitudes[magnitudes != 0]
-        if nonzero.size:
-            problem = scalar_problem(float(nonzero.min()), target, underflow=True)
-    return problem
 
 
 def literal_fix(value: Scalar, target: DType) -> str:

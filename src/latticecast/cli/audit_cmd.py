@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
 from pathlib import Path
-from typing import Any, Callable, Hashable, cast
+from typing import Any, Callable, Hashable, TextIO, cast
 
 from ..audit import AuditReport, audit
 from ..dtypes import UnknownDTypeError
@@ -41,12 +43,47 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
 
 def run(args: argparse.Namespace) -> int:
     table, namer = read_table(args.file, args.notation)
-    report = audit(table)
+    with ProgressBar(sys.stderr) as bar:
+        report = audit(table, progress=bar.update)
     if args.format == "json":
         write_output(json.dumps(report_json(report, namer, source=args.file), indent=2) + "\n", None)
     else:
         write_output(report.summary(namer), None)
     return EXIT_OK
+
+
+class ProgressBar:
+    """A one-line progress bar on ``stream``, drawn only once the work has run for a second (a small
+    table is audited silently) and only on a terminal; erased when the work ends."""
+
+    def __init__(self, stream: TextIO, delay: float = 1.0) -> None:
+        self.stream = stream
+        self.delay = delay
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.drawn = False
+        self.active = bool(getattr(stream, "isatty", lambda: False)())
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        if not self.active:
+            return
+        now = time.monotonic()
+        if now - self.start < self.delay or (now - self.last < 0.1 and done < total):
+            return
+        self.last = now
+        width = 30
+        filled = width * done // max(total, 1)
+        self.stream.write(f"\raudit: {stage:<13} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        self.stream.flush()
+        self.drawn = True
+
+    def __enter__(self) -> "ProgressBar":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.drawn:
+            self.stream.write("\r" + " " * 70 + "\r")
+            self.stream.flush()
 
 
 def read_table(path: str, notation: str | None = None) -> tuple[PromotionTable, Namer]:

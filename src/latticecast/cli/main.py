@@ -11,6 +11,7 @@ anything else is a bug and is allowed to surface.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
@@ -56,18 +57,36 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Nam
     return args
 
 
+_GLOBAL_OPTIONS = ("-h", "--help", "--version")
+
+
+def _check_options_before_command(argv: Sequence[str]) -> None:
+    """argparse reports a missing COMMAND before an unknown option; name the option instead."""
+    for token in argv:
+        if not token.startswith("-"):
+            return
+        if token.split("=", 1)[0] not in _GLOBAL_OPTIONS:
+            raise CliError(f"unrecognized option {token!r}; options go after the command "
+                           f"(see '{PROG} --help' for the commands)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    # XLA's C++ logging prints INFO lines about PJRT devices; a command line prints results. Set
+    # here, when the command runs (never when the library is imported); the user's setting wins.
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
     parser = build_parser()
     try:
-        args = _parse(parser, list(sys.argv[1:] if argv is None else argv))
+        argv = list(sys.argv[1:] if argv is None else argv)
+        _check_options_before_command(argv)
+        args = _parse(parser, argv)
         return args.handler(args)
     except SystemExit as e:
         # argparse (ours or the demo's) has printed usage (exit 2) or help (exit 0);
         # return the code so that in-process callers get an int like every other outcome.
         return _exit_code(e)
     except USER_ERRORS as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
+        print(f"{PROG}: error: {' '.join(str(e).split())}", file=sys.stderr)
         return EXIT_USAGE
 
 

@@ -36,7 +36,7 @@ from ..dtypes import DType, Kind
 from ..errors import LiteralRangeError, PromotionError
 from ..lattice import Lattice
 from ..tables import PromotionTable
-from ..values import Scalar, literal_fix, representatives, scalar_problem
+from ..values import Scalar, candidates, literal_fix, scalar_problem
 from ..weak import PType, Weak, dtype_of, parse_ptype, ptype_name
 from .advice import cast_advice, suggest_cast
 
@@ -269,7 +269,7 @@ class Policy(ABC):
     def constant_problem(self, values: np.ndarray, target: DType) -> str | None:
         """:meth:`literal_problem` for every element of a weakly typed constant (the pass asks this
         when it rebuilds one at its promoted type)."""
-        for value in representatives(values):
+        for value in candidates(values, target):
             problem = self.literal_problem(value, target)
             if problem:
                 return problem

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import DType
+from ..values import misfit
 from .errors import InputDTypeError, InputError, InputRangeError, InputShapeError
 from .signature import TensorSpec
 
@@ -100,55 +101,65 @@ def _value_rule(dtype: DType) -> str:
     return f"a {dtype.name} input takes Python ints, floats and complex numbers."
 
 
-def _range_error(where: str, spec: TensorSpec, value: object, detail: str) -> InputRangeError:
+def _range_error(where: str, spec: TensorSpec, value: object, problem: str) -> InputRangeError:
     if spec.dtype.is_integral:
         fix = (f"pass values in range, or wrap them explicitly with "
                f"np.array(values).astype({np_spelling(spec.dtype)})")
         rule = "latticecast does not wrap Python values around"
     else:
         fix = (f"pass values in range, or convert explicitly with "
-               f"np.array(values).astype({np_spelling(spec.dtype)}) (which overflows to inf)")
-        rule = "latticecast does not turn finite Python values into infinities"
-    return InputRangeError(
-        f"{where}: the value {value!r} does not fit {spec.dtype.name} ({detail}); {rule}. "
-        f"Either {fix}, or use a wider dtype in the program.",
-        expected=spec, got=value)
+               f"np.array(values).astype({np_spelling(spec.dtype)}) (which overflows to inf and underflows "
+               f"to 0)")
+        rule = "latticecast does not turn finite Python values into infinities or non-zero ones into zeros"
+    return InputRangeError(f"{where}: {problem}; {rule}. Either {fix}, or use a wider dtype in the program.",
+                           expected=spec, got=value)
 
 
-def _int_range(dtype: DType) -> tuple[int, int]:
-    return int(dtype.min_value), int(dtype.max_value)
-
-
-def _from_objects(flat: list[Any], spec: TensorSpec, where: str) -> None:
-    """Range- and kind-check Python numbers one by one (for values NumPy keeps as objects)."""
-    dtype = spec.dtype
-    for v in flat:
+def _python_kind(values: np.ndarray) -> str:
+    """The Python kind of the values a list held: bool, int, float, complex, or ``other``."""
+    kind = values.dtype.kind
+    if kind != "O":
+        return {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}.get(kind, "other")
+    kinds = set()
+    for v in values.ravel():
         if isinstance(v, (bool, np.bool_)):
-            if not dtype.is_bool:
-                raise _kind_error(where, spec, "Python bools")
+            kinds.add("bool")
         elif isinstance(v, numbers.Integral):
-            if dtype.is_bool:
-                raise _kind_error(where, spec, "Python ints")
-            if dtype.is_integral:
-                lo, hi = _int_range(dtype)
-                if not lo <= int(v) <= hi:
-                    raise _range_error(where, spec, int(v), f"range {lo}..{hi}")
-            elif abs(int(v)) > dtype.info.max_finite:
-                raise _range_error(where, spec, int(v), f"largest finite value {dtype.info.max_finite:g}")
+            kinds.add("int")
         elif isinstance(v, numbers.Real):
-            if not dtype.is_inexact:
-                raise _kind_error(where, spec, "Python floats")
+            kinds.add("float")
         elif isinstance(v, numbers.Complex):
-            if not dtype.is_complex:
-                raise _kind_error(where, spec, "Python complex numbers")
+            kinds.add("complex")
         else:
-            raise _kind_error(where, spec, f"a list containing {type(v).__name__}")
+            return "other"
+    for k in ("complex", "float", "int", "bool"):  # the highest kind present decides
+        if k in kinds:
+            return "int" if k == "bool" and len(kinds) > 1 else k
+    return "other"
+
+
+def _accepts(dtype: DType, kind: str) -> bool:
+    """Which Python kinds an input of ``dtype`` takes: bools only for bool; ints for numbers; floats
+    for inexact dtypes; complex numbers for complex dtypes."""
+    if kind == "bool":
+        return dtype.is_bool
+    if kind == "int":
+        return not dtype.is_bool
+    if kind == "float":
+        return dtype.is_inexact
+    if kind == "complex":
+        return dtype.is_complex
+    return False
+
+
+_KIND_WORDS = {"bool": "Python bools", "int": "Python ints", "float": "Python floats",
+               "complex": "Python complex numbers"}
 
 
 def _convert_python(value: Any, spec: TensorSpec, where: str) -> np.ndarray:
-    """Convert a Python scalar or nested list to ``spec``'s dtype, checking kind and range."""
+    """Convert a Python scalar or nested list to ``spec``'s dtype, checking kind and range
+    (the range rule is :func:`latticecast.values.misfit`, the one every layer uses, with underflow)."""
     dtype = spec.dtype
-    target = spec.np_dtype
     try:
         inferred = np.asarray(value)
     except (ValueError, OverflowError) as e:
@@ -162,63 +173,26 @@ def _convert_python(value: Any, spec: TensorSpec, where: str) -> np.ndarray:
             f"{_shape_text(inferred.shape)}; the runtime does not broadcast.",
             expected=spec, got=inferred.shape)
     if inferred.size == 0:
-        return np.zeros(spec.shape, target)
-    kind = inferred.dtype.kind
-    if kind == "O":
-        _from_objects(list(inferred.flat), spec, where)
-        try:
-            return np.array(value, dtype=target)
-        except (OverflowError, ValueError, TypeError) as e:
-            raise _range_error(where, spec, value, str(e)) from None
-    if kind == "b":
-        if not dtype.is_bool:
-            raise _kind_error(where, spec, "Python bools")
-        return inferred.astype(target)
-    if kind in "iu":
-        if dtype.is_bool:
-            raise _kind_error(where, spec, "Python ints")
-        if dtype.is_integral:
-            lo, hi = _int_range(dtype)
-            vmin, vmax = int(inferred.min()), int(inferred.max())
-            if vmin < lo or vmax > hi:
-                bad = vmin if vmin < lo else vmax
-                raise _range_error(where, spec, bad, f"range {lo}..{hi}")
-            return inferred.astype(target)
-        return _finite_cast(inferred, spec, where)  # int -> float/complex: must stay finite
-    if kind == "f" and not dtype.is_inexact:
-        # NumPy reads ints that fit neither int64 nor uint64 together ([-1, 2**63]) as
-        # floats; look at the values themselves before calling them floats.
+        return np.zeros(spec.shape, spec.np_dtype)
+    if inferred.dtype.kind == "f" and not dtype.is_inexact:
+        # NumPy reads ints that fit neither int64 nor uint64 together ([-1, 2**63]) as floats;
+        # look at the values themselves before calling them floats.
         objects = np.asarray(value, dtype=object)
         if all(isinstance(v, numbers.Integral) for v in objects.flat):
-            _from_objects(list(objects.flat), spec, where)
-            return np.array(value, dtype=target)
-    if kind == "f":
-        if not dtype.is_inexact:
-            raise _kind_error(where, spec, "Python floats")
-        return _finite_cast(inferred, spec, where)
-    if kind == "c":
-        if not dtype.is_complex:
-            raise _kind_error(where, spec, "Python complex numbers")
-        return _finite_cast(inferred, spec, where)
-    raise _kind_error(where, spec, f"values of NumPy kind {inferred.dtype}")
-
-
-def _finite_cast(inferred: np.ndarray, spec: TensorSpec, where: str) -> np.ndarray:
-    """Cast floats down; a finite value that becomes infinite did not fit."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        out = inferred.astype(spec.np_dtype)
-    if out.dtype.kind == "c":
-        src = np.concatenate([inferred.real.ravel(), np.imag(inferred).ravel()])
-        dst = np.concatenate([out.real.ravel(), out.imag.ravel()]).astype(np.float64)
-    else:
-        src = inferred.ravel()
-        dst = out.ravel().astype(np.float64)
-    overflow = np.isfinite(src) & ~np.isfinite(dst)
-    if overflow.any():
-        bad = src[overflow][0].item()
-        raise _range_error(where, spec, bad,
-                           f"largest finite value {spec.dtype.info.max_finite:g}")
-    return out
+            inferred = objects
+    kind = _python_kind(inferred)
+    if kind == "other":
+        raise _kind_error(where, spec, f"values of NumPy kind {inferred.dtype}")
+    if not _accepts(dtype, kind):
+        raise _kind_error(where, spec, _KIND_WORDS[kind])
+    found = misfit(inferred, dtype, underflow=True)
+    if found is not None:
+        raise _range_error(where, spec, found[0], found[1])
+    try:
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            return np.array(inferred.tolist() if inferred.dtype == object else inferred, dtype=spec.np_dtype)
+    except (OverflowError, ValueError, TypeError) as e:
+        raise _range_error(where, spec, value, str(e)) from None
 
 
 def convert_input(value: Any, spec: TensorSpec, index: int,

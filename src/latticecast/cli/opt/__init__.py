@@ -47,6 +47,7 @@ class OptError(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``latticecast-opt`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")  # XLA's INFO logs, if anything loads it
     try:
         config = parse_args(list(sys.argv[1:] if argv is None else argv))
     except UsageError as e:
