@@ -27,12 +27,7 @@ module @mixed {
 }
 """
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    clear_cache()
-    yield
-    clear_cache()
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def binary_module(mlir_type: str, op: str, shape: str = "3") -> str:

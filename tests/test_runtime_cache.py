@@ -39,12 +39,7 @@ SUB = ADD.replace("stablehlo.add", "stablehlo.subtract")
 A = np.array([1, 2, 3], np.int32)
 B = np.array([10, 20, 30], np.int32)
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    clear_cache()
-    yield
-    clear_cache()
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def _delta(before, after, field: str) -> int:

@@ -15,11 +15,7 @@ ADD = """func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> 
   %0 = stablehlo.add %a, %b : tensor<2xf32>
   return %0 : tensor<2xf32> }"""
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    clear_cache()
-    yield
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def test_cpu_is_the_default_and_runs() -> None:

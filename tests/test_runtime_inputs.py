@@ -21,11 +21,7 @@ func.func public @main(%x: tensor<4xi16>, %y: tensor<4xf32>) -> tensor<4xf32> {
 }
 """
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    clear_cache()
-    yield
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 @pytest.fixture(scope="module")

@@ -15,11 +15,7 @@ TYPE_MISMATCH = """module {
   }
 }"""
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    clear_cache()
-    yield
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def test_parse_error_has_file_line_col_and_the_source_line() -> None:

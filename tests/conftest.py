@@ -1,0 +1,70 @@
+"""Fixtures shared by the test modules: a fresh compilation cache, MLIR contexts, and the CLI
+tools run as a user runs them (in a subprocess, so a crash is a failed test, not a dead run)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Callable, Sequence
+
+import pytest
+
+ToolRunner = Callable[..., "subprocess.CompletedProcess[bytes]"]
+
+
+@pytest.fixture
+def fresh_cache():
+    """The runtime's in-memory compilation cache, emptied before and after the test."""
+    from latticecast.runtime import clear_cache
+
+    clear_cache()
+    yield
+    clear_cache()
+
+
+@pytest.fixture(scope="module")
+def lenient_context():
+    """A context like the builder's and latticecast-opt's: unregistered dialects allowed."""
+    from latticecast.dialect_utils.context import make_context
+
+    return make_context(lenient=True)
+
+
+_MODULES = {"latticecast-opt": "latticecast.cli.opt", "latticecast": "latticecast.cli"}
+
+
+def _run_tool(tool: str, *args: "str | bytes | os.PathLike[str]", input: "str | bytes | None" = None,
+              timeout: float = 120, env: dict[str, str] | None = None) -> "subprocess.CompletedProcess[bytes]":
+    """Run ``latticecast-opt`` or ``latticecast`` with ``args`` in a fresh interpreter; stdout and
+    stderr are bytes (non-UTF-8 output is a finding, not a decode error)."""
+    data = input.encode("utf-8") if isinstance(input, str) else input
+    cmd: Sequence[object] = [sys.executable, "-m", _MODULES[tool], *args]
+    return subprocess.run([os.fsencode(c) if isinstance(c, (str, os.PathLike)) else c for c in cmd],
+                          input=data, capture_output=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.fixture
+def run_tool() -> ToolRunner:
+    """``run_tool("latticecast-opt", path, "--implicit-cast", input=...)`` -> CompletedProcess (bytes)."""
+    return _run_tool
+
+
+def _run_python(code: str, *, env: dict[str, str] | None = None, unset: Sequence[str] = (),
+                timeout: float = 300) -> "subprocess.CompletedProcess[str]":
+    """Run ``code`` (dedented) in a fresh interpreter with ``env`` added and ``unset`` removed."""
+    import textwrap
+
+    environ = {**os.environ, **(env or {})}
+    for key in unset:
+        environ.pop(key, None)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=timeout, env=environ)
+
+
+@pytest.fixture
+def run_python() -> Callable[..., "subprocess.CompletedProcess[str]"]:
+    """``run_python(code, env={...}, unset=("HOME",))``: a fresh interpreter (for process-wide state:
+    environment variables read once, the first compile of a process, crashes)."""
+    return _run_python
