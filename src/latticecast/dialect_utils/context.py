@@ -25,8 +25,9 @@ from __future__ import annotations
 import threading
 
 from jaxlib.mlir import ir
-from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 from jaxlib.mlir.dialects import chlo, mhlo, mpmd, sdy, stablehlo
+
+from ..jax_internals import register_upstream_dialects
 
 __all__ = ["make_context", "default_context", "strict_context"]
 
@@ -36,7 +37,7 @@ _local = threading.local()
 def make_context(*, lenient: bool = False) -> ir.Context:
     """A new context with the dialects and passes JAX registers (``lenient``: unregistered ops allowed)."""
     registry = ir.DialectRegistry()
-    _jax_mlir_ext.register_dialects(registry)
+    register_upstream_dialects(registry)
     ctx = ir.Context()
     ctx.append_dialect_registry(registry)
     ctx.load_all_available_dialects()

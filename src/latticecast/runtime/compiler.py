@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..jax_internals import INIT_LOCK, DeviceList
 from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memory_key
 from .devices import DeviceLike, device_name, resolve_device
 from .errors import CompileError, UnsupportedModuleError
@@ -145,8 +146,6 @@ def _check_call_depth(module: Any, name: str) -> None:
 def _xla_compile(module: Any, device: Any, options: Any, what: str) -> Any:
     import jax.errors
 
-    from .jax_internals import INIT_LOCK, DeviceList
-
     try:
         with INIT_LOCK:
             return device.client.compile_and_load(module, DeviceList((device,)), options)
@@ -247,8 +246,6 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
 
 
 def _deserialize(payload: bytes, device: Any, options: Any) -> Any:
-    from .jax_internals import DeviceList
-
     try:
         return device.client.deserialize_executable(payload, DeviceList((device,)), options)
     except Exception:  # noqa: BLE001 - any failure: treat the entry as corrupt

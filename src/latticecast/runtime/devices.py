@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from typing import Any, Union
 
+from .. import jax_internals
 from .errors import DeviceNotFoundError
 
 __all__ = ["DeviceLike", "resolve_device", "available_devices", "device_name", "GPU_INSTALL_HINT"]
@@ -39,8 +40,6 @@ GPU_INSTALL_HINT = (
 def _backends() -> dict[str, Any]:
     """Platform name -> PJRT client, as JAX discovered them (initialising them once, under a lock:
     jax's lazy start is not safe to begin from several threads at once)."""
-    from . import jax_internals
-
     with jax_internals.INIT_LOCK:
         import jax.extend.backend
 
@@ -49,8 +48,6 @@ def _backends() -> dict[str, Any]:
 
 def _backend_errors() -> dict[str, str]:
     """Platforms whose plug-in is installed but failed to start, with the reason."""
-    from . import jax_internals
-
     return jax_internals.backend_errors()
 
 

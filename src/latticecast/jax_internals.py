@@ -1,11 +1,13 @@
-"""Every private jax / jaxlib name the runtime uses, in one place.
+"""Every private jax / jaxlib name latticecast uses, in one place.
 
-Public APIs come first (``jax.extend.backend``, ``jax.sharding``, ``jax.errors``);
-what has no public spelling is imported here and nowhere else:
+Public APIs come first (``jax.extend.backend``, ``jax.sharding``, ``jax.errors``,
+``jaxlib.mlir.dialects.*``); what has no public spelling is imported here and
+nowhere else:
 
 ====================================  ===========================================================
 name                                  why
 ====================================  ===========================================================
+``_jax_mlir_ext.register_dialects``   the upstream dialects of JAX's MLIR contexts (func, arith, ...)
 ``_jax.DeviceList``                   ``Client.compile_and_load`` takes devices as one
 ``_jax.batched_device_put``           the cheapest host-to-device transfer (what ``jax.device_put`` calls)
 ``_jax.array_result_handler``         wraps result buffers as ``jax.Array`` without a Python round trip
@@ -23,21 +25,23 @@ Nothing here falls back silently. If a jax upgrade moves a name, :data:`MISSING`
 which and why; the runtime then warns once (``RuntimeWarning``) and runs on the plain
 path, which needs only public names, and ``tests/test_jax_internals.py`` fails, so the
 move is noticed in CI rather than as a slowdown.
+
+Importing this module loads only jaxlib (MLIR tools such as ``latticecast-opt`` need no
+more); what needs ``jax`` itself, which takes a second to import, loads on first use.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 import warnings
 from typing import Any
 
-import jax
-import jax.extend.backend
-import jax.sharding
 from jaxlib import _jax
+from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
-__all__ = ["MISSING", "FASTPATH", "DeviceList", "batched_device_put", "array_result_handler", "ZERO_COPY",
-           "backend_errors", "require_fastpath", "INIT_LOCK", "ShapedArray"]
+__all__ = ["MISSING", "fastpath", "DeviceList", "batched_device_put", "array_result_handler", "ZERO_COPY",
+           "backend_errors", "require_fastpath", "INIT_LOCK", "register_upstream_dialects"]
 
 INIT_LOCK = threading.RLock()
 """Held while the runtime first touches jax's backends: jax's lazy initialisation is not safe to
@@ -47,7 +51,6 @@ MISSING: dict[str, str] = {}
 """Private names this jax/jaxlib lacks, with the error: empty on a supported version."""
 
 DeviceList = _jax.DeviceList
-ShapedArray = jax.core.ShapedArray
 
 
 def _get(what: str, getter: Any) -> Any:
@@ -61,6 +64,8 @@ def _get(what: str, getter: Any) -> Any:
 batched_device_put = _get("jaxlib._jax.batched_device_put", lambda: _jax.batched_device_put)
 array_result_handler = _get("jaxlib._jax.array_result_handler", lambda: _jax.array_result_handler)
 ZERO_COPY = _get("jaxlib._jax.HostBufferSemantics.ZERO_COPY", lambda: _jax.HostBufferSemantics.ZERO_COPY)
+register_upstream_dialects = _get("jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects",
+                                  lambda: _jax_mlir_ext.register_dialects)
 
 
 class _Fastpath:
@@ -85,8 +90,10 @@ class _Fastpath:
             raise AttributeError(f"pxla.MeshExecutableFastpathData has fields {fields}, not {expected}")
 
 
-FASTPATH: _Fastpath | None = _get("the C++ dispatch fast path (jax._src.interpreters.pxla, jaxlib._jax.pjit)",
-                                  _Fastpath)
+@functools.cache
+def fastpath() -> _Fastpath | None:
+    """The dispatcher's pieces (importing jax), or ``None`` where this jax lacks them (see :data:`MISSING`)."""
+    return _get("the C++ dispatch fast path (jax._src.interpreters.pxla, jaxlib._jax.pjit)", _Fastpath)
 
 
 def backend_errors() -> dict[str, str]:
@@ -105,8 +112,11 @@ _warned = False
 def require_fastpath() -> _Fastpath | None:
     """The fast path, or ``None`` after warning once that this jax moved what it needs."""
     global _warned
-    if FASTPATH is None and not _warned:
+    found = fastpath()
+    if found is None and not _warned:
+        import jax
+
         _warned = True
         warnings.warn(f"latticecast runs models on its plain path (slower per call): jax {jax.__version__} lacks "
                       f"{'; '.join(f'{k} ({v})' for k, v in MISSING.items())}", RuntimeWarning, stacklevel=3)
-    return FASTPATH
+    return found
