@@ -313,3 +313,61 @@ def test_repr_and_str():
         assert "stablehlo.add" in str(g)
         g.output(v)
     assert "policy=jax closed" in repr(g)
+
+
+# -- the policy object travels; the current graph is per task --------------------------------------
+
+
+def test_an_unregistered_policy_object_works_end_to_end() -> None:
+    """A Graph hands its Policy object to the pass: no name is looked up again, so a subclass that is
+    not registered (or that reuses the name "jax" with other edges) decides both build and pass."""
+    from latticecast.policies.jax import JaxPolicy
+
+    class WiderJax(JaxPolicy):
+        name = "jax"  # the same name as the registered policy, different edges
+        @property
+        def edges(self):  # type: ignore[override]
+            edges = dict(super().edges)
+            edges[DType.uint8] = [DType.int32, DType.uint16]  # u8 skips i16
+            return edges
+
+    pol = WiderJax()
+    assert pol.promote_types(DType.int8, DType.uint8) is DType.int32
+    with Graph("t", [TensorType(DType.int8, [4]), TensorType(DType.uint8, [4])], policy=pol) as g:
+        x, y = g.inputs
+        assert (x + y).dtype is DType.int32
+        g.output(x + y)
+    assert "tensor<4xi32>" in g.mlir() and g.module.operation.verify()
+    (out,) = g.compile()(np.array([-1, 2, 3, 4], np.int8), np.array([255, 1, 2, 3], np.uint8))
+    np.testing.assert_array_equal(out, np.array([254, 3, 5, 7], np.int32))
+
+
+def test_the_current_graph_is_isolated_per_asyncio_task() -> None:
+    import asyncio
+
+    async def build(name: str, dtype: DType) -> Graph:
+        with Graph(name, [TensorType(dtype, [2])]) as g:
+            await asyncio.sleep(0)  # let the other task enter its own graph meanwhile
+            assert Graph.current() is g
+            g.output(ops.constant(np.ones(2, dtype.np_dtype)) + g.inputs[0])
+        return g
+
+    async def both() -> list[Graph]:
+        return await asyncio.gather(build("a", DType.int8), build("b", DType.float32))
+
+    a, b = asyncio.run(both())
+    assert a.output_types[0].dtype is DType.int8 and b.output_types[0].dtype is DType.float32
+    with pytest.raises(GraphError, match="no graph is being built"):
+        Graph.current()
+
+
+def test_out_of_order_exits_restore_the_graph_that_was_current() -> None:
+    g1, g2 = Graph("one"), Graph("two")
+    g1.__enter__()
+    g2.__enter__()
+    g1.__exit__(None, None, None)  # out of order: g2 is still current
+    assert Graph.current() is g2
+    g2.__exit__(None, None, None)  # g1 was left already: nothing is current now
+    with pytest.raises(GraphError, match="no graph is being built"):
+        Graph.current()
+    g1.__exit__(None, None, None)  # leaving a graph twice is harmless

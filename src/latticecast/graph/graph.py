@@ -27,7 +27,8 @@ from ..op_rules import WEAK_ATTR
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
 from ..policies import Policy, policy as get_policy
 from ..tensor_type import TensorType
-from .current import CURRENT_GRAPH, current_graph
+from . import current
+from .current import current_graph
 from .ops.promotion import as_value, constant_value
 from .value import Value
 
@@ -90,7 +91,6 @@ class Graph:
         self._before: ir.Operation | None = None
         self._failure: PassFailure | None = None
         self._output_types: tuple[TensorType, ...] | None = None
-        self._tokens: list[Any] = []
         self.diagnostics: list[str] = []
         with self.context:
             self.loc = ir.Location.name(name) if name else ir.Location.unknown()
@@ -115,18 +115,11 @@ class Graph:
     # -- the current graph (ops find it, as in MAX) -------------------------------------------
 
     def __enter__(self) -> "Graph":
-        self._tokens.append(CURRENT_GRAPH.set(self))
+        current.enter(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if not self._tokens:
-            return
-        token = self._tokens.pop()
-        if CURRENT_GRAPH.get() is self:
-            try:
-                CURRENT_GRAPH.reset(token)
-            except ValueError:  # the block was entered in another context (a different task)
-                CURRENT_GRAPH.set(token.old_value if token.old_value is not token.MISSING else None)
+        current.leave(self)
 
     @staticmethod
     def current() -> "Graph":

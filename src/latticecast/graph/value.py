@@ -10,7 +10,7 @@ promotes the same way, as a strongly typed value.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, Union
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Value", "TensorValueLike"]
 
-TensorValueLike = Any
+TensorValueLike = Union["Value", bool, int, float, complex, np.ndarray, np.generic, Sequence[Any]]
 """What an op takes as an operand: a :class:`Value`, a Python scalar (weakly typed), or a NumPy
 array, NumPy scalar or nested list (a strongly typed constant)."""
 
