@@ -83,6 +83,10 @@ def misfit(values: np.ndarray, target: DType, *, underflow: bool = False) -> tup
     if values.size and values.dtype.kind not in "biufcOV":
         return values.ravel()[0], f"values of NumPy dtype {values.dtype} do not fit {target.name}"
     for value in candidates(values, target, underflow=underflow):
+        if isinstance(value, complex) and not target.is_complex:
+            return value, f"complex value {value!r} does not fit {target.name}"
+        if isinstance(value, float) and not target.is_inexact:
+            return value, f"non-integer value {value!r} does not fit {target.name}"
         problem = scalar_problem(value, target, underflow=underflow)
         if problem:
             return value, problem
