@@ -24,6 +24,7 @@ rule in its module. This module imports nothing from MLIR.
 from __future__ import annotations
 
 import enum
+import weakref
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -110,10 +111,11 @@ class OpPromotion:
     target: DType
     result: DType
     result_weak: bool
+    result_ptype: PType = None  # type: ignore[assignment]
+    """The result's type as a value of the graph carries it (weak or not); derived."""
 
-    @property
-    def result_ptype(self) -> PType:
-        return Weak(self.result) if self.result_weak else self.result
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "result_ptype", Weak(self.result) if self.result_weak else self.result)
 
     def accepts_result(self, declared: DType, policy: object) -> bool:
         """Whether a result type the IR declares agrees with this decision (a dot may declare any
@@ -130,13 +132,30 @@ def _names(policy: object, types: Sequence[PType]) -> str:
     return " and ".join(name(t) for t in types)
 
 
+_DECIDED: "weakref.WeakKeyDictionary[object, dict[tuple[str, tuple[PType, ...]], OpPromotion]]" = \
+    weakref.WeakKeyDictionary()
+
+
 def decide(policy: object, rule: OpRule, types: Sequence[PType]) -> OpPromotion:
     """Promote the operand ``types`` of one ``rule`` op under ``policy`` (a :class:`~latticecast.Policy`).
 
     ``types`` are the types of the operands that promote (see :attr:`OpRule.operands`),
     weak where the value is weakly typed. Raises :class:`PromotionError` when the policy
-    refuses the promotion or the op does not exist for the promoted type.
+    refuses the promotion or the op does not exist for the promoted type. A decision is
+    made once per (policy, op, types): graph builders ask the same few questions millions
+    of times.
     """
+    key = (rule.name, tuple(types))
+    try:
+        return _DECIDED[policy][key]
+    except KeyError:
+        pass
+    found = _decide(policy, rule, key[1])
+    _DECIDED.setdefault(policy, {})[key] = found
+    return found
+
+
+def _decide(policy: object, rule: OpRule, types: tuple[PType, ...]) -> OpPromotion:
     join = types[0]
     pol = policy
     for t in types[1:]:

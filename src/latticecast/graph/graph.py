@@ -134,8 +134,9 @@ class Graph:
         if weak:
             attributes = dict(attributes or {})
             attributes[WEAK_ATTR] = self._unit
-        return ir.Operation.create(name, results=list(results), operands=list(operands), attributes=attributes,
-                                   regions=regions, loc=self.location(), ip=self.ip)
+        return ir.Operation.create(name, results=results, operands=operands, attributes=attributes,
+                                   regions=regions, loc=self.location() if self.debug_locations else self.loc,
+                                   ip=self.ip)
 
     def location(self) -> ir.Location:
         """Where a new op comes from: the user's source line with ``debug_locations``."""

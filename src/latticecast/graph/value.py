@@ -41,9 +41,9 @@ class Value:
         self.graph = graph
         self.ir = value
         self.ptype = ptype
-        self.shape: tuple[int, ...] = tuple(shape)
+        self.shape: tuple[int, ...] = shape if shape.__class__ is tuple else tuple(shape)  # type: ignore[assignment]
         self.storage: DType = storage if storage is not None else (
-            ptype if isinstance(ptype, DType) else graph.policy.materialize(ptype))
+            ptype if ptype.__class__ is DType else graph.policy.materialize(ptype))
 
     # -- facts ------------------------------------------------------------------------------
 

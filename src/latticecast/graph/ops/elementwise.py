@@ -42,7 +42,7 @@ def _emit(p: Promoted, name: str, attributes: dict[str, ir.Attribute] | None = N
     d = p.decision
     op = g._add_op(name, [g.tc.tensor(d.result, p.shape)], [v.ir for v in p.values], attributes,
                    weak=d.result_weak)
-    return Value(g, op.result, d.result_ptype, p.shape, storage=d.result)
+    return Value(g, op.result, d.result_ptype, p.shape, d.result)
 
 
 def _binary(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str,

@@ -100,12 +100,21 @@ class Promoted:
 
 
 def promote(rule: OpRule, symbol: str, *xs: TensorValueLike, graph: "Graph | None" = None) -> Promoted:
-    """Decide ``rule`` for ``xs`` under the graph's policy and realise the operands at one shape."""
+    """Decide ``rule`` for ``xs`` under the graph's policy and realise the operands at one shape.
+
+    The builder's hot path: values of the graph at one shape (the common case) go straight
+    through; literals, constants and broadcasts take the general path.
+    """
     g = graph or graph_of(*xs)
-    ops = [operand(x, g) for x in xs]
+    ops = [x if x.__class__ is Value and x.graph is g else operand(x, g) for x in xs]
     decision = decide_operands(g, rule, symbol, ops)
-    shape = broadcast_shapes(*(o.shape for o in ops))
-    values = tuple(realize(g, o, decision.target, shape) for o in ops)
+    shape = ops[0].shape
+    for o in ops:
+        if o.shape != shape:
+            shape = broadcast_shapes(*(o.shape for o in ops))
+            break
+    values = tuple([o if o.__class__ is Value and o.shape == shape else realize(g, o, decision.target, shape)
+                    for o in ops])
     return Promoted(values, decision, shape)
 
 

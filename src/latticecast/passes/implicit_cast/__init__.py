@@ -119,38 +119,50 @@ class _Run:
     # -- promotion --------------------------------------------------------------------------
 
     def _promote(self, op: ir.Operation, rule: OpRule) -> None:
+        # The hot path of the pass: a million-op module spends most of its time here, so the
+        # common case (two operands of one type, no weak value) costs a few comparisons.
         operands = op.operands
         positions = rule.operands
         if positions is None:
-            values = list(operands)
+            values = tuple(operands)
             if len(values) < 2:
                 return  # malformed: the verifier reports it
         else:
             if len(operands) <= positions[-1]:
                 return
-            values = [operands[i] for i in positions]
+            values = tuple([operands[i] for i in positions])
+        weak_values = self.weak.values
+        flags = None
+        if weak_values:
+            flags = tuple([v in weak_values for v in values])
+            if True not in flags:
+                flags = None
+        if len(values) == 2:
+            types = (values[0].type, values[1].type)
+            if flags is None and types[0] == types[1]:
+                return
+        else:
+            types = tuple([v.type for v in values])
+            first = types[0]
+            if flags is None and all(t == first for t in types):
+                return
         results = op.results
         if len(results) != 1:
             return
-        weak_values = self.weak.values
-        flags = tuple([v in weak_values for v in values]) if weak_values else None
-        types = [v.type for v in values]
-        if (flags is None or not any(flags)) and all(t == types[0] for t in types):
-            return  # the common case: nothing to decide
         plan = self.planner.plan(rule, types, results[0].type, flags)
-        if isinstance(plan, str):
-            self.result.error(op, plan)
+        if plan.__class__ is str:
+            self.result.error(op, plan)  # type: ignore[arg-type]
             return
-        for i, target in plan.converts:
+        for i, target in plan.converts:  # type: ignore[union-attr]
             new = self._materialize(values[i], target, op)
             if new is None:
                 return
             operands[i if positions is None else positions[i]] = new
-        if plan.compare_type is not None and "compare_type" in op.attributes:
+        if plan.compare_type is not None and "compare_type" in op.attributes:  # type: ignore[union-attr]
             # SIGNED/UNSIGNED/FLOAT follow the promoted type; a float TOTALORDER stays one
-            if not (plan.float_target and "TOTALORDER" in str(op.attributes["compare_type"])):
-                op.attributes["compare_type"] = plan.compare_type
-        if plan.weak_result:
+            if not (plan.float_target and "TOTALORDER" in str(op.attributes["compare_type"])):  # type: ignore[union-attr]
+                op.attributes["compare_type"] = plan.compare_type  # type: ignore[union-attr]
+        if plan.weak_result:  # type: ignore[union-attr]
             weak_values.add(results[0])
 
     # -- conversion -------------------------------------------------------------------------

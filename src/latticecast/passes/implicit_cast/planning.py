@@ -54,11 +54,11 @@ class Planner:
         self.tc = tc
         self._plans: dict[tuple, "Plan | str"] = {}
 
-    def plan(self, rule: OpRule, types: Sequence[ir.Type], rtype: ir.Type,
+    def plan(self, rule: OpRule, types: tuple[ir.Type, ...], rtype: ir.Type,
              flags: "tuple[bool, ...] | None") -> "Plan | str":
         """The plan for an op of ``rule`` whose promoted operands have ``types`` (weak where ``flags``
         says) and whose result has ``rtype``; a string is the error to report at the op."""
-        key = (rule.name, tuple(types), rtype, flags)
+        key = (rule.name, types, rtype, flags)
         found = self._plans.get(key)
         if found is None:
             found = self._plans[key] = self._make(rule, types, rtype, flags)
