@@ -246,3 +246,80 @@ def test_audit_counts():
 
 def test_registered_under_its_names():
     assert "torch" in policies() and policy("pytorch") is POL
+
+
+# -- 0-d tensors: PyTorch's dimension categories -----------------------------------------------------
+
+def _torch_type(name: str):
+    """A measured cell's dtype in latticecast's terms (complex32, which latticecast lacks, is
+    answered with complex64, the documented departure); ``None`` for a refusal or an unknown dtype."""
+    if name == "error":
+        return None
+    if name == "complex32":
+        return DType.complex64
+    try:
+        return DType.parse(name)
+    except Exception:
+        return None
+
+
+def _zero_dim_cells(rows):
+    for row in rows:
+        if row["fn"] != "result_type" or {row["lhs_kind"], row["rhs_kind"]} != {"nd", "0d"}:
+            continue
+        a, b = _torch_type(row["lhs"]), _torch_type(row["rhs"])
+        if a in POL.dtypes and b in POL.dtypes:
+            yield row, a, b
+
+
+def test_zero_dim_tensors_follow_the_measured_dimension_categories():
+    from latticecast.evidence import measured_cells
+
+    cells = measured_cells("torch_cells")
+    assert cells.provenance.startswith("torch==2.13")
+    checked = 0
+    for row, a, b in _zero_dim_cells(cells.rows):
+        got = POL.decide_ranked(a, row["lhs_kind"] == "0d", b, row["rhs_kind"] == "0d").result
+        assert got == _torch_type(row["result"]), row
+        checked += 1
+    assert checked == 2 * 15 * 15  # every 0-d x n-d pair of the classic dtypes, both orders
+
+
+def test_zero_dim_examples_from_the_issue():
+    assert POL.decide_ranked(DType.int8, False, DType.int64, True).result is DType.int8
+    assert POL.decide_ranked(DType.bfloat16, False, DType.float64, True).result is DType.bfloat16
+    assert POL.decide_ranked(DType.float64, True, DType.bfloat16, False).result is DType.bfloat16
+    assert POL.decide_ranked(DType.int8, False, DType.float64, True).result is DType.float64  # higher category
+    assert POL.decide_ranked(DType.int8, False, DType.int64, False).result is DType.int64  # both n-d: join
+
+
+def test_zero_dim_rule_live(torch):
+    checked = 0
+    for a in POL.dtypes:
+        for b in POL.dtypes:
+            ta, tb = getattr(torch, a.name), getattr(torch, b.name)
+            for a_zero in (False, True):
+                x = torch.zeros((), dtype=ta) if a_zero else torch.zeros(2, dtype=ta)
+                y = torch.zeros(2, dtype=tb) if a_zero else torch.zeros((), dtype=tb)
+                try:
+                    live = _torch_type(str(torch.result_type(x, y)).replace("torch.", ""))
+                except RuntimeError:
+                    live = None
+                assert POL.decide_ranked(a, a_zero, b, not a_zero).result == live, (a, a_zero, b)
+                checked += 1
+    assert checked == 2 * 15 * 15
+
+
+def test_the_builder_and_the_pass_apply_the_zero_dim_rule():
+    import numpy as np
+
+    from latticecast import Graph, TensorType
+
+    with Graph("t", [TensorType(DType.int8, [4]), TensorType(DType.int64, []), TensorType(DType.bfloat16, [4]),
+                     TensorType(DType.float64, [])], policy="torch") as g:
+        x, z, b, f = g.inputs
+        assert [(x + z).dtype, (b + f).dtype, (z + x).dtype] == [DType.int8, DType.bfloat16, DType.int8]
+        g.output(x + z, b + f, x * f)
+    outs = g.compile()(np.arange(4, dtype=np.int8), np.int64(5), np.ones(4, dtype="bfloat16"), np.float64(0.5))
+    assert [o.dtype.name for o in outs] == ["int8", "bfloat16", "float64"]
+    np.testing.assert_array_equal(outs[0], np.arange(4, dtype=np.int8) + 5)

@@ -63,3 +63,26 @@ func.func @i32_u32(%a: tensor<4xi32>, %b: tensor<4xui32>) -> tensor<4xi64> {
   %0 = "stablehlo.add"(%a, %b) : (tensor<4xi32>, tensor<4xui32>) -> tensor<4xi64>
   return %0 : tensor<4xi64>
 }
+
+// -----
+
+// A 0-d tensor ranks below a dimensioned one (PyTorch's dimension categories): int8 n-d + int64
+// 0-d stays int8 (the 0-d value, broadcast implicitly, is converted down), bf16 n-d + f64 0-d stays
+// bf16, but a 0-d float of a higher category than an n-d int8 takes part: f64.
+// CHECK-LABEL: func.func @zero_dim
+// CHECK:         %[[XC:.+]] = stablehlo.convert %arg0 : (tensor<4xi8>) -> tensor<4xf64>
+// CHECK:         %[[Z:.+]] = stablehlo.broadcast_in_dim %arg1
+// CHECK:         %[[ZC:.+]] = stablehlo.convert %[[Z]] : (tensor<4xi64>) -> tensor<4xi8>
+// CHECK:         stablehlo.add %arg0, %[[ZC]] : tensor<4xi8>
+// CHECK:         %[[F:.+]] = stablehlo.broadcast_in_dim %arg3
+// CHECK:         %[[FC:.+]] = stablehlo.convert %[[F]] : (tensor<4xf64>) -> tensor<4xbf16>
+// CHECK:         stablehlo.add %arg2, %[[FC]] : tensor<4xbf16>
+// CHECK:         stablehlo.multiply %[[XC]], %[[F]] : tensor<4xf64>
+func.func @zero_dim(%x: tensor<4xi8>, %z: tensor<i64>, %b: tensor<4xbf16>, %f: tensor<f64>) -> (tensor<4xi8>, tensor<4xbf16>, tensor<4xf64>) {
+  %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<i64>) -> tensor<4xi64>
+  %0 = "stablehlo.add"(%x, %zb) : (tensor<4xi8>, tensor<4xi64>) -> tensor<4xi8>
+  %fb = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f64>) -> tensor<4xf64>
+  %1 = "stablehlo.add"(%b, %fb) : (tensor<4xbf16>, tensor<4xf64>) -> tensor<4xbf16>
+  %2 = "stablehlo.multiply"(%x, %fb) : (tensor<4xi8>, tensor<4xf64>) -> tensor<4xf64>
+  return %0, %1, %2 : tensor<4xi8>, tensor<4xbf16>, tensor<4xf64>
+}

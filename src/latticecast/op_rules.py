@@ -132,34 +132,46 @@ def _names(policy: object, types: Sequence[PType]) -> str:
     return " and ".join(name(t) for t in types)
 
 
-_DECIDED: "weakref.WeakKeyDictionary[object, dict[tuple[str, tuple[PType, ...]], OpPromotion]]" = \
+_DECIDED: "weakref.WeakKeyDictionary[object, dict[tuple, OpPromotion]]" = \
     weakref.WeakKeyDictionary()
 
 
-def decide(policy: object, rule: OpRule, types: Sequence[PType]) -> OpPromotion:
+def decide(policy: object, rule: OpRule, types: Sequence[PType],
+           zero_dim: Sequence[bool] | None = None) -> OpPromotion:
     """Promote the operand ``types`` of one ``rule`` op under ``policy`` (a :class:`~latticecast.Policy`).
 
     ``types`` are the types of the operands that promote (see :attr:`OpRule.operands`),
-    weak where the value is weakly typed. Raises :class:`PromotionError` when the policy
-    refuses the promotion or the op does not exist for the promoted type. A decision is
-    made once per (policy, op, types): graph builders ask the same few questions millions
-    of times.
+    weak where the value is weakly typed. ``zero_dim`` says which are 0-d tensors, for a
+    policy in which rank matters (``Policy.rank_sensitive``: PyTorch); others ignore it.
+    Raises :class:`PromotionError` when the policy refuses the promotion or the op does not
+    exist for the promoted type. A decision is made once per (policy, op, types): graph
+    builders ask the same few questions millions of times.
     """
-    key = (rule.name, tuple(types))
+    ranks = tuple(zero_dim) if zero_dim is not None and policy.rank_sensitive and \
+        any(zero_dim) and not all(zero_dim) else None  # type: ignore[attr-defined]
+    key = (rule.name, tuple(types), ranks)
     try:
         return _DECIDED[policy][key]
     except KeyError:
         pass
-    found = _decide(policy, rule, key[1])
+    found = _decide(policy, rule, key[1], ranks)
     _DECIDED.setdefault(policy, {})[key] = found
     return found
 
 
-def _decide(policy: object, rule: OpRule, types: tuple[PType, ...]) -> OpPromotion:
+def _decide(policy: object, rule: OpRule, types: tuple[PType, ...], zero_dim: tuple[bool, ...] | None) -> OpPromotion:
     join = types[0]
     pol = policy
-    for t in types[1:]:
-        join = pol.promote_types(join, t)  # type: ignore[attr-defined]
+    if zero_dim is None:
+        for t in types[1:]:
+            join = pol.promote_types(join, t)  # type: ignore[attr-defined]
+    else:
+        join_zero = zero_dim[0]
+        for t, z in zip(types[1:], zero_dim[1:]):
+            d = pol.decide_ranked(join, join_zero, t, z)  # type: ignore[attr-defined]
+            if d.result is None:
+                raise pol.error(pol.canonical(join), pol.canonical(t), d)  # type: ignore[attr-defined]
+            join, join_zero = d.result, join_zero and z
     if len(types) == 1:
         join = pol.canonical(join)  # type: ignore[attr-defined]
     computed = join

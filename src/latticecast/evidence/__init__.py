@@ -10,15 +10,18 @@ promotion itself never does.
 
 from __future__ import annotations
 
+import csv
+import functools
 import importlib
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Callable
 
 from ..tables import PromotionTable
 from ..weak import PType
 from .seeds import seed_table, seed_table_names
 
-__all__ = ["Evidence", "evidence", "seed_table", "seed_table_names"]
+__all__ = ["Evidence", "evidence", "seed_table", "seed_table_names", "measured_cells", "MeasuredCells"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,30 @@ class Evidence:
     policy: str
     published: dict[str, PromotionTable] = field(default_factory=dict)
     errata: dict[tuple[PType, PType], str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MeasuredCells:
+    """A table measured from a live library by a script in ``tools/``: ``provenance`` is the CSV's
+    first line (the library's version and the command), ``rows`` its records as dictionaries."""
+
+    name: str
+    provenance: str
+    rows: tuple[dict[str, str], ...]
+
+
+@functools.cache
+def measured_cells(name: str) -> MeasuredCells:
+    """The measured table ``measured/<name>.csv`` (e.g. ``"torch_cells"``)."""
+    path = resources.files(__package__).joinpath("measured", f"{name}.csv")
+    if not path.is_file():
+        available = sorted(p.name[:-4] for p in resources.files(__package__).joinpath("measured").iterdir()
+                           if p.name.endswith(".csv"))
+        raise KeyError(f"no measured table {name!r}; the tables are: {', '.join(available)}")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    provenance = lines[0].lstrip("# ").strip() if lines and lines[0].startswith("#") else ""
+    body = [ln for ln in lines if not ln.startswith("#")]
+    return MeasuredCells(name, provenance, tuple(csv.DictReader(body)))
 
 
 def _seed(policy: str, table: str) -> Callable[[], Evidence]:

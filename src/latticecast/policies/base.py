@@ -73,6 +73,9 @@ class Policy(ABC):
     float_literals_overflow_to_inf: ClassVar[bool] = False
     """Whether a number too large for a float dtype becomes +-inf there (NumPy, PyTorch,
     TensorFlow) instead of being refused (JAX, MAX)."""
+    rank_sensitive: ClassVar[bool] = False
+    """Whether a 0-d tensor promotes differently from a dimensioned one (PyTorch): then the
+    builder and the pass tell the policy which operands have rank 0 (:meth:`decide_ranked`)."""
 
     # -- the three decisions (subclasses) ------------------------------------------------
 
@@ -157,6 +160,11 @@ class Policy(ABC):
         except TypeError:  # an unhashable spelling
             pass
         return found
+
+    def decide_ranked(self, a: PType, a_zero_dim: bool, b: PType, b_zero_dim: bool) -> Decision:
+        """:meth:`decide` for operands of known rank (``*_zero_dim``: a 0-d tensor). Only a
+        :attr:`rank_sensitive` system decides differently; for the others rank is irrelevant."""
+        return self.decide(a, b)
 
     @functools.cached_property
     def _decisions(self) -> dict[tuple[object, object], Decision]:

@@ -11,15 +11,21 @@ supported"). That is a rule, not a lattice: ``uint16`` sits below both ``bfloat1
 and ``float16``, yet ``uint16 . complex64`` is refused although ``complex64`` is
 above both.
 
-Python scalars ("wrapped numbers", the weak types here) follow
-``at::native::result_type``'s categories bool < integer < float < complex: a scalar
-of a category no higher than the tensor's takes the tensor's dtype; a higher one
+Operands fall in three priority classes (``at::native::result_type``'s
+``ResultTypeState``): dimensioned tensors, 0-d tensors, and Python scalars ("wrapped
+numbers", the weak types here). Inside a class dtypes combine with ``promoteTypes``;
+a lower class only counts when its category (bool < integer < float < complex) is
+higher than the higher class's result (:func:`combine`). So a Python scalar of a
+category no higher than the tensor's takes the tensor's dtype, and a higher one
 brings its default type (``int64``, the default float ``float32``, ``complex64``),
 except that a complex scalar keeps a float tensor's precision (``float64 + 1j`` is
-``complex128``). Two Python scalars make a tensor of the promotion of their default
+``complex128``); a 0-d tensor does the same with its own dtype (``int8`` n-d
+``+ torch.tensor(5)`` is ``int8``, ``bfloat16`` n-d ``+`` a float64 0-d tensor is
+``bfloat16``). Two Python scalars make a tensor of the promotion of their default
 types (``torch.add(1, 2.0)`` is a ``float32`` tensor, strong). A Python ``bool`` is a
 weak bool: it defers to every tensor, ``uint16`` included, where a bool tensor is
-refused.
+refused. Rank is static in StableHLO, so the builder and the pass apply the 0-d rule
+exactly (:attr:`TorchPolicy.rank_sensitive`).
 
 ``float16`` with a Python complex is ``complex32`` in PyTorch, a dtype latticecast
 does not have; the policy answers ``complex64`` there, the narrowest latticecast
@@ -56,6 +62,7 @@ class TorchPolicy(Policy):
     weak_bool = True
     weak_uint_is_int = True
     float_literals_overflow_to_inf = True  # PyTorch gives inf; it wraps out-of-range ints, which we refuse
+    rank_sensitive = True
 
     @functools.cached_property
     def _classic(self) -> Lattice:
@@ -77,18 +84,37 @@ class TorchPolicy(Policy):
         return Decision(self._promote(a, b), rule, _BAREBONES_WHY)
 
     def weak_and_strong(self, w: Weak, d: DType) -> Decision:
-        """``combine_categories(tensor dtype, scalar's default dtype)``."""
+        """A Python scalar: ``combine(tensor dtype, scalar's default dtype)``."""
         if _CATEGORY[w.dtype.kind] <= _CATEGORY[d.kind]:
             return Decision(d, f"a Python scalar of a category no higher than the tensor's takes its "
                                f"dtype ({d.name})")
-        rule = "a Python scalar of a higher category brings its default type (result_type's categories)"
-        if w.dtype.is_complex and d.is_float:
+        return Decision(self.combine(d, w.dtype),
+                        "a Python scalar of a higher category brings its default type (result_type's categories)",
+                        _BAREBONES_WHY)
+
+    def decide_ranked(self, a: PType, a_zero_dim: bool, b: PType, b_zero_dim: bool) -> Decision:
+        """A 0-d tensor beside a dimensioned one is a class lower, as ``result_type`` ranks them."""
+        if a_zero_dim == b_zero_dim or isinstance(a, Weak) or isinstance(b, Weak):
+            return self.decide(a, b)
+        ca, cb = self.canonical(a), self.canonical(b)
+        dimensioned, zero = (cb, ca) if a_zero_dim else (ca, cb)
+        assert isinstance(dimensioned, DType) and isinstance(zero, DType)
+        if _CATEGORY[zero.kind] <= _CATEGORY[dimensioned.kind]:
+            return Decision(dimensioned, f"a 0-d tensor of a category no higher than the dimensioned tensor's "
+                                         f"takes its dtype ({dimensioned.name})")
+        return Decision(self.combine(dimensioned, zero),
+                        "a 0-d tensor of a higher category joins with its own dtype (result_type's categories)",
+                        _BAREBONES_WHY)
+
+    def combine(self, higher: DType, lower: DType) -> DType | None:
+        """``combine_categories(higher, lower)`` for a lower class of a higher category."""
+        if lower.is_complex and higher.is_float:
             # toComplexType: float64 -> complex128, float32/bfloat16 -> complex64, float16 -> complex32,
             # which latticecast lacks: complex64 holds all its values
-            return Decision(DType.complex128 if d is DType.float64 else DType.complex64, rule)
-        if w.dtype.is_complex:
-            return Decision(w.dtype, rule)
-        return Decision(self._promote(d, w.dtype), rule, _BAREBONES_WHY)
+            return DType.complex128 if higher is DType.float64 else DType.complex64
+        if lower.is_complex:
+            return lower
+        return self._promote(higher, lower)
 
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         return Decision(self._promote(a.dtype, b.dtype),

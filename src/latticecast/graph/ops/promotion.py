@@ -119,9 +119,11 @@ def promote(rule: OpRule, symbol: str, *xs: TensorValueLike, graph: "Graph | Non
 
 
 def decide_operands(g: "Graph", rule: OpRule, symbol: str, ops: Sequence["Value | Literal"]) -> OpPromotion:
-    """:func:`latticecast.op_rules.decide` for graph operands, the error prefixed with the op."""
+    """:func:`latticecast.op_rules.decide` for graph operands, the error prefixed with the op (a
+    rank-sensitive policy is told which operands are 0-d tensors)."""
+    zero_dim = [o.__class__ is Value and not o.shape for o in ops] if g.policy.rank_sensitive else None
     try:
-        return decide(g.policy, rule, [o.ptype for o in ops])
+        return decide(g.policy, rule, [o.ptype for o in ops], zero_dim)
     except PromotionError as e:
         raise with_op(symbol, e) from None
 

@@ -149,7 +149,8 @@ class _Run:
         results = op.results
         if len(results) != 1:
             return
-        plan = self.planner.plan(rule, types, results[0].type, flags)
+        zero_dim = tuple([_zero_dim(v) for v in values]) if self.policy.rank_sensitive else None
+        plan = self.planner.plan(rule, types, results[0].type, flags, zero_dim)
         if plan.__class__ is str:
             self.result.error(op, plan)  # type: ignore[arg-type]
             return
@@ -197,6 +198,21 @@ class _Run:
         copy_sharding(value, op)
         self.result.converts += 1
         return op.result
+
+
+def _zero_dim(value: ir.Value) -> bool:
+    """A 0-d tensor, or one broadcast (implicitly, as NumPy-style operators do) from a 0-d tensor:
+    what a rank-sensitive policy (PyTorch) ranks below dimensioned operands."""
+    t = value.type
+    if t.typeid != ir.RankedTensorType.static_typeid:
+        return False
+    if ir.RankedTensorType(t).rank == 0:
+        return True
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "stablehlo.broadcast_in_dim":
+        return False
+    source = owner.operands[0].type
+    return source.typeid == ir.RankedTensorType.static_typeid and ir.RankedTensorType(source).rank == 0
 
 
 def _functions(root: ir.Operation) -> list[ir.Operation]:

@@ -55,17 +55,18 @@ class Planner:
         self._plans: dict[tuple, "Plan | str"] = {}
 
     def plan(self, rule: OpRule, types: tuple[ir.Type, ...], rtype: ir.Type,
-             flags: "tuple[bool, ...] | None") -> "Plan | str":
+             flags: "tuple[bool, ...] | None", zero_dim: "tuple[bool, ...] | None" = None) -> "Plan | str":
         """The plan for an op of ``rule`` whose promoted operands have ``types`` (weak where ``flags``
-        says) and whose result has ``rtype``; a string is the error to report at the op."""
-        key = (rule.name, types, rtype, flags)
+        says; 0-d tensors where ``zero_dim`` says, for a rank-sensitive policy) and whose result has
+        ``rtype``; a string is the error to report at the op."""
+        key = (rule.name, types, rtype, flags, zero_dim)
         found = self._plans.get(key)
         if found is None:
-            found = self._plans[key] = self._make(rule, types, rtype, flags)
+            found = self._plans[key] = self._make(rule, types, rtype, flags, zero_dim)
         return found
 
     def _make(self, rule: OpRule, types: Sequence[ir.Type], rtype: ir.Type,
-              flags: "tuple[bool, ...] | None") -> "Plan | str":
+              flags: "tuple[bool, ...] | None", zero_dim: "tuple[bool, ...] | None") -> "Plan | str":
         tc = self.tc
         try:
             dtypes = [tc.tensor_info(t)[0] for t in types]
@@ -77,7 +78,7 @@ class Planner:
             return NOTHING
         ptypes: list[PType] = [Weak(d) if flags and f else d for d, f in zip(dtypes, flags or [False] * len(dtypes))]
         try:
-            decision = decide(self.policy, rule, ptypes)
+            decision = decide(self.policy, rule, ptypes, zero_dim)
         except PromotionError as e:
             return str(e)
         if not decision.accepts_result(res_dtype, self.policy):
