@@ -4,7 +4,10 @@ A sharded module carries each value's layout in one of two spellings:
 
 * Shardy (JAX's default partitioner): ``sdy.sharding`` on the defining op, a
   ``#sdy.sharding_per_value<[...]>`` with one sharding per result, or in a function's
-  ``arg_attrs`` (``{sdy.sharding = #sdy.sharding<@mesh, [...]>}``) for an argument;
+  ``arg_attrs`` (``{sdy.sharding = #sdy.sharding<@mesh, [...]>}``) for an argument; the
+  result of ``sdy.sharding_constraint`` and ``sdy.reshard`` (what
+  ``jax.lax.with_sharding_constraint`` and ``jax.sharding.reshard`` write) has the
+  sharding the op names in its own ``sharding`` attribute;
 * GSPMD: ``mhlo.sharding`` on the defining op, or in the argument's attributes.
 
 A ``stablehlo.convert`` that ``implicit-cast`` inserts for a value is elementwise, so
@@ -22,6 +25,8 @@ __all__ = ["copy_sharding", "value_sharding", "SDY_SHARDING", "MHLO_SHARDING"]
 
 SDY_SHARDING = "sdy.sharding"
 MHLO_SHARDING = "mhlo.sharding"
+_SHARDING_OPS = frozenset({"sdy.sharding_constraint", "sdy.reshard"})
+"""Shardy ops whose one result has the sharding in their ``sharding`` attribute."""
 
 
 def value_sharding(value: ir.Value) -> tuple[str, ir.Attribute] | None:
@@ -46,6 +51,8 @@ def value_sharding(value: ir.Value) -> tuple[str, ir.Attribute] | None:
                 return name, d[name]
         return None
     attrs = owner.attributes
+    if owner.name in _SHARDING_OPS and "sharding" in attrs:
+        return SDY_SHARDING, attrs["sharding"]
     if SDY_SHARDING in attrs:
         per_value = attrs[SDY_SHARDING]
         if sdy.TensorShardingPerValueAttr.isinstance(per_value):
