@@ -170,16 +170,13 @@ def _deserialize_portable(data: bytes, ctx: ir.Context, source_name: str) -> ir.
         producer = bytecode_producer(data)
         errors = [d for d in caught if d.severity == "error"] or [
             Diagnostic("error", str(e) or "failed to deserialize module", source_name)]
-        first = errors[0]
-        if first.file is None:
-            errors[0] = Diagnostic(first.severity, first.message, source_name, 0, 0, first.notes)
         message = (f"cannot read the StableHLO portable artifact (written by {producer}; this jaxlib reads "
                    f"StableHLO {stablehlo.get_minimum_version()} to {stablehlo.get_current_version()}): "
                    + "; ".join(d.message for d in errors)
-                   + ". Re-export it with jax.export (or stablehlo.serialize_portable_artifact) from a "
-                     "supported version, or pass MLIR text")
+                   + ". The file is damaged or from an unsupported version: export it again with jax.export "
+                     "(or stablehlo.serialize_portable_artifact) for a version in that range, or pass MLIR text")
         raise MLIRParseError(f"{source_name}: error: {message}",
-                             [Diagnostic("error", message, source_name, 0, 0, tuple(errors))]) from None
+                             [Diagnostic("error", message, source_name)]) from None
     finally:
         handle.detach()
     return module

@@ -37,7 +37,10 @@ def value_sharding(value: ir.Value) -> tuple[str, ir.Attribute] | None:
     owner = value.owner
     if isinstance(owner, ir.Block):
         parent = owner.owner
-        if parent is None or parent.name != "func.func" or "arg_attrs" not in parent.attributes:
+        if parent is None:
+            return None
+        parent = parent.operation  # the OpView of a func.func answers .name with its symbol
+        if parent.name != "func.func" or "arg_attrs" not in parent.attributes:
             return None
         if owner.region.blocks[0] != owner:
             return None
@@ -50,6 +53,7 @@ def value_sharding(value: ir.Value) -> tuple[str, ir.Attribute] | None:
             if name in d:
                 return name, d[name]
         return None
+    owner = owner.operation  # an OpView's .name may be an attribute of the op (sdy.named_computation's)
     attrs = owner.attributes
     if owner.name in _SHARDING_OPS and "sharding" in attrs:
         return SDY_SHARDING, attrs["sharding"]
