@@ -111,6 +111,29 @@ def test_the_pass_runs_on_jaxs_module_and_in_any_jaxlib_pass_manager() -> None:
     _check(lc.compile(module)(*jc._flat(args)), jc._flat(jax.jit(jc.transformer_grad)(*args)))
 
 
+def test_latticecasts_contexts_register_what_jaxs_does(corpus) -> None:
+    from latticecast.dialect_utils.context import make_context
+
+    jax_context = corpus["attention[x32]"].jax_module.context
+    probe = ["builtin", "func", "stablehlo", "chlo", "vhlo", "sdy", "mpmd", "mhlo", "arith", "scf", "math",
+             "tensor", "shape", "sparse_tensor", "complex", "quant", "tpu", "triton", "mosaic_gpu"]
+
+    def loaded(ctx: ir.Context) -> set[str]:
+        found = set()
+        for name in probe:
+            try:
+                ctx.dialects[name]
+                found.add(name)
+            except (IndexError, KeyError):
+                pass
+        return found
+
+    theirs = loaded(jax_context)
+    assert {"stablehlo", "chlo", "vhlo", "sdy", "mhlo", "func"} <= theirs
+    for lenient in (False, True):
+        assert theirs <= loaded(make_context(lenient=lenient)), lenient
+
+
 # -- 2. recovery ------------------------------------------------------------------------------
 
 

@@ -110,11 +110,12 @@ class PolymorphicModel:
             else:
                 arrays.append(self._array(value, pattern, i, name))
         key = (tuple(a.shape for a in arrays), tuple(dims))
-        model = self._models.get(key)
+        with self._lock:
+            model = self._models.get(key)
+            if model is not None:
+                self._models.move_to_end(key)
         if model is None:
             model = self._specialize(key, [a.shape for a in arrays], dims)
-        else:
-            self._models.move_to_end(key)
         return model(*arrays)
 
     def _array(self, value: Any, pattern: TensorPattern, index: int, name: str | None) -> np.ndarray:
