@@ -3,27 +3,32 @@
 Public APIs come first (``jax.extend.backend``, ``jax.sharding``, ``jax.errors``);
 what has no public spelling is imported here and nowhere else:
 
-====================================  ===========================================================
-name                                  why
-====================================  ===========================================================
-``_jax.DeviceList``                   ``Client.compile_and_load`` takes devices as one
-``_jax.batched_device_put``           the cheapest host-to-device transfer (what ``jax.device_put`` calls)
-``_jax.array_result_handler``         wraps result buffers as ``jax.Array`` without a Python round trip
-``_jax.HostBufferSemantics``          lets PJRT's CPU client use a private host array in place
-``_jax.pjit``, ``PjitFunctionCache``  jaxlib's C++ dispatcher: ``jax.jit``'s fast path after the first call
-``pxla.MeshExecutableFastpathData``   what the dispatcher needs to run an executable in C++ alone
-``pxla.JitGlobalCppCacheKeys``,       the dispatcher's other arguments
+=========================================  ======================================================
+name                                       why
+=========================================  ======================================================
+``_jax.DeviceList``                        ``Client.compile_and_load`` takes devices as one
+``_jax.batched_device_put``                the cheapest host-to-device transfer (what
+                                           ``jax.device_put`` calls)
+``_jax.array_result_handler``              wraps result buffers as ``jax.Array`` without a
+                                           Python round trip
+``_jax.HostBufferSemantics``               lets PJRT's CPU client use a private host array in place
+``_jax.pjit``, ``PjitFunctionCache``       jaxlib's C++ dispatcher: ``jax.jit``'s fast path
+                                           after the first call
+``pxla.MeshExecutableFastpathData``        what the dispatcher needs to run an executable in C++
+``pxla.JitGlobalCppCacheKeys``,            the dispatcher's other arguments
 ``pxla.cc_shard_arg``
-``tree_util.dispatch_registry``       the pytree registry the dispatcher flattens with
-``config.enable_x64``                 x64 must be on while 64-bit inputs pass the dispatcher
-``xla_bridge._backend_errors``        why a GPU plug-in that is installed failed to start
-``jaxlib.lapack.registrations``       the custom-call targets of jaxlib's CPU LAPACK kernels
-``jaxlib.lapack.prepare_lapack_call`` gives those kernels their LAPACK routines (from SciPy):
-                                      registered but not prepared, they crash the process
-                                      when run (what ``jax.jit`` calls while lowering linalg)
-``jaxlib.xla_client                   the custom-call targets registered for a platform (the
-.custom_call_targets``                list a refusal of an unknown target shows)
-====================================  ===========================================================
+``tree_util.dispatch_registry``            the pytree registry the dispatcher flattens with
+``config.enable_x64``                      x64 must be on while 64-bit inputs pass the dispatcher
+``xla_bridge._backend_errors``             why a GPU plug-in that is installed failed to start
+``jaxlib.lapack.registrations``            the custom-call targets of jaxlib's CPU LAPACK kernels
+``jaxlib.lapack.prepare_lapack_call``      gives those kernels their LAPACK routines (from SciPy):
+                                           registered but not prepared, they crash the process
+                                           when run (``jax.jit`` calls it while lowering linalg)
+``jaxlib.xla_client.custom_call_targets``  the targets registered for a platform (listed when a
+                                           module calls one that is not)
+=========================================  ======================================================
+
+:data:`NAMES` lists them all, dotted, for ``tests/test_jax_internals.py``.
 
 Nothing here falls back silently. If a jax upgrade moves a name, :data:`MISSING` says
 which and why; the runtime then warns once (``RuntimeWarning``) and runs on the plain

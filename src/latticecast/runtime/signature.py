@@ -71,7 +71,7 @@ def _spec(what: str, mlir_type: Any) -> TensorSpec:
     if not mlir_type.has_static_shape:
         raise UnsupportedModuleError(
             f"{what} has type {mlir_type}, with a dynamic dimension; PJRT needs static shapes. "
-            f"Compile one model per shape.")
+            f"latticecast.compile refines such a module to the shapes of each call (a PolymorphicModel).")
     return TensorSpec(dtype, tuple(int(d) for d in mlir_type.shape))
 
 
