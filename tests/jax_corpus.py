@@ -226,6 +226,19 @@ def inv_batched(a):
     return jnp.linalg.inv(a), jnp.linalg.cholesky(a)
 
 
+def sparse_matvec(data, indices, indptr, v, k):
+    from jax.experimental import sparse
+
+    return (sparse.BCSR((data, indices, indptr), shape=(3, 4)) @ v) * k   # jaxlib's CPU sparse kernel
+
+
+def sparse_args() -> tuple:
+    from jax.experimental import sparse
+
+    a = sparse.BCSR.fromdense(np.array([[1, 0, 2, 0], [0, 3, 0, 0], [4, 0, 0, 5]], np.float32))
+    return np.asarray(a.data), np.asarray(a.indices), np.asarray(a.indptr), f32(4), ints(3)
+
+
 def fp8_roundtrip(x, y):
     _, jnp, _ = _jnp()
     return x.astype(jnp.float8_e4m3fn).astype(jnp.float32) * y        # f32 * bf16
@@ -367,6 +380,7 @@ def programs() -> list[Program]:
         Program("cholesky_solve", cholesky_solve, lambda: (spd(), ints(4)), modes=both),
         Program("eigh_svd_qr", eigh_svd_qr, lambda: (spd(), f32(5, 3))),
         Program("inv_batched", inv_batched, lambda: (np.stack([spd(), spd(seed=1)]),)),
+        Program("sparse_matvec", sparse_matvec, sparse_args),
         Program("fp8_roundtrip", fp8_roundtrip, lambda: (f32(8), f32(8, seed=1).astype(BF16))),
         Program("fp8_dot", fp8_dot, lambda: (f32(4, 8).astype(F8), f32(8, 2, seed=1).astype(F8))),
         Program("fp8_cast", fp8_cast, lambda: (f32(8),)),

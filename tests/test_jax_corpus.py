@@ -209,6 +209,35 @@ def test_runtime_runs_what_jax_wrote(corpus, case) -> None:
         _check(lc.compile(low.jax_module)(*low.runs[0][0]), low.runs[0][1])
 
 
+def test_jaxlib_kernels_are_made_ready_in_a_process_that_never_lowered_them(corpus, tmp_path) -> None:
+    """LAPACK routines come from SciPy only when jax lowers a linalg op, and the sparse kernel is
+    registered only by ``import jax.experimental.sparse``: this process did both while lowering
+    the corpus, so a fresh one that only compiles JAX's text checks that the runtime does it
+    itself (without, the first segfaults and the second is an unknown target)."""
+    cases = ["cholesky_solve[x32]", "eigh_svd_qr[x32]", "inv_batched[x32]", "sparse_matvec[x32]"]
+    for i, case in enumerate(cases):
+        low = corpus[case]
+        (tmp_path / f"{i}.mlir").write_text(low.text)
+        inputs, expected = low.runs[0]
+        np.savez(tmp_path / f"{i}.npz", *inputs, *expected, n_inputs=len(inputs))
+    script = f"""
+import sys, numpy as np
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+import latticecast as lc, jax_corpus as jc
+for i in range({len(cases)}):
+    data = np.load({str(tmp_path)!r} + f"/{{i}}.npz")
+    arrays = [data[f"arr_{{k}}"] for k in range(len(data.files) - 1)]
+    n = int(data["n_inputs"])
+    got = lc.compile(open({str(tmp_path)!r} + f"/{{i}}.mlir").read())(*arrays[:n])
+    assert all(jc.close(g, w) for g, w in zip(got, arrays[n:])), i
+assert "jax.experimental.sparse" in sys.modules
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.returncode, proc.stderr[-2000:])
+
+
 def test_dynamic_shapes_compile_once_per_shape_signature(corpus) -> None:
     low = corpus["export_poly_mixed[x32]"]
     model = lc.compile(low.source, input_names=["x", "k"])

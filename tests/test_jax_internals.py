@@ -39,6 +39,7 @@ def test_each_private_name_is_present(dotted: str) -> None:
 
 def test_nothing_is_missing_on_this_jax() -> None:
     jax_internals.lapack_targets()
+    assert jax_internals.lazily_registered_cpu_targets().get("cpu_csr_sparse_dense_ffi") == "jax.experimental.sparse"
     jax_internals.registered_custom_call_targets("cpu")
     assert jax_internals.MISSING == {}
     assert jax_internals.FASTPATH is not None

@@ -4,11 +4,13 @@
 compiles. JAX writes three kinds, and each needs something different of a runtime that
 compiles the module outside ``jax.jit``:
 
-* **jaxlib's CPU kernels** (``jnp.linalg``: ``lapack_spotrf_ffi``, ``lapack_sgesdd_ffi``, ...).
-  ``import jax`` registers them with XLA, so the module compiles, but their LAPACK
-  routines are loaded from SciPy only when jax lowers a linalg op itself. Run without
-  that, a kernel calls a null pointer: the process dies with a segmentation fault.
-  :func:`prepare_custom_calls` loads them (once) before such a module is compiled.
+* **jaxlib's CPU kernels** (``jnp.linalg``: ``lapack_spotrf_ffi``, ``lapack_sgesdd_ffi``, ...;
+  ``jax.experimental.sparse``: ``cpu_csr_sparse_dense_ffi``). ``import jax`` registers the
+  LAPACK kernels with XLA, so the module compiles, but their LAPACK routines are loaded
+  from SciPy only when jax lowers a linalg op itself. Run without that, a kernel calls a
+  null pointer: the process dies with a segmentation fault. The sparse kernels are
+  registered only by ``import jax.experimental.sparse``. :func:`prepare_custom_calls`
+  does both (once each) before such a module is compiled.
 * **Host callbacks** (``jax.debug.print``, ``jax.debug.callback``, ``io_callback``,
   ``pure_callback``): ``@xla_ffi_python_cpu_callback`` and its relatives call a Python
   function that lives in the process that lowered the module; the module carries only an
@@ -94,9 +96,24 @@ def prepare_custom_calls(module: Any, device: Any, name: str) -> set[str]:
             "call live in the process that lowered the module and are not in it. Lower the function without "
             "them (remove the debug prints and callbacks, or compute those values in the program) and "
             "compile that module.")
-    if device.client.platform == "cpu" and not _lapack_ready:
-        _prepare_lapack(targets, name)
+    if device.client.platform == "cpu":
+        _register_lazy_kernels(targets)
+        if not _lapack_ready:
+            _prepare_lapack(targets, name)
     return targets
+
+
+def _register_lazy_kernels(targets: Iterable[str]) -> None:
+    """Import the jax module that registers each jaxlib CPU kernel the module calls and ``import jax``
+    did not register (registration works after the CPU client exists, as jax does it)."""
+    import importlib
+
+    from . import jax_internals
+
+    lazy = jax_internals.lazily_registered_cpu_targets() if targets else {}
+    for module in sorted({lazy[t] for t in targets if t in lazy}):
+        with jax_internals.INIT_LOCK:
+            importlib.import_module(module)
 
 
 def _prepare_lapack(targets: Iterable[str], name: str) -> None:

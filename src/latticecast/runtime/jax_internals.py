@@ -24,6 +24,8 @@ name                                       why
 ``jaxlib.lapack.prepare_lapack_call``      gives those kernels their LAPACK routines (from SciPy):
                                            registered but not prepared, they crash the process
                                            when run (``jax.jit`` calls it while lowering linalg)
+``jaxlib.cpu_sparse.registrations``        jaxlib's CPU sparse kernels, which only an import of
+                                           ``jax.experimental.sparse`` registers
 ``jaxlib.xla_client.custom_call_targets``  the targets registered for a platform (listed when a
                                            module calls one that is not)
 =========================================  ======================================================
@@ -49,7 +51,7 @@ from jaxlib import _jax
 
 __all__ = ["MISSING", "FASTPATH", "DeviceList", "batched_device_put", "array_result_handler", "ZERO_COPY",
            "backend_errors", "require_fastpath", "INIT_LOCK", "ShapedArray", "lapack_targets", "prepare_lapack",
-           "registered_custom_call_targets", "NAMES"]
+           "registered_custom_call_targets", "lazily_registered_cpu_targets", "NAMES"]
 
 INIT_LOCK = threading.RLock()
 """Held while the runtime first touches jax's backends: jax's lazy initialisation is not safe to
@@ -135,6 +137,26 @@ def prepare_lapack() -> None:
     jaxlib.lapack.prepare_lapack_call("potrf_ffi", np.dtype(np.float32))
 
 
+_LAZY_CPU_KERNELS = {"jaxlib.cpu_sparse": "jax.experimental.sparse"}
+"""jaxlib's CPU kernel modules that ``import jax`` does not register, and the public jax module
+whose import does (as it does when jax itself lowers one of their ops)."""
+
+
+def lazily_registered_cpu_targets() -> dict[str, str]:
+    """Custom-call target -> the module to import to register it, for jaxlib's CPU kernels that
+    ``import jax`` leaves unregistered (``cpu_csr_sparse_dense_ffi``: ``jax.experimental.sparse``)."""
+    import importlib
+
+    found: dict[str, str] = {}
+    for kernels, registrar in _LAZY_CPU_KERNELS.items():
+        try:
+            module = importlib.import_module(kernels)
+            found.update({name: registrar for name, _, _ in module.registrations().get("cpu", ())})
+        except (ImportError, AttributeError, TypeError, ValueError) as e:
+            MISSING[f"{kernels}.registrations"] = f"{type(e).__name__}: {e}"
+    return found
+
+
 def registered_custom_call_targets(platform: str) -> frozenset[str] | None:
     """The custom-call targets XLA has registered for ``platform`` (``"cpu"``, ``"cuda"``), or
     ``None`` where this jaxlib cannot list them. The platform's client must exist already:
@@ -156,7 +178,7 @@ NAMES: tuple[str, ...] = (
     "jax._src.interpreters.pxla.MeshExecutableFastpathData", "jax._src.interpreters.pxla.JitGlobalCppCacheKeys",
     "jax._src.interpreters.pxla.cc_shard_arg", "jax._src.tree_util.dispatch_registry",
     "jax._src.config.enable_x64", "jax._src.xla_bridge._backend_errors", "jaxlib.lapack.registrations",
-    "jaxlib.lapack.prepare_lapack_call", "jaxlib.xla_client.custom_call_targets", "jax.core.ShapedArray",
+    "jaxlib.lapack.prepare_lapack_call", "jaxlib.cpu_sparse.registrations", "jaxlib.xla_client.custom_call_targets", "jax.core.ShapedArray",
 )
 """Every private name above, dotted: ``tests/test_jax_internals.py`` imports each one, so a jax
 upgrade that moves one fails a test instead of slowing or breaking the runtime."""
