@@ -31,12 +31,12 @@ import io
 import re
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from ..tensor_type import TensorType
-from .errors import InputDTypeError, InputShapeError
+from .errors import InputShapeError
 from .inputs import convert_input, describe_input
 from .signature import DIM_VAR_ATTR, PolymorphicSignature, TensorPattern, find_main
 
