@@ -7,10 +7,14 @@ plain path), so the move is noticed in CI instead of as a silent slowdown.
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
+
+import pytest
 
 import latticecast
 from latticecast import jax_internals
+from latticecast.runtime.custom_calls import is_host_callback
 
 SRC = Path(latticecast.__file__).parent
 PRIVATE = ("jax._src", "jaxlib._jax")
@@ -59,3 +63,55 @@ def test_the_models_use_the_fast_path_on_this_jax() -> None:
     model = latticecast.compile("func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> { return %a : tensor<2xf32> }")
     model(np.ones(2, np.float32))
     assert model.dispatch == "dispatch"
+
+
+def _resolve(dotted: str):
+    """Import the longest module prefix of ``dotted`` and get the attributes after it."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attr in parts[cut:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ImportError(f"no module in {dotted}")
+
+
+@pytest.mark.parametrize("dotted", jax_internals.NAMES)
+def test_each_private_name_is_present(dotted: str) -> None:
+    assert _resolve(dotted) is not None
+
+
+def test_nothing_is_missing_on_this_jax() -> None:
+    jax_internals.lapack_targets()
+    assert jax_internals.lazily_registered_cpu_targets().get("cpu_csr_sparse_dense_ffi") == "jax.experimental.sparse"
+    jax_internals.registered_custom_call_targets("cpu")
+    assert jax_internals.MISSING == {}
+    assert jax_internals.fastpath() is not None
+
+
+def test_the_lapack_kernels_are_registered_and_can_be_prepared() -> None:
+    import jax
+
+    jax.devices("cpu")  # creating the client registers what `import jax` queued
+    lapack = jax_internals.lapack_targets()
+    registered = jax_internals.registered_custom_call_targets("cpu")
+    assert {"lapack_spotrf_ffi", "lapack_sgesdd_ffi", "lapack_dsyevd_ffi"} <= lapack
+    assert registered is not None and lapack <= registered
+    jax_internals.prepare_lapack()
+    jax_internals.prepare_lapack()  # idempotent
+
+
+def test_every_host_callback_target_is_recognised() -> None:
+    """The runtime refuses host callbacks by target name; a new spelling must not slip through."""
+    import jax
+
+    jax.devices("cpu")
+    registered = jax_internals.registered_custom_call_targets("cpu") or frozenset()
+    callbacks = {t for t in registered if "callback" in t}
+    assert callbacks, registered
+    assert all(is_host_callback(t) for t in callbacks), callbacks
+    assert not any(is_host_callback(t) for t in jax_internals.lapack_targets())
+    assert is_host_callback("xla_python_gpu_callback") and is_host_callback("xla_ffi_partitioned_python_gpu_callback")

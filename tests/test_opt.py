@@ -353,3 +353,38 @@ def test_op_dump_notes_are_ignored_when_verifying() -> None:
     other = Diagnostic("note", "declared here", "t.mlir", 1, 1)
     error = Diagnostic("error", "bad", "t.mlir", 1, 1, notes=(dump, other))
     assert without_op_dumps([error])[0].notes == (other,)
+
+
+# -- bytecode and portable artifacts -------------------------------------------------------
+
+
+def test_emit_bytecode_round_trips(mixed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _ = run_main([str(mixed), "--implicit-cast"], capsys)
+    assert code == 0 and "stablehlo.convert" in text
+    bc = tmp_path / "out.mlirbc"
+    assert run_main([str(mixed), "--implicit-cast", "--emit-bytecode", "-o", str(bc)], capsys)[0] == 0
+    data = bc.read_bytes()
+    assert data.startswith(b"ML\xefR")
+    code, again, err = run_main([str(bc)], capsys)  # bytecode in, text out: the same module
+    assert code == 0 and err == "" and again == text
+    assert run_main([str(bc), "--implicit-cast"], capsys)[1] == text  # legal: left alone
+    assert run_main([str(bc), "--split-input-file"], capsys)[0] == 1  # text-only options say so
+
+
+def test_a_portable_artifact_is_read_as_the_stablehlo_it_holds(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from jaxlib.mlir.dialects import stablehlo
+
+    from latticecast.dialect_utils.parsing import parse_module
+
+    text = ("module {\n  func.func public @main(%arg0: tensor<2xi16>, %arg1: tensor<2xf32>) -> tensor<2xf32> {\n"
+            "    %0 = stablehlo.convert %arg0 : (tensor<2xi16>) -> tensor<2xf32>\n"
+            "    %1 = stablehlo.add %0, %arg1 : tensor<2xf32>\n    return %1 : tensor<2xf32>\n  }\n}\n")
+    artifact = tmp_path / "model.vhlo"
+    artifact.write_bytes(stablehlo.serialize_portable_artifact(parse_module(text), "1.0.0"))
+    code, out, err = run_main([str(artifact), "--implicit-cast", "--policy", "numpy"], capsys)
+    assert code == 0 and err == "" and out == text
+    artifact.write_bytes(artifact.read_bytes()[:60])
+    code, out, err = run_main([str(artifact)], capsys)
+    assert code == 1 and out == ""
+    assert err.startswith(f"{artifact}: error: cannot read the StableHLO portable artifact") and len(err.splitlines()) == 1

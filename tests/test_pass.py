@@ -256,3 +256,35 @@ func.func @main(%i: tensor<4xindex>, %t: tensor<4xtf32>, %f: tensor<4xf64>) -> (
     # without the lowering the types stay, and StableHLO's verifier (run after the pass) rejects them
     diags = fails(ctx, text, "builtin.module(implicit-cast{policy=max lower-dtypes=false})")
     assert any("must be ranked tensor of" in msg and "tf32" in msg for _, msg in diags)
+
+
+SHARDED = """
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func public @main(%a: tensor<8x8xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+                       %b: tensor<8x8xf32>, %g: tensor<8x8xi16> {mhlo.sharding = "{devices=[2,4]<=[8]}"}) -> tensor<8x8xf32> {
+  %0 = "stablehlo.multiply"(%a, %b) : (tensor<8x8xi32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = sdy.sharding_constraint %a <@mesh, [{"y"}, {}]> : tensor<8x8xi32>
+  %2 = "stablehlo.add"(%1, %0) : (tensor<8x8xi32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %3 = sdy.named_computation<"inner">(%g) (%arg: tensor<8x8xi16>) {
+    sdy.return %arg : tensor<8x8xi16>
+  } : (tensor<8x8xi16>) -> tensor<8x8xi16>
+  %4 = "stablehlo.subtract"(%2, %3) : (tensor<8x8xf32>, tensor<8x8xi16>) -> tensor<8x8xf32>
+  %5 = "stablehlo.multiply"(%4, %g) : (tensor<8x8xf32>, tensor<8x8xi16>) -> tensor<8x8xf32>
+  return %5 : tensor<8x8xf32>
+}
+"""
+
+
+def test_inserted_converts_keep_the_sharding_of_the_value_they_convert(ctx):
+    out, _ = run(ctx, SHARDED)
+    # an argument's Shardy sharding, a sharding constraint's, an argument's GSPMD sharding
+    assert ('stablehlo.convert %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} : '
+            '(tensor<8x8xi32>) -> tensor<8x8xf32>') in out
+    assert ('%3 = sdy.sharding_constraint %arg0 <@mesh, [{"y"}, {}]> : tensor<8x8xi32>\n'
+            '    %4 = stablehlo.convert %3 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}, {}]>]>} : '
+            '(tensor<8x8xi32>) -> tensor<8x8xf32>') in out
+    assert ('stablehlo.convert %arg2 {mhlo.sharding = "{devices=[2,4]<=[8]}"} : (tensor<8x8xi16>) -> '
+            'tensor<8x8xf32>') in out
+    # a value without a sharding (the result of a named computation) gets a plain convert
+    assert "%7 = stablehlo.convert %6 : (tensor<8x8xi16>) -> tensor<8x8xf32>" in out
+    assert "sdy.mesh @mesh" in out and 'sdy.named_computation<"inner">' in out

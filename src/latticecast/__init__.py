@@ -30,6 +30,9 @@ _LAZY = {
     "Graph": ("latticecast.graph", "Graph"), "Value": ("latticecast.graph", "Value"),
     "PassFailure": ("latticecast.graph", "PassFailure"), "ops": ("latticecast.ops", None),
     "compile": ("latticecast.runtime", "compile"), "Model": ("latticecast.runtime", "Model"),
+    "PolymorphicModel": ("latticecast.runtime", "PolymorphicModel"),
+    "UnsupportedModuleError": ("latticecast.runtime", "UnsupportedModuleError"),
+    "InputShapeError": ("latticecast.runtime", "InputShapeError"),
     "TensorSpec": ("latticecast.runtime", "TensorSpec"), "MLIRParseError": ("latticecast.runtime", "MLIRParseError"),
     "LatticecastRuntimeError": ("latticecast.runtime", "LatticecastRuntimeError"),
     "DeviceNotFoundError": ("latticecast.runtime", "DeviceNotFoundError"),
@@ -59,6 +62,7 @@ __all__ = [
     "implicit_cast_type", "result_type", "explain", "default_policy", "set_default_policy",
     "PromotionError", "LiteralRangeError", "UnknownDTypeError", "UnknownPolicyError",
     "Graph", "TensorType", "Value", "GraphError", "PassFailure", "ops", "compile", "Model", "TensorSpec",
+    "PolymorphicModel", "UnsupportedModuleError", "InputShapeError",
     "LatticecastRuntimeError", "DeviceNotFoundError", "InputError", "CompileError", "available_devices",
     "MLIRParseError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "Pipeline", "evidence",
 ]

@@ -19,7 +19,17 @@ name                                  why
 ``tree_util.dispatch_registry``       the pytree registry the dispatcher flattens with
 ``config.enable_x64``                 x64 must be on while 64-bit inputs pass the dispatcher
 ``xla_bridge._backend_errors``        why a GPU plug-in that is installed failed to start
+``jaxlib.lapack.registrations``       the custom-call targets of jaxlib's CPU LAPACK kernels
+``jaxlib.lapack.prepare_lapack_call`` gives those kernels their LAPACK routines (from SciPy):
+                                      registered but not prepared, they crash the process when run
+                                      (``jax.jit`` calls it while lowering linalg)
+``jaxlib.cpu_sparse.registrations``   jaxlib's CPU sparse kernels, which only an import of
+                                      ``jax.experimental.sparse`` registers
+``xla_client.custom_call_targets``    the targets registered for a platform (listed when a module
+                                      calls one that is not)
 ====================================  ===========================================================
+
+:data:`NAMES` lists them all, dotted, for ``tests/test_jax_internals.py``.
 
 Nothing here falls back silently. If a jax upgrade moves a name, :data:`MISSING` says
 which and why; the runtime then warns once (``RuntimeWarning``) and runs on the plain
@@ -41,7 +51,8 @@ from jaxlib import _jax
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
 __all__ = ["MISSING", "fastpath", "DeviceList", "batched_device_put", "array_result_handler", "ZERO_COPY",
-           "backend_errors", "require_fastpath", "INIT_LOCK", "register_upstream_dialects"]
+           "backend_errors", "require_fastpath", "INIT_LOCK", "register_upstream_dialects", "lapack_targets",
+           "prepare_lapack", "registered_custom_call_targets", "lazily_registered_cpu_targets", "NAMES"]
 
 INIT_LOCK = threading.RLock()
 """Held while the runtime first touches jax's backends: jax's lazy initialisation is not safe to
@@ -105,6 +116,76 @@ def backend_errors() -> dict[str, str]:
         MISSING["jax._src.xla_bridge._backend_errors"] = f"{type(e).__name__}: {e}"
         return {}
 
+
+def lapack_targets() -> frozenset[str]:
+    """The custom-call targets of jaxlib's CPU LAPACK kernels (``lapack_spotrf_ffi``, ...): the
+    ones :func:`prepare_lapack` must run before. Empty (and noted in :data:`MISSING`) where this
+    jaxlib does not say."""
+    try:
+        import jaxlib.lapack
+
+        return frozenset(name for name, _, _ in jaxlib.lapack.registrations().get("cpu", ()))
+    except (ImportError, AttributeError, TypeError, ValueError) as e:
+        MISSING["jaxlib.lapack.registrations"] = f"{type(e).__name__}: {e}"
+        return frozenset()
+
+
+def prepare_lapack() -> None:
+    """Give jaxlib's CPU LAPACK kernels their routines. ``import jax`` registers the kernels
+    with XLA, but their function pointers stay null (running one is a segmentation fault)
+    until this runs; it loads them from SciPy, so it raises ``ImportError`` without SciPy.
+    Idempotent: jax calls it every time it lowers a linalg op."""
+    import jaxlib.lapack
+    import numpy as np
+
+    jaxlib.lapack.prepare_lapack_call("potrf_ffi", np.dtype(np.float32))
+
+
+_LAZY_CPU_KERNELS = {"jaxlib.cpu_sparse": "jax.experimental.sparse"}
+"""jaxlib's CPU kernel modules that ``import jax`` does not register, and the public jax module
+whose import does (as it does when jax itself lowers one of their ops)."""
+
+
+def lazily_registered_cpu_targets() -> dict[str, str]:
+    """Custom-call target -> the module to import to register it, for jaxlib's CPU kernels that
+    ``import jax`` leaves unregistered (``cpu_csr_sparse_dense_ffi``: ``jax.experimental.sparse``)."""
+    import importlib
+
+    found: dict[str, str] = {}
+    for kernels, registrar in _LAZY_CPU_KERNELS.items():
+        try:
+            module = importlib.import_module(kernels)
+            found.update({name: registrar for name, _, _ in module.registrations().get("cpu", ())})
+        except (ImportError, AttributeError, TypeError, ValueError) as e:
+            MISSING[f"{kernels}.registrations"] = f"{type(e).__name__}: {e}"
+    return found
+
+
+def registered_custom_call_targets(platform: str) -> frozenset[str] | None:
+    """The custom-call targets XLA has registered for ``platform`` (``"cpu"``, ``"cuda"``), or
+    ``None`` where this jaxlib cannot list them. The platform's client must exist already:
+    creating it registers the targets jax queued at import."""
+    try:
+        from jaxlib import xla_client
+
+        return frozenset(xla_client.custom_call_targets(platform))
+    except (ImportError, AttributeError) as e:
+        MISSING["jaxlib.xla_client.custom_call_targets"] = f"{type(e).__name__}: {e}"
+        return None
+    except Exception:  # noqa: BLE001 - a platform name XLA does not know: nothing to list
+        return None
+
+
+NAMES: tuple[str, ...] = (
+    "jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects", "jaxlib._jax.DeviceList", "jaxlib._jax.batched_device_put", "jaxlib._jax.array_result_handler",
+    "jaxlib._jax.HostBufferSemantics.ZERO_COPY", "jaxlib._jax.pjit", "jaxlib._jax.PjitFunctionCache",
+    "jax._src.interpreters.pxla.MeshExecutableFastpathData", "jax._src.interpreters.pxla.JitGlobalCppCacheKeys",
+    "jax._src.interpreters.pxla.cc_shard_arg", "jax._src.tree_util.dispatch_registry",
+    "jax._src.config.enable_x64", "jax._src.xla_bridge._backend_errors", "jaxlib.lapack.registrations",
+    "jaxlib.lapack.prepare_lapack_call", "jaxlib.cpu_sparse.registrations", "jaxlib.xla_client.custom_call_targets",
+)
+"""Every private name above, dotted: ``tests/test_jax_internals.py`` imports each one, so a jax
+upgrade that moves one fails a test instead of slowing or breaking the runtime."""
 
 _warned = False
 

@@ -3,9 +3,14 @@
 :func:`parse_module` is the one door through which every layer reads IR (the
 runtime, ``latticecast-opt``, tests). It
 
-* detects the format from its first bytes: MLIR bytecode (``ML\\xefR``, which is
-  also how JAX's portable artifacts start) or UTF-8 text; anything else is an error
-  that says which byte is not UTF-8;
+* detects the format from its first bytes: MLIR bytecode (``ML\\xefR``) or UTF-8 text;
+  anything else is an error that says which byte is not UTF-8. Bytecode whose producer
+  (the string after the magic and the version) is ``StableHLO_v...`` is a *portable
+  artifact*: VHLO, as ``jax.export`` writes it (``exported.mlir_module_serialized``) and
+  ``stablehlo.serialize_portable_artifact`` does. It is read with StableHLO's own
+  ``deserialize_portable_artifact``, which upgrades VHLO to the StableHLO this jaxlib
+  speaks; parsed as plain bytecode it would be a module of ``vhlo.*`` ops that nothing
+  else understands. Plain bytecode (``MLIR...``, ``write_bytecode``) is parsed as is;
 * refuses nesting deeper than :data:`MAX_NESTING` regions up front (MLIR's parser,
   verifier and printer recurse per region and would overflow the C stack);
 * with ``lenient=True``, accepts the mixed-dtype ops that only ``implicit-cast`` can
@@ -36,9 +41,12 @@ from ..op_rules import STABLEHLO
 from .context import default_context, strict_context
 from .diagnostics import Diagnostic, MLIRParseError
 
-__all__ = ["parse_module", "decode_source", "is_bytecode", "BYTECODE_MAGIC", "MAX_NESTING"]
+__all__ = ["parse_module", "decode_source", "is_bytecode", "bytecode_producer", "is_portable_artifact",
+           "BYTECODE_MAGIC", "PORTABLE_PRODUCER", "MAX_NESTING"]
 
 BYTECODE_MAGIC = b"ML\xefR"
+PORTABLE_PRODUCER = "StableHLO_v"
+"""How the producer string of a StableHLO portable artifact starts (``StableHLO_v1.15.0``)."""
 MAX_NESTING = 1000
 """The deepest region nesting accepted. MLIR recurses per region level in its parser, verifier
 and printer; about 2,500 levels overflow an 8 MB stack. JAX's deepest modules nest tens of levels."""
@@ -51,6 +59,34 @@ _CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 
 def is_bytecode(data: "str | bytes") -> bool:
     return isinstance(data, (bytes, bytearray, memoryview)) and bytes(data[:4]) == BYTECODE_MAGIC
+
+
+def bytecode_producer(data: bytes) -> str | None:
+    """The producer string of MLIR bytecode (``MLIR23.0.0git``, ``StableHLO_v1.15.0``), or ``None``.
+
+    The header is the magic, the bytecode version as a prefix varint (the number of
+    trailing zero bits of its first byte, plus one, is its length in bytes; a zero
+    first byte means nine bytes), then the producer, NUL-terminated.
+    """
+    if not is_bytecode(data):
+        return None
+    raw = bytes(data[:64])
+    pos = len(BYTECODE_MAGIC)
+    if pos >= len(raw):
+        return None
+    first = raw[pos]
+    width = 9 if first == 0 else ((first & -first).bit_length())
+    start = pos + width
+    end = raw.find(b"\0", start)
+    if end < 0:
+        return None
+    return raw[start:end].decode("utf-8", "replace")
+
+
+def is_portable_artifact(data: "str | bytes") -> bool:
+    """Whether ``data`` is a StableHLO portable artifact (VHLO bytecode, as ``jax.export`` writes)."""
+    producer = bytecode_producer(data) if not isinstance(data, str) else None
+    return producer is not None and producer.startswith(PORTABLE_PRODUCER)
 
 
 def decode_source(data: "str | bytes | bytearray | memoryview", source_name: str) -> "str | bytes":
@@ -96,6 +132,8 @@ def parse_module(source: "str | bytes", context: ir.Context | None = None, *, le
             data, placeholder = _rename_mixed_ops(data)
             if placeholder:
                 rename = {f"'{placeholder}.": f"'{_DIALECT}.", f'"{placeholder}.': f'"{_DIALECT}.'}
+    if isinstance(data, bytes) and is_portable_artifact(data):
+        return _deserialize_portable(data, ctx, source_name)
     try:
         with ctx:
             module = ir.Module.parse(data)
@@ -107,6 +145,40 @@ def parse_module(source: "str | bytes", context: ir.Context | None = None, *, le
         raise _shifted(e, source_name, shift) from None
     if (source_name != "-" or shift) and isinstance(data, str):
         _relocate(module.operation, source_name, shift)
+    return module
+
+
+def _deserialize_portable(data: bytes, ctx: ir.Context, source_name: str) -> ir.Module:
+    """A portable artifact as a StableHLO module of ``ctx``; what goes wrong is one located error.
+
+    ``deserialize_portable_artifact`` reports its problems to the context's diagnostic
+    handler (by default, standard error) and raises a bare ``ValueError``, so the
+    diagnostics are caught here while it runs and become the error's text.
+    """
+    from jaxlib.mlir.dialects import stablehlo
+
+    caught: list[Diagnostic] = []
+
+    def handler(d: "ir.Diagnostic") -> bool:
+        caught.append(Diagnostic.from_mlir(d, source_name))
+        return True
+
+    handle = ctx.attach_diagnostic_handler(handler)
+    try:
+        module = stablehlo.deserialize_portable_artifact(ctx, data)
+    except (ValueError, ir.MLIRError) as e:
+        producer = bytecode_producer(data)
+        errors = [d for d in caught if d.severity == "error"] or [
+            Diagnostic("error", str(e) or "failed to deserialize module", source_name)]
+        message = (f"cannot read the StableHLO portable artifact (written by {producer}; this jaxlib reads "
+                   f"StableHLO {stablehlo.get_minimum_version()} to {stablehlo.get_current_version()}): "
+                   + "; ".join(d.message for d in errors)
+                   + ". The file is damaged or from an unsupported version: export it again with jax.export "
+                     "(or stablehlo.serialize_portable_artifact) for a version in that range, or pass MLIR text")
+        raise MLIRParseError(f"{source_name}: error: {message}",
+                             [Diagnostic("error", message, source_name)]) from None
+    finally:
+        handle.detach()
     return module
 
 

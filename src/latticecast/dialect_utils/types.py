@@ -53,6 +53,11 @@ class TypeCache:
             self._dtype_of_element[t] = dtype
         return t
 
+    @property
+    def built_elements(self) -> frozenset[DType]:
+        """The dtypes whose element type this cache has built in its context so far."""
+        return frozenset(self._elements)
+
     def tensor(self, dtype: DType, shape: Sequence["int | None"]) -> ir.RankedTensorType:
         key = (dtype, tuple(shape))
         t = self._tensors.get(key)

@@ -42,20 +42,31 @@ class LowerDTypesPass(LatticecastPass):
 def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
     """Rewrite every ``index``/``address``/``tf32`` type under ``root``; returns how many values changed.
 
-    A module without them costs one walk and is left as it is.
+    A module without them costs one walk and is left as it is. The lowered dtypes are
+    recognised by reading the element types the module uses, never by building theirs:
+    a context that allows no unregistered dialect (JAX's) cannot hold
+    ``!latticecast.address``, and one that can should not gain the type by running a pass.
     """
-    used = _lowered_elements(tc)
+    lowered: dict[ir.Type, DType | None] = {}
+
+    def lowered_dtype(element: ir.Type) -> DType | None:
+        found = lowered.get(element, _UNSEEN)
+        if found is _UNSEEN:
+            try:
+                d = tc.dtype_of_element(element)
+            except TypeError:
+                d = None
+            found = lowered[element] = d if d is not None and d.needs_lowering else None
+        return found  # type: ignore[return-value]
+
     changed = 0
-    tf32 = tc.element(DType.tensor_float32) if DType.tensor_float32 in used.values() else None
     tf32_values: list[ir.Value] = []
     funcs: list[ir.Operation] = []
     ops: list[ir.Operation] = []
+    ranked = ir.RankedTensorType.static_typeid
 
-    def new_type(t: ir.Type) -> ir.Type | None:
-        if t.typeid != ir.RankedTensorType.static_typeid:
-            return None
-        d = used.get(ir.RankedTensorType(t).element_type)
-        return None if d is None else tc.with_element(t, d.stored_as)
+    def lowered_of(t: ir.Type) -> DType | None:
+        return lowered_dtype(ir.RankedTensorType(t).element_type) if t.typeid == ranked else None
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         ops.append(op)
@@ -64,30 +75,30 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
     root.walk(visit, ir.WalkOrder.PRE_ORDER)
     # converts to or from a lowered type become identities (address <-> ui64, f32 <-> tf32)
     converts = [op for op in ops if op.name == "stablehlo.convert"
-                and (new_type(op.operands[0].type) is not None or new_type(op.results[0].type) is not None)]
+                and (lowered_of(op.operands[0].type) is not None or lowered_of(op.results[0].type) is not None)]
     for op in ops:
         if op.name == "func.func":
             funcs.append(op)
         for region in op.regions:
             for block in region.blocks:
                 for arg in block.arguments:
-                    t = new_type(arg.type)
-                    if t is not None:
-                        if tf32 is not None and ir.RankedTensorType(arg.type).element_type == tf32:
+                    d = lowered_of(arg.type)
+                    if d is not None:
+                        if d is DType.tensor_float32:
                             tf32_values.append(arg)
-                        arg.set_type(t)
+                        arg.set_type(tc.with_element(arg.type, d.stored_as))
                         changed += 1
         for res in op.results:
-            t = new_type(res.type)
-            if t is None:
+            d = lowered_of(res.type)
+            if d is None:
                 continue
-            if tf32 is not None and ir.RankedTensorType(res.type).element_type == tf32:
+            if d is DType.tensor_float32:
                 tf32_values.append(res)
             if op.name == "stablehlo.constant":
-                d, shape = tc.tensor_info(res.type)
+                _, shape = tc.tensor_info(res.type)
                 values = constant_values(op, d, shape)
                 op.attributes["value"] = tc.dense_attr(values.astype(d.stored_as.np_dtype), d.stored_as, shape)
-            res.set_type(t)
+            res.set_type(tc.with_element(res.type, d.stored_as))
             changed += 1
     for value in tf32_values:
         _round_to_tf32(value)
@@ -97,21 +108,13 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
         if op.operands[0].type == op.results[0].type:
             op.results[0].replace_all_uses_with(op.operands[0])
             op.erase()
-    for f in funcs:
-        refresh_function_type(f)
+    if changed:
+        for f in funcs:
+            refresh_function_type(f)
     return changed
 
 
-def _lowered_elements(tc: TypeCache) -> dict[ir.Type, DType]:
-    """The element types of the lowered dtypes that this context can hold (a strict context has no
-    ``!latticecast.address``, so no module in it can use one)."""
-    found: dict[ir.Type, DType] = {}
-    for d in LOWERED:
-        try:
-            found[tc.element(d)] = d
-        except TypeError:
-            pass
-    return found
+_UNSEEN = object()
 
 
 def _round_to_tf32(value: ir.Value) -> None:

@@ -4,7 +4,10 @@ A sharded module carries each value's layout in one of two spellings:
 
 * Shardy (JAX's default partitioner): ``sdy.sharding`` on the defining op, a
   ``#sdy.sharding_per_value<[...]>`` with one sharding per result, or in a function's
-  ``arg_attrs`` (``{sdy.sharding = #sdy.sharding<@mesh, [...]>}``) for an argument;
+  ``arg_attrs`` (``{sdy.sharding = #sdy.sharding<@mesh, [...]>}``) for an argument; the
+  result of ``sdy.sharding_constraint`` and ``sdy.reshard`` (what
+  ``jax.lax.with_sharding_constraint`` and ``jax.sharding.reshard`` write) has the
+  sharding the op names in its own ``sharding`` attribute;
 * GSPMD: ``mhlo.sharding`` on the defining op, or in the argument's attributes.
 
 A ``stablehlo.convert`` that ``implicit-cast`` inserts for a value is elementwise, so
@@ -22,6 +25,8 @@ __all__ = ["copy_sharding", "value_sharding", "SDY_SHARDING", "MHLO_SHARDING"]
 
 SDY_SHARDING = "sdy.sharding"
 MHLO_SHARDING = "mhlo.sharding"
+_SHARDING_OPS = frozenset({"sdy.sharding_constraint", "sdy.reshard"})
+"""Shardy ops whose one result has the sharding in their ``sharding`` attribute."""
 
 
 def value_sharding(value: ir.Value) -> tuple[str, ir.Attribute] | None:
@@ -32,7 +37,10 @@ def value_sharding(value: ir.Value) -> tuple[str, ir.Attribute] | None:
     owner = value.owner
     if isinstance(owner, ir.Block):
         parent = owner.owner
-        if parent is None or parent.name != "func.func" or "arg_attrs" not in parent.attributes:
+        if parent is None:
+            return None
+        parent = parent.operation  # the OpView of a func.func answers .name with its symbol
+        if parent.name != "func.func" or "arg_attrs" not in parent.attributes:
             return None
         if owner.region.blocks[0] != owner:
             return None
@@ -45,7 +53,10 @@ def value_sharding(value: ir.Value) -> tuple[str, ir.Attribute] | None:
             if name in d:
                 return name, d[name]
         return None
+    owner = owner.operation  # an OpView's .name may be an attribute of the op (sdy.named_computation's)
     attrs = owner.attributes
+    if owner.name in _SHARDING_OPS and "sharding" in attrs:
+        return SDY_SHARDING, attrs["sharding"]
     if SDY_SHARDING in attrs:
         per_value = attrs[SDY_SHARDING]
         if sdy.TensorShardingPerValueAttr.isinstance(per_value):

@@ -15,6 +15,8 @@ public ``func.func @main``, as an ``ir.Module`` or as MLIR text (the output of
 ``signature``      ``@main``'s input and output types, checked once
 ``cache``          the compilation cache: in memory, and on disk if enabled
 ``compiler``       ``compile()``: device, cache, PJRT compilation
+``custom_calls``   custom calls JAX writes: LAPACK kernels readied, host callbacks refused
+``polymorphic``    dynamic shapes: refined per call, one compiled model per shape
 ``inputs``         checking and converting call arguments (no silent casts)
 ``execute``        host-to-device transfer and execution, the cheapest jaxlib path
 ``model``          ``Model``: a compiled program called with NumPy arrays
@@ -51,10 +53,11 @@ from .errors import (CompileError, DeviceNotFoundError, Diagnostic, ExecutionErr
                      InputDTypeError, InputError, InputRangeError, InputShapeError,
                      LatticecastRuntimeError, MLIRParseError, UnsupportedModuleError)
 from .model import Model
-from .signature import PJRT_DTYPES, TensorSpec
+from .polymorphic import PolymorphicModel
+from .signature import PJRT_DTYPES, TensorPattern, TensorSpec
 
 __all__ = [
-    "compile", "Model", "TensorSpec", "PJRT_DTYPES",
+    "compile", "Model", "PolymorphicModel", "TensorSpec", "TensorPattern", "PJRT_DTYPES",
     "available_devices", "resolve_device",
     "cache_info", "clear_cache", "set_cache_dir", "get_cache_dir", "default_cache_dir", "CacheInfo",
     "LatticecastRuntimeError", "DeviceNotFoundError", "MLIRParseError", "Diagnostic",

@@ -6,7 +6,11 @@ The steps, cheapest first, so that a repeated ``compile`` does as little as poss
    under ``jax.jit``: same optimisation level, same CUDA data directory);
 2. look the module *as given* up in the in-memory cache (a SHA-256 of the text,
    or of the bytecode of an ``ir.Module``) -- a hit ends here;
-3. parse the text (or verify the module), read and check ``@main``'s signature;
+3. parse the text (or verify the module); refuse host callbacks and tokens, and load the
+   LAPACK routines jaxlib's kernels need (:mod:`.custom_calls`); read and check ``@main``'s
+   signature. A ``@main`` with dynamic dimensions becomes a :class:`PolymorphicModel`,
+   which refines the module to each call's shapes and compiles it per shape
+   (:mod:`.polymorphic`);
 4. look the *canonical* program (printed without locations) up in memory, then
    on disk (if enabled), deserializing the stored executable;
 5. compile with PJRT, and store the executable in memory and on disk.
@@ -16,12 +20,15 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..dtypes import DType
 from ..jax_internals import INIT_LOCK, DeviceList
 from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memory_key
+from .custom_calls import prepare_custom_calls, unknown_target_error
 from .devices import DeviceLike, device_name, resolve_device
 from .errors import CompileError, UnsupportedModuleError
 from .model import CompiledProgram, Model
-from .signature import PJRT_DTYPES, check_input_names, read_signature
+from .polymorphic import PolymorphicModel
+from .signature import check_input_names, read_polymorphic_signature, read_signature
 from .source import ModuleSource, canonical_digest, parse_module, source_digest, verify_module
 
 __all__ = ["compile", "compile_options_for"]
@@ -41,12 +48,17 @@ def _is_text(source: Any) -> bool:
     return isinstance(source, (str, bytes, bytearray, memoryview))
 
 
+_LOWERED_NAMES = frozenset(d.mlir_name for d in DType if d.needs_lowering)
+
+
 def _unsupported_in(module: Any) -> tuple[list[str], list[str]]:
-    """Element types PJRT cannot hold and unregistered ops anywhere in the module
-    (an ``ir.Module`` from a lenient context may have both). About 3 us per op."""
+    """Element types XLA cannot compile and unregistered ops anywhere in the module (an
+    ``ir.Module`` from a lenient context may have both): latticecast's dtypes that the
+    ``lower-dtypes`` pass lowers, and types of unregistered dialects. Other element types
+    (``f8E4M3FN`` inside a program) are XLA's to judge; ``@main``'s signature is checked
+    against what PJRT has buffers for separately. About 3 us per op."""
     from jaxlib.mlir import ir
 
-    ok = {d.mlir_name for d in PJRT_DTYPES}
     types: set[str] = set()
     ops: set[str] = set()
     ctx = module.context
@@ -57,9 +69,9 @@ def _unsupported_in(module: Any) -> tuple[list[str], list[str]]:
         for r in op.results:
             t = r.type
             if isinstance(t, ir.ShapedType):
-                name = str(t.element_type)
-                if name not in ok:
-                    types.add(name)
+                element = t.element_type
+                if isinstance(element, ir.OpaqueType) or str(element) in _LOWERED_NAMES:
+                    types.add(str(element))
         return ir.WalkResult.ADVANCE
 
     try:
@@ -143,13 +155,17 @@ def _check_call_depth(module: Any, name: str) -> None:
                     "or restructure the program")
 
 
-def _xla_compile(module: Any, device: Any, options: Any, what: str) -> Any:
+def _xla_compile(module: Any, device: Any, options: Any, what: str, targets: "set[str] | None" = None) -> Any:
     import jax.errors
 
     try:
         with INIT_LOCK:
             return device.client.compile_and_load(module, DeviceList((device,)), options)
     except jax.errors.JaxRuntimeError as e:
+        if targets:
+            unknown = unknown_target_error(str(e), targets, device, what)
+            if unknown is not None:
+                raise unknown from None
         message = f"XLA could not compile {what} for {device_name(device)}: {e}"
         types, ops = _unsupported_in(module) if module is not None else ([], [])
         if types:
@@ -164,11 +180,15 @@ def _xla_compile(module: Any, device: Any, options: Any, what: str) -> Any:
 
 def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
             input_names: Sequence[str] | None = None, cache_dir: CacheDir = None,
-            use_cache: bool = True, source_name: str | None = None) -> Model:
+            use_cache: bool = True, source_name: str | None = None) -> "Model | PolymorphicModel":
     """Compile legal StableHLO for ``device`` and return a callable :class:`Model`.
 
-    ``module_or_text``: an ``ir.Module``, or MLIR text (``str``/``bytes``) or
-    bytecode, with a public ``func.func @main``. ``device``: ``"cpu"`` (default),
+    ``module_or_text``: an ``ir.Module`` (one of JAX's too:
+    ``jax.jit(f).lower(x).compiler_ir("stablehlo")``), or MLIR text (``str``/``bytes``),
+    MLIR bytecode or a StableHLO portable artifact (``jax.export``'s
+    ``exported.mlir_module_serialized``), with a public ``func.func @main``. A ``@main``
+    with dynamic dimensions (``tensor<?x4xf32>``, symbolic shapes) gives a
+    :class:`PolymorphicModel`, refined and compiled once per shape of the arguments. ``device``: ``"cpu"`` (default),
     ``"gpu"``/``"cuda"``/``"rocm"`` (through an installed PJRT plug-in),
     ``"cpu:0"``-style indices, or a ``jax.Device``. ``input_names`` names the
     inputs in error messages (and allows keyword calls). ``cache_dir`` overrides
@@ -177,9 +197,9 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
     ``source_name`` is the file name error messages use for text (``<input>``).
 
     Raises :class:`MLIRParseError` (text that does not parse or verify, with
-    ``file:line:col``), :class:`UnsupportedModuleError` (no ``@main``, dynamic
-    shapes, element types PJRT cannot run), :class:`DeviceNotFoundError`
-    and :class:`CompileError`.
+    ``file:line:col``), :class:`UnsupportedModuleError` (no ``@main``, element types
+    PJRT cannot run, host callbacks or tokens, a custom-call target the platform does not
+    have), :class:`DeviceNotFoundError` and :class:`CompileError`.
     """
     is_text = _is_text(module_or_text)
     if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
@@ -206,13 +226,24 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
         module = module_or_text
         _check_runnable(module, name)
     _check_call_depth(module, name)
+    targets = prepare_custom_calls(module, device, name)
+    polymorphic = read_polymorphic_signature(module)
+    if polymorphic is not None:
+        if input_names is not None:
+            check_input_names(input_names, polymorphic)  # type: ignore[arg-type]
+
+        def compile_static(refined: Any, names: Sequence[str] | None) -> Model:
+            return compile(refined, device, input_names=names, cache_dir=cache_dir, use_cache=use_cache,
+                           source_name=name)
+
+        return PolymorphicModel(module, polymorphic, compile_static, name, input_names)  # type: ignore[return-value]
     signature = read_signature(module)
     names = check_input_names(input_names, signature)
     key = executable_key(canonical_digest(module), device, options_bytes)
 
     if not use_cache:
         stats.compiles += 1
-        executable = _xla_compile(module, device, options, name)
+        executable = _xla_compile(module, device, options, name, targets)
         return Model(CompiledProgram(executable, device, signature, key), names, "compiled")
 
     program = MEMORY_CACHE.lookup(key)
@@ -237,7 +268,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
                 source = "disk"
     if executable is None:
         stats.compiles += 1
-        executable = _xla_compile(module, device, options, name)
+        executable = _xla_compile(module, device, options, name, targets)
         if disk is not None:
             _store(disk, key, executable)
     program = MEMORY_CACHE.store(key, CompiledProgram(executable, device, signature, key),

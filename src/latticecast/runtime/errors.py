@@ -53,8 +53,9 @@ class DeviceNotFoundError(LatticecastRuntimeError, RuntimeError):
 
 
 class UnsupportedModuleError(LatticecastRuntimeError, ValueError):
-    """A module the runtime cannot run: no public ``@main``, a dynamic shape, or an
-    element type PJRT has no buffers for (``index``, ``tf32``, ``!latticecast.address``)."""
+    """A module the runtime cannot run: no public ``@main``, an element type PJRT has no
+    buffers for (``index``, ``tf32``, ``!latticecast.address``), a host callback or a token
+    (from JAX's debug prints and callbacks), or a custom-call target the platform lacks."""
 
 
 class CompileError(LatticecastRuntimeError, RuntimeError):

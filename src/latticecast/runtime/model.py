@@ -23,7 +23,7 @@ from .execute import SMALL_COPY, DeviceCall, FastCall, make_runner, private_copy
 from .inputs import convert_input
 from .signature import Signature, TensorSpec
 
-__all__ = ["Model", "CompiledProgram"]
+__all__ = ["Model", "CompiledProgram", "bind_arguments"]
 
 
 @dataclass
@@ -108,38 +108,7 @@ class Model:
     # -- calls ---------------------------------------------------------------------------
 
     def _bind(self, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
-        names = self.input_names
-        expected = ", ".join(
-            f"{n}: {t}" if n else str(t)
-            for n, t in zip(names or [None] * self._n, self.input_types))
-        if kwargs:
-            if names is None:
-                raise InputCountError(
-                    f"keyword arguments ({', '.join(kwargs)}) need input names; compile with "
-                    f"input_names=[...] or pass the {self._n} input(s) by position ({expected}).",
-                    expected=self._n, got=len(args) + len(kwargs))
-            bound: list[Any] = list(args) + [_MISSING] * (self._n - len(args))
-            for k, v in kwargs.items():
-                if k not in names:
-                    raise InputCountError(
-                        f"unknown input name {k!r}; the inputs are {', '.join(names)}.",
-                        name=k, expected=names, got=k)
-                i = names.index(k)
-                if i < len(args):
-                    raise InputCountError(f"input {i} ({k!r}) was given twice, by position and by "
-                                          f"name.", index=i, name=k)
-                bound[i] = v
-            missing = [f"{i} ({names[i]!r})" for i, v in enumerate(bound) if v is _MISSING]
-            if len(args) > self._n or missing:
-                raise InputCountError(
-                    f"@main takes {self._n} input(s) ({expected}); missing input(s) "
-                    f"{', '.join(missing)}." if missing else
-                    f"@main takes {self._n} input(s) ({expected}), got {len(args)} positional.",
-                    expected=self._n, got=len(args) + len(kwargs))
-            return tuple(bound)
-        raise InputCountError(
-            f"@main takes {self._n} input(s) ({expected or 'none'}), got {len(args)}.",
-            expected=self._n, got=len(args))
+        return bind_arguments(args, kwargs, self.input_names, self.input_types)
 
     def _convert(self, value: Any, i: int) -> np.ndarray:
         names = self.input_names
@@ -160,6 +129,43 @@ class Model:
                 append(self._convert(a, len(arrays)))
         asarray = np.asarray
         return [asarray(o) for o in self._run(arrays)]
+
+
+def bind_arguments(args: tuple[Any, ...], kwargs: Mapping[str, Any], names: "Sequence[str] | None",
+                   input_types: Sequence[Any]) -> tuple[Any, ...]:
+    """The call's arguments in ``@main``'s order (keywords by ``names``), or an
+    :class:`InputCountError` that lists what ``@main`` takes."""
+    n = len(input_types)
+    expected = ", ".join(f"{name}: {t}" if name else str(t)
+                         for name, t in zip(names or [None] * n, input_types))
+    if kwargs:
+        if names is None:
+            raise InputCountError(
+                f"keyword arguments ({', '.join(kwargs)}) need input names; compile with "
+                f"input_names=[...] or pass the {n} input(s) by position ({expected}).",
+                expected=n, got=len(args) + len(kwargs))
+        bound: list[Any] = list(args) + [_MISSING] * (n - len(args))
+        for k, v in kwargs.items():
+            if k not in names:
+                raise InputCountError(
+                    f"unknown input name {k!r}; the inputs are {', '.join(names)}.",
+                    name=k, expected=names, got=k)
+            i = names.index(k)
+            if i < len(args):
+                raise InputCountError(f"input {i} ({k!r}) was given twice, by position and by "
+                                      f"name.", index=i, name=k)
+            bound[i] = v
+        missing = [f"{i} ({names[i]!r})" for i, v in enumerate(bound) if v is _MISSING]
+        if len(args) > n or missing:
+            raise InputCountError(
+                f"@main takes {n} input(s) ({expected}); missing input(s) "
+                f"{', '.join(missing)}." if missing else
+                f"@main takes {n} input(s) ({expected}), got {len(args)} positional.",
+                expected=n, got=len(args) + len(kwargs))
+        return tuple(bound)
+    raise InputCountError(
+        f"@main takes {n} input(s) ({expected or 'none'}), got {len(args)}.",
+        expected=n, got=len(args))
 
 
 def _prod(shape: tuple[int, ...]) -> int:

@@ -15,7 +15,8 @@ from ..dtypes import DType, UnknownDTypeError
 from ..tensor_type import TensorType
 from .errors import UnsupportedModuleError
 
-__all__ = ["TensorSpec", "Signature", "PJRT_DTYPES", "read_signature"]
+__all__ = ["TensorSpec", "Signature", "PJRT_DTYPES", "read_signature", "find_main", "TensorPattern",
+           "PolymorphicSignature", "read_polymorphic_signature", "DIM_VAR_ATTR"]
 
 #: The element types PJRT has buffers for, i.e. the dtypes a model can take and return: every
 #: dtype but those the ``lower-dtypes`` pass rewrites (the dtype table's ``needs_lowering``).
@@ -46,19 +47,15 @@ def _unsupported_type_message(what: str, mlir_type: str, element: str) -> str:
             f"run. Supported element types: {supported}.")
 
 
-def _spec(what: str, mlir_type: Any) -> TensorSpec:
+def _element_dtype(what: str, mlir_type: Any) -> DType:
+    """The dtype of a ranked tensor type PJRT can hold; anything else raises."""
     from jaxlib.mlir import ir
 
     text = str(mlir_type)
     if not isinstance(mlir_type, ir.RankedTensorType):
         raise UnsupportedModuleError(
             f"{what} has type {text}; the runtime runs functions whose arguments and results "
-            f"are ranked tensors with static shapes (tensor<4xf32>), not tuples, tokens or "
-            f"unranked tensors.")
-    if not mlir_type.has_static_shape:
-        raise UnsupportedModuleError(
-            f"{what} has type {text}, with a dynamic dimension; PJRT needs static shapes. "
-            f"Compile one model per shape.")
+            f"are ranked tensors (tensor<4xf32>), not tuples, tokens or unranked tensors.")
     element = str(mlir_type.element_type)
     try:
         dtype = DType.from_mlir(element)
@@ -66,7 +63,81 @@ def _spec(what: str, mlir_type: Any) -> TensorSpec:
         dtype = None
     if dtype is None or dtype not in PJRT_DTYPES:
         raise UnsupportedModuleError(_unsupported_type_message(what, text, element))
+    return dtype
+
+
+def _spec(what: str, mlir_type: Any) -> TensorSpec:
+    dtype = _element_dtype(what, mlir_type)
+    if not mlir_type.has_static_shape:
+        raise UnsupportedModuleError(
+            f"{what} has type {mlir_type}, with a dynamic dimension; PJRT needs static shapes. "
+            f"latticecast.compile refines such a module to the shapes of each call (a PolymorphicModel).")
     return TensorSpec(dtype, tuple(int(d) for d in mlir_type.shape))
+
+
+class TensorPattern(NamedTuple):
+    """An input or output of a ``@main`` with dynamic dimensions: ``shape`` has ``None`` where
+    the dimension is ``?``. ``dim_var`` names a rank-0 integer input that carries the value of a
+    dimension variable (``{jax.global_constant = "b"}``, as ``jax.jit(f).lower`` writes for
+    symbolic shapes): a call passes that dimension's value there."""
+
+    dtype: DType
+    shape: tuple["int | None", ...]
+    dim_var: str | None = None
+
+    @property
+    def is_static(self) -> bool:
+        return self.dim_var is None and all(d is not None for d in self.shape)
+
+    def fits(self, shape: tuple[int, ...]) -> bool:
+        """Whether a concrete ``shape`` has this rank and these static dimensions."""
+        return len(shape) == len(self.shape) and all(p is None or p == d for p, d in zip(self.shape, shape))
+
+    def __str__(self) -> str:
+        text = f"{self.dtype.name}[{', '.join('?' if d is None else str(d) for d in self.shape)}]"
+        return f"{text} (the value of dimension variable {self.dim_var!r})" if self.dim_var else text
+
+
+class PolymorphicSignature(NamedTuple):
+    inputs: tuple[TensorPattern, ...]
+    outputs: tuple[TensorPattern, ...]
+
+
+DIM_VAR_ATTR = "jax.global_constant"
+"""The argument attribute by which JAX marks an input of ``@main`` that holds a dimension variable's
+value (or ``_platform_index`` in a multi-platform export)."""
+
+
+def _pattern(what: str, mlir_type: Any, dim_var: str | None) -> TensorPattern:
+    dtype = _element_dtype(what, mlir_type)
+    shape = tuple(None if mlir_type.is_dynamic_dim(i) else int(mlir_type.get_dim_size(i))
+                  for i in range(mlir_type.rank))
+    if dim_var is not None and (shape or not dtype.is_integral):
+        raise UnsupportedModuleError(
+            f"{what} is marked {DIM_VAR_ATTR} = {dim_var!r} but has type {mlir_type}; a dimension variable's "
+            f"value is a rank-0 integer (tensor<i32> or tensor<i64>).")
+    return TensorPattern(dtype, shape, dim_var)
+
+
+def read_polymorphic_signature(module: Any) -> PolymorphicSignature | None:
+    """``@main``'s types with their dynamic dimensions, or ``None`` when every input and output has a
+    static shape and no input is a dimension variable (the module compiles as it is)."""
+    from jaxlib.mlir import ir
+
+    main = find_main(module)
+    ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+    dim_vars: list[str | None] = [None] * len(ftype.inputs)
+    if "arg_attrs" in main.attributes:
+        for i, attrs in enumerate(ir.ArrayAttr(main.attributes["arg_attrs"])):
+            d = ir.DictAttr(attrs)
+            if i < len(dim_vars) and DIM_VAR_ATTR in d:
+                dim_vars[i] = ir.StringAttr(d[DIM_VAR_ATTR]).value
+    types = list(ftype.inputs) + list(ftype.results)
+    if all(isinstance(t, ir.RankedTensorType) and t.has_static_shape for t in types) and not any(dim_vars):
+        return None
+    inputs = tuple(_pattern(f"input {i} of @main", t, v) for i, (t, v) in enumerate(zip(ftype.inputs, dim_vars)))
+    outputs = tuple(_pattern(f"output {i} of @main", t, None) for i, t in enumerate(ftype.results))
+    return PolymorphicSignature(inputs, outputs)
 
 
 def find_main(module: Any) -> Any:

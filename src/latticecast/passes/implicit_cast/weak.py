@@ -85,6 +85,7 @@ class WeakValues:
             owner = v.owner
             if isinstance(owner, ir.Block):
                 return False
+            owner = owner.operation  # an OpView's .name may be one of its attributes
             name = owner.name
             if name == "stablehlo.constant":
                 return True
@@ -98,10 +99,10 @@ class WeakValues:
         ``cache`` holds what was already rebuilt: each (value, type) is built once."""
         chain: list[ir.Operation] = []
         v = value
-        while v.owner.name != "stablehlo.constant":
-            chain.append(v.owner)
+        while v.owner.operation.name != "stablehlo.constant":
+            chain.append(v.owner.operation)
             v = v.owner.operands[0]
-        const = v.owner
+        const = v.owner.operation
         base = cache.get((v, target))
         if base is None:
             base = self._retyped_constant(const, v, target, user)
@@ -162,7 +163,7 @@ class WeakValues:
             if default is dtype:
                 continue
             for use in list(value.uses):
-                owner = use.owner
+                owner = use.owner.operation
                 name = owner.name
                 if name in WEAK_TRANSPARENT or name in STABLEHLO:
                     continue  # its result is weak too, or it was promoted already
