@@ -21,6 +21,13 @@ types (``torch.add(1, 2.0)`` is a ``float32`` tensor, strong). A Python ``bool``
 weak bool: it defers to every tensor, ``uint16`` included, where a bool tensor is
 refused.
 
+The float8 dtypes (``float8_e4m3fn``, ``float8_e5m2``, their ``fnuz`` variants and
+``float8_e8m0fnu``) promote with nothing but themselves: ``promoteTypes`` refuses
+them with any other dtype, float8 or not ("Promotion for Float8 Types is not
+supported"). A Python bool, int or float takes their dtype (a float8 tensor is
+floating); a Python complex is refused, PyTorch having no complex type of them
+("Unknown Complex ScalarType for Float8_e4m3fn").
+
 ``float16`` with a Python complex is ``complex32`` in PyTorch, a dtype latticecast
 does not have; the policy answers ``complex64`` there, the narrowest latticecast
 dtype that holds every complex32 value (see :mod:`latticecast.evidence.torch`).
@@ -34,11 +41,14 @@ from ..dtypes import DType, Kind
 from ..lattice import Lattice
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, Policy
-from .lattices import TORCH_BAREBONES_UNSIGNED, TORCH_DTYPES, TORCH_EDGES
+from .lattices import TORCH_BAREBONES_UNSIGNED, TORCH_DTYPES, TORCH_EDGES, TORCH_FLOAT8
 
 __all__ = ["TorchPolicy"]
 
 _CATEGORY = {Kind.BOOL: 0, Kind.UNSIGNED: 1, Kind.SIGNED: 1, Kind.FLOAT: 2, Kind.COMPLEX: 3}
+_FLOAT8 = frozenset(TORCH_FLOAT8)
+_FLOAT8_WHY = ("PyTorch promotes a float8 dtype with nothing but itself (c10::promoteTypes: 'Promotion for "
+               "Float8 Types is not supported')")
 _BAREBONES_WHY = ("PyTorch promotes uint16, uint32 and uint64 only with themselves and with floating types "
                   "(c10::promoteTypes: 'Promotion for uint16, uint32, uint64 types is not supported')")
 
@@ -61,16 +71,23 @@ class TorchPolicy(Policy):
     def _classic(self) -> Lattice:
         return Lattice(TORCH_EDGES, name="torch")
 
+    def missing_dtype_reason(self, d: DType) -> str:
+        return f": PyTorch 2.13 has no {d.name}" if d.is_low_precision else ""
+
     def _promote(self, a: DType, b: DType) -> DType | None:
         """``c10::promoteTypes``."""
         if a == b:
             return a
+        if a in _FLOAT8 or b in _FLOAT8:
+            return None
         if a in TORCH_BAREBONES_UNSIGNED or b in TORCH_BAREBONES_UNSIGNED:
             floats = [d for d in (a, b) if d.is_float]
             return floats[0] if floats else None
         return self._classic.join(a, b)
 
     def two_strong(self, a: DType, b: DType) -> Decision:
+        if a in _FLOAT8 or b in _FLOAT8:
+            return Decision(self._promote(a, b), "float8 dtypes promote only with themselves", _FLOAT8_WHY)
         rule = ("uint16/uint32/uint64 promote only with themselves and with floating types"
                 if a in TORCH_BAREBONES_UNSIGNED or b in TORCH_BAREBONES_UNSIGNED
                 else "join on PyTorch's promoteTypes lattice")
@@ -82,6 +99,9 @@ class TorchPolicy(Policy):
             return Decision(d, f"a Python scalar of a category no higher than the tensor's takes its "
                                f"dtype ({d.name})")
         rule = "a Python scalar of a higher category brings its default type (result_type's categories)"
+        if w.dtype.is_complex and d in _FLOAT8:
+            return Decision(None, rule, f"PyTorch has no complex type of {d.name} for a Python complex to join "
+                                        f"(RuntimeError: Unknown Complex ScalarType for {d.name})")
         if w.dtype.is_complex and d.is_float:
             # toComplexType: float64 -> complex128, float32/bfloat16 -> complex64, float16 -> complex32,
             # which latticecast lacks: complex64 holds all its values
