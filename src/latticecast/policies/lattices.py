@@ -26,7 +26,8 @@ __all__ = [
     "ANVIL_DTYPES", "ANVIL_EDGES",
     "NUMPY_DTYPES", "NUMPY_SAFE_CASTS", "NUMPY_TYPE_ORDER", "NUMPY_ML_DTYPES", "NUMPY_ML_FLOAT_SAFE_TO",
     "NUMPY_ML_FLOAT_SAFE_FROM", "NUMPY_ML_INT_SAFE_TO", "NUMPY_ML_MISSING_CASTS",
-    "TORCH_DTYPES", "TORCH_EDGES", "TORCH_BAREBONES_UNSIGNED", "TORCH_FLOAT8",
+    "TORCH_DTYPES", "TORCH_EDGES", "TORCH_BAREBONES_UNSIGNED", "TORCH_FLOAT8", "TORCH_BITS_SIGNED",
+    "TORCH_BITS_UNSIGNED",
     "TF_DTYPES", "TF_STORAGE_ONLY",
 ]
 
@@ -230,9 +231,18 @@ TORCH_FLOAT8: tuple[DType, ...] = (
 """PyTorch's float8 dtypes (2.13): ``promoteTypes`` refuses every pair of distinct dtypes involving one
 ("Promotion for Float8 Types is not supported")."""
 
+TORCH_BITS_SIGNED: tuple[DType, ...] = (_D.int1, _D.int2, _D.int4)
+"""PyTorch's ``torch.int1``/``int2``/``int4`` (2.13): ``promoteTypes`` has no entry for them, so they promote
+with nothing but themselves (it fails an internal assertion, ``ix_a != -1``)."""
+
+TORCH_BITS_UNSIGNED: tuple[DType, ...] = (_D.uint1, _D.uint2, _D.uint4)
+"""PyTorch's ``torch.uint1``/``uint2``/``uint4`` (2.13): promoted like the barebones unsigned dtypes
+(:data:`TORCH_BAREBONES_UNSIGNED`), with themselves and with the real floats only."""
+
 TORCH_DTYPES: tuple[DType, ...] = (
     _D.bool, _D.uint8, _D.uint16, _D.uint32, _D.uint64, _D.int8, _D.int16, _D.int32, _D.int64,
-    _D.bfloat16, _D.float16, _D.float32, _D.float64, _D.complex64, _D.complex128, *TORCH_FLOAT8)
+    _D.bfloat16, _D.float16, _D.float32, _D.float64, _D.complex64, _D.complex128, *TORCH_FLOAT8,
+    *TORCH_BITS_SIGNED, *TORCH_BITS_UNSIGNED)
 
 TORCH_EDGES: dict[PType, list[PType]] = {
     _D.bool: [_D.uint8, _D.int8],

@@ -26,7 +26,11 @@ The float8 dtypes (``float8_e4m3fn``, ``float8_e5m2``, their ``fnuz`` variants a
 them with any other dtype, float8 or not ("Promotion for Float8 Types is not
 supported"). A Python bool, int or float takes their dtype (a float8 tensor is
 floating); a Python complex is refused, PyTorch having no complex type of them
-("Unknown Complex ScalarType for Float8_e4m3fn").
+("Unknown Complex ScalarType for Float8_e4m3fn"). ``torch.int1``/``int2``/``int4``
+promote with nothing but themselves (a Python float meeting one brings float32,
+which they cannot meet either); ``torch.uint1``/``uint2``/``uint4`` follow the
+barebones unsigned rule. PyTorch's ``float4_e2m1fn_x2`` packs two values per byte
+and is not latticecast's ``float4_e2m1fn``; PyTorch has no float6 type.
 
 ``float16`` with a Python complex is ``complex32`` in PyTorch, a dtype latticecast
 does not have; the policy answers ``complex64`` there, the narrowest latticecast
@@ -41,12 +45,17 @@ from ..dtypes import DType, Kind
 from ..lattice import Lattice
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, Policy
-from .lattices import TORCH_BAREBONES_UNSIGNED, TORCH_DTYPES, TORCH_EDGES, TORCH_FLOAT8
+from .lattices import (TORCH_BAREBONES_UNSIGNED, TORCH_BITS_SIGNED, TORCH_BITS_UNSIGNED, TORCH_DTYPES,
+                       TORCH_EDGES, TORCH_FLOAT8)
 
 __all__ = ["TorchPolicy"]
 
 _CATEGORY = {Kind.BOOL: 0, Kind.UNSIGNED: 1, Kind.SIGNED: 1, Kind.FLOAT: 2, Kind.COMPLEX: 3}
 _FLOAT8 = frozenset(TORCH_FLOAT8)
+_SHELL_SIGNED = frozenset(TORCH_BITS_SIGNED)
+_UNSIGNED_RULE = frozenset(TORCH_BAREBONES_UNSIGNED) | frozenset(TORCH_BITS_UNSIGNED)
+_SHELL_WHY = ("PyTorch promotes int1, int2 and int4 with nothing but themselves (c10::promoteTypes has no "
+              "entry for them: 'ix_a != -1 INTERNAL ASSERT FAILED')")
 _FLOAT8_WHY = ("PyTorch promotes a float8 dtype with nothing but itself (c10::promoteTypes: 'Promotion for "
                "Float8 Types is not supported')")
 _BAREBONES_WHY = ("PyTorch promotes uint16, uint32 and uint64 only with themselves and with floating types "
@@ -78,9 +87,9 @@ class TorchPolicy(Policy):
         """``c10::promoteTypes``."""
         if a == b:
             return a
-        if a in _FLOAT8 or b in _FLOAT8:
+        if a in _FLOAT8 or b in _FLOAT8 or a in _SHELL_SIGNED or b in _SHELL_SIGNED:
             return None
-        if a in TORCH_BAREBONES_UNSIGNED or b in TORCH_BAREBONES_UNSIGNED:
+        if a in _UNSIGNED_RULE or b in _UNSIGNED_RULE:
             floats = [d for d in (a, b) if d.is_float]
             return floats[0] if floats else None
         return self._classic.join(a, b)
@@ -88,8 +97,10 @@ class TorchPolicy(Policy):
     def two_strong(self, a: DType, b: DType) -> Decision:
         if a in _FLOAT8 or b in _FLOAT8:
             return Decision(self._promote(a, b), "float8 dtypes promote only with themselves", _FLOAT8_WHY)
-        rule = ("uint16/uint32/uint64 promote only with themselves and with floating types"
-                if a in TORCH_BAREBONES_UNSIGNED or b in TORCH_BAREBONES_UNSIGNED
+        if a in _SHELL_SIGNED or b in _SHELL_SIGNED:
+            return Decision(self._promote(a, b), "int1/int2/int4 promote only with themselves", _SHELL_WHY)
+        rule = ("uint1..uint4 and uint16/uint32/uint64 promote only with themselves and with floating types"
+                if a in _UNSIGNED_RULE or b in _UNSIGNED_RULE
                 else "join on PyTorch's promoteTypes lattice")
         return Decision(self._promote(a, b), rule, _BAREBONES_WHY)
 
@@ -108,7 +119,7 @@ class TorchPolicy(Policy):
             return Decision(DType.complex128 if d is DType.float64 else DType.complex64, rule)
         if w.dtype.is_complex:
             return Decision(w.dtype, rule)
-        return Decision(self._promote(d, w.dtype), rule, _BAREBONES_WHY)
+        return Decision(self._promote(d, w.dtype), rule, _SHELL_WHY if d in _SHELL_SIGNED else _BAREBONES_WHY)
 
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         return Decision(self._promote(a.dtype, b.dtype),
