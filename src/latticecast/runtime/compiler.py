@@ -20,7 +20,7 @@ from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memor
 from .devices import DeviceLike, device_name, resolve_device
 from .errors import CompileError, UnsupportedModuleError
 from .model import CompiledProgram, Model
-from .signature import PJRT_DTYPES, check_input_names, read_signature
+from .signature import PJRT_DTYPES, check_input_names, platform_problem, read_signature
 from .source import ModuleSource, canonical_digest, parse_module, source_digest, verify_module
 
 __all__ = ["compile", "compile_options_for"]
@@ -89,6 +89,34 @@ def _check_runnable(module: Any, name: str) -> None:
         raise UnsupportedModuleError(f"{name} cannot run on PJRT: it has " + "; and ".join(problems) + ".")
 
 
+def _check_platform(module: Any, signature: Any, device: Any, name: str) -> None:
+    """Refuse, before XLA sees it, a module with an element type the device's compiler cannot run
+    (:func:`.signature.platform_problem`: float6 on CPU), instead of XLA's INTERNAL error."""
+    from jaxlib.mlir import ir
+
+    from ..dtypes import DType, UnknownDTypeError
+
+    platform = getattr(device, "platform", "")
+    seen: set[str] = {s.dtype.mlir_name for s in (*signature.inputs, *signature.outputs)}
+
+    def visit(op: Any) -> Any:
+        for r in op.results:
+            t = r.type
+            if isinstance(t, ir.ShapedType):
+                seen.add(str(t.element_type))
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    for element in sorted(seen):
+        try:
+            dtype = DType.from_mlir(element)
+        except UnknownDTypeError:
+            continue
+        problem = platform_problem(dtype, platform)
+        if problem:
+            raise UnsupportedModuleError(f"{name} cannot run on {device_name(device)}: {problem}.")
+
+
 def _xla_compile(module: Any, device: Any, options: Any, what: str) -> Any:
     import jax.errors
 
@@ -126,8 +154,8 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
 
     Raises :class:`MLIRParseError` (text that does not parse or verify, with
     ``file:line:col``), :class:`UnsupportedModuleError` (no ``@main``, dynamic
-    shapes, element types PJRT cannot run), :class:`DeviceNotFoundError`
-    and :class:`CompileError`.
+    shapes, element types PJRT cannot run, or that the device's compiler cannot:
+    float6 on CPU), :class:`DeviceNotFoundError` and :class:`CompileError`.
     """
     is_text = _is_text(module_or_text)
     if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
@@ -159,6 +187,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
 
     if not use_cache:
         stats.compiles += 1
+        _check_platform(module, signature, device, name)
         executable = _xla_compile(module, device, options, name)
         return Model(CompiledProgram(executable, device, signature, key), names, "compiled")
 
@@ -184,6 +213,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
                 source = "disk"
     if executable is None:
         stats.compiles += 1
+        _check_platform(module, signature, device, name)
         executable = _xla_compile(module, device, options, name)
         if disk is not None:
             _store(disk, key, executable)

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import DType
+from ..values import representatives, scalar_problem
 from .errors import InputDTypeError, InputError, InputRangeError, InputShapeError
 from .signature import TensorSpec
 
@@ -33,12 +34,8 @@ __all__ = ["convert_input", "describe_input", "np_spelling"]
 
 
 def np_spelling(dtype: DType) -> str:
-    """How to write the host dtype in Python: ``np.int16``, ``ml_dtypes.bfloat16``, ``np.bool_``."""
-    if dtype is DType.bfloat16:
-        return "ml_dtypes.bfloat16"
-    if dtype is DType.bool:
-        return "np.bool_"
-    return f"np.{dtype.np_dtype.name}"
+    """How to write the host dtype in Python: ``np.int16``, ``ml_dtypes.float8_e4m3fn``, ``np.bool_``."""
+    return dtype.host_spelling
 
 
 def describe_input(index: int, name: str | None) -> str:
@@ -108,7 +105,8 @@ def _range_error(where: str, spec: TensorSpec, value: object, detail: str) -> In
     else:
         fix = (f"pass values in range, or convert explicitly with "
                f"np.array(values).astype({np_spelling(spec.dtype)}) (which overflows to inf)")
-        rule = "latticecast does not turn finite Python values into infinities"
+        rule = ("latticecast does not turn Python values into infinities, NaN or other values the dtype "
+                "rounds them to")
     return InputRangeError(
         f"{where}: the value {value!r} does not fit {spec.dtype.name} ({detail}); {rule}. "
         f"Either {fix}, or use a wider dtype in the program.",
@@ -133,8 +131,10 @@ def _from_objects(flat: list[Any], spec: TensorSpec, where: str) -> None:
                 lo, hi = _int_range(dtype)
                 if not lo <= int(v) <= hi:
                     raise _range_error(where, spec, int(v), f"range {lo}..{hi}")
-            elif abs(int(v)) > dtype.info.max_finite:
-                raise _range_error(where, spec, int(v), f"largest finite value {dtype.info.max_finite:g}")
+            else:
+                problem = scalar_problem(int(v), dtype)
+                if problem:
+                    raise _range_error(where, spec, int(v), problem)
         elif isinstance(v, numbers.Real):
             if not dtype.is_inexact:
                 raise _kind_error(where, spec, "Python floats")
@@ -204,21 +204,17 @@ def _convert_python(value: Any, spec: TensorSpec, where: str) -> np.ndarray:
 
 
 def _finite_cast(inferred: np.ndarray, spec: TensorSpec, where: str) -> np.ndarray:
-    """Cast floats down; a finite value that becomes infinite did not fit."""
+    """Cast numbers to an inexact dtype, refusing values it does not have: a finite value too large
+    for it (float32's 1e40, float8_e4m3fn's 1000), an infinity it lacks (float8_e4m3fn), a NaN it
+    lacks (float4_e2m1fn), 0 or a negative value for float8_e8m0fnu. The rule is
+    :func:`latticecast.values.scalar_problem`, applied to the elements that decide."""
+    for value in representatives(inferred):
+        problem = scalar_problem(value, spec.dtype)
+        if problem:
+            raise _range_error(where, spec, value.real if isinstance(value, complex) and not value.imag else value,
+                               problem)
     with np.errstate(over="ignore", invalid="ignore"):
-        out = inferred.astype(spec.np_dtype)
-    if out.dtype.kind == "c":
-        src = np.concatenate([inferred.real.ravel(), np.imag(inferred).ravel()])
-        dst = np.concatenate([out.real.ravel(), out.imag.ravel()]).astype(np.float64)
-    else:
-        src = inferred.ravel()
-        dst = out.ravel().astype(np.float64)
-    overflow = np.isfinite(src) & ~np.isfinite(dst)
-    if overflow.any():
-        bad = src[overflow][0].item()
-        raise _range_error(where, spec, bad,
-                           f"largest finite value {spec.dtype.info.max_finite:g}")
-    return out
+        return inferred.astype(spec.np_dtype)
 
 
 def convert_input(value: Any, spec: TensorSpec, index: int,
