@@ -45,6 +45,9 @@ def suggest_cast(a: PType, b: PType, dtypes: "frozenset[DType] | tuple[DType, ..
         if joined is None:
             continue
         concrete = joined.dtype if isinstance(joined, Weak) else joined
+        if concrete.is_low_precision and not all(_holds(concrete, dtype_of(t)) for t in (a, b)
+                                                 if not isinstance(t, Weak)):
+            continue  # JAX hangs float8 below f*: int16 . float8_e4m3fn is a float8, which is no advice
         if concrete in dtypes:
             return concrete
     # a Python scalar asks only for its kind; a strong operand for all its values
