@@ -367,3 +367,22 @@ def test_fp8_dot_general_is_left_as_written():
         before = str(module)
         run_pipeline(module, f"builtin.module(implicit-cast{{policy={name}}})")
         assert str(module) == before, name
+
+
+@pytest.mark.parametrize("dtype", [d for d in DType if d.is_low_precision and d.in_stablehlo], ids=str)
+def test_mlir_types_are_jaxlibs_constructors(dtype):
+    """The spelling in the dtype table parses to the type jaxlib's constructors build (what JAX emits)."""
+    from jaxlib.mlir import ir
+
+    from latticecast.dialect_utils.context import make_context
+    from latticecast.dialect_utils.types import type_cache
+
+    ctx = make_context()
+    with ctx:
+        if dtype.is_float:
+            fmt = dtype.name.split("_", 1)[1].upper()
+            built = getattr(ir, f"Float{dtype.bitwidth}{fmt}Type").get()
+        else:
+            built = (ir.IntegerType.get_signless if dtype.is_signed else ir.IntegerType.get_unsigned)(dtype.bitwidth)
+        assert type_cache(ctx).element(dtype) == built and str(built) == dtype.mlir_name
+        assert type_cache(ctx).dtype_of_element(built) is dtype
