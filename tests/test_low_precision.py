@@ -386,3 +386,25 @@ def test_mlir_types_are_jaxlibs_constructors(dtype):
             built = (ir.IntegerType.get_signless if dtype.is_signed else ir.IntegerType.get_unsigned)(dtype.bitwidth)
         assert type_cache(ctx).element(dtype) == built and str(built) == dtype.mlir_name
         assert type_cache(ctx).dtype_of_element(built) is dtype
+
+
+@pytest.mark.parametrize("name", ["max", "anvil", "array-api"])
+def test_systems_that_predate_the_types_refuse_them_naming_their_dtypes(name):
+    pol = policy(name)
+    for d in (d for d in DType if d.is_low_precision):
+        with pytest.raises(PromotionError) as e:
+            pol.promote_types(d, DType.float32 if DType.float32 in pol.dtypes else pol.dtypes[-1])
+        msg = str(e.value)
+        assert f"{d.name} is not a dtype of policy '{name}'" in msg and "low-precision dtypes" in msg
+        assert "its dtypes are " + ", ".join(x.name for x in pol.dtypes) in msg
+
+
+def test_explain_shows_the_path_through_f_star(capsys):
+    from latticecast.cli.main import main
+
+    assert main(["explain", "int16", "float8_e4m3fn"]) == 0
+    out = capsys.readouterr().out
+    assert "i16 . f8e4m3fn under jax" in out and "= f8e4m3fn" in out
+    assert "i16 -> i32 -> i64 -> f* -> f8e4m3fn" in out
+    assert main(["explain", "i4", "i8"]) == 0  # undefined is an answer, not an error
+    assert "cast i4 to int8" in capsys.readouterr().out

@@ -316,7 +316,6 @@ def test_matches_live_torch_in_every_cell(tmp_path):
     import subprocess
     from pathlib import Path
 
-    from latticecast.evidence.measured import measured_table as _  # noqa: F401 - the same parser below
     from latticecast.tables import PromotionTable
     from latticecast.weak import parse_ptype
 
