@@ -132,6 +132,7 @@ def test_low_precision_floats_read_their_facts_from_ml_dtypes(dtype):
     expected = {"inf": np.inf, "max": float(finfo.max)}.get(dtype.overflow)
     assert np.isnan(overflowed) if expected is None else overflowed == expected
     assert dtype.has_inf == np.isinf(float(np.array(np.inf).astype(host)))
+    assert dtype.has_nan == (dtype.name.startswith("float8"))  # float6/float4 have no NaN
 
 
 def test_low_precision_facts_the_report_measured():

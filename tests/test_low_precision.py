@@ -198,12 +198,10 @@ def _convert_program(source: DType, target: DType, n: int):
     return g.compile()
 
 
-@pytest.mark.parametrize("target", RUNNABLE, ids=str)
+@pytest.mark.parametrize("target", [d for d in RUNNABLE if not d.is_complex], ids=str)
 def test_casts_from_float32_are_jax_astype(target):
     """``x.cast(T)`` is ``stablehlo.convert``, as ``jnp.astype`` is: the same bits for every probe
-    (overflow, infinities, NaN, rounding ties) and every runnable target."""
-    if target.is_complex:
-        pytest.skip("a complex target takes the value as its real part (no probe differs)")
+    (overflow, infinities, NaN, rounding ties) and every runnable real target."""
     got = _convert_program(DType.float32, target, PROBES.size)(PROBES)[0]
     _assert_same(f"float32 -> {target}", got, jax.jit(lambda v: v.astype(target.np_dtype))(PROBES))
 

@@ -52,6 +52,7 @@ The module imports nothing from MLIR: MLIR spellings are plain strings.
 from __future__ import annotations
 
 import enum
+import warnings
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -112,7 +113,7 @@ class DTypeInfo:
     own. ``overflow`` is what converting a too-large value gives (``"inf"``, ``"nan"``
     for the float8 types without infinities, ``"max"`` for the float6/float4 types,
     which saturate; empty for integers), read from ``ml_dtypes`` by converting an
-    infinity. ``stablehlo_gap`` says why StableHLO has no element type for the dtype
+    infinity; ``has_nan`` likewise, by converting a NaN. ``stablehlo_gap`` says why StableHLO has no element type for the dtype
     (empty where it has one).
     """
 
@@ -132,6 +133,7 @@ class DTypeInfo:
     min_finite: float = 0.0
     smallest_subnormal: float = 0.0
     overflow: str = ""
+    has_nan: bool = False
     stablehlo_gap: str = ""
 
 
@@ -334,6 +336,11 @@ class DType(enum.Enum):
         return _INFO[self].overflow == "inf"
 
     @property
+    def has_nan(self) -> bool:
+        """Whether the dtype has a NaN (every float but float6/float4; read from ml_dtypes)."""
+        return _INFO[self].has_nan
+
+    @property
     def overflow(self) -> str:
         """What converting a too-large float gives: ``"inf"``, ``"nan"`` (the float8 types without
         infinities) or ``"max"`` (float6/float4 saturate); empty for integers and bool."""
@@ -390,7 +397,9 @@ class DType(enum.Enum):
         found = table.get(key)
         if found is None and key:
             try:  # NumPy's own names and type codes ('B' is uint8, '<f4' float32)
-                found = cls._from_numpy(np.dtype(key))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)  # NumPy's deprecated aliases ('a')
+                    found = cls._from_numpy(np.dtype(key))
             except (TypeError, ValueError):
                 found = table.get(key.lower())
         if found is None:
@@ -443,6 +452,11 @@ def _overflow(host: np.dtype) -> str:
     return "inf" if np.isinf(got) else "nan" if np.isnan(got) else "max"
 
 
+def _has_nan(host: np.dtype) -> bool:
+    with np.errstate(invalid="ignore"):
+        return bool(np.isnan(float(np.array(np.nan).astype(host).astype(np.float64))))
+
+
 def _float(name: str, host: Any, mlir: str, bytes_code: str, bits_code: str, short: str,
            stored_as: str | None = None, mantissa: int | None = None, dense: bool = True,
            bits: int | None = None) -> DTypeInfo:
@@ -451,7 +465,8 @@ def _float(name: str, host: Any, mlir: str, bytes_code: str, bits_code: str, sho
                      bits_code, short, stored_as or name, dense,
                      mantissa_bits=int(finfo.nmant if mantissa is None else mantissa),
                      exponent_bits=int(finfo.nexp), max_finite=float(finfo.max), min_finite=float(finfo.min),
-                     smallest_subnormal=float(finfo.smallest_subnormal), overflow=_overflow(np.dtype(host)))
+                     smallest_subnormal=float(finfo.smallest_subnormal), overflow=_overflow(np.dtype(host)),
+                     has_nan=_has_nan(np.dtype(host)))
 
 
 def _low_float(name: str) -> DTypeInfo:
@@ -466,7 +481,7 @@ def _complex(name: str, bits: int, host: Any, part: Any, mlir: str, bytes_code: 
     return DTypeInfo(name, Kind.COMPLEX, bits, np.dtype(host), mlir, bytes_code, short, short, name,
                      mantissa_bits=int(finfo.nmant), exponent_bits=int(finfo.nexp), max_finite=float(finfo.max),
                      min_finite=float(finfo.min), smallest_subnormal=float(finfo.smallest_subnormal),
-                     overflow="inf")
+                     overflow="inf", has_nan=True)
 
 
 def _int(name: str, kind: Kind, mlir: str, bytes_code: str, bits_code: str, short: str,

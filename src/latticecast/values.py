@@ -83,7 +83,7 @@ def _float_problem(part: float, target: DType, underflow: bool, overflow_to_inf:
                    shown: Scalar) -> str | None:
     info = target.info
     if math.isnan(part):
-        return None if target.overflow != "max" else (
+        return None if target.has_nan else (
             f"{shown!r} is not a value of {target.name}: it has no NaN (XLA makes NaN -0.0 there)")
     if math.isinf(part):
         return None if target.has_inf else (

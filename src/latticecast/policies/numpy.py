@@ -192,10 +192,10 @@ class NumpyPolicy(Policy):
     def two_strong(self, a: DType, b: DType) -> Decision:
         r = promote_types(a, b)
         if r is None:
+            which = "they are" if a.np_dtype.kind == b.np_dtype.kind == "V" else "one is"
             return Decision(None, "np.promote_types", (
                 f"np.promote_types refuses it (DTypePromotionError): neither casts safely to the other "
-                f"(np.can_cast(..., 'safe')), and {'they are' if a.np_dtype.kind == b.np_dtype.kind == 'V' else 'one is'}"
-                f" not of NumPy's number kinds"))
+                f"(np.can_cast(..., 'safe')), and {which} not of NumPy's number kinds"))
         if can_cast_safely(a, b) or can_cast_safely(b, a):
             lo, hi = (a, b) if r is b else (b, a)
             if can_cast_safely(a, b) and can_cast_safely(b, a):
