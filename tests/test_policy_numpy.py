@@ -367,3 +367,11 @@ def test_audit_of_the_dtypes_alone_finds_two_minimal_upper_bounds():
 def test_registered_under_its_names():
     assert "numpy" in policies()
     assert policy("np") is POL and policy("NumPy") is POL
+
+
+@pytest.mark.parametrize("d", NUMPY_DTYPES + NUMPY_ML_DTYPES, ids=str)
+def test_sum_type_matches_np_sum(d):
+    """bool and small NumPy integers sum in int64/uint64; ml_dtypes' types (int4 too) in themselves."""
+    with np.errstate(all="ignore"):
+        live = np.sum(np.ones(2, d.np_dtype)).dtype
+    assert POL.sum_type(d) == DType.parse(live)

@@ -13,6 +13,13 @@ The four are one system seen four ways, so they share this module:
   any dtype of their kind or a higher one, but two distinct strong dtypes never meet.
 * ``jax-lax`` (``jax.lax``): no promotion at all; a Python scalar is accepted only by
   an operand of its own default dtype, as the design note's ``jax.lax`` table shows.
+
+The low-precision dtypes (float8/6/4, int1..uint4) are sinks of JAX's lattice (see
+:func:`.lattices.jax_lattice`). Two JAX gaps on them are modelled or noted: ``jnp.true_divide``
+divides int1/uint1/int2/uint2 as integers (they are missing from JAX's inexact-type table,
+:data:`.lattices.JAX_NO_INEXACT`), and ``jnp.sum`` of a narrow integer fails inside JAX
+(``np.iinfo`` rejects ml_dtypes' kind-'V' integers); latticecast sums them in the default
+integer, which is what JAX's rule for small integers intends.
 """
 
 from __future__ import annotations

@@ -238,6 +238,11 @@ class NumpyPolicy(Policy):
                         "two Python scalars become NumPy scalars of their default types "
                         f"({a.dtype.name}, {b.dtype.name}), which then promote")
 
+    def sum_type(self, dtype: DType) -> DType:
+        """``np.sum`` widens bool and NumPy's own small integers to the default integer; an ml_dtypes
+        integer (kind ``'V'`` to NumPy) sums in itself (``np.sum`` of int4 is int4)."""
+        return dtype if dtype in _ML else super().sum_type(dtype)
+
     def true_divide_type(self, t: "PType | str") -> PType | None:
         """``np.true_divide`` has no integer loops: bool and every NumPy integer divide in float64
         (even ``int8 / int8``); an ml_dtypes integer divides in the first float loop it casts to
