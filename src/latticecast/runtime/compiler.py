@@ -146,8 +146,9 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
 
     Raises :class:`MLIRParseError` (text that does not parse or verify, with
     ``file:line:col``), :class:`UnsupportedModuleError` (no ``@main``, element types
-    PJRT cannot run, host callbacks or tokens, a custom-call target the platform does not
-    have), :class:`DeviceNotFoundError` and :class:`CompileError`.
+    PJRT cannot run or the device's compiler cannot (float6 on CPU), host callbacks or
+    tokens, a custom-call target the platform does not have), :class:`DeviceNotFoundError`
+    and :class:`CompileError`.
     """
     is_text = _is_text(module_or_text)
     if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
@@ -173,7 +174,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
         verify_module(module_or_text, source_name=name)
         module = module_or_text
         _check_runnable(module, name)
-    refuse_what_crashes_xla(module, name)
+    refuse_what_crashes_xla(module, name, getattr(device, "platform", "cpu"), device_name(device))
     targets = prepare_custom_calls(module, device, name)
     polymorphic = read_polymorphic_signature(module)
     if polymorphic is not None:

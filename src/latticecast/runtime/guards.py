@@ -7,7 +7,9 @@ few inputs that StableHLO's verifier accepts. Each is refused with the op's loca
   crashes between 150 and 200 levels), and recursive calls;
 * ordering comparisons (``LT``, ``LE``, ``GT``, ``GE``) of complex numbers ("unhandled
   direction for conversion to Comparison");
-* ``stablehlo.remainder`` of complex numbers (a segmentation fault).
+* ``stablehlo.remainder`` of complex numbers (a segmentation fault);
+* element types the platform's compiler cannot emit (:func:`.signature.platform_problem`:
+  the 6-bit floats on CPU fail with an INTERNAL error from deep inside LLVM).
 
 One walk of the module finds them all; it runs once per compile (a cached compile skips it).
 """
@@ -19,7 +21,9 @@ from typing import Any
 from jaxlib.mlir import ir
 
 from ..dialect_utils.diagnostics import Diagnostic
+from ..dtypes import DType
 from .errors import UnsupportedModuleError
+from .signature import platform_problem
 
 __all__ = ["refuse_what_crashes_xla", "MAX_CALL_DEPTH"]
 
@@ -31,8 +35,11 @@ modules nest a handful."""
 _ORDERING = ("LT", "LE", "GT", "GE")
 
 
-def refuse_what_crashes_xla(module: Any, name: str) -> None:
-    """Raise :class:`UnsupportedModuleError` for the first input XLA would crash on (see above)."""
+def refuse_what_crashes_xla(module: Any, name: str, platform: str = "cpu", device: str = "") -> None:
+    """Raise :class:`UnsupportedModuleError` for the first input XLA would crash on (see above)
+    when compiling for ``platform`` (a PJRT platform name: ``cpu``, ``cuda``, ``rocm``);
+    ``device`` names the device in the message."""
+    lacking = {d.mlir_name: problem for d in DType if (problem := platform_problem(d, platform))}
     calls: dict[str, list[str]] = {}
     for op in module.body.operations:
         op = op.operation
@@ -40,6 +47,11 @@ def refuse_what_crashes_xla(module: Any, name: str) -> None:
             continue
         callees: list[str] = []
         problem: list[str] = []
+        if lacking:
+            signature = str(op.attributes["function_type"])
+            for element, why in lacking.items():
+                if element in signature:
+                    problem.append(f"{Diagnostic.at(op.location, 'error', '').where or name}: {why}")
 
         def visit(inner: ir.Operation, callees: list[str] = callees, problem: list[str] = problem) -> ir.WalkResult:
             kind = inner.name
@@ -48,16 +60,28 @@ def refuse_what_crashes_xla(module: Any, name: str) -> None:
             elif kind in ("stablehlo.compare", "stablehlo.remainder") and _complex_operand(inner):
                 why = _complex_problem(inner)
                 if why:
-                    where = Diagnostic.at(inner.location, "error", "").where or name
-                    problem.append(f"{where}: {why}")
+                    problem.append(f"{Diagnostic.at(inner.location, 'error', '').where or name}: {why}")
                     return ir.WalkResult.INTERRUPT
+            if lacking:
+                for result in inner.results:
+                    why = lacking.get(_element_name(result.type))
+                    if why:
+                        problem.append(f"{Diagnostic.at(inner.location, 'error', '').where or name}: {why}")
+                        return ir.WalkResult.INTERRUPT
             return ir.WalkResult.ADVANCE
 
-        op.walk(visit)
+        if not problem:
+            op.walk(visit)
         if problem:
-            raise UnsupportedModuleError(f"{name} cannot run on XLA: {problem[0]}")
+            raise UnsupportedModuleError(f"{name} cannot run on XLA{f' for {device}' if device else ''}: "
+                                         f"{problem[0]}")
         calls[ir.StringAttr(op.attributes["sym_name"]).value] = callees
     _check_call_depth(calls, name)
+
+
+def _element_name(t: ir.Type) -> str:
+    """The element type of a shaped type as MLIR spells it (``""`` for other types)."""
+    return str(ir.ShapedType(t).element_type) if isinstance(t, ir.ShapedType) else ""
 
 
 def _complex_operand(op: ir.Operation) -> bool:
