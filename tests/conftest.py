@@ -68,3 +68,45 @@ def run_python() -> Callable[..., "subprocess.CompletedProcess[str]"]:
     """``run_python(code, env={...}, unset=("HOME",))``: a fresh interpreter (for process-wide state:
     environment variables read once, the first compile of a process, crashes)."""
     return _run_python
+
+
+def _run_refined(graph, *arrays):
+    """Run a graph with symbolic dimensions on ``arrays``: its module refined to their shapes with JAX's
+    public ``jax.extend.mlir.refine_polymorphic_shapes``, then compiled. The runtime will do this itself
+    (issue 10: ``g.compile()`` of a dynamic module); until then the symbolic-dimension tests check the
+    builder's IR by numbers this way. Each argument gets its static type, converted back to the dynamic
+    one inside (as JAX calls an exported function)."""
+    import io
+
+    import jax.extend.mlir
+    from jaxlib.mlir import ir
+
+    from latticecast.dialect_utils.context import strict_context
+    from latticecast.runtime import compile
+
+    ctx = strict_context()
+    module = ir.Module.parse(graph.mlir(), context=ctx)
+    main = next(op.operation for op in module.body.operations if op.operation.name == "func.func")
+    block = main.regions[0].blocks[0]
+    with ctx, ir.Location.unknown():
+        ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+        static = []
+        for arg, dynamic, array in zip(block.arguments, ftype.inputs, arrays):
+            t = ir.RankedTensorType.get(list(array.shape), ir.RankedTensorType(dynamic).element_type)
+            static.append(t)
+            arg.set_type(t)
+            back = ir.Operation.create("stablehlo.convert", results=[dynamic], operands=[arg],
+                                       ip=ir.InsertionPoint.at_block_begin(block))
+            arg.replace_all_uses_except(back.result, back)
+        main.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(static, ftype.results))
+    buf = io.BytesIO()
+    module.operation.write_bytecode(buf)
+    refined = jax.extend.mlir.refine_polymorphic_shapes(buf.getvalue(), enable_shape_assertions=True,
+                                                        validate_static_shapes=True)
+    return compile(ir.Module.parse(refined, context=ctx))(*arrays)
+
+
+@pytest.fixture
+def run_refined():
+    """``run_refined(graph, *arrays)`` -> outputs of a graph with symbolic dimensions (see :func:`_run_refined`)."""
+    return _run_refined

@@ -89,7 +89,7 @@ def _run_both(policy: str, namespace, inputs, steps, seed):
     """Build and run the program in latticecast and in the library; returns pairs of results."""
     rng = np.random.default_rng(seed)
     arrays = [_values(d, s, rng) for d, s in inputs]
-    g = Graph("diff", [TensorType(d, s) for d, s in inputs], policy=policy)
+    g = Graph("diff", input_types=[TensorType(d, s) for d, s in inputs], policy=policy)
     lib_vals = [namespace.asarray(a) for a in arrays]
     outs = []
     with g:
@@ -171,7 +171,7 @@ def test_every_cell_end_to_end(policy, namespace):
     lib = jnp if namespace == "jnp" else np
     rng = np.random.default_rng(0)
     arrays = [_values(d, (2,), rng) for d in dtypes]
-    g = Graph("cells", [TensorType(d, [2]) for d in dtypes], policy=policy)
+    g = Graph("cells", input_types=[TensorType(d, [2]) for d in dtypes], policy=policy)
     expected = []
     with g, jax.enable_x64(True):
         xs = g.inputs
@@ -193,7 +193,7 @@ def test_every_cell_end_to_end(policy, namespace):
 
 def test_anvil_worked_example_runs():
     """The seed: f(x, y) = (x + 1L) * y with x = TRUE and y = 2L as i16 gives 4 as i16."""
-    with Graph("anvil", [TensorType(DType.bool, []), TensorType(DType.int16, [])], policy="anvil") as g:
+    with Graph("anvil", input_types=[TensorType(DType.bool, []), TensorType(DType.int16, [])], policy="anvil") as g:
         x, y = g.inputs
         g.output((x + 1) * y)
     (out,) = g.compile()(np.bool_(True), np.int16(2))
@@ -202,7 +202,7 @@ def test_anvil_worked_example_runs():
 
 def test_max_int16_plus_float32_runs():
     """MAX's opening question: x + y with int16 and float32 scalars is float32."""
-    with Graph("max", [], policy="max") as g:
+    with Graph("max", input_types=[], policy="max") as g:
         x = g.scalar[DType.int16](1)
         y = g.scalar[DType.float32](1.0)
         g.output(x + y)
@@ -211,7 +211,7 @@ def test_max_int16_plus_float32_runs():
 
 
 def test_floor_division_and_modulo_of_negative_integers():
-    with Graph("floor", [TensorType(DType.int32, [6]), TensorType(DType.int32, [6])]) as g:
+    with Graph("floor", input_types=[TensorType(DType.int32, [6]), TensorType(DType.int32, [6])]) as g:
         x, y = g.inputs
         g.output(x // y, x % y)
     a = np.array([-7, -7, 7, 7, -1, 0], np.int32)
