@@ -215,6 +215,19 @@ def test_indexing_is_max_indexing():
         np.testing.assert_array_equal(got, want)
 
 
+def test_tensor_value_wraps_and_recognises_values():
+    from latticecast.max import TensorValue
+
+    with _x(3) as g:
+        (x,) = g.inputs
+        assert TensorValue(x) is x and isinstance(x, TensorValue) and issubclass(lc.Value, TensorValue)
+        c = TensorValue(np.ones(3, np.float32))
+        assert isinstance(c, lc.Value) and c.dtype is DType.float32 and not isinstance(1.0, TensorValue)
+        with pytest.raises(GraphError, match="is a Python scalar, not a graph value"):
+            TensorValue(1.0)
+        g.output(x + c)
+
+
 def test_values_are_not_iterable_and_have_no_truth_value():
     with _x(3) as g:
         (x,) = g.inputs
@@ -297,14 +310,22 @@ def test_nn_ops_check_their_arguments():
 
 SEMANTICS = _load_semantics()
 MAX_VALUES = dict(np.load(ROOT / "tests" / "data" / "max_semantics_reference.npz"))
-# MAX's exp kernel returns +inf for NaN (measured: exp([nan, 0, 1, -inf]) = [inf, 1, e, 0]), so its
-# softmax of a NaN-containing slice gives 0 and -inf next to the NaN; latticecast's is NaN there, as
-# IEEE arithmetic (and NumPy, JAX) give. Those slices are left out of the comparison.
-NAN_SLICES = {"logsoftmax(m)": (1, slice(None)), "softmax(m, axis=0)": (slice(None), [0, 2])}
+# Where latticecast deliberately differs from MAX, both measured: MAX's exp kernel returns +inf for NaN (so its
+# softmax of a NaN-containing slice has 0 and -inf beside the NaN), and MAX's < and <= are not(>=) and not(>),
+# true for NaN. latticecast computes these as IEEE arithmetic does (and NumPy, JAX).
+# name -> (the entries, MAX's value there or None for mixed values, latticecast's value there)
+NAN_DIFFERENCES = {
+    "exp(m)": ((1, [0, 2]), np.inf, np.nan),
+    "logsoftmax(m)": ((1, slice(None)), None, np.nan),
+    "softmax(m, axis=0)": ((slice(None), [0, 2]), None, np.nan),
+    "m < 2.0": ((1, [0, 2]), True, False),
+    "m <= 2.0": ((1, [0, 2]), True, False),
+}
 
 
 @pytest.mark.parametrize("policy", ["max", "jax"])
 def test_values_match_max(policy):
+    assert set(NAN_DIFFERENCES) <= set(SEMANTICS.EXPRESSIONS)
     types = [TensorType(DType.parse(a.dtype), a.shape) for a in SEMANTICS.INPUTS.values()]
     with Graph("semantics", input_types=types, policy=policy) as g:
         f, i, m = g.inputs
@@ -313,10 +334,13 @@ def test_values_match_max(policy):
     for name, got in zip(SEMANTICS.EXPRESSIONS, outs):
         want = MAX_VALUES[f"out/{name}"]
         assert got.dtype == want.dtype and got.shape == want.shape, name
-        if name in NAN_SLICES:
-            assert np.isnan(got[NAN_SLICES[name]]).all(), name
+        if name in NAN_DIFFERENCES:
+            where, theirs, ours = NAN_DIFFERENCES[name]
+            np.testing.assert_array_equal(got[where], np.full_like(got[where], ours), err_msg=name)
+            if theirs is not None:
+                np.testing.assert_array_equal(want[where], np.full_like(want[where], theirs), err_msg=name)
             keep = np.ones(want.shape, bool)
-            keep[NAN_SLICES[name]] = False
+            keep[where] = False
             got, want = got[keep], want[keep]
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6, equal_nan=True, err_msg=name)
 

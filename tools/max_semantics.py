@@ -12,7 +12,9 @@ floats and integers); ``round`` ties to even; ``argmax``/``argmin`` take the fir
 of a tie and never pick a NaN over a number; ``band_part(..., exclude=True)`` zeroes the
 band (NaNs too); the three ``gelu`` approximations; ``sigmoid``, ``silu``, ``logsoftmax``,
 ``trunc``; reductions that keep their axis, ``var`` without Bessel's correction,
-``transpose`` swapping two axes, slicing, elementwise ``max(x, y)``.
+``transpose`` swapping two axes, slicing, elementwise ``max(x, y)``. And two things
+latticecast deliberately does not copy: MAX's ``exp`` of NaN is +inf, and its ``<``/``<=``
+are ``not (>=)``/``not (>)``, true for NaN.
 """
 
 from __future__ import annotations
@@ -70,6 +72,9 @@ EXPRESSIONS: dict[str, Callable[..., Any]] = {
     "m.reshape([4, -1])": lambda ops, f, i, m: m.reshape([4, -1]),
     "ops.concat([m, m], axis=1)": lambda ops, f, i, m: ops.concat([m, m], axis=1),
     "ops.stack([f, f], axis=1)": lambda ops, f, i, m: ops.stack([f, f], axis=1),
+    "exp(m)": lambda ops, f, i, m: ops.exp(m),
+    "m < 2.0": lambda ops, f, i, m: m < 2.0,
+    "m <= 2.0": lambda ops, f, i, m: m <= 2.0,
 }
 
 

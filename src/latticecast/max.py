@@ -29,6 +29,7 @@ from .dims import Dim, SymbolicDim
 from .dtypes import DType
 from .graph import Graph as _Graph
 from .graph import Value
+from .graph.ops.promotion import as_value, graph_of
 from .policies import Policy, policies
 from .tensor_type import TensorType
 
@@ -41,8 +42,23 @@ MAX_POLICY = "max-python"
 FALLBACK_POLICY = "max"
 """The policy used while :data:`MAX_POLICY` is not registered: MAX's published promotion table."""
 
-TensorValue = Value
-"""MAX's name for a tensor value of a graph."""
+class _ValueType(type):
+    """``isinstance(v, TensorValue)`` holds for every graph value (they are all tensors here)."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Value)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, Value)
+
+
+class TensorValue(metaclass=_ValueType):
+    """MAX's ``TensorValue``: ``TensorValue(x)`` is ``x`` as a value of its graph (a NumPy array becomes a
+    constant of the current graph; a Python scalar is refused, as in MAX), and every graph value is an
+    instance. The values themselves are :class:`latticecast.Value`."""
+
+    def __new__(cls, value: Any) -> Value:  # type: ignore[misc]
+        return as_value(value, graph_of(value))
 
 
 def default_policy() -> str:

@@ -1,5 +1,11 @@
 """``Graph``: build a StableHLO function the way Modular's MAX ``Graph`` API does.
 
+MAX's names mean what MAX 26.7 means: ``Graph(name, forward=None, input_types=())``,
+``Graph.current``, ``graph.inputs``, ``graph.output(...)``; latticecast's own options
+(``policy=``, ``diagnose_lossy=``, ...) are keywords, and ``g.mlir()``/``g.compile()``
+are its own. Input types may name symbolic dimensions (``["batch", 10]``): ``@main``
+then has dynamic dimensions, and inputs sharing a name are asserted equal when it runs.
+
 A graph owns a module with one public function, ``@main``, whose arguments are the
 graph's inputs. Every op enters through one door, :meth:`Graph._add_op`, which gives
 it its location and, for a weakly typed value, the ``latticecast.weak`` marker. Ops
@@ -19,9 +25,9 @@ from typing import Any, Callable, Iterable, Sequence
 from jaxlib.mlir import ir, passmanager
 from jaxlib.mlir.dialects import stablehlo
 
+from ..device_ref import CPU, DeviceRef
 from ..dialect_utils.context import default_context
 from ..dialect_utils.diagnostics import Diagnostic
-from ..device_ref import CPU, DeviceRef
 from ..dialect_utils.types import TypeCache, type_cache
 from ..dims import SymbolicDim
 from ..dtypes import DType, DTypeLike
