@@ -24,7 +24,7 @@ def chain_ops(xs, n: int):
 
 
 def build_graph(n: int, policy: str = "jax") -> Graph:
-    g = Graph(f"chain{n}", [TensorType(d, SHAPE) for d in DTYPES], policy=policy)
+    g = Graph(f"chain{n}", input_types=[TensorType(d, SHAPE) for d in DTYPES], policy=policy)
     with g:
         g.output(chain_ops(g.inputs, n))
     return g

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from latticecast import DType
-from latticecast.demo import INPUTS, build_program, main
+from latticecast.demo import INPUTS, build_program, main, run_max_program
 
 
 def test_demo_walks_through_the_whole_path(capsys):
@@ -21,13 +21,22 @@ def test_demo_walks_through_the_whole_path(capsys):
     assert "latticecast.weak" not in after
     run = out[out.index("4. Compiled"):out.index("5. The same program")]
     assert "x * one + y - 2 = [-0.5 ,  0.25,  0.  , 10.  ]  (float32)" in run
-    side = out[out.index("5. The same program"):]
+    side = out[out.index("5. The same program"):out.index("6. A program written for MAX")]
     assert "float16" in side and "inf" in side and "float64" in side  # max and jax disagree on i8 + u64
     assert "can lose magnitude" in side
     # the fp8 line: the same int16 + float8_e4m3fn under jax and numpy, and the lossy warning
     assert "fp8: int16 + float8_e4m3fn under jax = float8_e4m3fn [  1.5,   3. , 288. , 448. ]" in side
     assert "fp8: int16 + float8_e4m3fn under numpy: refused, np.promote_types refuses it" in side
     assert "jax: warning: 'stablehlo.add' op implicit promotion of i16 to f8E4M3FN can lose magnitude" in side
+    dropin = out[out.index("6. A program written for MAX"):]
+    assert "from latticecast.max import DType, DeviceRef, Graph, TensorType, ops" in dropin
+    assert "labels int64[4, 1]" in dropin and "against NumPy: labels equal" in dropin
+
+
+def test_demo_max_program_computes_what_numpy_does():
+    (probs, labels), (want_probs, want_labels) = run_max_program()
+    np.testing.assert_allclose(probs, want_probs, rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(labels, want_labels)
 
 
 def test_demo_values_are_numpy_arithmetic():

@@ -82,7 +82,7 @@ def test_every_pair_with_a_low_precision_dtype_runs_as_in_jax(low):
     dtypes = [low, *RUNNABLE]
     arrays = [_values(d, 4, rng) for d in dtypes]
     graph_outs, lib_fns, refused, literal_refused = [], [], 0, 0
-    g = Graph("pairs", [TensorType(d, [4]) for d in dtypes], policy="jax")
+    g = Graph("pairs", input_types=[TensorType(d, [4]) for d in dtypes], policy="jax")
     with g:
         x, *others = g.inputs
         for j, d in enumerate(RUNNABLE):
@@ -148,7 +148,7 @@ def test_random_mixed_programs_match_jax_bit_for_bit(program):
     inputs, steps, seed = program
     rng = np.random.default_rng(seed)
     arrays = [_values(d, 3, rng) for d in inputs]
-    g = Graph("mixed", [TensorType(d, [3]) for d in inputs], policy="jax")
+    g = Graph("mixed", input_types=[TensorType(d, [3]) for d in inputs], policy="jax")
     chain: list[tuple[int, object, int]] = []  # how each value is made: (op, lhs index, rhs index or literal)
     outs = []
     with g:
@@ -192,7 +192,7 @@ PROBES = np.array([0.0, -0.0, 0.5, 1.5, 2.5, -3.7, 7.0, 8.0, 15.0, 448.0, 449.0,
 
 
 def _convert_program(source: DType, target: DType, n: int):
-    with Graph("convert", [TensorType(source, [n])], policy="jax") as g:
+    with Graph("convert", input_types=[TensorType(source, [n])], policy="jax") as g:
         (x,) = g.inputs
         g.output(x.cast(target))
     return g.compile()
@@ -213,7 +213,7 @@ def test_casts_between_low_precision_and_classic_types_are_jax_astype(source):
     targets = [t for t in RUNNABLE if not t.is_complex and t is not source]
     values = _values(source, 8, rng)
     backs = [_values(t, 8, rng) for t in targets]
-    with Graph("casts", [TensorType(source, [8])] + [TensorType(t, [8]) for t in targets]) as g:
+    with Graph("casts", input_types=[TensorType(source, [8])] + [TensorType(t, [8]) for t in targets]) as g:
         x, *ys = g.inputs
         g.output(*[x.cast(t) for t in targets], *[y.cast(source) for y in ys])
     got = g.compile()(values, *backs)
@@ -298,7 +298,7 @@ def test_float_conversions_agree_with_ml_dtypes_bit_for_bit():
 
 
 def test_a_literal_a_float8_cannot_hold_is_an_error_on_its_line():
-    with Graph("lit", [TensorType(DType.float8_e4m3fn, [2])]) as g:
+    with Graph("lit", input_types=[TensorType(DType.float8_e4m3fn, [2])]) as g:
         (x,) = g.inputs
         with pytest.raises(LiteralRangeError, match=r"1000 out of range for float8_e4m3fn \(largest finite 448\)"):
             x + 1000
@@ -314,7 +314,7 @@ def test_e8m0_has_no_zero_refused_where_jax_makes_nan():
     x = np.ones(2, e8m0.np_dtype)
     assert np.isnan(np.asarray(jax.jit(lambda v: v + 0)(x)).astype(np.float32)).all()
     assert np.isnan(np.asarray(jnp.zeros(2, e8m0.np_dtype)).astype(np.float32)).all()
-    with Graph("e8m0", [TensorType(e8m0, [2])]) as g:
+    with Graph("e8m0", input_types=[TensorType(e8m0, [2])]) as g:
         (v,) = g.inputs
         for bad in (0, 0.0, -1):
             with pytest.raises(LiteralRangeError, match="it has no zero and no negative values .*NaN"):
@@ -329,12 +329,30 @@ def test_e8m0_has_no_zero_refused_where_jax_makes_nan():
 def test_reductions_without_infinities_start_at_the_finite_extremes():
     """max over float8_e4m3fn starts at -448, as in JAX (-inf would be NaN there)."""
     a = np.array([-3.0, -1.0, -448.0], np.float32).astype(ml_dtypes.float8_e4m3fn)
-    with Graph("red", [TensorType(DType.float8_e4m3fn, [3])]) as g:
+    with Graph("red", input_types=[TensorType(DType.float8_e4m3fn, [3])]) as g:
         (x,) = g.inputs
-        g.output(ops.max(x), ops.min(x))
-    hi, lo = g.compile()(a)
-    _assert_same("max", hi, jnp.max(a))
-    _assert_same("min", lo, jnp.min(a))
+        g.output(ops.reduce_max(x), ops.reduce_min(x), ops.max(x), ops.min(x))
+    hi, lo, kept_hi, kept_lo = g.compile()(a)
+    _assert_same("reduce_max", hi, jnp.max(a))
+    _assert_same("reduce_min", lo, jnp.min(a))
+    _assert_same("max", kept_hi, jnp.max(a, axis=-1, keepdims=True))  # MAX's: one axis, kept
+    _assert_same("min", kept_lo, jnp.min(a, axis=-1, keepdims=True))
+
+
+@pytest.mark.parametrize("dtype", [DType.float4_e2m1fn, DType.float8_e4m3fn], ids=str)
+def test_max_style_extremes_of_floats_without_nan_or_inf(dtype):
+    """MAX's max/min/argmax skip NaN, starting from NaN; float4 has none, so they start at its finite
+    extremes instead (and float8_e4m3fn, which has NaN, still skips it)."""
+    a = np.array([[-3.0, 1.0, -6.0], [2.0, 0.5, -1.0]], np.float32).astype(dtype.np_dtype)
+    with Graph("red", input_types=[TensorType(dtype, [2, 3])]) as g:
+        (x,) = g.inputs
+        g.output(ops.max(x), ops.min(x), ops.argmax(x), ops.argmin(x))
+    hi, lo, arg_hi, arg_lo = g.compile()(a)
+    f = a.astype(np.float32)
+    np.testing.assert_array_equal(hi.astype(np.float32), f.max(-1, keepdims=True))
+    np.testing.assert_array_equal(lo.astype(np.float32), f.min(-1, keepdims=True))
+    np.testing.assert_array_equal(arg_hi, f.argmax(-1)[:, None])
+    np.testing.assert_array_equal(arg_lo, f.argmin(-1)[:, None])
 
 
 @pytest.mark.parametrize("dtype", [DType.int1, DType.uint1], ids=str)
@@ -342,8 +360,8 @@ def test_one_bit_integers_are_refused_at_the_ir_boundary(dtype):
     """JAX's lattice has int1 and uint1 (the policy too), but StableHLO cannot hold them."""
     assert JAX.promote_types(dtype, dtype) is dtype and JAX.promote_types(dtype, "i*") is dtype
     with pytest.raises(NoStableHLOTypeError, match=f"{dtype.name} has no StableHLO element type"):
-        Graph("one_bit", [TensorType(dtype, [2])])
-    with Graph("cast", [TensorType(DType.int8, [2])]) as g:
+        Graph("one_bit", input_types=[TensorType(dtype, [2])])
+    with Graph("cast", input_types=[TensorType(DType.int8, [2])]) as g:
         (x,) = g.inputs
         with pytest.raises(NoStableHLOTypeError, match="use int2 or int8|use uint2 or uint8"):
             x.cast(dtype)

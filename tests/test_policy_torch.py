@@ -401,7 +401,7 @@ def test_the_builder_and_the_pass_apply_the_zero_dim_rule():
 
     from latticecast import Graph, TensorType
 
-    with Graph("t", [TensorType(DType.int8, [4]), TensorType(DType.int64, []), TensorType(DType.bfloat16, [4]),
+    with Graph("t", input_types=[TensorType(DType.int8, [4]), TensorType(DType.int64, []), TensorType(DType.bfloat16, [4]),
                      TensorType(DType.float64, [])], policy="torch") as g:
         x, z, b, f = g.inputs
         assert [(x + z).dtype, (b + f).dtype, (z + x).dtype] == [DType.int8, DType.bfloat16, DType.int8]

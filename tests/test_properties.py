@@ -68,7 +68,7 @@ def programs(draw, policy):
 
 
 def _build(policy, inputs, steps):
-    g = Graph("random", [TensorType(d, [3]) for d in inputs], policy=policy)
+    g = Graph("random", input_types=[TensorType(d, [3]) for d in inputs], policy=policy)
     with g:
         values = list(g.inputs)
         predicted = []

@@ -13,7 +13,7 @@ from latticecast import DType, Graph, TensorType
 
 def _chain(n: int) -> Graph:
     types = [DType.int8, DType.int16, DType.float32, DType.uint8, DType.float16]
-    g = Graph(f"chain{n}", [TensorType(d, [8]) for d in types], policy="jax")
+    g = Graph(f"chain{n}", input_types=[TensorType(d, [8]) for d in types], policy="jax")
     xs = g.inputs
     acc = xs[0]
     with g:

@@ -15,7 +15,7 @@ y = np.array([0.5, 1.0, 2.0, 448.0], np.float32).astype(ml_dtypes.float8_e4m3fn)
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    with Graph("fp8", [TensorType(DType.int16, [4]), TensorType(DType.float8_e4m3fn, [4])], policy="jax",
+    with Graph("fp8", input_types=[TensorType(DType.int16, [4]), TensorType(DType.float8_e4m3fn, [4])], policy="jax",
                diagnose_lossy="warning") as g:
         a, b = g.inputs
         g.output(a + b)

@@ -6,7 +6,8 @@ then builds the same program under a second policy and shows both side by side.
 The program holds MAX's opening question (``int16 + float32``), a weak Python
 literal, and a pair the policies disagree on (``int8 + uint64``); a last line adds
 ``int16 + float8_e4m3fn`` (a float8 under JAX, refused by NumPy) and the lossy
-warning it earns.
+warning it earns. Last, a program written for MAX runs with only its import
+changed (:data:`MAX_PROGRAM`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 from .dtypes import DType
 from .errors import PromotionError
 
-__all__ = ["main", "build_program", "INPUTS", "fp8_lines", "FP8_INPUTS"]
+__all__ = ["main", "build_program", "INPUTS", "fp8_lines", "FP8_INPUTS", "MAX_PROGRAM", "run_max_program"]
 
 INPUTS = {
     "x": (DType.int16, np.array([1, 2, 3, 4], np.int16)),
@@ -35,13 +36,39 @@ def build_program(policy: str, diagnose_lossy: str = "off"):
     ``int8 + uint64`` on which JAX, MAX and NumPy disagree (and the Array API refuses)."""
     from .graph import Graph, TensorType
 
-    g = Graph("demo", [TensorType(dt, v.shape) for dt, v in INPUTS.values()], policy=policy,
+    g = Graph("demo", input_types=[TensorType(dt, v.shape) for dt, v in INPUTS.values()], policy=policy,
               input_names=list(INPUTS), diagnose_lossy=diagnose_lossy)
     with g:
         x, y, a, b = g.inputs
         one = g.scalar[DType.int16](1)      # a typed scalar, MAX's g.scalar[DType.int16](1)
         g.output(x * one + y - 2, a + b)    # 2 is a Python literal: weakly typed
     return g
+
+
+MAX_PROGRAM = """\
+from latticecast.max import DType, DeviceRef, Graph, TensorType, ops   # MAX: from max.graph import ...
+
+device = DeviceRef.CPU()
+input_types = [TensorType(DType.float32, [4, 8], device), TensorType(DType.float32, [8, 3], device),
+               TensorType(DType.float32, [3], device)]
+with Graph("classifier", input_types=input_types) as graph:
+    x, w, b = (value.tensor for value in graph.inputs)
+    logits = ops.relu(x @ w + b)
+    graph.output(ops.softmax(logits), logits.argmax())   # argmax keeps its axis: [4, 1], as in MAX
+"""
+"""A classifier written as MAX's documentation writes graphs; the demo runs exactly this text."""
+
+
+def run_max_program(device: str = "cpu") -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """:data:`MAX_PROGRAM` built, compiled and run on seeded inputs: (latticecast's outputs, NumPy's)."""
+    namespace: dict = {}
+    exec(MAX_PROGRAM, namespace)
+    rng = np.random.default_rng(0)
+    x, w, b = (rng.standard_normal(s, dtype=np.float32) for s in ((4, 8), (8, 3), (3,)))
+    outs = namespace["graph"].compile(device)(x, w, b)
+    logits = np.maximum(x @ w + b, 0)
+    e = np.exp(logits - logits.max(-1, keepdims=True))
+    return outs, [e / e.sum(-1, keepdims=True), logits.argmax(-1)[:, None]]
 
 
 def _section(title: str) -> None:
@@ -80,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
     _section(f"1. A mixed-dtype program, built with the MAX-style graph API (policy {args.policy})")
-    print("""    with Graph("demo", [TensorType(DType.int16, [4]), TensorType(DType.float32, [4]),
+    print("""    with Graph("demo", input_types=[TensorType(DType.int16, [4]), TensorType(DType.float32, [4]),
                         TensorType(DType.int8, [4]), TensorType(DType.uint64, [4])]) as g:
         x, y, a, b = g.inputs
         one = g.scalar[DType.int16](1)
@@ -135,6 +162,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 continue  # the program is illegal under this policy (shown above)
             for d in g2.diagnostics or [f"no promotion in the program can lose magnitude under {name}"]:
                 print(f"    {name}: {d}")
+
+    _section("6. A program written for MAX, with only its import changed")
+    print("\n".join(f"    {line}" if line else "" for line in MAX_PROGRAM.rstrip().splitlines()))
+    (probs, labels), (want_probs, want_labels) = run_max_program(args.device)
+    print(f"\n    probabilities {probs.dtype}{list(probs.shape)}, labels {labels.dtype}{list(labels.shape)}: "
+          f"{labels.ravel().tolist()}")
+    print(f"    against NumPy: labels {'equal' if np.array_equal(labels, want_labels) else 'DIFFER'}, "
+          f"largest probability difference {np.abs(probs - want_probs).max():.1e}")
     return 0
 
 
@@ -155,7 +190,7 @@ def fp8_lines(policies: Sequence[str], device: str = "cpu") -> list[str]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
-                with Graph("fp8", [TensorType(DType.int16, [4]), TensorType(DType.float8_e4m3fn, [4])],
+                with Graph("fp8", input_types=[TensorType(DType.int16, [4]), TensorType(DType.float8_e4m3fn, [4])],
                            policy=name, diagnose_lossy="warning") as g:
                     a, b = g.inputs
                     g.output(a + b)

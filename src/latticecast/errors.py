@@ -8,7 +8,7 @@ if TYPE_CHECKING:
     from .dtypes import DType
     from .weak import PType
 
-__all__ = ["PromotionError", "LiteralRangeError", "UnknownPolicyError", "GraphError"]
+__all__ = ["PromotionError", "LiteralRangeError", "UnknownPolicyError", "GraphError", "NoCurrentGraphError"]
 
 
 class PromotionError(TypeError):
@@ -46,3 +46,10 @@ class UnknownPolicyError(KeyError, ValueError):
 class GraphError(ValueError):
     """A graph used the wrong way: no output, a value from another graph, a closed graph, a bad
     shape or axis. The message says which, and what to write instead."""
+
+
+class NoCurrentGraphError(GraphError, LookupError):
+    """An op needed the graph being built (``Graph.current``) outside every ``with Graph(...)`` block.
+
+    A :class:`GraphError`, and a ``LookupError`` as MAX raises for the same mistake, so code
+    written for MAX catches it unchanged."""

@@ -1,9 +1,21 @@
-"""``TensorType``: a tensor's dtype and static shape, as MAX's ``max.graph.TensorType`` spells it.
+"""``TensorType``: a tensor's dtype, shape and device, as MAX's ``max.graph.TensorType`` spells it.
+
+``TensorType(dtype, shape, device)``: ``shape`` holds sizes and symbolic dimensions
+(``["batch", 10]``, see :mod:`latticecast.dims`); ``device`` is a
+:class:`~latticecast.device_ref.DeviceRef` (or MAX's, or a name).
+
+MAX requires ``device``; latticecast defaults it to ``DeviceRef.CPU()``. A MAX program
+always passes it and means the same thing here, while a ``TensorType`` also describes
+host arrays -- the runtime reports a compiled model's inputs and outputs with it, and
+those are NumPy arrays -- and every latticecast program written before devices existed
+says ``TensorType(dtype, shape)``. The CPU is MAX's default device too (MAX's
+``InferenceSession`` always includes it).
 
 It sits below the graph builder and the runtime: a graph declares its inputs with it,
 and a compiled model reports its inputs and outputs with it, so the two compare equal
 and neither layer imports the other. It imports nothing from MLIR; :attr:`TensorType.mlir`
-is the type's spelling as text.
+is the type's spelling as text (``?`` for a symbolic dimension, as StableHLO writes a
+dynamic one).
 """
 
 from __future__ import annotations
@@ -13,52 +25,60 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .device_ref import CPU, DeviceRef, DeviceRefLike
+from .dims import MAX_DIM, SymbolicDim, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from .errors import GraphError
 
-__all__ = ["TensorType", "MAX_DIM"]
-
-MAX_DIM = (1 << 62) - 1
-"""The largest dimension accepted: MLIR stores dimensions as int64, and products of dimensions
-must not overflow while shapes are checked."""
+__all__ = ["TensorType", "MAX_DIM", "check_shape"]
 
 
 @dataclass(frozen=True)
 class TensorType:
-    """A tensor of ``dtype`` and a static ``shape``: ``TensorType(DType.int16, [4])``."""
+    """A tensor of ``dtype`` and ``shape`` on ``device``: ``TensorType(DType.int16, [4])``,
+    ``TensorType(DType.float32, ["batch", 10], DeviceRef.CPU())``."""
 
     dtype: DType
-    shape: tuple[int, ...] = ()
+    shape: tuple["int | SymbolicDim", ...] = ()
+    device: DeviceRef = CPU
 
-    def __init__(self, dtype: DTypeLike, shape: Iterable[int] = ()) -> None:
+    def __init__(self, dtype: DTypeLike, shape: Iterable[Any] = (), device: DeviceRefLike = None) -> None:
         object.__setattr__(self, "dtype", DType.parse(dtype))
         object.__setattr__(self, "shape", check_shape(shape, "TensorType shape"))
+        object.__setattr__(self, "device", CPU if device is None else DeviceRef.parse(device))
 
     @property
     def rank(self) -> int:
         return len(self.shape)
 
     @property
+    def is_static(self) -> bool:
+        """Whether every dimension is a size (no symbolic dimension)."""
+        return is_static(self.shape)
+
+    @property
     def np_dtype(self) -> np.dtype:
         """The NumPy dtype that holds values of this type on the host."""
         return self.dtype.np_dtype
 
+    def num_elements(self) -> int:
+        """The number of elements (MAX's name); a symbolic shape has no number yet."""
+        n = static_size(self.shape)
+        if n is None:
+            raise GraphError(f"{self} has symbolic dimensions: its number of elements is known only when the "
+                             "graph is called")
+        return n
+
+    def cast(self, dtype: DTypeLike) -> "TensorType":
+        """The same shape and device with another dtype (MAX's ``TensorType.cast``)."""
+        return TensorType(dtype, self.shape, self.device)
+
     @property
     def mlir(self) -> str:
-        """The MLIR spelling, ``tensor<4xi16>``."""
-        return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.dtype.mlir_name + ">"
+        """The MLIR spelling, ``tensor<4xi16>`` (``tensor<?x10xf32>`` for a symbolic dimension)."""
+        return "tensor<" + "".join(f"{d if d.__class__ is int else '?'}x" for d in self.shape) + \
+            self.dtype.mlir_name + ">"
 
     def __str__(self) -> str:
-        return f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"
-
-
-def check_shape(shape: Any, what: str) -> tuple[int, ...]:
-    """``shape`` as a tuple of ints in ``[0, MAX_DIM]``, or a :class:`GraphError` naming the problem."""
-    if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
-        raise GraphError(f"{what} must be a sequence of non-negative integers such as [2, 3], not {shape!r}")
-    dims = tuple(shape)
-    for d in dims:
-        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)) or not 0 <= int(d) <= MAX_DIM:
-            raise GraphError(f"{what} {list(dims)} must be non-negative integers (at most {MAX_DIM}; "
-                             "latticecast graphs have static shapes)")
-    return tuple(int(d) for d in dims)
+        text = f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"
+        return text if self.device == CPU else f"{text} on {self.device}"

@@ -29,7 +29,9 @@ def constant_values(op: ir.Operation, dtype: DType, shape: tuple[int, ...]) -> n
         raise ValueError(f"cannot read the value of {text.strip()}")
     pairs = _COMPLEX.findall(m.group(1))
     values = np.array([complex(float(re_), float(im)) for re_, im in pairs], dtype=dtype.np_dtype)
-    return np.broadcast_to(values, shape).copy() if values.size == 1 else values.reshape(shape)
+    if values.size == 1:  # a splat, for any shape (a scalar's too)
+        return np.full(shape, values[0], dtype=values.dtype)
+    return values.reshape(shape)
 
 
 def dense_values(attr: ir.Attribute, dtype: DType, shape: tuple[int, ...]) -> np.ndarray:

@@ -7,7 +7,7 @@ and ``hash`` are pointer operations). Nothing is built before it is needed: in
 particular the ``!latticecast.address`` type, which only a context that allows
 unregistered dialects can hold, exists only where a module uses MAX's ``address``.
 
-Shapes may be dynamic: a dimension of ``None`` is MLIR's ``?``.
+Shapes may be dynamic: a dimension of ``None`` (or a symbolic one, ``"batch"``) is MLIR's ``?``.
 """
 
 from __future__ import annotations
@@ -65,15 +65,17 @@ class TypeCache:
         """The dtypes whose element type this cache has built in its context so far."""
         return frozenset(self._elements)
 
-    def tensor(self, dtype: DType, shape: Sequence["int | None"]) -> ir.RankedTensorType:
+    def tensor(self, dtype: DType, shape: Sequence[object]) -> ir.RankedTensorType:
+        """The ranked tensor type of ``dtype`` and ``shape``: a dimension that is not an integer
+        (``None``, or a graph's symbolic dimension such as ``"batch"``) is dynamic, MLIR's ``?``."""
         key = (dtype, tuple(shape))
         t = self._tensors.get(key)
         if t is None:
-            dims = [_DYNAMIC if d is None else d for d in key[1]]
+            dims = [int(d) if isinstance(d, (int, np.integer)) else _DYNAMIC for d in key[1]]
             with self.context, ir.Location.unknown():
                 t = ir.RankedTensorType.get(dims, self.element(dtype))
             self._tensors[key] = t
-            self._tensor_info[t] = key
+            self._tensor_info.setdefault(t, (dtype, tuple(None if d == _DYNAMIC else d for d in dims)))
         return t
 
     def dtype_of_element(self, element: ir.Type) -> DType:

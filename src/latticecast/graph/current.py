@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextvars
 from typing import TYPE_CHECKING
 
-from ..errors import GraphError
+from ..errors import NoCurrentGraphError
 
 if TYPE_CHECKING:
     from .graph import Graph
@@ -40,6 +40,6 @@ def current_graph() -> "Graph":
     stack = CURRENT_GRAPH.get()
     g = stack[-1] if stack else None
     if g is None:
-        raise GraphError("no graph is being built here: create values inside `with Graph(...) as g:` "
+        raise NoCurrentGraphError("no graph is being built here: create values inside `with Graph(...) as g:` "
                          "or through a graph's methods (g.constant, g.scalar)")
     return g

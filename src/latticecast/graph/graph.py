@@ -1,5 +1,11 @@
 """``Graph``: build a StableHLO function the way Modular's MAX ``Graph`` API does.
 
+MAX's names mean what MAX 26.7 means: ``Graph(name, forward=None, input_types=())``,
+``Graph.current``, ``graph.inputs``, ``graph.output(...)``; latticecast's own options
+(``policy=``, ``diagnose_lossy=``, ...) are keywords, and ``g.mlir()``/``g.compile()``
+are its own. Input types may name symbolic dimensions (``["batch", 10]``): ``@main``
+then has dynamic dimensions, and inputs sharing a name are asserted equal when it runs.
+
 A graph owns a module with one public function, ``@main``, whose arguments are the
 graph's inputs. Every op enters through one door, :meth:`Graph._add_op`, which gives
 it its location and, for a weakly typed value, the ``latticecast.weak`` marker. Ops
@@ -14,13 +20,16 @@ verifies the result; ``Graph.mlir(before_passes=True)`` shows the IR as built.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from jaxlib.mlir import ir, passmanager
+from jaxlib.mlir.dialects import stablehlo
 
+from ..device_ref import CPU, DeviceRef
 from ..dialect_utils.context import default_context
 from ..dialect_utils.diagnostics import Diagnostic
 from ..dialect_utils.types import TypeCache, type_cache
+from ..dims import SymbolicDim
 from ..dtypes import DType, DTypeLike
 from ..errors import GraphError
 from ..op_rules import WEAK_ATTR
@@ -57,32 +66,87 @@ class _ScalarFactory:
         return self._graph.constant(value, None if dtype is None else DType.parse(dtype))
 
 
+class _ClassProperty:
+    """A read-only property of the class itself (``Graph.current``, as MAX spells it)."""
+
+    def __init__(self, fget: Callable[[type], Any]) -> None:
+        self.fget = fget
+        self.__doc__ = fget.__doc__
+
+    def __get__(self, obj: Any, owner: type) -> Any:
+        return self.fget(owner)
+
+
+_MAX_ONLY = {
+    "custom_extensions": "loads Mojo kernels into MAX's compiler",
+    "kernel_library": "is a library of MAX's Mojo kernels",
+    "module": "wraps an existing MAX MLIR module",
+    "is_device_graph": "marks a MAX device graph",
+}
+"""``Graph`` arguments that only MAX's compiler can honour, and what each does there."""
+
+
 class Graph:
     """A StableHLO function under construction, with a promotion policy.
 
-    ``Graph(name, input_types=[TensorType(...), ...], policy="jax")``; use it as a
-    context manager (ops on its values find it, as in MAX) or pass ``forward``, a
-    callable that receives the inputs and returns the outputs. ``policy`` is a name
-    or any :class:`~latticecast.Policy` object, registered or not. ``diagnose_lossy``
+    ``Graph(name, forward=None, input_types=[TensorType(...), ...], policy="jax")`` takes
+    MAX's arguments in MAX's order: use it as a context manager (ops on its values find
+    it, as in MAX) or pass ``forward``, a callable that receives the inputs (then ``*args``
+    and ``**kwargs``) and returns the outputs. ``input_types`` may name symbolic
+    dimensions (``["batch", 10]``): the function then has dynamic dimensions
+    (``tensor<?x10xf32>``), and inputs that share a name are asserted equal when the
+    graph runs.
+
+    latticecast's own arguments are keywords: ``policy`` is a name or any
+    :class:`~latticecast.Policy` object, registered or not. ``diagnose_lossy``
     (``"remark"``, ``"warning"``, ``"error"``) reports implicit promotions that can
     lose magnitude (``int64 -> float16``) in :attr:`diagnostics`; warnings are also
     issued as :class:`~latticecast.passes.LossyPromotionWarning`, errors fail the pass.
+    ``input_names`` names the compiled model's inputs; ``debug_locations`` gives each
+    op the user's source line; ``context`` is the MLIR context to build in.
+
+    MAX's ``path``, ``custom_extensions``, ``kernel_library``, ``module`` and
+    ``is_device_graph`` drive MAX's own compiler and are refused with the reason;
+    ``strict_device_placement`` is accepted and has nothing to decide, since a value on
+    another device than the graph's is always an error here.
     """
 
-    def __init__(self, name: str, input_types: Sequence[TensorType] = (), policy: "str | Policy" = "jax", *,
-                 forward: Callable[..., Any] | None = None, context: ir.Context | None = None,
+    def __init__(self, name: str, forward: Callable[..., Any] | None = None,
+                 input_types: Iterable[Any] = (), path: Any = None, *args: Any,
+                 policy: "str | Policy" = "jax", context: ir.Context | None = None,
                  input_names: Sequence[str] | None = None, debug_locations: bool = False,
-                 diagnose_lossy: "str | LossyLevel" = "off") -> None:
+                 diagnose_lossy: "str | LossyLevel" = "off", custom_extensions: Iterable[Any] = (),
+                 kernel_library: Any = None, module: Any = None, strict_device_placement: Any = None,
+                 is_device_graph: bool = False, **kwargs: Any) -> None:
+        if forward is not None and not callable(forward):
+            raise GraphError(f"Graph({name!r}, ...): the second positional argument is forward, the callable that "
+                             f"builds the graph (as in MAX), not {type(forward).__name__}; pass the input types by "
+                             "name: Graph(name, input_types=[...])")
+        if path is not None:
+            raise GraphError(f"Graph({name!r}, ...): path={path!r} loads a graph MAX saved, which latticecast does "
+                             "not read; build the graph in Python (latticecast's options are keywords: "
+                             "policy='max')")
+        for arg, value in (("custom_extensions", list(custom_extensions)), ("kernel_library", kernel_library),
+                           ("module", module), ("is_device_graph", is_device_graph)):
+            if value:
+                raise GraphError(f"Graph({name!r}, ...): {arg}= {_MAX_ONLY[arg]}; latticecast builds StableHLO "
+                                 f"for PJRT and has no equivalent: leave it out")
+        if forward is None and (args or kwargs):
+            extra = [repr(a) for a in args] + [f"{k}=..." for k in kwargs]
+            raise GraphError(f"Graph({name!r}, ...): unexpected argument(s) {', '.join(extra)}: without forward "
+                             "there is nothing to pass them to (latticecast's options are policy=, input_names=, "
+                             "debug_locations=, diagnose_lossy=, context=)")
         self.name = name
         self.policy: Policy = get_policy(policy)
         self.options = ImplicitCastOptions(policy=self.policy, diagnose_lossy=diagnose_lossy)
         self.context = context or default_context()
         self.tc: TypeCache = type_cache(self.context)
         self.debug_locations = debug_locations
-        types = [t if isinstance(t, TensorType) else TensorType(*t) for t in input_types]
+        types = [_tensor_type(t) for t in input_types]
         for t in types:
             self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now
         self.input_types: tuple[TensorType, ...] = tuple(types)
+        self.device: DeviceRef = _common_device(name, types)
         if input_names is not None and len(input_names) != len(types):
             raise GraphError(f"{len(input_names)} input names for {len(types)} inputs")
         self.input_names = tuple(input_names) if input_names is not None else None
@@ -92,6 +156,10 @@ class Graph:
         self._failure: PassFailure | None = None
         self._output_types: tuple[TensorType, ...] | None = None
         self.diagnostics: list[str] = []
+        # symbolic dimensions: where each name is first read, and its size once the IR needs it
+        self._symbols: dict[SymbolicDim, tuple[int, int]] = {}
+        self._dim_values: dict[SymbolicDim, ir.Value] = {}
+        self._shape_values: dict[tuple[Any, ...], ir.Value] = {}
         with self.context:
             self.loc = ir.Location.name(name) if name else ir.Location.unknown()
             self._unit = ir.UnitAttr.get()
@@ -107,10 +175,13 @@ class Graph:
             self.ip = ir.InsertionPoint(self._block)
         self.inputs: tuple[Value, ...] = tuple(
             Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, types))
+        self._bind_symbols()
         if forward is not None:
             with self:
-                outs = forward(*self.inputs)
-            self.output(*(outs if isinstance(outs, (tuple, list)) else (outs,)))
+                result = forward(*self.inputs, *args, **kwargs)
+            # as MAX: None is no output, an iterable several (a Value is not iterable), anything else one
+            outputs = () if result is None else tuple(result) if isinstance(result, Iterable) else (result,)
+            self.output(*outputs)
 
     # -- the current graph (ops find it, as in MAX) -------------------------------------------
 
@@ -121,22 +192,101 @@ class Graph:
     def __exit__(self, *exc: object) -> None:
         current.leave(self)
 
-    @staticmethod
-    def current() -> "Graph":
+    @_ClassProperty
+    def current(cls) -> "Graph":
+        """The graph of the innermost ``with Graph(...)`` block (a property of the class, as in MAX:
+        ``Graph.current``); outside every block a :class:`~latticecast.errors.NoCurrentGraphError`,
+        which is a ``LookupError`` as MAX's."""
         return current_graph()
+
+    # -- symbolic dimensions ------------------------------------------------------------------
+
+    def _bind_symbols(self) -> None:
+        """Record where each symbolic dimension is first read, and assert (when the graph runs) that
+        every other input dimension of the same name has the same size, as MAX requires."""
+        repeats: list[tuple[SymbolicDim, int, int]] = []
+        for i, t in enumerate(self.input_types):
+            for axis, d in enumerate(t.shape):
+                if d.__class__ is SymbolicDim:
+                    if d in self._symbols:
+                        repeats.append((d, i, axis))
+                    else:
+                        self._symbols[d] = (i, axis)
+        if not repeats:
+            return
+        with self.context:
+            i32 = self.tc.tensor(DType.int32, ())
+            for d, i, axis in repeats:
+                first_input, first_axis = self._symbols[d]
+                here = self._dimension_size(i, axis, i32)
+                first = self._dimension_size(first_input, first_axis, i32)
+                attrs = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get("EQ")}
+                same = self._add_op("stablehlo.compare", [self.tc.tensor(DType.bool, ())], [here, first], attrs)
+                self.assert_when_run(same.result, [here, first], (
+                    f"Input shapes do not match the symbolic dimensions of graph {self.name!r}: "
+                    f"args[{i}].shape[{axis}] (= {{0}}) and args[{first_input}].shape[{first_axis}] (= {{1}}) are "
+                    f"both {d.name!r}, so they must be equal"))
+
+    def assert_when_run(self, predicate: ir.Value, values: Sequence[ir.Value], message: str) -> None:
+        """A shape assertion (JAX's ``shape_assertion`` custom call): ``predicate`` (a ``tensor<i1>``
+        computed from sizes only) must hold when the graph runs. Refining the module to the call's
+        shapes checks it and reports ``message`` with ``{0}``, ``{1}``... replaced by ``values``."""
+        with self.context:
+            self._add_op("stablehlo.custom_call", [], [predicate, *values], {
+                "call_target_name": ir.StringAttr.get("shape_assertion"),
+                "has_side_effect": ir.BoolAttr.get(True),
+                "api_version": ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 2),
+                "error_message": ir.StringAttr.get(message)},
+                loc=ir.Location.name("shape_assertion"))  # JAX's location for it: errors quote the message alone
+
+    def _dimension_size(self, input_index: int, axis: int, i32: ir.Type) -> ir.Value:
+        with self.context:
+            attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)}
+        return self._add_op("stablehlo.get_dimension_size", [i32], [self._block.arguments[input_index]],
+                            attrs).result
+
+    def knows_dim(self, dim: SymbolicDim) -> bool:
+        """Whether the graph has a size for ``dim`` (an input names it, or ``rebind`` named it)."""
+        return dim in self._symbols or dim in self._dim_values
+
+    def name_dim(self, dim: SymbolicDim, size: ir.Value) -> None:
+        """Give the new symbolic dimension ``dim`` the size ``size`` (a ``tensor<i64>``): ``x.rebind``
+        naming a dimension no input has."""
+        if self.knows_dim(dim):
+            raise GraphError(f"graph {self.name!r} already has a symbolic dimension {dim.name!r}")
+        self._dim_values[dim] = size
+
+    def dim_value(self, dim: SymbolicDim) -> ir.Value:
+        """The size of the symbolic dimension ``dim`` when the graph runs, as a ``tensor<i64>`` (read
+        from the first input that names it, once per graph)."""
+        found = self._dim_values.get(dim)
+        if found is not None:
+            return found
+        where = self._symbols.get(dim)
+        if where is None:
+            known = ", ".join(repr(s.name) for s in self._symbols) or "none"
+            raise GraphError(f"graph {self.name!r} has no input with the symbolic dimension {dim.name!r} (its "
+                             f"symbolic dimensions: {known}); a new name has no size to take when the graph runs: "
+                             "use one of those names or a static size")
+        with self.context:
+            size = self._dimension_size(*where, self.tc.tensor(DType.int32, ()))
+        found = self._add_op("stablehlo.convert", [self.tc.tensor(DType.int64, ())], [size]).result
+        self._dim_values[dim] = found
+        return found
 
     # -- the door every op enters by ------------------------------------------------------------
 
     def _add_op(self, name: str, results: Sequence[ir.Type], operands: Sequence[ir.Value] = (),
                 attributes: dict[str, ir.Attribute] | None = None, *, regions: int = 0,
-                weak: bool = False) -> ir.Operation:
+                weak: bool = False, loc: ir.Location | None = None) -> ir.Operation:
         """Append ``name`` to ``@main``: the one place ops are created, located, and marked weak."""
         if weak:
             attributes = dict(attributes or {})
             attributes[WEAK_ATTR] = self._unit
+        if loc is None:
+            loc = self.location() if self.debug_locations else self.loc
         return ir.Operation.create(name, results=results, operands=operands, attributes=attributes,
-                                   regions=regions, loc=self.location() if self.debug_locations else self.loc,
-                                   ip=self.ip)
+                                   regions=regions, loc=loc, ip=self.ip)
 
     def location(self) -> ir.Location:
         """Where a new op comes from: the user's source line with ``debug_locations``."""
@@ -175,16 +325,15 @@ class Graph:
         return constant_value(self, value, None if dtype is None else DType.parse(dtype))
 
     def output(self, *values: Any) -> None:
-        """Return ``values`` from the graph (Python scalars and arrays become constants) and close it."""
+        """Return ``values`` from the graph and close it; none is allowed, as in MAX (Python scalars
+        and arrays become constants: MAX refuses them)."""
         self.check_open()
-        if not values:
-            raise GraphError(f"graph {self.name!r}: output() needs at least one value")
         outs = [as_value(v, self, materialize=True) for v in values]
         with self.context:
             self._add_op("func.return", [], [v.ir for v in outs])
             ftype = ir.FunctionType.get([a.type for a in self._block.arguments], [v.ir.type for v in outs])
             self._func.attributes["function_type"] = ir.TypeAttr.get(ftype)
-        self._output_types = tuple(TensorType(v.dtype, v.shape) for v in outs)
+        self._output_types = tuple(TensorType(v.dtype, v.shape, self.device) for v in outs)
         self._closed = True
 
     @property
@@ -243,11 +392,47 @@ class Graph:
     def __str__(self) -> str:
         return self.mlir(before_passes=not self._closed)
 
-    def compile(self, device: Any = "cpu") -> Any:
-        """Compile for ``device`` with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays)."""
+    def compile(self, device: Any = None) -> Any:
+        """Compile with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays).
+
+        ``device`` defaults to the graph's device (:attr:`device`: the one its input types
+        name, the CPU if none does). It may be a :class:`~latticecast.DeviceRef` (MAX's too),
+        a runtime name (``"cpu"``, ``"gpu:1"``, ``"cuda"``) or a ``jax.Device``. A device that
+        is not present raises the runtime's ``DeviceNotFoundError``, listing those that are.
+        """
         from ..runtime import compile as compile_module
-        return compile_module(self.module, device=device, input_names=list(self.input_names or ()) or None)
+        return compile_module(self.module, device=_runtime_device(self.device if device is None else device),
+                              input_names=list(self.input_names or ()) or None)
 
     def __repr__(self) -> str:
         ins = ", ".join(str(t) for t in self.input_types)
         return f"<Graph {self.name!r} ({ins}) policy={self.policy.name}{' closed' if self._closed else ''}>"
+
+
+def _tensor_type(t: Any) -> TensorType:
+    """An input type: a :class:`TensorType`, a ``(dtype, shape[, device])`` tuple, or MAX's ``TensorType``."""
+    if isinstance(t, TensorType):
+        return t
+    if isinstance(t, (tuple, list)):
+        return TensorType(*t)
+    if hasattr(t, "dtype") and hasattr(t, "shape"):
+        return TensorType(t.dtype, t.shape, getattr(t, "device", None))
+    raise GraphError(f"input type {t!r} is not a tensor type: use TensorType(dtype, shape, device) (latticecast "
+                     "graphs take tensors only, not MAX's buffer or opaque types)")
+
+
+def _common_device(name: str, types: Sequence[TensorType]) -> DeviceRef:
+    """The one device the inputs name (the CPU for a graph without inputs)."""
+    devices = list(dict.fromkeys(t.device for t in types))
+    if len(devices) > 1:
+        raise GraphError(f"graph {name!r} has inputs on {', '.join(map(str, devices))}: latticecast compiles a graph "
+                         "for one device, so give every input type the same device")
+    return devices[0] if devices else CPU
+
+
+def _runtime_device(device: Any) -> Any:
+    """``device`` as the runtime takes it: a name or a ``jax.Device`` as they are; a DeviceRef (ours or
+    MAX's, or a MAX driver device) as its name, ``"gpu:1"``."""
+    if isinstance(device, str) or hasattr(device, "client"):
+        return device
+    return str(DeviceRef.parse(device))

@@ -1,4 +1,13 @@
-"""``Value``: a tensor value of a graph, with NumPy's operators (MAX's ``TensorValue``).
+"""``Value``: a tensor value of a graph, MAX's ``TensorValue``, with Python's operators.
+
+Its methods have MAX's names, signatures and meanings: ``x.transpose(0, 1)`` swaps two
+axes (``x.T`` the last two; ``x.permute(dims)`` permutes all), ``x.max()``, ``x.min()``,
+``x.mean()``, ``x.argmax()``, ``x.var()`` and ``x.stdev()`` reduce one axis (default -1)
+and keep it with size 1, ``x[0]`` and ``x[:, 1:3]`` index as MAX does (see
+:mod:`.ops.indexing`), ``x.to(device)``, ``x.rebind(shape)``. A value is not iterable
+and has no truth value (MAX's ``bool(x)`` is always true, a silent trap in ``if x:``).
+latticecast's own: ``x.sum(axis=-1)`` (``ops.sum``; MAX has no such method), ``x.astype``,
+``abs(x)``, and ``& | ^ ~ << >>`` on integers (bitwise; MAX's are logical, bool only).
 
 Every operator and method is a call into :mod:`latticecast.graph.ops` (the cycle
 ``value <-> ops`` is deliberate, as in MAX: values have methods, ops take values).
@@ -15,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Sequence, Union
 import numpy as np
 from jaxlib.mlir import ir
 
+from ..device_ref import DeviceRef, DeviceRefLike
+from ..dims import SymbolicDim
 from ..dtypes import DType, DTypeLike
 from ..tensor_type import TensorType
 from ..weak import PType, Weak
@@ -36,12 +47,12 @@ class Value:
     __slots__ = ("graph", "ir", "ptype", "shape", "storage")
     __array_priority__ = 1000
 
-    def __init__(self, graph: "Graph", value: ir.Value, ptype: PType, shape: Sequence[int],
+    def __init__(self, graph: "Graph", value: ir.Value, ptype: PType, shape: Sequence["int | SymbolicDim"],
                  storage: DType | None = None) -> None:
         self.graph = graph
         self.ir = value
         self.ptype = ptype
-        self.shape: tuple[int, ...] = shape if shape.__class__ is tuple else tuple(shape)  # type: ignore[assignment]
+        self.shape: tuple["int | SymbolicDim", ...] = shape if shape.__class__ is tuple else tuple(shape)  # type: ignore[assignment]
         self.storage: DType = storage if storage is not None else (
             ptype if ptype.__class__ is DType else graph.policy.materialize(ptype))
 
@@ -60,8 +71,18 @@ class Value:
         return len(self.shape)
 
     @property
+    def device(self) -> DeviceRef:
+        """The device the value lives on: its graph's (latticecast compiles a graph for one device)."""
+        return self.graph.device
+
+    @property
     def type(self) -> TensorType:
-        return TensorType(self.storage, self.shape)
+        return TensorType(self.storage, self.shape, self.graph.device)
+
+    @property
+    def tensor(self) -> "Value":
+        """The value itself (MAX's ``graph.inputs[0].tensor``: every latticecast value is a tensor)."""
+        return self
 
     def __repr__(self) -> str:
         weak = " (weak)" if self.is_weak else ""
@@ -70,6 +91,8 @@ class Value:
     def __bool__(self) -> bool:
         raise TypeError("a graph value has no truth value while the graph is built; use "
                         "lc.ops.where(...) for data-dependent choices")
+
+    __iter__ = None  # not iterable (as in MAX): x[i] indexes, and a loop over a value is a mistake
 
     __hash__ = object.__hash__  # == builds a comparison, so identity decides hashing
 
@@ -95,30 +118,62 @@ class Value:
 
     astype = cast
 
-    def reshape(self, *shape: Any) -> "Value":
-        return _ops.reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (list, tuple)) else shape)
+    def to(self, device: DeviceRefLike) -> "Value":
+        """The value on ``device`` (MAX's ``ops.transfer_to``): itself on the graph's device, an error
+        on another, since latticecast compiles a graph for one device."""
+        return _ops.transfer_to(self, device)
 
-    def broadcast_to(self, shape: Sequence[int]) -> "Value":
+    def reshape(self, shape: Sequence[Any]) -> "Value":
+        return _ops.reshape(self, shape)
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> "Value":
+        return _ops.flatten(self, start_dim, end_dim)
+
+    def broadcast_to(self, shape: Sequence[Any]) -> "Value":
         return _ops.broadcast_to(self, shape)
 
-    def transpose(self, *perm: int) -> "Value":
-        return _ops.transpose(self, perm or None)
+    def rebind(self, shape: Sequence[Any], message: str = "") -> "Value":
+        return _ops.rebind(self, shape, message)
+
+    def transpose(self, dim_1: int, dim_2: int) -> "Value":
+        """Two axes swapped (MAX's meaning, not NumPy's permutation: use :meth:`permute` for that)."""
+        return _ops.transpose(self, dim_1, dim_2)
+
+    def permute(self, dims: Sequence[int]) -> "Value":
+        return _ops.permute(self, dims)
 
     @property
     def T(self) -> "Value":
-        return _ops.transpose(self)
+        """The last two axes swapped (MAX's ``transpose(-1, -2)``; NumPy's ``.T`` reverses all axes)."""
+        return _ops.transpose(self, -1, -2)
 
-    def sum(self, axis: Any = None, keepdims: bool = False) -> "Value":
-        return _ops.sum(self, axis, keepdims=keepdims)
+    def __getitem__(self, index: Any) -> "Value":
+        return _ops.indexing.getitem(self, index)
 
-    def max(self, axis: Any = None, keepdims: bool = False) -> "Value":
-        return _ops.max(self, axis, keepdims=keepdims)
+    def sum(self, axis: int = -1) -> "Value":
+        """``ops.sum(x, axis)``: one axis, kept with size 1 (latticecast's method; MAX has only ``ops.sum``)."""
+        return _ops.sum(self, axis)
 
-    def min(self, axis: Any = None, keepdims: bool = False) -> "Value":
-        return _ops.min(self, axis, keepdims=keepdims)
+    def max(self, axis: int = -1) -> "Value":
+        return _ops.max(self, axis=axis)
 
-    def mean(self, axis: Any = None, keepdims: bool = False) -> "Value":
-        return _ops.mean(self, axis, keepdims=keepdims)
+    def min(self, axis: int = -1) -> "Value":
+        return _ops.min(self, axis=axis)
+
+    def mean(self, axis: int = -1) -> "Value":
+        return _ops.mean(self, axis)
+
+    def argmax(self, axis: int = -1) -> "Value":
+        return _ops.argmax(self, axis)
+
+    def argmin(self, axis: int = -1) -> "Value":
+        return _ops.argmin(self, axis)
+
+    def var(self, axis: int = -1) -> "Value":
+        return _ops.reduction.var(self, axis)
+
+    def stdev(self, axis: int = -1) -> "Value":
+        return _ops.reduction.stdev(self, axis)
 
     # -- operators --------------------------------------------------------------------------
 
@@ -229,6 +284,10 @@ class Value:
 
     def __abs__(self) -> "Value":
         return _ops.abs(self)
+
+    def __round__(self) -> "Value":
+        """Half to even, as MAX's ``round(x)`` and NumPy's."""
+        return _ops.round(self)
 
 
 from . import ops as _ops  # noqa: E402  (ops imports this module; Value is defined by now)

@@ -1,12 +1,22 @@
 """The graph builder's ops (``latticecast.ops``), one module per family.
 
+Where MAX 26.7's ``max.graph.ops`` has a name, the op here has MAX's signature and
+meaning (``transpose(x, axis_1, axis_2)`` swaps two axes; ``sum``/``max``/``min``/``mean``
+reduce one axis, default -1, and keep it; ``max(x, y)`` is elementwise). latticecast's
+NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` is
+``max(x, y)``), and its NumPy-style reductions are ``reduce_sum`` and friends.
+
 =================  =============================================================
-``elementwise``    arithmetic, division, comparisons, bitwise and shifts, unary math, casts
+``elementwise``    arithmetic, division, comparisons, bitwise and logical ops, shifts, unary math, casts
 ``selection``      ``where``/``select``, ``clamp``
-``shape``          ``reshape``, ``broadcast_to``, ``transpose``
-``reduction``      ``sum``, ``max``, ``min``, ``mean``
-``linalg``         ``matmul``
+``shape``          ``reshape``, ``broadcast_to``, ``transpose``, ``permute``, ``flatten``, ``squeeze``,
+                   ``unsqueeze``, ``concat``, ``stack``, ``rebind``, ``transfer_to``
+``indexing``       ``slice_tensor`` (what ``x[...]`` calls)
+``reduction``      MAX's ``sum mean max min prod argmax argmin``; ``reduce_sum`` ... (NumPy's)
+``linalg``         ``matmul``, ``band_part``
+``nn``             ``relu``, ``silu``, ``gelu``, ``softmax``, ``logsoftmax``, ``layer_norm``
 ``promotion``      the adapter over ``op_rules`` that every promoting op goes through
+``dynamic``        symbolic dimensions in the IR (shape operands, ``dynamic_*`` ops)
 =================  =============================================================
 """
 
@@ -14,28 +24,83 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...dtypes import DTypeLike
+import numpy as np
+
+from ...device_ref import DeviceRef, DeviceRefLike
+from ...dtypes import DType, DTypeLike
+from ...errors import GraphError
 from ..current import current_graph
 from ..value import Value
-from .elementwise import (abs, add, atan2, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, cast, ceil, cos,
-                          divide, equal, exp, floor, floor_divide, greater, greater_equal, invert, left_shift, less,
-                          less_equal, log, maximum, minimum, mod, multiply, negative, not_equal, power, remainder,
-                          right_shift, round, rsqrt, sign, sin, sqrt, subtract, tanh, true_divide)
-from .linalg import matmul
-from .reduction import max, mean, min, sum
+from .elementwise import (abs, add, atan2, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, cast, ceil, cos, div,
+                          divide, equal, erf, exp, floor, floor_div, floor_divide, greater, greater_equal, invert,
+                          is_inf, is_nan, left_shift, less, less_equal, log, log1p, logical_and, logical_not,
+                          logical_or, logical_xor, maximum, minimum, mod, mul, multiply, negate, negative,
+                          not_equal, pow, power, remainder, right_shift, round, rsqrt, sigmoid, sign, sin, sqrt,
+                          sub, subtract, tanh, true_divide, trunc)
+from .indexing import slice_tensor
+from .linalg import band_part, matmul
+from .nn import gelu, layer_norm, logsoftmax, relu, silu, softmax
+from .reduction import (argmax, argmin, max, mean, min, prod, reduce_max, reduce_mean, reduce_min, reduce_prod,
+                        reduce_sum, sum)
 from .selection import clamp, select, where
-from .shape import broadcast_to, reshape, transpose
+from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, squeeze, stack, transfer_to, transpose,
+                    unsqueeze)
 
 __all__ = [
-    "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "mod", "remainder", "power",
-    "matmul", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "bitwise_and",
-    "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert", "bitwise_not", "negative", "abs",
-    "exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos", "floor", "ceil", "round", "sign", "maximum",
-    "minimum", "atan2", "where", "select", "clamp", "reshape", "broadcast_to", "transpose", "sum", "max",
-    "min", "mean", "cast", "constant",
+    # arithmetic (NumPy's names and MAX's)
+    "add", "subtract", "sub", "multiply", "mul", "divide", "div", "true_divide", "floor_divide", "floor_div",
+    "mod", "remainder", "power", "pow", "matmul", "negative", "negate", "abs", "maximum", "minimum", "atan2",
+    # comparisons, bitwise and logical
+    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "left_shift", "right_shift", "invert", "bitwise_not", "logical_and", "logical_or",
+    "logical_xor", "logical_not", "is_nan", "is_inf",
+    # unary math
+    "exp", "log", "log1p", "sqrt", "rsqrt", "tanh", "sin", "cos", "erf", "floor", "ceil", "round", "trunc", "sign",
+    # neural network
+    "relu", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "layer_norm", "band_part",
+    # selection
+    "where", "select", "clamp",
+    # shape and indexing
+    "reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat", "stack",
+    "rebind", "slice_tensor", "transfer_to",
+    # reductions: MAX's (one axis, kept) and NumPy's (reduce_*)
+    "sum", "mean", "max", "min", "prod", "argmax", "argmin", "reduce_sum", "reduce_mean", "reduce_max",
+    "reduce_min", "reduce_prod",
+    # values
+    "cast", "constant", "range",
 ]
 
 
-def constant(value: Any, dtype: DTypeLike | None = None) -> Value:
-    """A constant of the current graph (``Graph.constant``)."""
+def _placed(device: DeviceRefLike, what: str) -> None:
+    """``device`` must be the current graph's: latticecast compiles a graph for one device."""
+    if device is None:
+        return
+    g = current_graph()
+    if DeviceRef.parse(device) != g.device:
+        raise GraphError(f"{what} on {DeviceRef.parse(device)}: graph {g.name!r} runs on {g.device}, and "
+                         "latticecast compiles a graph for one device; use that device (or give the input "
+                         "types the device you want)")
+
+
+def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike = None) -> Value:
+    """A constant of the current graph (MAX's ``ops.constant(value, dtype, device)``): the values must fit
+    ``dtype`` exactly; without ``dtype``, a NumPy array keeps its dtype and a Python number takes the
+    policy's default (MAX requires ``dtype`` and ``device`` for a Python number). ``device`` must be
+    the graph's."""
+    _placed(device, "constant")
     return current_graph().constant(value, dtype)
+
+
+def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: DTypeLike,
+          device: DeviceRefLike = None) -> Value:
+    """``start, start + step, ...`` below ``stop`` (NumPy's ``arange``) as a constant of ``dtype``. MAX also
+    takes graph values here (and then needs ``out_dim``); latticecast takes Python numbers."""
+    _placed(device, "range")
+    if any(isinstance(b, Value) for b in (start, stop, step)):
+        raise GraphError("range takes Python numbers for start, stop and step; a range whose bounds are graph "
+                         "values has a size known only when the graph runs, which latticecast does not support")
+    d = DType.parse(dtype)
+    values = np.arange(start, stop, step)
+    if out_dim is not None and out_dim != len(values):
+        raise GraphError(f"range({start}, {stop}, {step}) has {len(values)} elements, not out_dim={out_dim}")
+    return current_graph().constant(values, d)

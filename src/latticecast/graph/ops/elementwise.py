@@ -1,4 +1,7 @@
-"""Elementwise ops: arithmetic, comparisons, bitwise and shifts, unary math, rounding, casts.
+"""Elementwise ops: arithmetic, comparisons, bitwise and logical ops, shifts, unary math, rounding, casts.
+
+Each op has its NumPy name and, where MAX names it differently, MAX's too (``sub``,
+``mul``, ``div``, ``floor_div``, ``pow``, ``negate``): the two names are one function.
 
 Semantics follow the policy's source system where systems differ: ``/`` is true
 division (integers divide in the system's float: float32 for int16 under JAX),
@@ -32,7 +35,8 @@ __all__ = [
     "maximum", "minimum", "atan2", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
     "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert", "bitwise_not",
     "negative", "abs", "sign", "exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos", "floor", "ceil", "round",
-    "cast",
+    "cast", "sub", "mul", "div", "floor_div", "pow", "negate", "log1p", "erf", "trunc", "is_nan", "is_inf",
+    "logical_and", "logical_or", "logical_xor", "logical_not", "float_operand", "sigmoid",
 ]
 
 
@@ -123,13 +127,15 @@ def _inexact(rule: OpRule, name: str, x: TensorValueLike, y: TensorValueLike, sy
     ops = [operand(v, g) for v in (x, y)]
     d = decide_operands(g, rule, symbol, ops)
     if d.target.is_inexact:
-        ops = [_as_inexact(g, o, d.target) for o in ops]
+        ops = [_as_inexact(g, o, d.target, d.result_weak) for o in ops]
     shape = broadcast_shapes(*(o.shape for o in ops))
     values = tuple(realize(g, o, d.target, shape) for o in ops)
     return _emit(Promoted(values, d, shape), name)
 
 
-def _as_inexact(g: "Graph", x: "Value | Literal", target: DType) -> "Value | Literal":
+def _as_inexact(g: "Graph", x: "Value | Literal", target: DType, weak: bool) -> "Value | Literal":
+    """``x`` taken to the inexact ``target``; weak when ``x`` is, or when the operands' promotion is
+    (a strong bool meeting a Python int: ``True / 2`` is a weak float in JAX)."""
     if isinstance(x, Literal):
         if not isinstance(x.ptype, Weak) or x.ptype.dtype.is_inexact:
             return x
@@ -137,8 +143,8 @@ def _as_inexact(g: "Graph", x: "Value | Literal", target: DType) -> "Value | Lit
         return Literal(value, g.policy.literal_type(value))
     if x.storage.is_inexact:
         return x
-    if x.is_weak:  # stays weak: the system's weak float of the kind (JAX: f*), stored as its default
-        return convert(x, g.policy.materialize(Weak(target)), keep_weak=True)
+    if x.is_weak or weak:  # weak: the system's weak float of the kind (JAX: f*), stored as its default
+        return convert(x, g.policy.materialize(Weak(target)), make_weak=True)
     return convert(x, target)
 
 
@@ -254,14 +260,20 @@ def _unary(name: str, v: Value, result_dtype: DType | None = None) -> Value:
     return Value(g, op.result, ptype, v.shape, storage=dtype)
 
 
+def float_operand(x: TensorValueLike, what: str) -> Value:
+    """The operand of a function computed in floating point (``exp``, ``softmax``): integers are
+    taken to the type the policy decides (``jnp.exp(int16)`` is float32), a weak value stays weak."""
+    v = unary_operand(x, what)
+    try:
+        d = decide(v.graph.policy, FLOAT_FUNCTION, [v.ptype])
+    except PromotionError as e:
+        raise with_op(what, e) from None
+    return convert(v, d.target, keep_weak=True)
+
+
 def _float_function(name: str, what: str) -> Callable[[TensorValueLike], Value]:
     def op(x: TensorValueLike) -> Value:
-        v = unary_operand(x, what)
-        try:
-            d = decide(v.graph.policy, FLOAT_FUNCTION, [v.ptype])
-        except PromotionError as e:
-            raise with_op(what, e) from None
-        return _unary(name, convert(v, d.target, keep_weak=True))
+        return _unary(name, float_operand(x, what))
     op.__name__ = op.__qualname__ = what
     op.__doc__ = f"``{what}`` elementwise; integers become the policy's float first (as jnp.{what})."
     return op
@@ -274,6 +286,9 @@ rsqrt = _float_function("stablehlo.rsqrt", "rsqrt")
 tanh = _float_function("stablehlo.tanh", "tanh")
 sin = _float_function("stablehlo.sine", "sin")
 cos = _float_function("stablehlo.cosine", "cos")
+log1p = _float_function("stablehlo.log_plus_one", "log1p")
+sigmoid = _float_function("stablehlo.logistic", "sigmoid")
+erf = _float_function("chlo.erf", "erf")
 
 
 def _rounding(name: str, what: str) -> Callable[[TensorValueLike], Value]:
@@ -291,7 +306,33 @@ def _rounding(name: str, what: str) -> Callable[[TensorValueLike], Value]:
 
 floor = _rounding("stablehlo.floor", "floor")
 ceil = _rounding("stablehlo.ceil", "ceil")
-round = _rounding("stablehlo.round_nearest_even", "round")  # NumPy rounds half to even
+round = _rounding("stablehlo.round_nearest_even", "round")  # NumPy and MAX round half to even
+
+
+def trunc(x: TensorValueLike) -> Value:
+    """Rounds toward zero; the identity on integers and bool."""
+    v = unary_operand(x, "trunc")
+    if v.storage.is_complex:
+        raise PromotionError("trunc is not defined for complex values")
+    if not v.storage.is_inexact:
+        return v
+    return where(less(v, constant_value(v.graph, 0, v.storage)), ceil(v), floor(v))
+
+
+def is_nan(x: TensorValueLike) -> Value:
+    """Where ``x`` is NaN (bool; false everywhere for integers)."""
+    v = unary_operand(x, "is_nan")
+    return not_equal(v, v)
+
+
+def is_inf(x: TensorValueLike) -> Value:
+    """Where ``x`` is +inf or -inf (bool; false everywhere for integers)."""
+    v = unary_operand(x, "is_inf")
+    if v.storage.is_complex:
+        raise PromotionError("is_inf is not defined for complex values; test the real and imaginary parts")
+    if not v.storage.is_inexact:
+        return not_equal(v, v)
+    return equal(abs(v), constant_value(v.graph, float("inf"), v.storage))
 
 
 def negative(x: TensorValueLike) -> Value:
@@ -331,6 +372,45 @@ def invert(x: TensorValueLike) -> Value:
 
 
 bitwise_not = invert
+
+
+def _bools(what: str, *xs: TensorValueLike) -> None:
+    """MAX's logical ops take bool operands only (``&``, ``|``, ``^`` and ``~`` also work bitwise on integers)."""
+    for x in xs:
+        dtype = x.storage if isinstance(x, Value) else None
+        if dtype is not None and not dtype.is_bool or dtype is None and not isinstance(x, bool):
+            shown = dtype.name if dtype is not None else repr(x)
+            raise PromotionError(f"{what} needs bool operands, not {shown}; compare first (x != 0) or use the "
+                                 "bitwise operators & | ^ ~")
+
+
+def logical_and(x: TensorValueLike, y: TensorValueLike) -> Value:
+    _bools("logical_and", x, y)
+    return bitwise_and(x, y)
+
+
+def logical_or(x: TensorValueLike, y: TensorValueLike) -> Value:
+    _bools("logical_or", x, y)
+    return bitwise_or(x, y)
+
+
+def logical_xor(x: TensorValueLike, y: TensorValueLike) -> Value:
+    _bools("logical_xor", x, y)
+    return bitwise_xor(x, y)
+
+
+def logical_not(x: TensorValueLike) -> Value:
+    _bools("logical_not", x)
+    return invert(x)
+
+
+# MAX's names for the same ops
+sub = subtract
+mul = multiply
+div = divide
+floor_div = floor_divide
+pow = power
+negate = negative
 
 
 def cast(x: TensorValueLike, dtype: DTypeLike) -> Value:

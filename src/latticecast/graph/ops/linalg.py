@@ -1,52 +1,110 @@
-"""``matmul`` (``@``): 1-D and 2-D as NumPy, and batched for equal leading dimensions, by ``dot_general``.
+"""Linear algebra: ``matmul`` (``@``) by ``dot_general``, and ``band_part``.
 
-A mixed-dtype ``dot_general`` is legal StableHLO with its own semantics (fp8 training
-writes ``f8E4M3FN x f8E5M2 -> f32``), so the pass leaves such a dot alone; the
-builder therefore converts the operands to the promoted type itself, with the
-decision every other op takes from ``op_rules``.
+``matmul`` follows NumPy's and MAX's rules: 1-D operands are a row (left) or a column
+(right) that is dropped again, and leading (batch) dimensions broadcast. A mixed-dtype
+``dot_general`` is legal StableHLO with its own semantics (fp8 training writes
+``f8E4M3FN x f8E5M2 -> f32``), so the pass leaves such a dot alone; the builder
+therefore converts the operands to the promoted type itself, with the decision every
+other op takes from ``op_rules``.
 """
 
 from __future__ import annotations
 
 from jaxlib.mlir.dialects import stablehlo
 
+from ...dtypes import DType
 from ...errors import GraphError, PromotionError
 from ...op_rules import STABLEHLO, decide
 from ..value import TensorValueLike, Value
-from .promotion import Literal, convert, graph_of, operand, with_op
+from .dynamic import iota
+from .elementwise import bitwise_and, greater_equal, invert, less_equal, subtract
+from .promotion import Literal, broadcast, broadcast_shapes, constant_value, convert, graph_of, operand, with_op
+from .selection import where
+from .shape import format_shape, squeeze, unsqueeze
 
-__all__ = ["matmul"]
+__all__ = ["matmul", "band_part"]
 
 
 def matmul(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """``x @ y``: 1-D operands as NumPy treats them, batch dimensions broadcast."""
     g = graph_of(x, y)
     a, b = operand(x, g), operand(y, g)
     if isinstance(a, Literal) or isinstance(b, Literal):
         raise GraphError("matmul needs two tensors, not a Python scalar")
     if a.rank == 0 or b.rank == 0:
         raise GraphError("@ needs tensors of rank 1 or more; use * for scalars")
-    batch = 0
-    if a.rank >= 3 or b.rank >= 3:
-        if a.rank != b.rank or a.shape[:-2] != b.shape[:-2]:
-            raise GraphError(f"batched @ needs equal leading dimensions: {list(a.shape)} @ {list(b.shape)}")
-        batch = a.rank - 2
-    lc, rc = a.rank - 1, (b.rank - 2 if b.rank >= 2 else 0)
-    if a.shape[lc] != b.shape[rc]:
-        raise GraphError(f"@: shapes {list(a.shape)} and {list(b.shape)} do not align "
-                         f"({a.shape[lc]} != {b.shape[rc]})")
     try:  # decided like every op, but not broadcast: contraction shapes differ by design
         d = decide(g.policy, STABLEHLO["stablehlo.dot_general"], [a.ptype, b.ptype])
     except PromotionError as e:
         raise with_op("@", e) from None
-    av, bv = (v if v.storage is d.target and not v.is_weak else convert(v, d.target, keep_weak=True)
-              for v in (a, b))
-    out = list(a.shape[:batch]) + [n for i, n in enumerate(a.shape) if i >= batch and i != lc] + \
-        [n for i, n in enumerate(b.shape) if i >= batch and i != rc]
+    a, b = (v if v.storage is d.target and not v.is_weak else convert(v, d.target, keep_weak=True) for v in (a, b))
+    lhs = unsqueeze(a, 0) if a.rank == 1 else a
+    rhs = unsqueeze(b, -1) if b.rank == 1 else b
+    if lhs.shape[-1] != rhs.shape[-2]:
+        raise GraphError(f"@: shapes {format_shape(a.shape)} and {format_shape(b.shape)} do not align "
+                         f"({lhs.shape[-1]} != {rhs.shape[-2]})")
+    if rhs.rank == 2:  # no batch on the right: contract directly, the left's batch stays in front
+        batch: tuple = ()
+        lhs_batch = list(lhs.shape[:-2])
+    else:
+        try:
+            batch = broadcast_shapes(lhs.shape[:-2], rhs.shape[:-2])
+        except GraphError:
+            raise GraphError(f"@: the batch dimensions of {format_shape(a.shape)} and {format_shape(b.shape)} "
+                             "cannot be broadcast together") from None
+        lhs = broadcast(lhs, batch + lhs.shape[-2:])
+        rhs = broadcast(rhs, batch + rhs.shape[-2:])
+        lhs_batch = []
+    n = len(batch)
+    out = (*batch, *lhs_batch, lhs.shape[-2], rhs.shape[-1])
     with g.context:
         dims = stablehlo.DotDimensionNumbers.get(
-            lhs_batching_dimensions=list(range(batch)), rhs_batching_dimensions=list(range(batch)),
-            lhs_contracting_dimensions=[lc], rhs_contracting_dimensions=[rc])
-    op = g._add_op("stablehlo.dot_general", [g.tc.tensor(d.result, out)], [av.ir, bv.ir],
+            lhs_batching_dimensions=list(range(n)), rhs_batching_dimensions=list(range(n)),
+            lhs_contracting_dimensions=[lhs.rank - 1], rhs_contracting_dimensions=[rhs.rank - 2])
+    op = g._add_op("stablehlo.dot_general", [g.tc.tensor(d.result, out)], [lhs.ir, rhs.ir],
                    {"dot_dimension_numbers": dims}, weak=d.result_weak)
-    return Value(g, op.result, d.result_ptype, out, storage=d.result)
+    result = Value(g, op.result, d.result_ptype, out, storage=d.result)
+    if b.rank == 1:
+        result = squeeze(result, -1)
+    if a.rank == 1:
+        result = squeeze(result, -1 if b.rank == 1 else -2)
+    return result
 
+
+def band_part(x: TensorValueLike, num_lower: int | None = None, num_upper: int | None = None,
+              exclude: bool = False) -> Value:
+    """``x`` with everything outside a band of its last two axes set to zero: element ``(m, n)`` is kept
+    when ``m - n <= num_lower`` and ``n - m <= num_upper`` (``None``, or MAX's ``-1``: no bound);
+    ``exclude=True`` keeps the outside instead. ``band_part(ones, None, 0)`` is a causal mask."""
+    v = operand(x, graph_of(x))
+    if isinstance(v, Literal) or v.rank < 2:
+        raise GraphError(f"band_part needs a value of rank 2 or more (the last two axes are the matrix), not "
+                         f"{x!r}" if isinstance(v, Literal) else
+                         f"band_part needs a value of rank 2 or more (the last two axes are the matrix), not shape "
+                         f"{format_shape(v.shape)}")
+    bounds = []
+    for name, k, size in (("num_lower", num_lower, v.shape[-2]), ("num_upper", num_upper, v.shape[-1])):
+        k = -1 if k is None else k
+        if isinstance(k, bool) or not isinstance(k, int) or k < -1:
+            raise GraphError(f"band_part: {name}={k!r} must be a non-negative integer (None or -1: no bound)")
+        if size.__class__ is int and k >= size:
+            raise GraphError(f"band_part: {name}={k} is out of bounds for an axis of size {size} (use None for "
+                             "no bound)")
+        bounds.append(k)
+    lower, upper = bounds
+    if lower < 0 and upper < 0 and not exclude:
+        return v
+    g = v.graph
+    matrix = v.shape[-2:]
+    offset = subtract(iota(g, DType.int64, matrix, 0), iota(g, DType.int64, matrix, 1))  # m - n
+    conditions = []
+    if lower >= 0:
+        conditions.append(less_equal(offset, constant_value(g, lower, DType.int64)))
+    if upper >= 0:
+        conditions.append(greater_equal(offset, constant_value(g, -upper, DType.int64)))
+    if not conditions:  # exclude the whole matrix
+        conditions.append(less_equal(offset, offset))
+    keep = conditions[0] if len(conditions) == 1 else bitwise_and(*conditions)
+    if exclude:
+        keep = invert(keep)
+    return where(keep, v, constant_value(g, 0, v.storage))

@@ -14,13 +14,13 @@ under policy 'array-api': ...``.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 from jaxlib.mlir import ir
 
+from ...dims import SymbolicDim, is_static
 from ...dtypes import DType
 from ...errors import GraphError, LiteralRangeError, PromotionError
 from ...op_rules import OpPromotion, OpRule, decide
@@ -28,6 +28,7 @@ from ...values import Scalar, array_problem, scalar_problem
 from ...weak import PType, Weak
 from ..current import current_graph
 from ..value import TensorValueLike, Value
+from .dynamic import shape_value
 
 if TYPE_CHECKING:
     from ..graph import Graph
@@ -162,6 +163,8 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple[int, ...]
     (with the policy's literal rules), stored in the policy's type for the literal (the pass
     re-types it)."""
     g.policy.check_literal(lit.value, target)
+    if not is_static(shape):  # a constant has a static shape: broadcast it when the graph runs
+        return broadcast(emit_literal(g, lit, target, ()), shape)
     if isinstance(lit.ptype, Weak):
         storage = g.policy.materialize(lit.ptype)
         if scalar_problem(lit.value, storage) is None and storage.has_dense_constants:
@@ -181,6 +184,8 @@ def _host_array(value: Scalar, dtype: DType) -> np.ndarray:
 
 
 def _constant(g: "Graph", values: np.ndarray, dtype: DType, shape: tuple[int, ...]) -> Value:
+    if not is_static(shape):  # one value, broadcast to a symbolic shape when the graph runs
+        return broadcast(_constant(g, values, dtype, ()), shape)
     if not dtype.has_dense_constants:  # tf32, address: build the stored dtype and convert
         stored = _constant(g, values, dtype.stored_as, shape)
         return convert(stored, dtype)
@@ -227,43 +232,70 @@ def constant_value(g: "Graph", value: Any, dtype: DType | None) -> Value:
 # -- shapes and conversions ----------------------------------------------------------------------
 
 
-def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
-    """NumPy's broadcast of ``shapes``, or a :class:`GraphError` naming them."""
+def broadcast_shapes(*shapes: tuple["int | SymbolicDim", ...]) -> tuple["int | SymbolicDim", ...]:
+    """The common shape of ``shapes`` by NumPy's rules, or a :class:`GraphError` naming them.
+
+    A symbolic dimension broadcasts against itself and against 1, never against another
+    size or name (as in MAX: they may differ when the graph runs)."""
     first = shapes[0]
     if all(s == first for s in shapes):
         return first
-    try:
-        return tuple(np.broadcast_shapes(*shapes))
-    except ValueError:
-        raise GraphError("shapes " + ", ".join(str(list(s)) for s in shapes) +
-                         " cannot be broadcast together (NumPy's rules: trailing dimensions must be "
-                         "equal or 1)") from None
+    rank = max(len(s) for s in shapes)
+    out: list["int | SymbolicDim"] = []
+    for i in range(rank, 0, -1):
+        d: "int | SymbolicDim" = 1
+        for s in shapes:
+            if len(s) < i:
+                continue
+            x = s[-i]
+            if x == 1 and x.__class__ is int:
+                continue
+            if d == 1 and d.__class__ is int:
+                d = x
+            elif x != d:
+                raise GraphError(_broadcast_problem(shapes, d, x))
+        out.append(d)
+    return tuple(out)
 
 
-def broadcast(v: Value, shape: tuple[int, ...]) -> Value:
-    """``v`` broadcast to ``shape`` as NumPy does, by ``stablehlo.broadcast_in_dim``."""
+def _broadcast_problem(shapes: Sequence[tuple["int | SymbolicDim", ...]], a: object, b: object) -> str:
+    listed = ", ".join("[" + ", ".join(map(str, s)) + "]" for s in shapes)
+    if a.__class__ is int and b.__class__ is int:
+        return f"shapes {listed} cannot be broadcast together (NumPy's rules: trailing dimensions must be equal or 1)"
+    return (f"shapes {listed} cannot be broadcast together: dimensions {a} and {b} are neither equal nor 1 (as in "
+            "MAX, a symbolic dimension broadcasts only against itself and 1); if they are equal when the graph "
+            "runs, say so with x.rebind([...])")
+
+
+def broadcast(v: Value, shape: tuple["int | SymbolicDim", ...]) -> Value:
+    """``v`` broadcast to ``shape`` as NumPy does: ``stablehlo.broadcast_in_dim``, or
+    ``dynamic_broadcast_in_dim`` when a dimension is symbolic."""
     if v.shape == shape:
         return v
     if len(shape) < len(v.shape) or broadcast_shapes(v.shape, shape) != shape:
-        raise GraphError(f"cannot broadcast shape {list(v.shape)} to {list(shape)}")
+        raise GraphError(f"cannot broadcast shape [{', '.join(map(str, v.shape))}] to "
+                         f"[{', '.join(map(str, shape))}]")
     g = v.graph
     dims = list(range(len(shape) - len(v.shape), len(shape)))
     with g.context:
         attrs = {"broadcast_dimensions": ir.DenseI64ArrayAttr.get(dims)}
-    op = g._add_op("stablehlo.broadcast_in_dim", [g.tc.tensor(v.storage, shape)], [v.ir], attrs, weak=v.is_weak)
+    result = [g.tc.tensor(v.storage, shape)]
+    if is_static(shape) and is_static(v.shape):
+        op = g._add_op("stablehlo.broadcast_in_dim", result, [v.ir], attrs, weak=v.is_weak)
+    else:
+        op = g._add_op("stablehlo.dynamic_broadcast_in_dim", result, [v.ir, shape_value(g, shape)], attrs,
+                       weak=v.is_weak)
     return Value(g, op.result, v.ptype, shape)
 
 
-def convert(v: Value, dtype: DType, *, keep_weak: bool = False) -> Value:
-    """An explicit ``stablehlo.convert`` (strong, unless ``keep_weak``)."""
+def convert(v: Value, dtype: DType, *, keep_weak: bool = False, make_weak: bool = False) -> Value:
+    """An explicit ``stablehlo.convert``: strong, unless ``keep_weak`` (and ``v`` is weak) or
+    ``make_weak`` (JAX's ``promote_dtypes_inexact`` makes every operand weak when their promotion
+    is: ``True / 2`` divides weak floats)."""
     g = v.graph
-    weak = keep_weak and v.is_weak
+    weak = (keep_weak and v.is_weak) or make_weak
     if v.storage is dtype and (weak or not v.is_weak):
         return v
     op = g._add_op("stablehlo.convert", [g.tc.tensor(dtype, v.shape)], [v.ir], weak=weak)
     return Value(g, op.result, g.policy.canonical(Weak(dtype)) if weak else dtype, v.shape, storage=dtype)
 
-
-def element_count(shape: Sequence[int]) -> int:
-    """The number of elements of ``shape`` (Python ints: no overflow)."""
-    return math.prod(shape)

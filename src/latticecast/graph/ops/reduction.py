@@ -1,9 +1,21 @@
-"""Reductions: ``sum``, ``max``, ``min`` and ``mean`` over axes, by ``stablehlo.reduce``.
+"""Reductions, by ``stablehlo.reduce``, in two spellings.
 
-The dtype a sum accumulates in is the policy's (:meth:`Policy.sum_type`: ``jnp.sum``
-widens small integers). A ``max`` or ``min`` over an axis of length zero has no
-value to give (NumPy and JAX refuse it too), so it is a build-time error rather
-than a silent infinity.
+MAX's names mean what MAX means: ``sum``, ``mean``, ``max``, ``min``, ``prod``, ``argmax`` and
+``argmin`` reduce *one* axis (``axis=-1`` by default) and *keep* it with size 1 (``[2, 3]``
+-> ``[2, 1]``); ``argmax``/``argmin`` give ``int64`` indices, the first one on ties. ``max(x, y)``
+and ``min(x, y)`` with two operands are elementwise, also as in MAX. In ``max``, ``min``,
+``argmax`` and ``argmin`` a number wins over NaN, as MAX's kernels do (measured:
+``tools/max_semantics.py``), where NumPy's ``max`` propagates it.
+
+latticecast's own NumPy-style reductions keep their meaning under their own names:
+``reduce_sum``, ``reduce_max``, ``reduce_min``, ``reduce_mean`` and ``reduce_prod`` take any
+axes (``axis=None``: all of them) and drop them unless ``keepdims=True`` (TensorFlow's
+``reduce_*`` spelling of NumPy's semantics, NaN propagating as in ``np.max``).
+
+In both, the dtype a sum or product accumulates in is the policy's (:meth:`Policy.sum_type`:
+``jnp.sum`` widens small integers), and integers average in the policy's float. A ``max``
+or ``min`` over an axis of length zero has no value to give (NumPy and JAX refuse it too),
+so it is a build-time error rather than a silent infinity.
 """
 
 from __future__ import annotations
@@ -12,58 +24,107 @@ from typing import Any
 
 import numpy as np
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
 
+from ...dims import SymbolicDim
+from ...dtypes import DType
 from ...errors import GraphError, PromotionError
+from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
-from .elementwise import divide
-from .promotion import constant_value, convert, element_count, unary_operand
-from .shape import normalize_axis, reshape
+from .dynamic import iota
+from .elementwise import (bitwise_or, divide, greater, less, maximum, minimum, multiply, not_equal, sqrt,
+                          subtract)
+from .promotion import constant_value, convert, promote, unary_operand
+from .selection import where
+from .shape import _reshaped, normalize_axis
 
-__all__ = ["sum", "max", "min", "mean"]
+__all__ = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "var", "stdev",
+           "reduce_sum", "reduce_max", "reduce_min", "reduce_mean", "reduce_prod"]
+
+
+# -- axes ----------------------------------------------------------------------------------------
+
+def _one_axis(v: Value, axis: Any, what: str) -> list[int]:
+    """MAX's single axis (kept in the result)."""
+    if axis is None or isinstance(axis, (list, tuple)):
+        several = (f"; for several axes, or all of them, use ops.reduce_{what}(x, axis=None)"
+                   if what in ("sum", "mean", "max", "min", "prod") else "")
+        raise GraphError(f"{what} reduces one axis (MAX's meaning: axis=-1 by default, kept with size 1), not "
+                         f"{axis!r}{several}")
+    return [normalize_axis(axis, v.rank, what)]
 
 
 def _axes(v: Value, axis: Any, what: str) -> list[int]:
+    """NumPy's axes: ``None`` is all of them."""
     if axis is None:
         return list(range(v.rank))
     axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
-    out = [normalize_axis(a, v.rank, what) if v.rank else _scalar_axis(a, what) for a in axes]
+    out = [normalize_axis(a, v.rank, what) for a in axes]
     if len(set(out)) != len(out):
         raise GraphError(f"{what}: repeated axis in {axes}")
     return sorted(out)
 
 
-def _scalar_axis(axis: Any, what: str) -> int:
-    raise GraphError(f"{what}: axis {axis} is out of range for a value of rank 0")
+# -- the reduce op -------------------------------------------------------------------------------
+
+class _Body:
+    """Builds a reduction's region: ``emit`` appends one op to its block."""
+
+    def __init__(self, g: Any, block: ir.Block) -> None:
+        self.g = g
+        self.ip = ir.InsertionPoint(block)
+        self.bool = g.tc.tensor(DType.bool, ())
+
+    def emit(self, name: str, result: ir.Type, *operands: ir.Value, direction: str | None = None) -> ir.Value:
+        attributes = None
+        if direction is not None:
+            with self.g.context:
+                attributes = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get(direction)}
+        return ir.Operation.create(name, results=[result], operands=list(operands), attributes=attributes,
+                                   loc=self.g.loc, ip=self.ip).result
+
+    def compare(self, a: ir.Value, b: ir.Value, direction: str) -> ir.Value:
+        return self.emit("stablehlo.compare", self.bool, a, b, direction=direction)
+
+    def logical(self, name: str, *operands: ir.Value) -> ir.Value:
+        return self.emit(f"stablehlo.{name}", self.bool, *operands)
+
+    def done(self, *results: ir.Value) -> None:
+        ir.Operation.create("stablehlo.return", operands=list(results), loc=self.g.loc, ip=self.ip)
 
 
-def _reduce(v: Value, axes: list[int], body: str, init: Any, keepdims: bool) -> Value:
+def _reduce(v: Value, axes: list[int], body: Any, init: Any, keepdims: bool) -> Value:
+    """``stablehlo.reduce`` of ``v`` over ``axes``: ``body`` is the op combining two elements (a name), or
+    a function ``(body, a, b) -> combined`` that builds it from several (a :class:`_Body`)."""
     g = v.graph
     dtype = v.storage
-    out_shape = [d for i, d in enumerate(v.shape) if i not in axes]
+    out_shape = tuple(d for i, d in enumerate(v.shape) if i not in axes)
     scalar = g.tc.tensor(dtype, ())
     init_v = constant_value(g, np.asarray(init, dtype=dtype.np_dtype), dtype)
     with g.context:
         attrs = {"dimensions": ir.DenseI64ArrayAttr.get(axes)}
     op = g._add_op("stablehlo.reduce", [g.tc.tensor(dtype, out_shape)], [v.ir, init_v.ir], attrs, regions=1)
     block = ir.Block.create_at_start(op.regions[0], [scalar, scalar], [g.loc, g.loc])
-    inner = ir.Operation.create(body, results=[scalar], operands=list(block.arguments), loc=g.loc,
-                                ip=ir.InsertionPoint(block))
-    ir.Operation.create("stablehlo.return", operands=[inner.result], loc=g.loc, ip=ir.InsertionPoint(block))
+    b = _Body(g, block)
+    a, c = block.arguments
+    b.done(b.emit(body, scalar, a, c) if isinstance(body, str) else body(b, a, c))
     out = Value(g, op.result, dtype, out_shape)
-    if keepdims:
-        out = reshape(out, [1 if i in axes else d for i, d in enumerate(v.shape)])
-    return out
+    return _reshaped(out, _kept(v, axes)) if keepdims else out
 
 
-def sum(x: TensorValueLike, axis: Any = None, *, keepdims: bool = False) -> Value:
-    """The sum over ``axis`` (default all); bool and small integers accumulate in the policy's
-    default integer (as ``jnp.sum`` and ``np.sum`` do)."""
-    v = unary_operand(x, "sum")
+def _kept(v: Value, axes: list[int]) -> tuple["int | SymbolicDim", ...]:
+    return tuple(1 if i in axes else d for i, d in enumerate(v.shape))
+
+
+def _summed(x: TensorValueLike, axes_of: Any, what: str, keepdims: bool, body: str, init: int) -> Value:
+    """A sum or product in the policy's accumulation type (``jnp.sum`` widens small integers)."""
+    v = unary_operand(x, what)
     dtype = v.graph.policy.sum_type(v.storage)
     if dtype is not v.storage:
         v = convert(v, dtype)
-    _check_zero(v, "sum")
-    return _reduce(v, _axes(v, axis, "sum"), "stablehlo.add", 0, keepdims)
+    if init == 0:
+        _check_zero(v, what)
+    return _reduce(v, axes_of(v, what), body, init, keepdims)
 
 
 def _check_zero(v: Value, what: str) -> None:
@@ -83,39 +144,194 @@ def _extreme(v: Value, largest: bool) -> Any:
     return d.min_value if largest else d.max_value
 
 
-def _extremum(x: TensorValueLike, axis: Any, keepdims: bool, largest: bool) -> Value:
-    what = "max" if largest else "min"
+def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, what: str,
+              skip_nan: bool = False) -> Value:
+    """The largest (smallest) element. With ``skip_nan`` (MAX's ``max``/``min``) a NaN counts only where
+    every element is NaN, as MAX's kernels do; otherwise a NaN wins (NumPy's ``max``)."""
     v = unary_operand(x, what)
     if v.storage.is_complex:
         raise PromotionError(f"{what} is not defined for complex values")
-    axes = _axes(v, axis, what)
-    empty = [a for a in axes if v.shape[a] == 0]
+    axes = axes_of(v, what)
+    empty = [a for a in axes if v.shape[a] == 0 and v.shape[a].__class__ is int]
     if empty:
         raise GraphError(f"{what} over axis {empty[0]} of length 0 has no value (it has no identity): "
                          "reduce a non-empty axis, or use sum")
+    if skip_nan and v.storage.has_nan:  # without NaN (float6, float4) it is the plain max
+        def body(b: _Body, x: ir.Value, y: ir.Value) -> ir.Value:  # x unless y is the better number
+            pick = b.logical("or", b.compare(x, y, "GT" if largest else "LT"), b.compare(y, y, "NE"))
+            return b.emit("stablehlo.select", x.type, pick, x, y)
+        return _reduce(v, axes, body, np.nan, keepdims)  # NaN is the identity of a NaN-skipping max
     return _reduce(v, axes, "stablehlo.maximum" if largest else "stablehlo.minimum", _extreme(v, largest),
                    keepdims)
 
 
-def max(x: TensorValueLike, axis: Any = None, *, keepdims: bool = False) -> Value:
-    return _extremum(x, axis, keepdims, True)
+def _skipping_nan(x: TensorValueLike, y: TensorValueLike, largest: bool) -> Value:
+    """MAX's elementwise ``max(x, y)``/``min(x, y)``: a NaN loses to a number (NumPy's ``fmax``/``fmin``);
+    :func:`maximum`/:func:`minimum` keep NumPy's NaN-propagating meaning."""
+    p = promote(STABLEHLO["stablehlo.maximum" if largest else "stablehlo.minimum"], "max" if largest else "min",
+                x, y)
+    target = p.decision.target
+    if not target.is_inexact or target.is_complex:
+        return (maximum if largest else minimum)(*p.values)
+    # the NaN test reads each operand at the promoted type, so it is converted here, not by the pass
+    a, b = (convert(v, target) for v in p.values)
+    return where(bitwise_or((greater if largest else less)(a, b), not_equal(b, b)), a, b)
 
 
-def min(x: TensorValueLike, axis: Any = None, *, keepdims: bool = False) -> Value:
-    return _extremum(x, axis, keepdims, False)
+def _count(v: Value, axes: list[int]) -> Value:
+    """How many elements the ``axes`` of ``v`` hold, as a strong scalar of ``v``'s dtype (read when the
+    graph runs for a symbolic axis)."""
+    g = v.graph
+    static = 1
+    count: Value | None = None
+    for a in axes:
+        d = v.shape[a]
+        if d.__class__ is int:
+            static *= d  # type: ignore[operator]
+            continue
+        size = convert(Value(g, g.dim_value(d), DType.int64, ()), v.storage)  # type: ignore[arg-type]
+        count = size if count is None else multiply(count, size)
+    fixed = constant_value(g, np.asarray(static, v.storage.np_dtype), v.storage)
+    return fixed if count is None else (count if static == 1 else multiply(count, fixed))
 
 
-def mean(x: TensorValueLike, axis: Any = None, *, keepdims: bool = False) -> Value:
-    """The mean over ``axis``: integers average in the policy's float (as ``jnp.mean``)."""
-    v = unary_operand(x, "mean")
-    axes = _axes(v, axis, "mean")
-    count = element_count([v.shape[a] for a in axes])
+def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
+    """Integers average in the policy's float (as ``jnp.mean``)."""
+    v = unary_operand(x, what)
+    axes = axes_of(v, what)
     pol = v.graph.policy
     if not v.storage.is_inexact:
         t = pol.true_divide_type(pol.sum_type(v.storage))
         if t is None:
-            raise PromotionError(f"mean needs floats under policy '{pol.name}'; cast first")
+            raise PromotionError(f"{what} needs floats under policy '{pol.name}'; cast first")
         v = convert(v, pol.materialize(t))
-    _check_zero(v, "mean")
+    _check_zero(v, what)
     total = _reduce(v, axes, "stablehlo.add", 0, keepdims)
-    return divide(total, constant_value(v.graph, np.asarray(count, v.storage.np_dtype), v.storage))
+    return divide(total, _count(v, axes))
+
+
+# -- MAX's reductions: one axis, kept ----------------------------------------------------------------
+
+def sum(x: TensorValueLike, axis: int = -1) -> Value:
+    """The sum along ``axis``, kept with size 1 (``[2, 3]`` -> ``[2, 1]``)."""
+    return _summed(x, lambda v, w: _one_axis(v, axis, w), "sum", True, "stablehlo.add", 0)
+
+
+def prod(x: TensorValueLike, axis: int = -1) -> Value:
+    """The product along ``axis``, kept with size 1."""
+    return _summed(x, lambda v, w: _one_axis(v, axis, w), "prod", True, "stablehlo.multiply", 1)
+
+
+def mean(x: TensorValueLike, axis: int = -1) -> Value:
+    """The mean along ``axis``, kept with size 1."""
+    return _mean(x, lambda v, w: _one_axis(v, axis, w), True, "mean")
+
+
+def max(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | None = None) -> Value:
+    """``max(x)``: the maximum along ``axis`` (default -1), kept with size 1; ``max(x, y)``: the
+    elementwise maximum. Both as MAX's ``ops.max``: a NaN loses to a number (NumPy's ``nanmax`` and
+    ``fmax``; :func:`maximum` and :func:`reduce_max` propagate NaN as NumPy's ``maximum`` and ``max``)."""
+    if y is None:
+        return _extremum(x, lambda v, w: _one_axis(v, -1 if axis is None else axis, w), True, True, "max",
+                         skip_nan=True)
+    if axis is not None:
+        raise GraphError("max(x, y) is elementwise: axis is not allowed (reduce with max(x, axis=...))")
+    return _skipping_nan(x, y, True)
+
+
+def min(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | None = None) -> Value:
+    """``min(x)``: the minimum along ``axis`` (default -1), kept with size 1; ``min(x, y)``: the
+    elementwise minimum; a NaN loses to a number, as in :func:`max`."""
+    if y is None:
+        return _extremum(x, lambda v, w: _one_axis(v, -1 if axis is None else axis, w), True, False, "min",
+                         skip_nan=True)
+    if axis is not None:
+        raise GraphError("min(x, y) is elementwise: axis is not allowed (reduce with min(x, axis=...))")
+    return _skipping_nan(x, y, False)
+
+
+def var(x: TensorValueLike, axis: int = -1) -> Value:
+    """The population variance along ``axis`` (no Bessel correction), kept with size 1 (MAX's ``x.var()``)."""
+    v = unary_operand(x, "var")
+    if v.storage.is_bool:
+        raise PromotionError("var is not defined for bool values; cast first")
+    d = subtract(v, mean(v, axis))
+    return mean(multiply(d, d), axis)
+
+
+def stdev(x: TensorValueLike, axis: int = -1) -> Value:
+    """The square root of :func:`var` along ``axis`` (MAX's ``x.stdev()``)."""
+    return sqrt(var(x, axis))
+
+
+def _arg(x: TensorValueLike, axis: int, largest: bool) -> Value:
+    """The index of the largest (smallest) element along ``axis``, kept with size 1, as ``int64``. The
+    first index wins a tie, and a NaN never wins over a number (an all-NaN row gives its first index):
+    the order is total, so the result does not depend on the order XLA reduces in."""
+    what = "argmax" if largest else "argmin"
+    v = unary_operand(x, what)
+    if v.storage.is_complex:
+        raise PromotionError(f"{what} is not defined for complex values")
+    a = _one_axis(v, axis, what)[0]
+    g = v.graph
+    dtype = v.storage
+    index = iota(g, DType.int64, v.shape, a)
+    nan_first = dtype.has_nan
+    value_init = constant_value(g, np.asarray(np.nan if nan_first else _extreme(v, largest), dtype.np_dtype), dtype)
+    index_init = constant_value(g, np.iinfo(np.int64).max, DType.int64)
+    out_shape = tuple(d for i, d in enumerate(v.shape) if i != a)
+    with g.context:
+        attrs = {"dimensions": ir.DenseI64ArrayAttr.get([a])}
+    vt, it = g.tc.tensor(dtype, ()), g.tc.tensor(DType.int64, ())
+    op = g._add_op("stablehlo.reduce", [g.tc.tensor(dtype, out_shape), g.tc.tensor(DType.int64, out_shape)],
+                   [v.ir, index.ir, value_init.ir, index_init.ir], attrs, regions=1)
+    block = ir.Block.create_at_start(op.regions[0], [vt, it, vt, it], [g.loc] * 4)
+    x_val, x_idx, y_val, y_idx = block.arguments
+    b = _Body(g, block)
+    better = b.compare(x_val, y_val, "GT" if largest else "LT")
+    tie = b.compare(x_val, y_val, "EQ")
+    if nan_first:
+        x_nan, y_nan = b.compare(x_val, x_val, "NE"), b.compare(y_val, y_val, "NE")
+        better = b.logical("and", b.logical("not", x_nan), b.logical("or", y_nan, better))
+        tie = b.logical("or", tie, b.logical("and", x_nan, y_nan))
+    pick = b.logical("or", better, b.logical("and", tie, b.compare(x_idx, y_idx, "LT")))
+    b.done(b.emit("stablehlo.select", vt, pick, x_val, y_val), b.emit("stablehlo.select", it, pick, x_idx, y_idx))
+    out = Value(g, op.results[1], DType.int64, out_shape)
+    return _reshaped(out, _kept(v, [a]))
+
+
+def argmax(x: TensorValueLike, axis: int = -1) -> Value:
+    """The index of the largest element along ``axis`` (``int64``, the axis kept with size 1)."""
+    return _arg(x, axis, True)
+
+
+def argmin(x: TensorValueLike, axis: int = -1) -> Value:
+    """The index of the smallest element along ``axis`` (``int64``, the axis kept with size 1)."""
+    return _arg(x, axis, False)
+
+
+# -- latticecast's NumPy-style reductions: any axes, dropped unless keepdims ---------------------------
+
+def reduce_sum(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
+    """The sum over ``axis`` (an int, a sequence, or ``None`` for all), as ``np.sum``."""
+    return _summed(x, lambda v, w: _axes(v, axis, w), "reduce_sum", keepdims, "stablehlo.add", 0)
+
+
+def reduce_prod(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
+    """The product over ``axis`` (default all), as ``np.prod``."""
+    return _summed(x, lambda v, w: _axes(v, axis, w), "reduce_prod", keepdims, "stablehlo.multiply", 1)
+
+
+def reduce_max(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
+    """The maximum over ``axis`` (default all), as ``np.max``."""
+    return _extremum(x, lambda v, w: _axes(v, axis, w), keepdims, True, "reduce_max")
+
+
+def reduce_min(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
+    """The minimum over ``axis`` (default all), as ``np.min``."""
+    return _extremum(x, lambda v, w: _axes(v, axis, w), keepdims, False, "reduce_min")
+
+
+def reduce_mean(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
+    """The mean over ``axis`` (default all), as ``np.mean``."""
+    return _mean(x, lambda v, w: _axes(v, axis, w), keepdims, "reduce_mean")

@@ -1,17 +1,35 @@
-"""Shape ops: ``reshape``, ``broadcast_to`` and ``transpose`` (data movement: weakness is kept)."""
+"""Shape ops, as MAX names them: ``reshape``, ``broadcast_to``, ``transpose`` (two axes), ``permute``,
+``flatten``, ``squeeze``, ``unsqueeze``, ``concat``, ``stack``, ``rebind``, ``transfer_to``.
+
+They move data and never promote: weakness is kept. Shapes may hold symbolic
+dimensions (``"batch"``): a result shape that needs one is built when the graph runs
+(``dynamic_reshape``, ``dynamic_broadcast_in_dim``), and a result that would need an
+*algebraic* dimension (MAX's ``batch * 2``) is refused with what to write instead.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections import Counter
+from typing import Any, Iterable, Sequence
 
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
 
+from ...device_ref import DeviceRef, DeviceRefLike
+from ...dims import SymbolicDim, as_dim, check_shape, is_static, static_size, symbols
+from ...dtypes import DType
 from ...errors import GraphError
-from ...tensor_type import check_shape
 from ..value import TensorValueLike, Value
-from .promotion import broadcast, element_count, unary_operand
+from .dynamic import dim_value, shape_value
+from .promotion import Literal, broadcast, graph_of, operand, unary_operand
 
-__all__ = ["reshape", "broadcast_to", "transpose", "normalize_axis"]
+__all__ = ["reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat",
+           "stack", "rebind", "transfer_to", "normalize_axis", "format_shape"]
+
+
+def format_shape(shape: Iterable[Any]) -> str:
+    """``[batch, 10]``: a shape as error messages show it."""
+    return "[" + ", ".join(map(str, shape)) + "]"
 
 
 def normalize_axis(axis: Any, rank: int, what: str) -> int:
@@ -22,61 +40,232 @@ def normalize_axis(axis: Any, rank: int, what: str) -> int:
         except AttributeError:
             raise GraphError(f"{what}: axis {axis!r} is not an integer") from None
     if not -rank <= axis < rank:
-        raise GraphError(f"{what}: axis {axis} is out of range for a value of rank {rank}")
+        raise GraphError(f"{what}: axis {axis} is out of range for a value of rank {rank} "
+                         f"(expected {-rank} to {rank - 1})" if rank else
+                         f"{what}: axis {axis} is out of range for a value of rank 0 (it has no axes)")
     return axis % rank
 
 
-def reshape(x: TensorValueLike, shape: Sequence[int]) -> Value:
-    """A new shape with the same number of elements (one dimension may be -1)."""
+def _move(v: Value, name: str, shape: Sequence["int | SymbolicDim"], operands: Sequence[ir.Value] = (),
+          attributes: dict[str, ir.Attribute] | None = None) -> Value:
+    """Data movement ``name`` of ``v`` to ``shape``: same dtype, same weakness."""
+    g = v.graph
+    op = g._add_op(name, [g.tc.tensor(v.storage, shape)], [v.ir, *operands], attributes, weak=v.is_weak)
+    return Value(g, op.result, v.ptype, tuple(shape), storage=v.storage)
+
+
+def _reshaped(v: Value, new: tuple["int | SymbolicDim", ...]) -> Value:
+    if new == v.shape:
+        return v
+    if is_static(new):
+        return _move(v, "stablehlo.reshape", new)
+    return _move(v, "stablehlo.dynamic_reshape", new, [shape_value(v.graph, new)])
+
+
+def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
+    """The same elements in a new shape; one dimension may be -1 (inferred). Symbolic dimensions
+    must appear on both sides (``[batch, 10] -> [batch, 2, 5]``)."""
     v = unary_operand(x, "reshape")
-    if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence):
-        raise GraphError(f"reshape needs a sequence of dimensions, not {shape!r}")
-    dims = list(shape)
-    if any(isinstance(d, bool) or not isinstance(d, int) for d in dims):
-        raise GraphError(f"reshape to {dims}: dimensions must be integers")
-    size = element_count(v.shape)
+    if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
+        raise GraphError(f"reshape needs a sequence of dimensions such as [3, 2], not {shape!r}")
+    raw = list(shape)
+    dims: list[Any] = [-1 if (d.__class__ is int and d == -1) else as_dim(d, f"reshape to {raw}") for d in raw]
     if dims.count(-1) > 1:
-        raise GraphError(f"reshape to {dims}: at most one dimension can be -1")
+        raise GraphError(f"reshape to {raw}: at most one dimension can be -1")
+    have, want = Counter(symbols(v.shape)), Counter(symbols(dims))
+    size = static_size(d for d in v.shape if d.__class__ is int)
+    known = static_size(d for d in dims if d.__class__ is int and d != -1)
+    assert size is not None and known is not None
+    what = f"cannot reshape {format_shape(v.shape)} to {format_shape(raw)}"
+    if have != want:
+        raise GraphError(f"{what}: the symbolic dimensions differ ({', '.join(map(str, have)) or 'none'} vs "
+                         f"{', '.join(map(str, want)) or 'none'}); latticecast reshapes symbolic dimensions only "
+                         "by name (MAX's algebraic dimensions such as batch * 2 are not supported); if the sizes "
+                         "agree when the graph runs, say so with x.rebind([...]) first")
     if -1 in dims:
-        known = element_count([d for d in dims if d != -1])
         if known == 0 or size % known:
-            raise GraphError(f"cannot reshape {list(v.shape)} ({size} elements) to {dims}")
+            raise GraphError(f"{what} ({size} elements besides the symbolic dimensions)")
         dims[dims.index(-1)] = size // known
-    new = check_shape(dims, "reshape to") if all(d >= 0 for d in dims) else None
-    if new is None or element_count(new) != size:
-        raise GraphError(f"cannot reshape {list(v.shape)} ({size} elements) to {dims}")
+    elif known != size:
+        raise GraphError(f"{what} ({size} elements besides the symbolic dimensions)" if have else
+                         f"{what} ({size} elements)")
+    return _reshaped(v, tuple(dims))
+
+
+def broadcast_to(x: TensorValueLike, shape: Iterable[Any], out_dims: Iterable[Any] | None = None) -> Value:
+    """``x`` broadcast to ``shape`` by NumPy's rules (a symbolic dimension only against itself and 1)."""
+    v = unary_operand(x, "broadcast_to")
+    if isinstance(shape, Value) or out_dims is not None:
+        raise GraphError("broadcast_to takes its shape as a list of dimensions; a shape computed in the graph "
+                         "(a tensor value, with out_dims=) is MAX's and not supported: pass e.g. ['batch', 10]")
+    return broadcast(v, check_shape(shape, "broadcast_to shape"))
+
+
+def permute(x: TensorValueLike, dims: Sequence[int]) -> Value:
+    """The axes of ``x`` in the order ``dims`` (a permutation of all of them; negative axes count from
+    the end): ``permute(x, [1, 0])`` of a ``[2, 3]`` value is ``[3, 2]``."""
+    v = unary_operand(x, "permute")
+    if isinstance(dims, (str, bytes)) or not isinstance(dims, Iterable):
+        raise GraphError(f"permute needs a list of axes such as [1, 0], not {dims!r}")
+    order = list(dims)
+    if len(order) != v.rank:
+        raise GraphError(f"permute: {order} orders {len(order)} axes, but the value has rank {v.rank}; list "
+                         "every axis once")
+    perm = [normalize_axis(a, v.rank, "permute") for a in order]
+    if len(set(perm)) != len(perm):
+        raise GraphError(f"permute: {order} repeats an axis; list every axis once")
+    if perm == list(range(v.rank)):
+        return v
+    with v.graph.context:
+        attrs = {"permutation": ir.DenseI64ArrayAttr.get(perm)}
+    return _move(v, "stablehlo.transpose", [v.shape[p] for p in perm], attributes=attrs)
+
+
+def transpose(x: TensorValueLike, axis_1: int, axis_2: int) -> Value:
+    """``x`` with two axes swapped (MAX's meaning; ``x.T`` swaps the last two). For a full
+    permutation use :func:`permute`."""
+    v = unary_operand(x, "transpose")
+    a = normalize_axis(axis_1, v.rank, "transpose")
+    b = normalize_axis(axis_2, v.rank, "transpose")
+    perm = list(range(v.rank))
+    perm[a], perm[b] = perm[b], perm[a]
+    return permute(v, perm)
+
+
+def flatten(x: TensorValueLike, start_dim: int = 0, end_dim: int = -1) -> Value:
+    """Axes ``start_dim`` to ``end_dim`` (inclusive) merged into one; a scalar becomes ``[1]``."""
+    v = unary_operand(x, "flatten")
+    if v.rank == 0:
+        return _reshaped(v, (1,))
+    start = normalize_axis(start_dim, v.rank, "flatten")
+    end = normalize_axis(end_dim, v.rank, "flatten")
+    if start > end:
+        raise GraphError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim}")
+    merged = v.shape[start:end + 1]
+    if len(merged) > 1 and not is_static(merged):
+        raise GraphError(f"flatten of {format_shape(merged)} would need an algebraic dimension (MAX's "
+                         f"{' * '.join(map(str, merged))}), which latticecast does not support; flatten static axes")
+    size = merged[0] if len(merged) == 1 else static_size(merged)
+    return _reshaped(v, v.shape[:start] + (size,) + v.shape[end + 1:])  # type: ignore[operator]
+
+
+def squeeze(x: TensorValueLike, axis: int) -> Value:
+    """``x`` without ``axis``, which must have size 1."""
+    v = unary_operand(x, "squeeze")
+    a = normalize_axis(axis, v.rank, "squeeze")
+    if not (v.shape[a].__class__ is int and v.shape[a] == 1):
+        raise GraphError(f"squeeze: axis {axis} has size {v.shape[a]}, not 1 (shape {format_shape(v.shape)})")
+    return _reshaped(v, v.shape[:a] + v.shape[a + 1:])
+
+
+def unsqueeze(x: TensorValueLike, axis: int) -> Value:
+    """``x`` with a new axis of size 1 at ``axis`` (``-1`` appends one)."""
+    v = unary_operand(x, "unsqueeze")
+    a = normalize_axis(axis, v.rank + 1, "unsqueeze")
+    return _reshaped(v, v.shape[:a] + (1,) + v.shape[a:])
+
+
+def _tensors(values: Iterable[TensorValueLike], what: str) -> list[Value]:
+    if isinstance(values, (Value, str, bytes)) or not isinstance(values, Iterable):
+        raise GraphError(f"{what} takes a list of values, such as {what}([x, y])")
+    given = list(values)
+    if not given:
+        raise GraphError(f"{what} needs at least one value")
+    g = graph_of(*given)
+    out = []
+    for x in given:
+        v = operand(x, g)
+        if isinstance(v, Literal):
+            raise GraphError(f"{what} takes tensors, not the Python scalar {x!r}; make it one with "
+                             "ops.constant(value, dtype)")
+        out.append(v)
+    dtypes = {v.storage for v in out}
+    if len(dtypes) > 1:
+        raise GraphError(f"{what} does not promote (as in MAX): its values have dtypes "
+                         f"{', '.join(sorted(d.name for d in dtypes))}; cast them to one dtype first")
+    return out
+
+
+def concat(original_vals: Iterable[TensorValueLike], axis: int = 0) -> Value:
+    """The values joined along ``axis``; they must have one dtype and rank, and equal sizes elsewhere."""
+    vals = _tensors(original_vals, "concat")
+    rank = vals[0].rank
+    if rank == 0 or any(v.rank != rank for v in vals):
+        raise GraphError(f"concat needs values of one rank, at least 1; got shapes "
+                         f"{', '.join(format_shape(v.shape) for v in vals)}")
+    a = normalize_axis(axis, rank, "concat")
+    for v in vals:
+        if v.shape[:a] + v.shape[a + 1:] != vals[0].shape[:a] + vals[0].shape[a + 1:]:
+            raise GraphError(f"concat along axis {axis}: shapes {', '.join(format_shape(v.shape) for v in vals)} "
+                             "differ on another axis")
+    joined = [v.shape[a] for v in vals]
+    if len(vals) == 1:
+        return vals[0]
+    if not is_static(joined):
+        raise GraphError(f"concat along an axis of sizes {format_shape(joined)} would need an algebraic dimension "
+                         "(MAX's sum of them), which latticecast does not support; concatenate along a static axis")
+    shape = vals[0].shape[:a] + (sum(joined),) + vals[0].shape[a + 1:]  # type: ignore[arg-type]
+    g = vals[0].graph
+    with g.context:
+        attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), a)}
+    weak = all(v.is_weak for v in vals)
+    op = g._add_op("stablehlo.concatenate", [g.tc.tensor(vals[0].storage, shape)], [v.ir for v in vals], attrs,
+                   weak=weak)
+    return Value(g, op.result, vals[0].ptype if weak else vals[0].storage, shape, storage=vals[0].storage)
+
+
+def stack(values: Iterable[TensorValueLike], axis: int = 0) -> Value:
+    """The values (one dtype, one shape) stacked along a new axis ``axis``."""
+    vals = _tensors(values, "stack")
+    if any(v.shape != vals[0].shape for v in vals):
+        raise GraphError(f"stack needs values of one shape; got {', '.join(format_shape(v.shape) for v in vals)}")
+    a = normalize_axis(axis, vals[0].rank + 1, "stack")
+    return concat([unsqueeze(v, a) for v in vals], a)
+
+
+def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value:
+    """``x`` with the shape ``shape``, asserted when the graph runs: where ``x`` has a symbolic
+    dimension and ``shape`` a size or another name (or the other way round), the sizes must agree
+    then (the runtime reports ``message`` if they do not). A name no input has is defined here."""
+    v = unary_operand(x, "rebind")
+    new = check_shape(shape, "rebind shape")
+    if len(new) != v.rank:
+        raise GraphError(f"rebind of {format_shape(v.shape)} to {format_shape(new)}: the ranks differ; rebind "
+                         "changes what the dimensions are called, not how many there are (use reshape)")
     if new == v.shape:
         return v
     g = v.graph
-    op = g._add_op("stablehlo.reshape", [g.tc.tensor(v.storage, new)], [v.ir], weak=v.is_weak)
-    return Value(g, op.result, v.ptype, new, storage=v.storage)
+    i64 = g.tc.tensor(DType.int64, ())
+    for axis, (have, want) in enumerate(zip(v.shape, new)):
+        if have == want:
+            continue
+        if have.__class__ is int and want.__class__ is int:
+            raise GraphError(f"rebind of {format_shape(v.shape)} to {format_shape(new)}: axis {axis} has size "
+                             f"{have}, not {want}")
+        with g.context:
+            attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)}
+        size = g._add_op("stablehlo.get_dimension_size", [g.tc.tensor(DType.int32, ())], [v.ir], attrs).result
+        size = g._add_op("stablehlo.convert", [i64], [size]).result
+        if want.__class__ is SymbolicDim and not g.knows_dim(want):  # type: ignore[arg-type]
+            g.name_dim(want, size)  # type: ignore[arg-type]  # a new name: its size is this dimension's
+            continue
+        expected = dim_value(g, want)
+        with g.context:
+            eq = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get("EQ")}
+        same = g._add_op("stablehlo.compare", [g.tc.tensor(DType.bool, ())], [size, expected], eq).result
+        text = message or (f"rebind of {format_shape(v.shape)} to {format_shape(new)}: axis {axis} has size {{0}}, "
+                           + ("not {1}" if want.__class__ is int else f"not {want} (= {{1}})"))
+        g.assert_when_run(same, [size, expected], text)
+    return _move(v, "stablehlo.convert", new)
 
 
-def broadcast_to(x: TensorValueLike, shape: Sequence[int]) -> Value:
-    """``x`` broadcast to ``shape`` by NumPy's rules."""
-    return broadcast(unary_operand(x, "broadcast_to"), check_shape(shape, "broadcast_to shape"))
-
-
-def transpose(x: TensorValueLike, axes: Sequence[int] | None = None) -> Value:
-    """The axes of ``x`` permuted (reversed when ``axes`` is ``None``), as ``numpy.transpose``."""
-    v = unary_operand(x, "transpose")
-    if axes is None:
-        perm = list(range(v.rank))[::-1]
-    elif isinstance(axes, (str, bytes)) or not isinstance(axes, Sequence):
-        raise GraphError(f"transpose axes must be a sequence of axes such as (1, 0), not {axes!r}")
-    else:
-        perm = [normalize_axis(a, v.rank, "transpose") if v.rank else _no_axes(a) for a in axes]
-    if sorted(perm) != list(range(v.rank)):
-        raise GraphError(f"transpose axes {list(axes or [])} are not a permutation of {v.rank} axes")
-    if perm == list(range(v.rank)):
-        return v
-    g = v.graph
-    shape = [v.shape[p] for p in perm]
-    with g.context:
-        attrs = {"permutation": ir.DenseI64ArrayAttr.get(perm)}
-    op = g._add_op("stablehlo.transpose", [g.tc.tensor(v.storage, shape)], [v.ir], attrs, weak=v.is_weak)
-    return Value(g, op.result, v.ptype, shape, storage=v.storage)
-
-
-def _no_axes(axis: Any) -> int:
-    raise GraphError(f"transpose axes [{axis}] are not a permutation of 0 axes (a scalar has none)")
+def transfer_to(x: TensorValueLike, device: DeviceRefLike) -> Value:
+    """``x`` on ``device`` (MAX's ``ops.transfer_to``, ``x.to(device)``): the value itself when it is the
+    graph's device. latticecast compiles a graph for one device, so another one is an error."""
+    v = unary_operand(x, "transfer_to")
+    target = DeviceRef.parse(device)
+    if target != v.graph.device:
+        raise GraphError(f"transfer to {target}: graph {v.graph.name!r} runs on {v.graph.device}, and latticecast "
+                         "compiles a graph for one device; give the input types the device you want (or compile "
+                         "with g.compile(device=...))")
+    return v

@@ -1,0 +1,101 @@
+"""Neural-network ops as MAX names them: ``relu``, ``silu``, ``gelu``, ``softmax``, ``logsoftmax``,
+``layer_norm`` (``sigmoid`` is elementwise: ``stablehlo.logistic``).
+
+Each is a composition of elementwise ops and reductions in one dtype: a float input
+is computed in its own dtype (as MAX's kernels do; MAX says to cast float16 to float32
+first for a stable ``layer_norm``), an integer one in the float the policy gives its
+functions (``softmax(int32)`` is float64 under JAX with x64; MAX would keep ``int32``,
+which has no meaningful softmax). The constants inside an op (``0.5``, ``epsilon``) are
+strong constants of that dtype, so no policy decides anything about them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...errors import GraphError
+from ..value import TensorValueLike, Value
+from .elementwise import add, divide, erf, exp, float_operand, log, maximum, multiply, rsqrt, sigmoid, subtract, tanh
+from .promotion import Literal, constant_value, graph_of, operand, unary_operand
+from .reduction import max as max_along, mean, sum as sum_along
+from .shape import format_shape
+
+__all__ = ["relu", "silu", "gelu", "softmax", "logsoftmax", "layer_norm"]
+
+
+def _const(v: Value, value: float) -> Value:
+    return constant_value(v.graph, value, v.storage)
+
+
+def relu(x: TensorValueLike) -> Value:
+    """``max(x, 0)``, in ``x``'s dtype (integers stay integers, as in MAX)."""
+    v = unary_operand(x, "relu")
+    return maximum(v, constant_value(v.graph, 0, v.storage))
+
+
+def silu(x: TensorValueLike) -> Value:
+    """``x * sigmoid(x)``."""
+    v = float_operand(x, "silu")
+    return multiply(v, sigmoid(v))
+
+
+_GELU = ("none", "tanh", "quick")
+
+
+def gelu(x: TensorValueLike, approximate: str = "none") -> Value:
+    """GELU: ``0.5 x (1 + erf(x / sqrt 2))`` (``"none"``), its ``"tanh"`` approximation
+    ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``, or ``"quick"``: ``x sigmoid(1.702 x)``."""
+    if approximate not in _GELU:
+        raise GraphError(f"gelu: invalid approximation method {approximate!r}; use one of {', '.join(_GELU)}")
+    v = float_operand(x, "gelu")
+    if approximate == "quick":
+        return multiply(v, sigmoid(multiply(v, _const(v, 1.702))))
+    if approximate == "tanh":
+        cube = multiply(multiply(v, v), v)
+        inner = multiply(add(v, multiply(cube, _const(v, 0.044715))), _const(v, math.sqrt(2 / math.pi)))
+        gate = tanh(inner)
+    else:
+        gate = erf(multiply(v, _const(v, 1 / math.sqrt(2))))
+    return multiply(multiply(v, _const(v, 0.5)), add(gate, _const(v, 1.0)))
+
+
+def softmax(value: TensorValueLike, axis: int = -1) -> Value:
+    """``exp(x - max) / sum(exp(x - max))`` along ``axis`` (the maximum is subtracted for range)."""
+    v = float_operand(value, "softmax")
+    e = exp(subtract(v, max_along(v, axis=axis)))
+    return divide(e, sum_along(e, axis))
+
+
+def logsoftmax(value: TensorValueLike, axis: int = -1) -> Value:
+    """``x - max - log(sum(exp(x - max)))`` along ``axis``."""
+    v = float_operand(value, "logsoftmax")
+    shifted = subtract(v, max_along(v, axis=axis))
+    return subtract(shifted, log(sum_along(exp(shifted), axis)))
+
+
+def _norm_parameter(p: TensorValueLike, v: Value, name: str) -> Value:
+    """``gamma`` or ``beta`` in the input's dtype (MAX: the result has the input's dtype whatever the
+    parameters'), checked against the normalised (last) axis."""
+    g = graph_of(v, p)
+    found = operand(p, g)
+    if isinstance(found, Literal):
+        return constant_value(g, found.value, v.storage)
+    if found.rank and found.shape[-1] != v.shape[-1] and found.shape[-1] != 1:
+        raise GraphError(f"layer_norm: {name} of shape {format_shape(found.shape)} does not match the last "
+                         f"dimension of the input {format_shape(v.shape)}; give it {v.shape[-1]} elements")
+    return found if found.storage is v.storage and not found.is_weak else found.cast(v.storage)
+
+
+def layer_norm(input: TensorValueLike, gamma: TensorValueLike, beta: TensorValueLike, epsilon: Any) -> Value:
+    """``(x - mean) / sqrt(var + epsilon) * gamma + beta`` over the last axis (``var`` without Bessel's
+    correction), in the input's dtype."""
+    v = float_operand(input, "layer_norm")
+    if v.rank == 0:
+        raise GraphError("layer_norm normalises the last axis; a rank-0 value has none")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not epsilon > 0:
+        raise GraphError(f"layer_norm: epsilon must be a positive number, not {epsilon!r}")
+    scale, shift = _norm_parameter(gamma, v, "gamma"), _norm_parameter(beta, v, "beta")
+    centered = subtract(v, mean(v, -1))
+    variance = mean(multiply(centered, centered), -1)
+    return add(multiply(multiply(centered, rsqrt(add(variance, _const(v, float(epsilon))))), scale), shift)

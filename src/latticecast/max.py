@@ -1,0 +1,76 @@
+"""MAX's import surface: ``from latticecast.max import DType, DeviceRef, Graph, TensorType, ops``.
+
+A program written for Modular MAX 26.7 the way MAX's documentation writes it
+(``from max.graph import DeviceRef, Graph, TensorType, ops`` and
+``from max.dtype import DType``) builds under latticecast with only those import lines
+changed: every name here means what MAX's means (see the README's API section for
+the few deliberate refusals). Run the graph with latticecast's ``g.compile()``
+(``model(*arrays)`` returns NumPy arrays) where MAX writes
+``InferenceSession(devices=[CPU()]).load(graph).execute(...)``.
+
+The spelling ``latticecast.max`` mirrors ``max.graph`` + ``max.dtype`` in one import,
+and reads as "latticecast's MAX"; MAX itself is never imported (its ``DType``,
+``DeviceRef`` and ``TensorType`` objects are accepted duck-typed where latticecast's are).
+
+:class:`Graph` here differs from :class:`latticecast.Graph` in one thing: a MAX program
+names no promotion policy, so its default is MAX's own, ``"max-python"`` (MAX 26.7 as
+measured) once that policy is registered, and until then ``"max"`` (the promotion table
+MAX publishes). Float32-only programs do not depend on the choice. ``policy=`` still
+picks any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from . import ops
+from .device_ref import DeviceKind, DeviceRef
+from .dims import Dim, SymbolicDim
+from .dtypes import DType
+from .graph import Graph as _Graph
+from .graph import Value
+from .graph.ops.promotion import as_value, graph_of
+from .policies import Policy, policies
+from .tensor_type import TensorType
+
+__all__ = ["DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "SymbolicDim", "TensorType", "TensorValue", "Value",
+           "ops", "MAX_POLICY", "FALLBACK_POLICY", "default_policy"]
+
+MAX_POLICY = "max-python"
+"""The policy that reproduces MAX 26.7's promotion (``max.graph`` as measured)."""
+
+FALLBACK_POLICY = "max"
+"""The policy used while :data:`MAX_POLICY` is not registered: MAX's published promotion table."""
+
+class _ValueType(type):
+    """``isinstance(v, TensorValue)`` holds for every graph value (they are all tensors here)."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Value)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, Value)
+
+
+class TensorValue(metaclass=_ValueType):
+    """MAX's ``TensorValue``: ``TensorValue(x)`` is ``x`` as a value of its graph (a NumPy array becomes a
+    constant of the current graph; a Python scalar is refused, as in MAX), and every graph value is an
+    instance. The values themselves are :class:`latticecast.Value`."""
+
+    def __new__(cls, value: Any) -> Value:  # type: ignore[misc]
+        return as_value(value, graph_of(value))
+
+
+def default_policy() -> str:
+    """The policy a MAX program gets: :data:`MAX_POLICY` when it is registered, else :data:`FALLBACK_POLICY`
+    (decided per graph, so registering the policy later takes effect at once)."""
+    return MAX_POLICY if MAX_POLICY in policies() else FALLBACK_POLICY
+
+
+class Graph(_Graph):
+    """:class:`latticecast.Graph` with MAX's promotion as the default policy (see the module)."""
+
+    def __init__(self, name: str, forward: Callable[..., Any] | None = None, input_types: Iterable[Any] = (),
+                 path: Any = None, *args: Any, policy: "str | Policy | None" = None, **kwargs: Any) -> None:
+        super().__init__(name, forward, input_types, path, *args,
+                         policy=default_policy() if policy is None else policy, **kwargs)
