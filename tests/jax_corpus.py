@@ -651,7 +651,7 @@ def check_sharded(shardy: bool) -> list[dict]:
 
     from latticecast.dialect_utils.parsing import parse_module
     from latticecast.passes import run_pipeline
-    from latticecast.runtime.jax_internals import DeviceList
+    from latticecast.jax_internals import DeviceList
 
     jax.config.update("jax_use_shardy_partitioner", shardy)
     devices = jax.devices("cpu")[:8]

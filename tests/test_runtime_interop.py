@@ -49,7 +49,7 @@ def test_a_host_callback_is_refused_before_compiling() -> None:
 
 
 def test_lapack_without_scipy_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from latticecast.runtime import jax_internals
+    from latticecast import jax_internals
 
     def no_scipy() -> None:
         raise ModuleNotFoundError("No module named 'scipy'")

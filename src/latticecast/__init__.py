@@ -36,6 +36,7 @@ _LAZY = {
     "TensorSpec": ("latticecast.runtime", "TensorSpec"), "MLIRParseError": ("latticecast.runtime", "MLIRParseError"),
     "LatticecastRuntimeError": ("latticecast.runtime", "LatticecastRuntimeError"),
     "DeviceNotFoundError": ("latticecast.runtime", "DeviceNotFoundError"),
+    "DeviceCountError": ("latticecast.runtime", "DeviceCountError"),
     "InputError": ("latticecast.runtime", "InputError"),
     "CompileError": ("latticecast.runtime", "CompileError"),
     "available_devices": ("latticecast.runtime", "available_devices"),
@@ -63,6 +64,6 @@ __all__ = [
     "PromotionError", "LiteralRangeError", "UnknownDTypeError", "UnknownPolicyError",
     "Graph", "TensorType", "Value", "GraphError", "PassFailure", "ops", "compile", "Model", "TensorSpec",
     "PolymorphicModel", "UnsupportedModuleError", "InputShapeError",
-    "LatticecastRuntimeError", "DeviceNotFoundError", "InputError", "CompileError", "available_devices",
+    "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "InputError", "CompileError", "available_devices",
     "MLIRParseError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "Pipeline", "evidence",
 ]

@@ -243,10 +243,12 @@ class Graph:
     def __str__(self) -> str:
         return self.mlir(before_passes=not self._closed)
 
-    def compile(self, device: Any = "cpu") -> Any:
-        """Compile for ``device`` with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays)."""
+    def compile(self, device: Any = None, *, devices: Any = None) -> Any:
+        """Compile with PJRT for ``device`` (default: the CPU) or ``devices``; returns a ``Model``
+        (``model(*arrays)`` -> list of arrays). See :func:`latticecast.compile`."""
         from ..runtime import compile as compile_module
-        return compile_module(self.module, device=device, input_names=list(self.input_names or ()) or None)
+        return compile_module(self.module, device, devices=devices,
+                              input_names=list(self.input_names or ()) or None)
 
     def __repr__(self) -> str:
         ins = ", ".join(str(t) for t in self.input_types)

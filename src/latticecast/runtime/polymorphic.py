@@ -38,6 +38,7 @@ import numpy as np
 from ..tensor_type import TensorType
 from .errors import InputShapeError
 from .inputs import convert_input, describe_input
+from .partitioning import uses_shardy
 from .signature import DIM_VAR_ATTR, PolymorphicSignature, TensorPattern, find_main
 
 __all__ = ["PolymorphicModel", "refine_module", "MAX_SPECIALIZATIONS"]
@@ -70,7 +71,7 @@ class PolymorphicModel:
         self._signature = signature
         self._compile_static = compile_static
         self._name = name
-        self._shardy = _uses_shardy(module)
+        self._shardy = uses_shardy(module)
         self.input_names: tuple[str, ...] | None = tuple(input_names) if input_names else None
         self._models: "OrderedDict[tuple, Any]" = OrderedDict()
         self._lock = threading.Lock()
@@ -170,23 +171,6 @@ def _shape_of(value: Any) -> tuple[int, ...] | None:
         return tuple(np.shape(value))
     except (ValueError, TypeError):
         return None
-
-
-def _uses_shardy(module: Any) -> bool:
-    """Whether the module has Shardy ops (refinement must then know the sdy dialect's rules)."""
-    from jaxlib.mlir import ir
-
-    found = False
-
-    def visit(op: Any) -> Any:
-        nonlocal found
-        if op.name.startswith("sdy."):
-            found = True
-            return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return found
 
 
 # -- refinement ----------------------------------------------------------------------------

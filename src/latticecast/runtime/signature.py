@@ -181,6 +181,10 @@ def read_signature(module: Any) -> Signature:
     return Signature(inputs, outputs)
 
 
+RESERVED_KEYWORD = "return_arrays"
+"""The keyword a model call takes for itself (``model(x, return_arrays=True)``), so no input can be named so."""
+
+
 def check_input_names(names: Sequence[str] | None, signature: Signature) -> tuple[str, ...] | None:
     """Validate ``compile(..., input_names=...)`` against the signature."""
     if names is None:
@@ -196,4 +200,7 @@ def check_input_names(names: Sequence[str] | None, signature: Signature) -> tupl
             raise TypeError(f"input_names must be strings; got {n!r}")
     if len(set(names)) != len(names):
         raise ValueError(f"input_names must be distinct; got {list(names)}")
+    if RESERVED_KEYWORD in names:
+        raise ValueError(f"input_names cannot include {RESERVED_KEYWORD!r}: a model call takes "
+                         f"{RESERVED_KEYWORD}=True to return jax.Arrays; rename that input")
     return names
