@@ -33,7 +33,7 @@ from .errors import CompileError, UnsupportedModuleError
 from .model import CompiledProgram, Model
 from .partitioning import choose_devices, compile_options, read_partitioning
 from .polymorphic import PolymorphicModel
-from .signature import check_input_names, read_polymorphic_signature, read_signature
+from .signature import check_input_names, donated_inputs, read_polymorphic_signature, read_signature
 from .source import ModuleSource, canonical_digest, parse_module, source_digest, verify_module
 
 __all__ = ["compile"]
@@ -259,7 +259,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
     key = executable_key(canonical_digest(module), chosen[0], options.SerializeAsString())
 
     def program_of(executable: Any) -> CompiledProgram:
-        return CompiledProgram(executable, chosen, signature, key, partitioning)
+        return CompiledProgram(executable, chosen, signature, key, partitioning, donated_inputs(module))
 
     if not use_cache:
         stats.compiles += 1

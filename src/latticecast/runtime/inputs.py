@@ -24,16 +24,16 @@ of the promotion layer: nothing is cast behind the user's back.
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from ..dtypes import DType
 from ..values import misfit
 from .errors import InputArrayError, InputDTypeError, InputError, InputRangeError, InputShapeError
-from .signature import TensorSpec
+from .signature import DONATION_ATTRS, TensorSpec
 
-__all__ = ["convert_input", "check_device_array", "describe_input", "np_spelling"]
+__all__ = ["convert_input", "check_device_array", "check_donations", "describe_input", "np_spelling"]
 
 
 def np_spelling(dtype: DType) -> str:
@@ -240,6 +240,28 @@ def check_device_array(value: Any, spec: TensorSpec, index: int, name: str | Non
         f"{where}: expected shape {_shape_text(spec.shape)} ({spec}), got a jax.Array of shape "
         f"{_shape_text(value.shape)} ({got}); pass an array of shape {_shape_text(spec.shape)} (the runtime "
         f"does not broadcast).", index=index, name=name, expected=spec, got=got)
+
+
+def check_donations(arrays: Sequence[Any], donated: Sequence[int], names: Sequence[str] | None) -> None:
+    """Refuse a ``jax.Array`` passed to a donated input and, in the same call, to another input: the
+    executable would free its buffer while still reading it (PJRT reports that on one device, and
+    crashes the process on several). ``arrays`` are the checked arguments."""
+    if all(isinstance(arrays[i], np.ndarray) for i in donated):
+        return  # private copies: donating them is harmless
+
+    def buffer(a: Any) -> Any:
+        return None if isinstance(a, np.ndarray) else (
+            a.addressable_data(0).unsafe_buffer_pointer() if a.sharding.addressable_devices else id(a))
+
+    keys = [buffer(a) for a in arrays]
+    for i in donated:
+        j = next((j for j, k in enumerate(keys) if keys[i] is not None and j != i and k == keys[i]), None)
+        if j is not None:
+            raise InputArrayError(
+                f"{describe_input(i, names[i] if names else None)} is donated (the module gives its buffer to an "
+                f"output: {'/'.join(DONATION_ATTRS)}), and the same jax.Array's buffer is also "
+                f"{describe_input(j, names[j] if names else None)}; the call would free it while reading it. Pass a "
+                f"copy to one of them (jnp.copy(x)).", index=i, name=names[i] if names else None)
 
 
 def _convert_input(value: Any, spec: TensorSpec, where: str, var: str) -> tuple[np.ndarray, bool]:

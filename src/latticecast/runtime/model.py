@@ -23,7 +23,7 @@ import numpy as np
 from .devices import device_name
 from .errors import InputCountError
 from .execute import SMALL_COPY, DeviceCall, FastCall, make_runner, private_copy
-from .inputs import check_device_array, convert_input
+from .inputs import check_device_array, check_donations, convert_input
 from .partitioning import Partitioning
 from .sharded import ShardedCall, hosts_numpy
 from .signature import Signature, TensorSpec
@@ -44,6 +44,7 @@ class CompiledProgram:
     signature: Signature
     key: str
     partitioning: Partitioning
+    donated: tuple[int, ...] = ()
     _runner: "DeviceCall | FastCall | ShardedCall | None" = field(default=None, repr=False)
 
     @property
@@ -83,7 +84,8 @@ class Model:
     (no copy); call ``.copy()`` on one to write to it.
     """
 
-    __slots__ = ("_program", "_runner", "_run", "_to_host", "_expected", "_n", "input_names", "cache_source")
+    __slots__ = ("_program", "_runner", "_run", "_to_host", "_expected", "_n", "_donated", "input_names",
+                 "cache_source")
 
     def __init__(self, program: CompiledProgram, input_names: Sequence[str] | None = None,
                  cache_source: str = "compiled") -> None:
@@ -95,6 +97,7 @@ class Model:
         self._expected = tuple((s.np_dtype, s.shape, s.np_dtype.itemsize * _prod(s.shape) < SMALL_COPY)
                                for s in program.signature.inputs)
         self._n = len(self._expected)
+        self._donated = program.donated
         self.input_names: tuple[str, ...] | None = tuple(input_names) if input_names else None
         self.cache_source = cache_source
 
@@ -192,6 +195,8 @@ class Model:
                 append(a.copy() if small else private_copy(a))  # .copy() is C-contiguous
             else:
                 append(self._convert(a, len(arrays)))
+        if self._donated:
+            check_donations(arrays, self._donated, self.input_names)
         outs = self._run(arrays)
         if return_arrays:
             return list(outs)
