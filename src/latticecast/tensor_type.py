@@ -8,7 +8,7 @@ is the type's spelling as text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 import numpy as np
@@ -25,14 +25,22 @@ must not overflow while shapes are checked."""
 
 @dataclass(frozen=True)
 class TensorType:
-    """A tensor of ``dtype`` and a static ``shape``: ``TensorType(DType.int16, [4])``."""
+    """A tensor of ``dtype`` and a static ``shape``: ``TensorType(DType.int16, [4])``.
+
+    ``sharding`` (keyword only) is a ``jax.sharding.PartitionSpec`` saying how a graph input is
+    split over the graph's mesh (``Graph(..., mesh=...)``; checked there). It is a layout, not part
+    of the type: it takes no part in equality, so a graph's declared types and those of the model
+    compiled from it compare equal (the model reports layouts as ``Model.input_shardings``).
+    """
 
     dtype: DType
     shape: tuple[int, ...] = ()
+    sharding: Any = field(default=None, compare=False, repr=False)
 
-    def __init__(self, dtype: DTypeLike, shape: Iterable[int] = ()) -> None:
+    def __init__(self, dtype: DTypeLike, shape: Iterable[int] = (), *, sharding: Any = None) -> None:
         object.__setattr__(self, "dtype", DType.parse(dtype))
         object.__setattr__(self, "shape", check_shape(shape, "TensorType shape"))
+        object.__setattr__(self, "sharding", sharding)
 
     @property
     def rank(self) -> int:

@@ -25,11 +25,13 @@ from ..dtypes import DType, DTypeLike
 from ..errors import GraphError
 from ..op_rules import WEAK_ATTR
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
+from ..passes.sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
 from ..tensor_type import TensorType
 from . import current
 from .current import current_graph
 from .ops.promotion import as_value, constant_value
+from .sharding import MeshLayout
 from .value import Value
 
 __all__ = ["Graph", "PassFailure", "current_graph"]
@@ -67,12 +69,18 @@ class Graph:
     (``"remark"``, ``"warning"``, ``"error"``) reports implicit promotions that can
     lose magnitude (``int64 -> float16``) in :attr:`diagnostics`; warnings are also
     issued as :class:`~latticecast.passes.LossyPromotionWarning`, errors fail the pass.
+
+    ``mesh`` (a ``jax.sharding.Mesh``, or an ``AbstractMesh``) makes the graph a program for
+    ``mesh.size`` devices: inputs take ``TensorType(..., sharding=PartitionSpec(...))``, values
+    ``ops.shard(value, PartitionSpec(...))``, outputs ``g.output(..., shardings=[...])``; what is
+    not given is replicated. The module carries Shardy shardings and ``mhlo.num_partitions``, and
+    :meth:`compile` runs it on the mesh's devices (see :mod:`latticecast.graph.sharding`).
     """
 
     def __init__(self, name: str, input_types: Sequence[TensorType] = (), policy: "str | Policy" = "jax", *,
                  forward: Callable[..., Any] | None = None, context: ir.Context | None = None,
                  input_names: Sequence[str] | None = None, debug_locations: bool = False,
-                 diagnose_lossy: "str | LossyLevel" = "off") -> None:
+                 diagnose_lossy: "str | LossyLevel" = "off", mesh: Any = None) -> None:
         self.name = name
         self.policy: Policy = get_policy(policy)
         self.options = ImplicitCastOptions(policy=self.policy, diagnose_lossy=diagnose_lossy)
@@ -92,6 +100,13 @@ class Graph:
         self._failure: PassFailure | None = None
         self._output_types: tuple[TensorType, ...] | None = None
         self.diagnostics: list[str] = []
+        self.layout: MeshLayout | None = MeshLayout(mesh) if mesh is not None else None
+        self.mesh = mesh
+        if self.layout is None:
+            for i, t in enumerate(types):
+                if t.sharding is not None:
+                    raise GraphError(f"input {i} has sharding {t.sharding}, but graph {name!r} has no mesh; pass "
+                                     f"Graph(..., mesh=jax.sharding.Mesh(...)) to shard it")
         with self.context:
             self.loc = ir.Location.name(name) if name else ir.Location.unknown()
             self._unit = ir.UnitAttr.get()
@@ -105,6 +120,12 @@ class Graph:
                 regions=1, loc=self.loc, ip=ir.InsertionPoint(self._module.body))
             self._block = ir.Block.create_at_start(self._func.regions[0], arg_types, [self.loc] * len(arg_types))
             self.ip = ir.InsertionPoint(self._block)
+            if self.layout is not None:
+                self.layout.emit(self._module, self.loc)
+                self._func.attributes["arg_attrs"] = ir.ArrayAttr.get([
+                    ir.DictAttr.get({SDY_SHARDING: self.layout.sharding(t.sharding, t.shape, f"input {i}",
+                                                                        boundary=True)})
+                    for i, t in enumerate(types)])
         self.inputs: tuple[Value, ...] = tuple(
             Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, types))
         if forward is not None:
@@ -174,16 +195,35 @@ class Graph:
         self.check_open()
         return constant_value(self, value, None if dtype is None else DType.parse(dtype))
 
-    def output(self, *values: Any) -> None:
-        """Return ``values`` from the graph (Python scalars and arrays become constants) and close it."""
+    def output(self, *values: Any, shardings: Sequence[Any] | None = None) -> None:
+        """Return ``values`` from the graph (Python scalars and arrays become constants) and close it.
+
+        ``shardings``: with a mesh, one ``PartitionSpec`` (or ``None``: replicated) per value, the
+        layout of each output (``jax.jit``'s ``out_shardings``)."""
         self.check_open()
         if not values:
             raise GraphError(f"graph {self.name!r}: output() needs at least one value")
+        if shardings is not None:
+            if self.layout is None:
+                raise GraphError(f"graph {self.name!r} has no mesh, so its outputs cannot be sharded; pass "
+                                 f"Graph(..., mesh=jax.sharding.Mesh(...))")
+            shardings = list(shardings)
+            if len(shardings) != len(values):
+                raise GraphError(f"graph {self.name!r}: output() got {len(values)} value(s) and {len(shardings)} "
+                                 f"sharding(s); give one PartitionSpec (or None) per value")
         outs = [as_value(v, self, materialize=True) for v in values]
         with self.context:
+            result_attrs = None
+            if self.layout is not None:
+                specs = shardings if shardings is not None else [None] * len(outs)
+                result_attrs = ir.ArrayAttr.get([
+                    ir.DictAttr.get({SDY_SHARDING: self.layout.sharding(spec, v.shape, f"output {i}", boundary=True)})
+                    for i, (spec, v) in enumerate(zip(specs, outs))])
             self._add_op("func.return", [], [v.ir for v in outs])
             ftype = ir.FunctionType.get([a.type for a in self._block.arguments], [v.ir.type for v in outs])
             self._func.attributes["function_type"] = ir.TypeAttr.get(ftype)
+            if result_attrs is not None:
+                self._func.attributes["res_attrs"] = result_attrs
         self._output_types = tuple(TensorType(v.dtype, v.shape) for v in outs)
         self._closed = True
 
@@ -245,11 +285,16 @@ class Graph:
 
     def compile(self, device: Any = None, *, devices: Any = None) -> Any:
         """Compile with PJRT for ``device`` (default: the CPU) or ``devices``; returns a ``Model``
-        (``model(*arrays)`` -> list of arrays). See :func:`latticecast.compile`."""
+        (``model(*arrays)`` -> list of arrays). See :func:`latticecast.compile`. A graph over a
+        concrete mesh runs on the mesh's devices unless told otherwise; over an ``AbstractMesh``, on
+        the first ``mesh.size`` devices of ``device``'s platform."""
         from ..runtime import compile as compile_module
+        if devices is None and device is None and self.layout is not None:
+            devices = self.layout.devices
         return compile_module(self.module, device, devices=devices,
                               input_names=list(self.input_names or ()) or None)
 
     def __repr__(self) -> str:
         ins = ", ".join(str(t) for t in self.input_types)
-        return f"<Graph {self.name!r} ({ins}) policy={self.policy.name}{' closed' if self._closed else ''}>"
+        mesh = f" mesh={self.layout.describe()}" if self.layout is not None else ""
+        return f"<Graph {self.name!r} ({ins}) policy={self.policy.name}{mesh}{' closed' if self._closed else ''}>"

@@ -6,6 +6,7 @@
 ``shape``          ``reshape``, ``broadcast_to``, ``transpose``
 ``reduction``      ``sum``, ``max``, ``min``, ``mean``
 ``linalg``         ``matmul``
+``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
 ``promotion``      the adapter over ``op_rules`` that every promoting op goes through
 =================  =============================================================
 """
@@ -25,6 +26,7 @@ from .linalg import matmul
 from .reduction import max, mean, min, sum
 from .selection import clamp, select, where
 from .shape import broadcast_to, reshape, transpose
+from .sharding import shard
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "mod", "remainder", "power",
@@ -32,7 +34,7 @@ __all__ = [
     "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert", "bitwise_not", "negative", "abs",
     "exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos", "floor", "ceil", "round", "sign", "maximum",
     "minimum", "atan2", "where", "select", "clamp", "reshape", "broadcast_to", "transpose", "sum", "max",
-    "min", "mean", "cast", "constant",
+    "min", "mean", "cast", "constant", "shard",
 ]
 
 
