@@ -23,6 +23,9 @@ def test_demo_walks_through_the_whole_path(capsys):
     side = out[out.index("5. The same program"):]
     assert "float16" in side and "inf" in side and "float64" in side  # max and jax disagree on i8 + u64
     assert "can lose magnitude" in side
+    # one device here: the sharded section says how to see it on a laptop
+    assert "6. Sharded over several devices: skipped, cpu has one device here" in out
+    assert "XLA_FLAGS=--xla_force_host_platform_device_count=8 latticecast demo" in out
 
 
 def test_demo_values_are_numpy_arithmetic():
