@@ -39,6 +39,7 @@ else:
 
     import jax_corpus as jc
     import latticecast as lc
+    import latticecast.runtime as lcr
     from latticecast import DType, Graph, TensorType, ops
     from latticecast.dialect_utils.parsing import parse_module
 
@@ -215,9 +216,9 @@ else:
             layer_model(*args[:3], jnp.asarray(args[3][:8]))
         deleted = jnp.asarray(args[3])
         deleted.delete()
-        with pytest.raises(lc.runtime.InputArrayError, match="input 3: the jax.Array has been deleted"):
+        with pytest.raises(lcr.InputArrayError, match="input 3: the jax.Array has been deleted"):
             layer_model(*args[:3], deleted)
-        with pytest.raises(lc.runtime.InputCountError, match=r"@main takes 4 input\(s\)"):
+        with pytest.raises(lcr.InputCountError, match=r"@main takes 4 input\(s\)"):
             layer_model(*args[:3])
 
     def test_donated_inputs(mesh) -> None:
@@ -228,11 +229,11 @@ else:
         x = np.arange(64, dtype=np.float32).reshape(8, 8)
         assert same_bits(model(x, x)[0], x * 3) and same_bits(model(x, x)[0], x * 3)  # NumPy: a private copy
         a = jax.device_put(x, s)
-        with pytest.raises(lc.runtime.InputArrayError, match=r"input 0 is donated .*the same jax.Array's buffer is "
+        with pytest.raises(lcr.InputArrayError, match=r"input 0 is donated .*the same jax.Array's buffer is "
                                                              r"also input 1; .*Pass a copy"):
             model(a, a)
         assert same_bits(model(a, x)[0], x * 3) and a.is_deleted()
-        with pytest.raises(lc.runtime.InputArrayError, match="input 0: the jax.Array has been deleted"):
+        with pytest.raises(lcr.InputArrayError, match="input 0: the jax.Array has been deleted"):
             model(a, x)
 
     def test_64_bit_inputs_with_x64_off_and_scalars(mesh) -> None:
@@ -286,17 +287,23 @@ else:
         assert [str(s.spec) for s in layer_model.input_shardings] == [
             "P('data', 'model')", "P('model', None)", "P('model', None)", "P('data', None)"]
 
-    def test_several_outputs_of_one_layout_and_the_cache(mesh) -> None:
+    def test_several_outputs_of_one_layout_and_the_cache(mesh, tmp_path) -> None:
         s = named(mesh, "data")
         f = jax.jit(lambda x: (x + 1, x * 2, x.sum()), in_shardings=s, out_shardings=(s, s, named(mesh)))
         x = np.arange(16, dtype=np.int32)
         text = f.lower(x).as_text()
-        lc.runtime.clear_cache()
+        lcr.clear_cache()
         model = lc.compile(text)
         assert [np.asarray(o).tolist() for o in model(x)] == [(x + 1).tolist(), (x * 2).tolist(), int(x.sum())]
         again = lc.compile(text)
         assert again.cache_source == "memory" and again.devices == model.devices
         assert lc.compile(text, devices=jax.devices()[::-1]).cache_source == "compiled"
+        lcr.clear_cache()
+        assert lc.compile(text, cache_dir=tmp_path).cache_source == "compiled"  # and written to the disk
+        lcr.clear_cache()
+        from_disk = lc.compile(text, cache_dir=tmp_path)  # a partitioned executable, deserialized for 8 devices
+        assert from_disk.cache_source == "disk" and from_disk.devices == model.devices
+        assert [np.asarray(o).tolist() for o in from_disk(x)] == [np.asarray(o).tolist() for o in model(x)]
 
     def test_the_demo_shows_a_sharded_layer(capsys) -> None:
         from latticecast.demo import main
