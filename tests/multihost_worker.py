@@ -11,7 +11,6 @@ JSON line of findings; the test compares them with ``jax.jit`` in the same proce
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 
