@@ -2,7 +2,8 @@
 """Set up and run latticecast on a machine that has only Python and pip.
 
     python3 dev.py demo     # the main job: build a mixed-dtype graph, show the pass, run it
-    python3 dev.py test     # every test: pytest, then lit + FileCheck
+    python3 dev.py test     # every test: pytest, lit + FileCheck, then a bounded fixed-seed fuzz run
+    python3 dev.py fuzz     # a long fuzz run of latticecast-opt and the Python API (fuzz/README.md)
     python3 dev.py bench    # the benchmarks in benchmarks/ (ratios against JAX)
 
 Each command first makes ``.venv`` (once) and installs the package with its test
@@ -45,8 +46,26 @@ def ensure_env() -> None:
     STAMP.write_text(want)
 
 
+# The bounded run that every `dev.py test` makes (fixed seeds, under two minutes here), and the
+# long one of `dev.py fuzz`; both report findings in build/fuzz/ and fail on any.
+BOUNDED_FUZZ = (["fuzz.opt_fuzz", "--seed", "0", "--iterations", "200", "--time-limit", "75", "--jobs", "2",
+                 "--no-minimize", "--quiet", "--out", "build/fuzz/opt"],
+                ["fuzz.api_fuzz", "--seed", "0", "--examples", "1000", "--time-limit", "60", "--no-shrink",
+                 "--quiet", "--out", "build/fuzz/api"])
+LONG_FUZZ = (["fuzz.opt_fuzz", "--seed", "1", "--iterations", "3000", "--time-limit", "1800", "--jobs", "2",
+              "--out", "build/fuzz/opt-long"],
+             ["fuzz.api_fuzz", "--seed", "1", "--examples", "3000", "--out", "build/fuzz/api-long"])
+
+
+def fuzz(runs: tuple[list[str], ...], extra: list[str]) -> int:
+    code = 0
+    for args in runs:
+        code = run(PY, "-m", *args, *extra, check=False) or code
+    return code
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("demo", "test", "bench", "setup"):
+    if not argv or argv[0] not in ("demo", "test", "bench", "fuzz", "setup"):
         print(__doc__)
         return 2
     command, extra = argv[0], argv[1:]
@@ -57,6 +76,8 @@ def main(argv: list[str]) -> int:
         return run(BIN / "latticecast", "demo", *extra, check=False)
     if command == "bench":
         return run(PY, "benchmarks/run_all.py", *extra, check=False)
+    if command == "fuzz":
+        return fuzz(LONG_FUZZ, extra)
     # test: pytest ("no tests collected", exit code 5, is a failure of the set-up, not a pass)
     code = run(PY, "-m", "pytest", *extra, check=False)
     if code == 5:
@@ -68,7 +89,10 @@ def main(argv: list[str]) -> int:
         return 0
     # lit from PyPI has no __main__ module (`python -m lit` fails): run its console script.
     lit = BIN / ("lit.exe" if os.name == "nt" else "lit")
-    return run(lit, "-sv", "lit_tests", check=False) if (ROOT / "lit_tests").exists() else 0
+    code = run(lit, "-sv", "lit_tests", check=False)
+    if code:
+        return code
+    return fuzz(BOUNDED_FUZZ, [])
 
 
 if __name__ == "__main__":

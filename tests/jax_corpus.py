@@ -708,7 +708,7 @@ def _opt(text: str, policy: str) -> str:
     """``latticecast-opt --implicit-cast --policy POLICY`` on ``text``, in this process."""
     import tempfile
 
-    from latticecast.cli.opt import run
+    from latticecast.cli.opt.driver import run
     from latticecast.cli.opt.args import parse_args
 
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import warnings
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from latticecast import DType
@@ -19,12 +18,11 @@ _PY = {"i": 0, "u": 0, "f": 0.0, "c": 0j}
 
 
 def jax_operand(t: PType):
-    """A zero of type ``t``: a Python scalar for a weak type, a 0-d array otherwise."""
+    """A stand-in of type ``t``: a Python scalar for a weak type, an abstract 0-d array otherwise
+    (``jax.ShapeDtypeStruct``: nothing is built, so dtypes XLA:CPU cannot hold, float6, work too)."""
     if isinstance(t, Weak):
         return _PY[t.dtype.kind.code]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # x64-off truncation warnings are what we measure
-        return jnp.zeros((), dtype=t.np_dtype)
+    return jax.ShapeDtypeStruct((), t.np_dtype)
 
 
 def jax_result_type(value) -> PType:
@@ -37,8 +35,11 @@ def jax_result_type(value) -> PType:
 def jax_promote(op, a: PType, b: PType) -> PType | None:
     """``op(a, b)``'s result type in live JAX (traced abstractly with ``jax.eval_shape``, so
     nothing compiles), ``None`` when JAX refuses the promotion."""
+    x, y = jax_operand(a), jax_operand(b)
     try:
-        out = jax.eval_shape(op, jax_operand(a), jax_operand(b))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # x64-off truncation warnings are what we measure
+            out = jax.eval_shape(op, x, y)
     except (TypeError, jax.dtypes.TypePromotionError):
         return None
     return jax_result_type(out)

@@ -58,9 +58,13 @@ def test_numpy_design_table_is_not_associative():
 
 
 def test_jax_seed_table_is_a_lattice_and_the_generator_is_jax_dag():
-    report = audit(seed_table("design_jax_numpy"))
+    seed = seed_table("design_jax_numpy")
+    report = audit(seed)
     assert report.is_lattice and report.is_complete
-    assert report.generator == policy("jax").lattice.hasse_edges()
+    # the seed predates JAX's low-precision types: its DAG is JAX's on the seed's 18 types
+    assert report.generator == audit(policy("jax").table(seed.rows)).generator
+    assert set(policy("jax").lattice.hasse_edges()) - set(report.generator) == \
+        {d for d in policy("jax").dtypes if d.bitwidth < 8 and not d.is_bool or (d.is_float and d.bitwidth <= 8)}
 
 
 def test_non_square_tables_are_refused():

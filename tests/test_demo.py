@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from latticecast import DType
 from latticecast.demo import INPUTS, build_program, main
 
 
@@ -26,6 +27,10 @@ def test_demo_walks_through_the_whole_path(capsys):
     # one device here: the sharded section says how to see it on a laptop
     assert "6. Sharded over several devices: skipped, cpu has one device here" in out
     assert "XLA_FLAGS=--xla_force_host_platform_device_count=8 latticecast demo" in out
+    # the fp8 line: the same int16 + float8_e4m3fn under jax and numpy, and the lossy warning
+    assert "fp8: int16 + float8_e4m3fn under jax = float8_e4m3fn [  1.5,   3. , 288. , 448. ]" in side
+    assert "fp8: int16 + float8_e4m3fn under numpy: refused, np.promote_types refuses it" in side
+    assert "jax: warning: 'stablehlo.add' op implicit promotion of i16 to f8E4M3FN can lose magnitude" in side
 
 
 def test_demo_values_are_numpy_arithmetic():
@@ -42,3 +47,15 @@ def test_demo_console_script():
     assert proc.returncode == 0, proc.stderr
     assert "pjrt_client" not in proc.stderr  # no XLA log noise
     assert "5. The same program under jax and numpy" in proc.stdout
+
+
+def test_demo_fp8_values_are_jax_arithmetic():
+    import jax
+
+    from latticecast.demo import FP8_INPUTS, fp8_lines
+
+    x, y = FP8_INPUTS
+    expected = np.asarray(jax.jit(lambda a, b: a + b)(x, y))
+    assert expected.dtype == DType.float8_e4m3fn.np_dtype
+    line = fp8_lines(["jax"])[0]
+    assert line.endswith(np.array2string(expected.astype(np.float32), separator=", "))

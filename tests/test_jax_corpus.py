@@ -35,7 +35,7 @@ import jax_corpus as jc  # noqa: E402
 from jaxlib.mlir import ir, passmanager  # noqa: E402
 
 import latticecast as lc  # noqa: E402
-from latticecast.cli.opt import run as opt_run  # noqa: E402
+from latticecast.cli.opt.driver import run as opt_run  # noqa: E402
 from latticecast.cli.opt.args import parse_args  # noqa: E402
 from latticecast.dialect_utils.parsing import parse_module  # noqa: E402
 from latticecast.dtypes import DType  # noqa: E402

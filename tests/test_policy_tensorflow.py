@@ -15,12 +15,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from latticecast import DType, LiteralRangeError, PromotionError, audit, policies, policy, weak
-from latticecast.evidence import evidence, seed_table
+from latticecast.evidence import evidence, measured_table, seed_table
+from latticecast.policies.lattices import TF_STORAGE_ONLY
 from latticecast.evidence.tensorflow import PUBLISHED_TABLE_ERRATA
 from latticecast.weak import PType, Weak
 
 POL = policy("tensorflow")
 SEED = seed_table("design_tensorflow")
+CLASSIC = [d for d in POL.dtypes if d not in TF_STORAGE_ONLY]
+"""The dtypes of the 2021 table: TensorFlow's arithmetic dtypes."""
 SEED_I, SEED_F, SEED_C = Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128)
 
 
@@ -97,9 +100,31 @@ def test_rules():
     assert p("i*", "i*") is DType.int32
 
 
-@given(st.sampled_from(POL.dtypes), st.sampled_from(POL.dtypes))
+@given(st.sampled_from(CLASSIC), st.sampled_from(CLASSIC))
 def test_distinct_dtypes_never_promote(a, b):
     assert (POL.try_promote(a, b) is None) == (a != b)
+
+
+@pytest.mark.parametrize("d", TF_STORAGE_ONLY, ids=str)
+def test_low_precision_dtypes_are_storage_only(d):
+    """TensorFlow 2.21 has them but computes with none, not even two of one dtype."""
+    for other in [*POL.dtypes, *POL.weak_types]:
+        assert POL.try_promote(d, other) is None and POL.try_promote(other, d) is None
+    with pytest.raises(PromotionError, match=f"TensorFlow 2.21 holds {d.name} for storage only"):
+        POL.promote_types(d, d)
+
+
+def test_low_precision_dtypes_tensorflow_lacks_are_refused_naming_its_dtypes():
+    for d in (DType.float8_e3m4, DType.float8_e8m0fnu, DType.float6_e2m3fn, DType.int1, DType.uint1):
+        with pytest.raises(PromotionError, match=f"TensorFlow 2.21 has no {d.name}; its dtypes are bool"):
+            POL.promote_types(d, d)
+
+
+def test_matches_the_measured_table_in_every_cell():
+    """tools/measure_tensorflow_promotion.py: tf.math.multiply with each low-precision dtype."""
+    table = measured_table("tensorflow_lowp_multiply")
+    assert set(table.rows) - set(SEED.rows) == set(TF_STORAGE_ONLY) and len(table.cells) == 13 * 28
+    assert [(a, b) for (a, b), live in table.cells.items() if POL.try_promote(a, b) != live] == []
 
 
 def test_errors_name_both_types_the_policy_and_the_cast():
@@ -144,8 +169,9 @@ def test_audit_counts():
     pairs = {(a, b) for a, b, _, _ in report.non_commutative}
     i, f, c = weak(DType.int32), weak(DType.float32), weak(DType.complex128)
     assert pairs == {(i, f), (i, c), (f, c)}
-    assert report.triples == 18 ** 3 and report.non_associative == 88
-    strong = audit(POL.table(POL.dtypes))
+    classic = audit(POL.table([*CLASSIC, *POL.weak_types]))
+    assert classic.triples == 18 ** 3 and classic.non_associative == 88
+    strong = audit(POL.table(CLASSIC))
     assert strong.is_lattice and strong.non_associative == 0
     assert all(not ups for ups in strong.generator.values())  # a discrete order: no edges at all
 
@@ -182,7 +208,7 @@ def test_live_arithmetic_is_the_policy_but_for_bool(tf, op):
 def test_live_literals_and_division(tf):
     assert [DType.parse(tf.constant(v).dtype.name) for v in (1, 1.0, 1j, True)] == [
         POL.materialize(POL.literal_type(v)) for v in (1, 1.0, 1j, True)]
-    for d in POL.dtypes:
+    for d in CLASSIC:
         x = tf.ones(1, dtype=getattr(tf, d.name))
         if d is DType.bool:
             with pytest.raises(TypeError, match="Invalid dtype tf.bool in __truediv__"):
@@ -190,3 +216,34 @@ def test_live_literals_and_division(tf):
             continue
         assert POL.true_divide_type(d) == DType.parse(tf.math.truediv(x, x).dtype.name), d
     assert DType.parse(tf.math.truediv(1, 2).dtype.name) == POL.true_divide_type("i*")
+
+
+def tf_interpreter() -> str:
+    """An interpreter with TensorFlow: this one, or ``$LATTICECAST_TF_PYTHON`` (a separate venv)."""
+    import importlib.util
+    import sys
+
+    if importlib.util.find_spec("tensorflow") is not None:
+        return sys.executable
+    found = os.environ.get("LATTICECAST_TF_PYTHON")
+    if not found:
+        pytest.skip("TensorFlow is not installed here; set LATTICECAST_TF_PYTHON to an interpreter that has it")
+    return found
+
+
+def test_live_low_precision_cells(tmp_path):
+    """Measure TensorFlow again, now, with the tool that made the table, and compare every cell."""
+    import subprocess
+    from pathlib import Path
+
+    from latticecast.tables import PromotionTable
+    from latticecast.weak import parse_ptype
+
+    tool = Path(__file__).resolve().parent.parent / "tools" / "measure_tensorflow_promotion.py"
+    proc = subprocess.run([tf_interpreter(), str(tool), str(tmp_path)], capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    assert proc.returncode == 0, proc.stderr
+    live = PromotionTable.read(tmp_path / "tensorflow_lowp_multiply.csv")
+    assert len(live.cells) == 13 * 28
+    for (a, b), result in live.cells.items():
+        assert POL.try_promote(parse_ptype(a), parse_ptype(b)) == (None if result is None else parse_ptype(result))

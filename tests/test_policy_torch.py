@@ -11,13 +11,15 @@ import warnings
 import pytest
 
 from latticecast import DType, LiteralRangeError, PromotionError, audit, policies, policy, weak
-from latticecast.evidence import evidence, seed_table
+from latticecast.evidence import evidence, measured_records, measured_table, seed_table
 from latticecast.evidence.torch import COMPLEX32_CELLS, PUBLISHED_TABLE_ERRATA
 from latticecast.policies.lattices import TORCH_BAREBONES_UNSIGNED as BAREBONES_UNSIGNED, TORCH_EDGES
 from latticecast.weak import PType, Weak
 
 POL = policy("torch")
 SEED = seed_table("design_torch")
+CLASSIC = [d for d in POL.dtypes if not d.is_low_precision]
+"""The dtypes of the 2021 table (PyTorch's float8 and int1..uint4 came later)."""
 U16, U32, U64 = DType.uint16, DType.uint32, DType.uint64
 SEED_I, SEED_F, SEED_C = Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128)
 B_STAR = weak(DType.bool)
@@ -140,7 +142,7 @@ def test_matches_live_add_where_it_has_a_kernel(torch):
 def test_other_ops_share_the_promotion(torch, op):
     """torch.mul and torch.where have uint16/32/64 kernels, so every tensor pair compares."""
     fn = torch.mul if op == "mul" else (lambda x, y: torch.where(torch.tensor(True), x, y))
-    mismatches = [(a, b) for a in POL.dtypes for b in POL.dtypes
+    mismatches = [(a, b) for a in CLASSIC for b in CLASSIC
                   if live_op(torch, fn, a, b)[0] != POL.try_promote(a, b)]
     assert mismatches == []
 
@@ -151,7 +153,8 @@ def test_strong_promotion_is_promote_types(torch):
             ta, tb = getattr(torch, a.name), getattr(torch, b.name)
             mine = POL.try_promote(a, b)
             if mine is None:
-                with pytest.raises(RuntimeError, match="Promotion for uint16, uint32, uint64 types is not supported"):
+                with pytest.raises(RuntimeError, match="Promotion for uint16, uint32, uint64 types is not supported|"
+                                                       "Promotion for Float8 Types is not supported|ix_[ab] != -1"):
                     torch.promote_types(ta, tb)
             else:
                 assert _code(torch, torch.promote_types(ta, tb)) == mine, (a, b)
@@ -173,7 +176,7 @@ def test_a_python_bool_defers_even_to_uint16(torch):
     assert POL.try_promote(U16, DType.bool) is None  # a bool *tensor* does not
 
 
-@pytest.mark.parametrize("d", POL.dtypes, ids=str)
+@pytest.mark.parametrize("d", CLASSIC, ids=str)
 def test_true_divide_matches_torch(torch, d):
     t = getattr(torch, d.name)
     live = torch.true_divide(torch.ones(1, dtype=t), torch.ones(1, dtype=t)).dtype
@@ -223,22 +226,24 @@ def test_barebones_unsigned_break_the_lattice():
     assert POL.promote_types(U16, DType.bfloat16) is DType.bfloat16
     assert POL.promote_types(DType.bfloat16, DType.complex64) is DType.complex64
     assert POL.try_promote(U16, DType.complex64) is None
-    report = audit(POL.table(POL.dtypes))
+    report = audit(POL.table(CLASSIC))
     assert not report.is_lattice and report.commutative
     assert any("uint16 <= bfloat16 <= complex64" in p for p in report.lattice_problems)
 
 
 def test_the_classic_dtypes_form_the_torch_lattice():
-    classic = [d for d in POL.dtypes if d not in BAREBONES_UNSIGNED]
+    classic = [d for d in CLASSIC if d not in BAREBONES_UNSIGNED]
     report = audit(POL.table(classic))
     assert report.is_lattice and report.non_associative == 0
     assert {k: set(v) for k, v in report.generator.items() if v} == {k: set(v) for k, v in TORCH_EDGES.items()}
 
 
 def test_audit_counts():
+    classic = audit(POL.table([*CLASSIC, *POL.weak_types]))
+    assert len(CLASSIC) + len(POL.weak_types) == 19 and classic.triples == 19 ** 3
+    assert classic.commutative and classic.non_associative == 888
     report = POL.audit()
-    assert len(POL.types) == 19 and report.triples == 19 ** 3
-    assert report.commutative and report.non_associative == 888
+    assert len(POL.types) == 30 and report.triples == 30 ** 3 and report.commutative
     # two Python scalars make a strong tensor, so (i* . i*) . i8 = i64 but i* . (i* . i8) = i8
     assert POL.promote_types(POL.promote_types("i*", "i*"), DType.int8) is DType.int64
     assert POL.promote_types("i*", POL.promote_types("i*", DType.int8)) is DType.int8
@@ -246,6 +251,88 @@ def test_audit_counts():
 
 def test_registered_under_its_names():
     assert "torch" in policies() and policy("pytorch") is POL
+
+
+# ---------------------------------------------------------------- float8 and int1..uint4 (PyTorch 2.13)
+
+FLOAT8 = [DType.float8_e4m3fn, DType.float8_e5m2, DType.float8_e4m3fnuz, DType.float8_e5m2fnuz, DType.float8_e8m0fnu]
+
+
+@pytest.mark.parametrize("f8", FLOAT8, ids=str)
+def test_float8_promotes_with_nothing_but_itself(f8):
+    assert POL.promote_types(f8, f8) is f8
+    for other in POL.dtypes:
+        if other is not f8:
+            assert POL.try_promote(f8, other) is None and POL.try_promote(other, f8) is None, other
+    for scalar in (True, 0, 0.0):
+        assert POL.promote_types(f8, POL.literal_type(scalar)) is f8
+    with pytest.raises(PromotionError, match="Unknown Complex ScalarType"):
+        POL.promote_types(f8, POL.literal_type(0j))
+    with pytest.raises(PromotionError, match="Promotion for Float8 Types is not supported"):
+        POL.promote_types(f8, DType.float32)
+
+
+def test_bits_integers():
+    assert POL.promote_types(DType.int4, DType.int4) is DType.int4
+    assert POL.try_promote(DType.int4, DType.int8) is None and POL.try_promote(DType.int4, DType.float32) is None
+    assert POL.promote_types(DType.int4, "i*") is DType.int4 and POL.try_promote(DType.int4, "f*") is None
+    assert POL.promote_types(DType.uint4, DType.float16) is DType.float16
+    assert POL.try_promote(DType.uint4, DType.int8) is None and POL.promote_types(DType.uint4, "f*") is DType.float32
+
+
+def test_types_torch_lacks_are_refused_naming_its_dtypes():
+    with pytest.raises(PromotionError) as e:
+        POL.promote_types(DType.float6_e2m3fn, DType.float32)
+    assert "PyTorch 2.13 has no float6_e2m3fn" in str(e.value) and "float8_e4m3fn" in str(e.value)
+
+
+def test_matches_the_measured_table_in_every_cell():
+    """tools/measure_torch_promotion.py's table (PyTorch 2.13): 26 dtypes and 4 Python scalars."""
+    table = measured_table("torch_result_type")
+    gaps = evidence(POL).known_gaps
+    assert {POL.canonical(t) for t in table.rows} == set(POL.types) and set(gaps) == set(COMPLEX32_CELLS)
+    mismatches = [(a, b, live, POL.try_promote(a, b)) for (a, b), live in table.cells.items()
+                  if (a, b) not in gaps and POL.try_promote(a, b) != live]
+    assert mismatches == []
+    assert all(table.cells[cell] == name for cell, name in COMPLEX32_CELLS.items())
+
+
+def torch_interpreter() -> str:
+    """An interpreter with PyTorch: this one, or ``$LATTICECAST_TORCH_PYTHON`` (a separate venv)."""
+    import importlib.util
+    import os
+    import sys
+
+    if importlib.util.find_spec("torch") is not None:
+        return sys.executable
+    found = os.environ.get("LATTICECAST_TORCH_PYTHON")
+    if not found:
+        pytest.skip("PyTorch is not installed here; set LATTICECAST_TORCH_PYTHON to an interpreter that has it")
+    return found
+
+
+def test_matches_live_torch_in_every_cell(tmp_path):
+    """Measure PyTorch again, now, with the tool that made the table, and compare every cell."""
+    import subprocess
+    from pathlib import Path
+
+    from latticecast.tables import PromotionTable
+    from latticecast.weak import parse_ptype
+
+    tool = Path(__file__).resolve().parent.parent / "tools" / "measure_torch_promotion.py"
+    proc = subprocess.run([torch_interpreter(), str(tool), str(tmp_path)], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    live = PromotionTable.read(tmp_path / "torch_result_type.csv")
+    gaps = evidence(POL).known_gaps
+    compared = 0
+    for (a, b), result in live.cells.items():
+        ta, tb = parse_ptype(a), parse_ptype(b)
+        if (ta, tb) in gaps:
+            continue
+        assert POL.try_promote(ta, tb) == (None if result is None else parse_ptype(result)), (a, b, result)
+        compared += 1
+    assert compared == 30 * 30 - len(gaps)
 
 
 # -- 0-d tensors: PyTorch's dimension categories -----------------------------------------------------
@@ -273,16 +360,14 @@ def _zero_dim_cells(rows):
 
 
 def test_zero_dim_tensors_follow_the_measured_dimension_categories():
-    from latticecast.evidence import measured_cells
-
-    cells = measured_cells("torch_cells")
-    assert cells.provenance.startswith("torch==2.13")
+    records = measured_records("torch_zero_dim")
+    assert records.provenance.startswith("torch==2.13")
     checked = 0
-    for row, a, b in _zero_dim_cells(cells.rows):
+    for row, a, b in _zero_dim_cells(records.rows):
         got = POL.decide_ranked(a, row["lhs_kind"] == "0d", b, row["rhs_kind"] == "0d").result
         assert got == _torch_type(row["result"]), row
         checked += 1
-    assert checked == 2 * 15 * 15  # every 0-d x n-d pair of the classic dtypes, both orders
+    assert checked == 2 * 20 * 20  # every 0-d x n-d pair of the 20 dtypes measured, both orders
 
 
 def test_zero_dim_examples_from_the_issue():
@@ -294,9 +379,10 @@ def test_zero_dim_examples_from_the_issue():
 
 
 def test_zero_dim_rule_live(torch):
+    measured = {a for _, a, _ in _zero_dim_cells(measured_records("torch_zero_dim").rows)}
     checked = 0
-    for a in POL.dtypes:
-        for b in POL.dtypes:
+    for a in sorted(measured, key=str):
+        for b in sorted(measured, key=str):
             ta, tb = getattr(torch, a.name), getattr(torch, b.name)
             for a_zero in (False, True):
                 x = torch.zeros((), dtype=ta) if a_zero else torch.zeros(2, dtype=ta)
@@ -307,7 +393,7 @@ def test_zero_dim_rule_live(torch):
                     live = None
                 assert POL.decide_ranked(a, a_zero, b, not a_zero).result == live, (a, a_zero, b)
                 checked += 1
-    assert checked == 2 * 15 * 15
+    assert checked == 2 * len(measured) ** 2 and len(measured) == 20
 
 
 def test_the_builder_and_the_pass_apply_the_zero_dim_rule():

@@ -55,7 +55,7 @@ BINARY = [("+", lambda a, b: a + b), ("-", lambda a, b: a - b), ("*", lambda a, 
 @st.composite
 def programs(draw, policy):
     p = lc.policy(policy)
-    dtypes = [d for d in p.dtypes if d not in (DType.address,)]
+    dtypes = [d for d in p.dtypes if d not in (DType.address,) and d.in_stablehlo]  # int1, uint1: no IR type
     n_inputs = draw(st.integers(1, 4))
     inputs = [draw(st.sampled_from(dtypes)) for _ in range(n_inputs)]
     steps = []

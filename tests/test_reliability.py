@@ -426,3 +426,63 @@ def test_multi_line_diagnostics_are_printed_one_per_line_with_locations(run_tool
     proc = run_tool("latticecast-opt", path)
     lines = [ln for ln in proc.stderr.decode().splitlines() if ln.strip()]
     assert lines and all(ln.startswith(str(path)) for ln in lines), lines
+
+
+# -- found by the fuzzers (fuzz/) ---------------------------------------------------------------------
+
+WEAK_ARGUMENT = """\
+func.func @f(%a: tensor<4xf32> {latticecast.weak}, %b: tensor<4xf64>) -> tensor<4xf64> {
+  %0 = "stablehlo.multiply"(%a, %b) : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+"""
+
+
+def test_a_weak_argument_converted_for_a_promotion_is_not_converted_again(run_tool, tmp_path) -> None:
+    """The conversion the pass made for the multiply is not an escape of the weak value: once it
+    was, and the convert ended up using its own result."""
+    path = tmp_path / "weakarg.mlir"
+    path.write_text(WEAK_ARGUMENT)
+    out = _ok(run_tool("latticecast-opt", path, "--implicit-cast"))
+    assert "stablehlo.convert %arg0 : (tensor<4xf32>) -> tensor<4xf64>" in out
+
+
+def test_what_crashes_xla_is_refused_before_compiling() -> None:
+    order = """func.func public @main(%a: tensor<2xcomplex<f32>>) -> tensor<2xi1> {
+      %0 = stablehlo.compare LE, %a, %a : (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> tensor<2xi1>
+      return %0 : tensor<2xi1> }"""
+    with pytest.raises(UnsupportedModuleError, match=r"<input>:2:\d+: an ordering comparison \(LE\) of complex"):
+        lc.compile(order)
+    lc.compile(order.replace("LE", "EQ"))  # equality of complex numbers is fine
+    remainder = """func.func public @main(%a: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+      %0 = stablehlo.remainder %a, %a : tensor<2xcomplex<f32>>
+      return %0 : tensor<2xcomplex<f32>> }"""
+    with pytest.raises(UnsupportedModuleError, match="remainder of complex numbers crashes XLA"):
+        lc.compile(remainder)
+
+
+def test_the_builder_refuses_complex_orderings_and_remainders() -> None:
+    with Graph("g", [TensorType(DType.complex64, [4])]) as g:
+        (x,) = g.inputs
+        with pytest.raises(PromotionError, match="<=: complex numbers have no order"):
+            x <= 2
+        with pytest.raises(PromotionError, match="remainder: needs real numbers"):
+            ops.remainder(x, x)
+        with pytest.raises(PromotionError, match="%: needs real numbers"):
+            x % x
+        with pytest.raises(GraphError, match="transpose axes must be a sequence"):
+            ops.transpose(x, 1)  # type: ignore[arg-type]
+        g.output(x == 2)
+
+
+def test_no_xla_log_lines_when_a_graph_is_built_before_compiling(run_python) -> None:
+    """jaxlib loads through jax (latticecast.jax_internals), so XLA logs as under JAX: no INFO lines."""
+    proc = run_python("""
+        import numpy as np
+        from latticecast import Graph, TensorType, DType
+        with Graph("g", [TensorType(DType.float32, [2])]) as g:
+            g.output(g.inputs[0] + 1)
+        print(g.compile()(np.ones(2, np.float32))[0])
+    """, unset=("TF_CPP_MIN_LOG_LEVEL",))
+    assert proc.returncode == 0 and "[2. 2.]" in proc.stdout
+    assert "pjrt_client.cc" not in proc.stderr and proc.stderr.strip() == "", proc.stderr

@@ -75,9 +75,50 @@ func.func @weak_int_u8(%x: tensor<4xui8>) -> tensor<4xui8> {
 
 // -----
 
-// NumPy has no bfloat16 dtype.
-func.func @bf16(%a: tensor<4xbf16>, %b: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{bfloat16 is not a dtype of policy 'numpy' (NumPy 2 (NEP 50 Python scalars)): NumPy has no bfloat16}}
+// With ml_dtypes (which JAX imports), NumPy promotes bfloat16 as np.promote_types does:
+// int8 casts safely to bfloat16 ...
+// CHECK-LABEL: func.func @bf16_i8
+// CHECK:         %[[C:.+]] = stablehlo.convert %{{.+}} : (tensor<4xi8>) -> tensor<4xbf16>
+// CHECK:         stablehlo.add %{{.+}}, %[[C]] : tensor<4xbf16>
+func.func @bf16_i8(%a: tensor<4xbf16>, %b: tensor<4xi8>) -> tensor<4xbf16> {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xbf16>, tensor<4xi8>) -> tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}
+
+// -----
+
+// ... and bfloat16 casts safely to float32.
+// CHECK-LABEL: func.func @bf16_f32
+// CHECK:         stablehlo.convert %{{.+}} : (tensor<4xbf16>) -> tensor<4xf32>
+func.func @bf16_f32(%a: tensor<4xbf16>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "stablehlo.add"(%a, %b) : (tensor<4xbf16>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// bfloat16 and float16: neither casts safely to the other, and np.promote_types refuses.
+func.func @bf16_f16(%a: tensor<4xbf16>, %b: tensor<4xf16>) -> tensor<4xf32> {
+  // expected-error@+1 {{no implicit promotion of bf16 and f16 under policy 'numpy': np.promote_types refuses it (DTypePromotionError)}}
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xbf16>, tensor<4xf16>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// int16 and float8_e4m3fn: refused by NumPy (only bool, int8 and uint8 cast safely to a float8) ...
+func.func @i16_f8(%a: tensor<4xi16>, %b: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  // expected-error@+1 {{no implicit promotion of i16 and f8e4m3fn under policy 'numpy'}}
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN>
+  return %0 : tensor<4xf8E4M3FN>
+}
+
+// -----
+
+// ... and int4 with int8 is int8 (int4 casts safely to every wider integer).
+// CHECK-LABEL: func.func @i4_i8
+// CHECK:         stablehlo.convert %{{.+}} : (tensor<4xi4>) -> tensor<4xi8>
+func.func @i4_i8(%a: tensor<4xi4>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi4>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
 }

@@ -4,10 +4,12 @@ Builds a small mixed-dtype program with the graph builder, shows its StableHLO
 before and after ``implicit-cast``, compiles it with PJRT and runs it on the CPU,
 then builds the same program under a second policy and shows both side by side.
 The program holds MAX's opening question (``int16 + float32``), a weak Python
-literal, and a pair the policies disagree on (``int8 + uint64``). Where the platform
-has more than one device (on a laptop: ``XLA_FLAGS=--xla_force_host_platform_device_count=8
-latticecast demo``), it also builds a mixed-precision layer sharded over a mesh of them,
-runs it through XLA's SPMD partitioner and compares it with ``jax.jit`` bit for bit.
+literal, and a pair the policies disagree on (``int8 + uint64``); a last line adds
+``int16 + float8_e4m3fn`` (a float8 under JAX, refused by NumPy) and the lossy
+warning it earns. Where the platform has more than one device (on a laptop:
+``XLA_FLAGS=--xla_force_host_platform_device_count=8 latticecast demo``), it also builds
+a mixed-precision layer sharded over a mesh of them, runs it through XLA's SPMD
+partitioner and compares it with ``jax.jit`` bit for bit.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 from .dtypes import DType
 from .errors import PromotionError
 
-__all__ = ["main", "build_program", "INPUTS"]
+__all__ = ["main", "build_program", "INPUTS", "fp8_lines", "FP8_INPUTS"]
 
 INPUTS = {
     "x": (DType.int16, np.array([1, 2, 3, 4], np.int16)),
@@ -120,6 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for p in (pa, pb):
         print("    " + p.explain(DType.int8, DType.uint64).splitlines()[0])
     print("    array-api: " + _refusal())
+    print()
+    for line in fp8_lines(("jax", "numpy"), args.device):
+        print("    " + line)
     print(f"\n    None of the seed systems warns when a promotion loses magnitude; implicit-cast can "
           f"(diagnose-lossy):")
     import warnings
@@ -135,6 +140,42 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"    {name}: {d}")
     _sharded_section(args.policy, args.device)
     return 0
+
+
+FP8_INPUTS = (np.array([1, 2, 300, -7], np.int16),
+              np.array([0.5, 1.0, 2.0, 448.0], np.float32).astype(DType.float8_e4m3fn.np_dtype))
+
+
+def fp8_lines(policies: Sequence[str], device: str = "cpu") -> list[str]:
+    """One low-precision line per policy: ``int16 + float8_e4m3fn`` (JAX: float8_e4m3fn, through its
+    f* node; NumPy: refused), run where it builds, and the lossy warning it earns (448 is the
+    largest float8_e4m3fn)."""
+    import warnings
+
+    from .graph import Graph, TensorType
+
+    lines, warned = [], []
+    for name in dict.fromkeys(policies):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                with Graph("fp8", [TensorType(DType.int16, [4]), TensorType(DType.float8_e4m3fn, [4])],
+                           policy=name, diagnose_lossy="warning") as g:
+                    a, b = g.inputs
+                    g.output(a + b)
+                g.mlir()
+            except PromotionError as e:
+                from . import policy as get_policy
+
+                why = get_policy(name).decide(DType.int16, DType.float8_e4m3fn).why_not.split(":")[0]
+                fix = f"; cast both to {e.cast_to.name}" if e.cast_to is not None else ""
+                lines.append(f"fp8: int16 + float8_e4m3fn under {name}: refused, {why}{fix}")
+                continue
+        (out,) = g.compile(device)(*FP8_INPUTS)
+        lines.append(f"fp8: int16 + float8_e4m3fn under {name} = {out.dtype} "
+                     f"{np.array2string(out.astype(np.float32), separator=', ')}")
+        warned += [f"{name}: {d.split(': ', 1)[-1]}" for d in g.diagnostics]
+    return lines + warned
 
 
 SHARDED_SNIPPET = """    mesh = jax.make_mesh(({data}, {model}), ("data", "model"), axis_types=(AxisType.Auto,) * 2)

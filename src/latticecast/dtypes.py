@@ -24,11 +24,27 @@ dtype              stored as       why
                                    10-bit mantissa; MLIR spells it ``tf32``.
 =================  ==============  ============================================
 
-Table notation. Three short codes mean different things in different seeds:
-``i1`` (bool in MLIR and anvil, int8 in JAX's byte codes), ``i8`` (int8 / int64)
-and ``u8`` (uint8 / uint64). :meth:`DType.parse` reads them as *bit* counts unless
-told ``notation="bytes"``; an MLIR type string (:meth:`DType.from_mlir`) always
-means the MLIR type.
+Low-precision dtypes (JAX, MAX, StableHLO, ``ml_dtypes``): eight 8-bit floats
+(``float8_e4m3fn``, ``float8_e5m2``, ...), two 6-bit and one 4-bit float, and
+integers of 1, 2 and 4 bits (``int4``, ``uint2``, ...). Their host dtypes are
+``ml_dtypes``'s, and their width, range and precision are read from
+``ml_dtypes.finfo``/``iinfo`` when this table is built, never copied by hand. Two of
+them have no StableHLO type (:attr:`DType.stablehlo_gap`): ``int1``, because MLIR's
+``i1`` *is* StableHLO's bool, and ``uint1``, because StableHLO's verifier accepts
+integers of 2 to 64 bits only. They exist for promotion (JAX's lattice has them),
+and the IR layers refuse them with that reason.
+
+Table notation. A code of a kind letter and a number means different things in
+different seeds: JAX's table codes and the Array API count *bytes* (``i1`` is int8,
+``i4`` int32, ``u8`` uint64), while MLIR, the design note and anvil count *bits*
+(``i1`` is bool, ``i4`` int4, ``u8`` uint8). :meth:`DType.parse` reads such codes as
+bit counts (``notation="bits"``, the default), so ``DType.parse("i4")`` is ``int4``,
+as MLIR spells it; ``notation="bytes"`` reads JAX's and the Array API's tables
+(``DType.parse("i4", notation="bytes")`` is ``int32``), and the seed tables declare
+which notation they use. The codes whose meaning depends on the notation are
+``i1 i2 i4 i8 u1 u2 u4 u8``; a byte code with no bit reading (``s2``, ``f4``,
+``c8``, ``bf``) means the same in both. An MLIR type string
+(:meth:`DType.from_mlir`) always means the MLIR type: ``i4`` is int4, ``i1`` is bool.
 
 The module imports nothing from MLIR: MLIR spellings are plain strings.
 """
@@ -36,13 +52,15 @@ The module imports nothing from MLIR: MLIR spellings are plain strings.
 from __future__ import annotations
 
 import enum
+import warnings
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 import ml_dtypes
 import numpy as np
 
-__all__ = ["DType", "DTypeInfo", "Kind", "UnknownDTypeError", "DTypeLike", "valid_dtype_names"]
+__all__ = ["DType", "DTypeInfo", "Kind", "UnknownDTypeError", "NoStableHLOTypeError", "DTypeLike",
+           "valid_dtype_names"]
 
 
 class Kind(str, enum.Enum):
@@ -88,8 +106,15 @@ class DTypeInfo:
     the host and in PJRT (itself, except for ``index``, ``address`` and
     ``tensor_float32``). ``dense_constants`` says whether MLIR can hold a dense
     constant of the type. For floats (the real part, for complex) ``mantissa_bits``,
-    ``exponent_bits`` and ``max_finite`` come from ``ml_dtypes.finfo``, so range
-    checks and lossy-promotion diagnostics need no tables of their own.
+    ``exponent_bits``, ``max_finite``, ``min_finite`` and ``smallest_subnormal`` come
+    from ``ml_dtypes.finfo`` (``min_finite`` is positive for ``float8_e8m0fnu``, which
+    has no zero and no sign), and for integers ``min_finite``/``max_finite`` from
+    ``iinfo``, so range checks and lossy-promotion diagnostics need no tables of their
+    own. ``overflow`` is what converting a too-large value gives (``"inf"``, ``"nan"``
+    for the float8 types without infinities, ``"max"`` for the float6/float4 types,
+    which saturate; empty for integers), read from ``ml_dtypes`` by converting an
+    infinity; ``has_nan`` likewise, by converting a NaN. ``stablehlo_gap`` says why StableHLO has no element type for the dtype
+    (empty where it has one).
     """
 
     name: str
@@ -99,13 +124,17 @@ class DTypeInfo:
     mlir: str
     bytes_code: str  # JAX / NumPy / Array API code: kind letter and byte count ("i2", "f4", "c8", "bf")
     bits_code: str  # design-note / anvil / MLIR-ish code: kind letter and bit count ("i16", "ui16", "f32")
-    short: str  # the design note's table label ("b", "i16", "u8", "bf16", "c64")
+    short: str  # the design note's table label ("b", "i16", "u8", "bf16", "c64", "i4", "f8e4m3fn")
     stored_as: str
     dense_constants: bool = True
     mantissa_bits: int = 0
     exponent_bits: int = 0
     max_finite: float = 0.0
+    min_finite: float = 0.0
     smallest_subnormal: float = 0.0
+    overflow: str = ""
+    has_nan: bool = False
+    stablehlo_gap: str = ""
 
 
 class DType(enum.Enum):
@@ -129,6 +158,24 @@ class DType(enum.Enum):
     float64 = "float64"
     complex64 = "complex64"
     complex128 = "complex128"
+    # low precision (ml_dtypes; JAX's order)
+    float8_e3m4 = "float8_e3m4"
+    float8_e4m3 = "float8_e4m3"
+    float8_e8m0fnu = "float8_e8m0fnu"
+    float8_e4m3b11fnuz = "float8_e4m3b11fnuz"
+    float8_e4m3fn = "float8_e4m3fn"
+    float8_e4m3fnuz = "float8_e4m3fnuz"
+    float8_e5m2 = "float8_e5m2"
+    float8_e5m2fnuz = "float8_e5m2fnuz"
+    float6_e2m3fn = "float6_e2m3fn"
+    float6_e3m2fn = "float6_e3m2fn"
+    float4_e2m1fn = "float4_e2m1fn"
+    int1 = "int1"
+    int2 = "int2"
+    int4 = "int4"
+    uint1 = "uint1"
+    uint2 = "uint2"
+    uint4 = "uint4"
 
     # -- identity -------------------------------------------------------------------
 
@@ -169,12 +216,12 @@ class DType(enum.Enum):
 
     @property
     def is_signed(self) -> bool:
-        """A signed *integer* (``int8`` .. ``int64``); floats are not counted, as in NumPy's kinds."""
+        """A signed *integer* (``int1`` .. ``int64``); floats are not counted, as in NumPy's kinds."""
         return _INFO[self].kind is Kind.SIGNED
 
     @property
     def is_unsigned(self) -> bool:
-        """An unsigned integer (``uint8`` .. ``uint64``, ``index``, ``address``)."""
+        """An unsigned integer (``uint1`` .. ``uint64``, ``index``, ``address``)."""
         return _INFO[self].kind is Kind.UNSIGNED
 
     @property
@@ -188,6 +235,13 @@ class DType(enum.Enum):
     @property
     def is_inexact(self) -> bool:
         return _INFO[self].kind.is_inexact
+
+    @property
+    def is_low_precision(self) -> bool:
+        """A float narrower than 16 bits (float8/6/4) or an integer narrower than 8 bits (int1..uint4):
+        the types JAX, MAX and StableHLO added for quantised models, which older systems lack."""
+        info = _INFO[self]
+        return (info.kind is Kind.FLOAT and info.bits < 16) or (info.kind.is_integer and info.bits < 8)
 
     # -- storage ------------------------------------------------------------------------
 
@@ -224,8 +278,35 @@ class DType(enum.Enum):
 
     @property
     def mlir_name(self) -> str:
-        """The MLIR element type as text: ``i1``, ``i16``, ``ui16``, ``index``, ``tf32``, ``complex<f32>``."""
-        return _INFO[self].mlir
+        """The MLIR element type as text: ``i1``, ``i16``, ``ui16``, ``index``, ``tf32``, ``complex<f32>``,
+        ``f8E4M3FN``, ``i4``.
+
+        Raises :class:`NoStableHLOTypeError` for ``int1`` and ``uint1``, which StableHLO cannot
+        hold (:attr:`stablehlo_gap`): the IR layers ask here, so each refuses them with the reason.
+        """
+        info = _INFO[self]
+        if info.stablehlo_gap:
+            raise NoStableHLOTypeError(info.stablehlo_gap)
+        return info.mlir
+
+    @property
+    def in_stablehlo(self) -> bool:
+        """Whether StableHLO has an element type for this dtype (all but ``int1`` and ``uint1``)."""
+        return not _INFO[self].stablehlo_gap
+
+    @property
+    def stablehlo_gap(self) -> str:
+        """Why StableHLO cannot hold this dtype, and what to use instead (empty where it can)."""
+        return _INFO[self].stablehlo_gap
+
+    @property
+    def host_spelling(self) -> str:
+        """How to write the host dtype in Python: ``np.int16``, ``np.bool_``, ``ml_dtypes.float8_e4m3fn``."""
+        host = _INFO[self].host
+        if host == np.bool_:
+            return "np.bool_"
+        module = "np" if host.type.__module__ == "numpy" else host.type.__module__
+        return f"{module}.{host.name}"
 
     @property
     def short(self) -> str:
@@ -236,11 +317,34 @@ class DType(enum.Enum):
 
     @property
     def min_value(self) -> int | float:
+        """The smallest finite value (``-max_value`` for most floats; ``2**-127`` for
+        ``float8_e8m0fnu``, which has no zero and no negative values)."""
         return _LIMITS[self][0]
 
     @property
     def max_value(self) -> int | float:
         return _LIMITS[self][1]
+
+    @property
+    def has_zero(self) -> bool:
+        """Whether 0 is a value of the dtype (every dtype but ``float8_e8m0fnu``)."""
+        return _LIMITS[self][0] <= 0
+
+    @property
+    def has_inf(self) -> bool:
+        """Whether the dtype has infinities (floats whose overflow is ``inf``)."""
+        return _INFO[self].overflow == "inf"
+
+    @property
+    def has_nan(self) -> bool:
+        """Whether the dtype has a NaN (every float but float6/float4; read from ml_dtypes)."""
+        return _INFO[self].has_nan
+
+    @property
+    def overflow(self) -> str:
+        """What converting a too-large float gives: ``"inf"``, ``"nan"`` (the float8 types without
+        infinities) or ``"max"`` (float6/float4 saturate); empty for integers and bool."""
+        return _INFO[self].overflow
 
     @property
     def mantissa_bits(self) -> int:
@@ -293,7 +397,9 @@ class DType(enum.Enum):
         found = table.get(key)
         if found is None and key:
             try:  # NumPy's own names and type codes ('B' is uint8, '<f4' float32)
-                found = cls._from_numpy(np.dtype(key))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)  # NumPy's deprecated aliases ('a')
+                    found = cls._from_numpy(np.dtype(key))
             except (TypeError, ValueError):
                 found = table.get(key.lower())
         if found is None:
@@ -316,11 +422,20 @@ class DType(enum.Enum):
 
     @classmethod
     def from_mlir(cls, text: str) -> "DType":
-        """Inverse of :attr:`mlir_name` (also accepts ``si16``). ``i4`` is MLIR's 4-bit integer."""
+        """Inverse of :attr:`mlir_name` (also accepts ``si16``). ``i4`` is MLIR's 4-bit integer and
+        ``i1`` is bool, whatever the notation of a seed table; ``ui1`` is ``uint1``, which MLIR can
+        spell but StableHLO cannot hold."""
         found = _MLIR_NAMES.get(text)
         if found is None:
             raise UnknownDTypeError(f"MLIR element type {text} has no latticecast dtype")
         return found
+
+
+class NoStableHLOTypeError(TypeError):
+    """A dtype that StableHLO has no element type for (``int1``, ``uint1``) met the IR.
+
+    The message says why and which dtype to use instead.
+    """
 
 
 DTypeLike = Any
@@ -330,63 +445,102 @@ DTypeLike = Any
 # -- the table ---------------------------------------------------------------------------------
 
 
-def _float(name: str, bits: int, host: Any, mlir: str, bytes_code: str, bits_code: str, short: str,
-           stored_as: str | None = None, mantissa: int | None = None, dense: bool = True) -> DTypeInfo:
+def _overflow(host: np.dtype) -> str:
+    """What ``ml_dtypes`` (and XLA, which agrees on float conversions) makes of an infinity."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        got = float(np.array(np.inf).astype(host).astype(np.float64))
+    return "inf" if np.isinf(got) else "nan" if np.isnan(got) else "max"
+
+
+def _has_nan(host: np.dtype) -> bool:
+    with np.errstate(invalid="ignore"):
+        return bool(np.isnan(float(np.array(np.nan).astype(host).astype(np.float64))))
+
+
+def _float(name: str, host: Any, mlir: str, bytes_code: str, bits_code: str, short: str,
+           stored_as: str | None = None, mantissa: int | None = None, dense: bool = True,
+           bits: int | None = None) -> DTypeInfo:
     finfo = ml_dtypes.finfo(host)
-    return DTypeInfo(name, Kind.FLOAT, bits, np.dtype(host), mlir, bytes_code, bits_code, short,
-                     stored_as or name, dense, mantissa_bits=int(finfo.nmant if mantissa is None else mantissa),
-                     exponent_bits=int(finfo.nexp), max_finite=float(finfo.max),
-                     smallest_subnormal=float(finfo.smallest_subnormal))
+    return DTypeInfo(name, Kind.FLOAT, int(finfo.bits if bits is None else bits), np.dtype(host), mlir, bytes_code,
+                     bits_code, short, stored_as or name, dense,
+                     mantissa_bits=int(finfo.nmant if mantissa is None else mantissa),
+                     exponent_bits=int(finfo.nexp), max_finite=float(finfo.max), min_finite=float(finfo.min),
+                     smallest_subnormal=float(finfo.smallest_subnormal), overflow=_overflow(np.dtype(host)),
+                     has_nan=_has_nan(np.dtype(host)))
+
+
+def _low_float(name: str) -> DTypeInfo:
+    """An ``ml_dtypes`` float: MLIR spells ``float8_e4m3fn`` as ``f8E4M3FN``; tables say ``f8e4m3fn``."""
+    width, fmt = name[len("float"):].split("_", 1)
+    mlir = f"f{width}{fmt.upper()}"
+    return _float(name, getattr(ml_dtypes, name), mlir, mlir.lower(), mlir.lower(), mlir.lower())
 
 
 def _complex(name: str, bits: int, host: Any, part: Any, mlir: str, bytes_code: str, short: str) -> DTypeInfo:
     finfo = np.finfo(part)
     return DTypeInfo(name, Kind.COMPLEX, bits, np.dtype(host), mlir, bytes_code, short, short, name,
                      mantissa_bits=int(finfo.nmant), exponent_bits=int(finfo.nexp), max_finite=float(finfo.max),
-                     smallest_subnormal=float(finfo.smallest_subnormal))
+                     min_finite=float(finfo.min), smallest_subnormal=float(finfo.smallest_subnormal),
+                     overflow="inf", has_nan=True)
 
 
-def _int(name: str, kind: Kind, bits: int, mlir: str, bytes_code: str, bits_code: str, short: str,
-         stored_as: str | None = None, dense: bool = True) -> DTypeInfo:
-    host = np.dtype(stored_as or name)
-    return DTypeInfo(name, kind, bits, host, mlir, bytes_code, bits_code, short, stored_as or name, dense)
+def _int(name: str, kind: Kind, mlir: str, bytes_code: str, bits_code: str, short: str,
+         stored_as: str | None = None, dense: bool = True, stablehlo_gap: str = "") -> DTypeInfo:
+    host = np.dtype(getattr(ml_dtypes, stored_as or name, None) or (stored_as or name))
+    iinfo = ml_dtypes.iinfo(host)
+    return DTypeInfo(name, kind, int(iinfo.bits), host, mlir, bytes_code, bits_code, short, stored_as or name, dense,
+                     max_finite=int(iinfo.max), min_finite=int(iinfo.min), stablehlo_gap=stablehlo_gap)
 
+
+_NO_I1 = ("int1 has no StableHLO element type: MLIR's i1 is StableHLO's bool (pred), so an int1 value would "
+          "be read as a boolean (JAX lowers int1 to i1 and then cannot run it); use int2 or int8 (cast "
+          "explicitly: x.cast(DType.int8)), or bool for 0/1 flags")
+_NO_UI1 = ("uint1 has no StableHLO element type: StableHLO's integers have 2, 4, 8, 16, 32 or 64 bits (its "
+           "verifier rejects ui1); use uint2 or uint8 (cast explicitly: x.cast(DType.uint8)), or bool for "
+           "0/1 flags")
 
 _S, _U = Kind.SIGNED, Kind.UNSIGNED
 _INFO: dict[DType, DTypeInfo] = {
-    DType.bool: DTypeInfo("bool", Kind.BOOL, 1, np.dtype(np.bool_), "i1", "b1", "i1", "b", "bool"),
-    DType.int8: _int("int8", _S, 8, "i8", "i1", "i8", "i8"),
-    DType.int16: _int("int16", _S, 16, "i16", "i2", "i16", "i16"),
-    DType.int32: _int("int32", _S, 32, "i32", "i4", "i32", "i32"),
-    DType.int64: _int("int64", _S, 64, "i64", "i8", "i64", "i64"),
-    DType.uint8: _int("uint8", _U, 8, "ui8", "u1", "ui8", "u8"),
-    DType.uint16: _int("uint16", _U, 16, "ui16", "u2", "ui16", "u16"),
-    DType.uint32: _int("uint32", _U, 32, "ui32", "u4", "ui32", "u32"),
-    DType.uint64: _int("uint64", _U, 64, "ui64", "u8", "ui64", "u64"),
-    DType.index: _int("index", _U, 64, "index", "index", "index", "index", stored_as="uint64"),
-    DType.address: _int("address", _U, 64, "!latticecast.address", "address", "address", "address",
+    DType.bool: DTypeInfo("bool", Kind.BOOL, 1, np.dtype(np.bool_), "i1", "b1", "i1", "b", "bool",
+                          max_finite=1, min_finite=0),
+    DType.int8: _int("int8", _S, "i8", "i1", "i8", "i8"),
+    DType.int16: _int("int16", _S, "i16", "i2", "i16", "i16"),
+    DType.int32: _int("int32", _S, "i32", "i4", "i32", "i32"),
+    DType.int64: _int("int64", _S, "i64", "i8", "i64", "i64"),
+    DType.uint8: _int("uint8", _U, "ui8", "u1", "ui8", "u8"),
+    DType.uint16: _int("uint16", _U, "ui16", "u2", "ui16", "u16"),
+    DType.uint32: _int("uint32", _U, "ui32", "u4", "ui32", "u32"),
+    DType.uint64: _int("uint64", _U, "ui64", "u8", "ui64", "u64"),
+    DType.index: _int("index", _U, "index", "index", "index", "index", stored_as="uint64"),
+    DType.address: _int("address", _U, "!latticecast.address", "address", "address", "address",
                         stored_as="uint64", dense=False),
-    DType.float16: _float("float16", 16, np.float16, "f16", "f2", "f16", "f16"),
-    DType.bfloat16: _float("bfloat16", 16, ml_dtypes.bfloat16, "bf16", "bf", "bf16", "bf16"),
-    DType.float32: _float("float32", 32, np.float32, "f32", "f4", "f32", "f32"),
-    DType.tensor_float32: _float("tensor_float32", 19, np.float32, "tf32", "tf32", "tf32", "tf32",
-                                 stored_as="float32", mantissa=10, dense=False),
-    DType.float64: _float("float64", 64, np.float64, "f64", "f8", "f64", "f64"),
+    DType.float16: _float("float16", np.float16, "f16", "f2", "f16", "f16"),
+    DType.bfloat16: _float("bfloat16", ml_dtypes.bfloat16, "bf16", "bf", "bf16", "bf16"),
+    DType.float32: _float("float32", np.float32, "f32", "f4", "f32", "f32"),
+    DType.tensor_float32: _float("tensor_float32", np.float32, "tf32", "tf32", "tf32", "tf32",
+                                 stored_as="float32", mantissa=10, dense=False, bits=19),
+    DType.float64: _float("float64", np.float64, "f64", "f8", "f64", "f64"),
     DType.complex64: _complex("complex64", 64, np.complex64, np.float32, "complex<f32>", "c4", "c64"),
     DType.complex128: _complex("complex128", 128, np.complex128, np.float64, "complex<f64>", "c8", "c128"),
+    **{DType(n): _low_float(n) for n in (
+        "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
+        "float8_e5m2", "float8_e5m2fnuz", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn")},
+    # ml_dtypes' sub-byte integers: no JAX byte code exists, so the name is the bytes-notation spelling
+    DType.int1: _int("int1", _S, "", "int1", "int1", "int1", stablehlo_gap=_NO_I1),
+    DType.int2: _int("int2", _S, "i2", "int2", "i2", "i2"),
+    DType.int4: _int("int4", _S, "i4", "int4", "i4", "i4"),
+    DType.uint1: _int("uint1", _U, "ui1", "uint1", "ui1", "u1", stablehlo_gap=_NO_UI1),
+    DType.uint2: _int("uint2", _U, "ui2", "uint2", "ui2", "u2"),
+    DType.uint4: _int("uint4", _U, "ui4", "uint4", "ui4", "u4"),
 }
 
 _STORED_AS: dict[DType, DType] = {d: DType(info.stored_as) for d, info in _INFO.items()}
 
 
 def _limits(info: DTypeInfo) -> tuple[int | float, int | float]:
-    if info.kind is Kind.BOOL:
-        return 0, 1
-    if info.kind is Kind.SIGNED:
-        return -(1 << (info.bits - 1)), (1 << (info.bits - 1)) - 1
-    if info.kind is Kind.UNSIGNED:
-        return 0, (1 << info.bits) - 1
-    return -info.max_finite, info.max_finite
+    if info.kind is Kind.BOOL or info.kind.is_integer:
+        return int(info.min_finite), int(info.max_finite)
+    return info.min_finite, info.max_finite
 
 
 _LIMITS: dict[DType, tuple[int | float, int | float]] = {d: _limits(info) for d, info in _INFO.items()}
@@ -396,43 +550,37 @@ _BY_HOST: dict[np.dtype, DType] = {info.host: d for d, info in _INFO.items() if 
 
 
 def _names() -> tuple[dict[str, DType], dict[str, DType]]:
-    """Build the two name tables. Only ``i1``, ``i8`` and ``u8`` differ between them."""
-    common: dict[str, DType] = {}
-
-    def add(names: Iterable[str], dtype: DType) -> None:
-        for n in names:
-            common[n] = dtype
-
+    """Build the two name tables: bits notation (bit codes and MLIR spellings win where a code
+    means two types) and bytes notation (JAX's and the Array API's byte codes win)."""
+    shared: dict[str, DType] = {}
+    bits_codes: dict[str, DType] = {}
+    byte_codes: dict[str, DType] = {}
     for d, info in _INFO.items():
-        add([d.value, info.mlir, info.bits_code, info.bytes_code, info.short], d)
+        shared[d.value] = d
         if _STORED_AS[d] is d:
-            add([info.host.name], d)
+            shared[info.host.name] = d
+        for code in (info.mlir, info.bits_code, info.short):
+            if code:
+                bits_codes[code] = d
+        byte_codes[info.bytes_code] = d
     # NumPy, JAX, MAX and anvil aliases.
-    add(["bool_", "b", "b1", "pred"], DType.bool)
-    add(["s1", "si8"], DType.int8)
-    add(["s2", "si16"], DType.int16)
-    add(["s4", "si32"], DType.int32)
-    add(["s8", "si64"], DType.int64)
-    add(["u1"], DType.uint8)
-    add(["u2"], DType.uint16)
-    add(["u4"], DType.uint32)
-    add(["f2", "half"], DType.float16)
-    add(["bf"], DType.bfloat16)
-    add(["f4", "single"], DType.float32)
-    add(["tensor_float_32"], DType.tensor_float32)
-    add(["f8", "double"], DType.float64)
-    add(["c4"], DType.complex64)
-    add(["c8"], DType.complex128)
-    bits = dict(common)
-    bits.update({"i1": DType.bool, "i8": DType.int8, "u8": DType.uint8})
-    byte = dict(common)
-    byte.update({"i1": DType.int8, "i8": DType.int64, "u8": DType.uint64})
+    for names, d in ((["bool_", "b", "b1", "pred"], DType.bool), (["si8"], DType.int8), (["si16"], DType.int16),
+                     (["si32"], DType.int32), (["si64"], DType.int64), (["si2"], DType.int2), (["si4"], DType.int4),
+                     (["half"], DType.float16), (["single"], DType.float32), (["double"], DType.float64),
+                     (["tensor_float_32"], DType.tensor_float32)):
+        for n in names:
+            shared[n] = d
+    for names, d in ((["s1"], DType.int8), (["s2"], DType.int16), (["s4"], DType.int32), (["s8"], DType.int64)):
+        for n in names:
+            byte_codes[n] = d
+    bits = {**byte_codes, **shared, **bits_codes}
+    byte = {**bits_codes, **shared, **byte_codes}
     return bits, byte
 
 
 _BITS_NAMES, _BYTES_NAMES = _names()
-_MLIR_NAMES: dict[str, DType] = {info.mlir: d for d, info in _INFO.items()}
-_MLIR_NAMES.update({f"si{DType(n).bitwidth}": DType(n) for n in ("int8", "int16", "int32", "int64")})
+_MLIR_NAMES: dict[str, DType] = {info.mlir: d for d, info in _INFO.items() if info.mlir}
+_MLIR_NAMES.update({f"si{DType(n).bitwidth}": DType(n) for n in ("int2", "int4", "int8", "int16", "int32", "int64")})
 
 
 def valid_dtype_names() -> list[str]:

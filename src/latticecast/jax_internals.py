@@ -47,9 +47,19 @@ more); what needs ``jax`` itself, which takes a second to import, loads on first
 from __future__ import annotations
 
 import functools
+import os
+import sys
 import threading
 import warnings
 from typing import Any
+
+# XLA's C++ logging reads TF_CPP_MIN_LOG_LEVEL once, when jaxlib's libraries load; ``import jax``
+# sets JAX's default (1: no INFO lines) just before it loads them. latticecast writes no
+# environment variable itself: it loads jaxlib here, through jax, so a program using latticecast
+# logs exactly as a program using JAX does. A command-line tool that has set the level already
+# (``latticecast-opt``) skips the import of jax, which it does not need.
+if "jax" not in sys.modules and "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
+    import jax  # noqa: F401
 
 from jaxlib import _jax
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext

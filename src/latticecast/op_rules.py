@@ -204,7 +204,7 @@ STABLEHLO: Mapping[str, OpRule] = _rules(
     OpRule("stablehlo.subtract", Needs.NUMERIC),
     OpRule("stablehlo.multiply"),
     OpRule("stablehlo.divide", Needs.NUMERIC),
-    OpRule("stablehlo.remainder", Needs.NUMERIC),
+    OpRule("stablehlo.remainder", Needs.REAL),  # XLA crashes on complex remainders
     OpRule("stablehlo.power", Needs.NUMERIC),
     OpRule("stablehlo.maximum"),
     OpRule("stablehlo.minimum"),

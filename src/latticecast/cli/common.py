@@ -48,8 +48,9 @@ def load_policy(name: str) -> Policy:
 
 def namer(pol: Policy) -> Callable[[Hashable], str]:
     """The policy's spelling (:meth:`Policy.type_name`) as the namer that tables and audit
-    reports take; their labels are generic, a policy's are always its types."""
-    return cast(Callable[[Hashable], str], pol.type_name)
+    reports take; their labels are the policy's types, except a result a measured table keeps
+    as the library's own name (PyTorch's ``complex32``, which latticecast does not have)."""
+    return lambda t: t if isinstance(t, str) else pol.type_name(cast(PType, t))
 
 
 def parse_types(text: str, pol: Policy, *, notation: str = "bits") -> list[PType]:

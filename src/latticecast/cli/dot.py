@@ -5,13 +5,23 @@ note draws its lattice), with promotion pointing up: ``bool`` at the bottom,
 the widest types at the top. Weakly typed nodes are dashed ellipses, dtypes solid
 boxes. Node identifiers are ``n0``, ``n1``, ...; labels are quoted and escaped,
 so any label (a table file's, too) is safe.
+
+Many sinks below one node (JAX's eleven low-precision floats, each reached only
+from ``f*``) would stretch the picture into one long row; such a group is drawn
+as a dotted cluster laid out in rows of :data:`GROUP_ROW` (by invisible edges,
+which carry no meaning and are marked ``style=invis``).
 """
 
 from __future__ import annotations
 
 from typing import Callable, Hashable, Mapping, Sequence
 
-__all__ = ["dag_to_dot", "quote"]
+__all__ = ["dag_to_dot", "quote", "GROUP_ROW"]
+
+GROUP_ROW = 4
+"""Nodes per row in a cluster of sibling sinks."""
+GROUP_MIN = 4
+"""The fewest sibling sinks drawn as a cluster."""
 
 
 def quote(text: str) -> str:
@@ -46,5 +56,27 @@ def dag_to_dot(edges: Mapping[Hashable, Sequence[Hashable]], *, name: str, title
     for src, dsts in edges.items():
         for d in dsts:
             lines.append(f"  {ids[src]} -> {ids[d]};")
+    for i, (parent, group) in enumerate(_sink_groups(edges, nodes)):
+        lines.append(f"  subgraph cluster_{i} {{")
+        lines.append(f"    label={quote('only from ' + label(parent))}; style=dotted; fontsize=10;")
+        lines.append("    " + " ".join(f"{ids[n]};" for n in group))
+        lines.append("  }")
+        for a, b in zip(group, group[GROUP_ROW:]):
+            lines.append(f"  {ids[a]} -> {ids[b]} [style=invis];")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _sink_groups(edges: Mapping[Hashable, Sequence[Hashable]],
+                 nodes: Sequence[Hashable]) -> list[tuple[Hashable, list[Hashable]]]:
+    """(parent, its children that have no other parent and no edge out), for groups of ``GROUP_MIN``+."""
+    parents: dict[Hashable, list[Hashable]] = {n: [] for n in nodes}
+    for src, dsts in edges.items():
+        for d in dsts:
+            parents[d].append(src)
+    groups = []
+    for src, dsts in edges.items():
+        sinks = [d for d in dsts if parents[d] == [src] and not edges.get(d)]
+        if len(sinks) >= GROUP_MIN:
+            groups.append((src, sinks))
+    return groups

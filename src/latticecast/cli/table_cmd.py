@@ -75,6 +75,9 @@ def _footer(pol: Policy, table: PromotionTable, against: str, *, errata: bool) -
     """One line for the text format: how many cells differ, and (against the policy's own
     published table) how many of those are its documented errata."""
     total = len(table.cells)
+    if errata:  # only the cells a published table has were compared
+        published = evidence(pol).published.values()
+        total = sum(1 for cell in table.cells if any(cell in t.cells for t in published))
     n = len(table.marks)
     if n == 0:
         return f"{pol.name}: no cell of {total} differs from {against}\n"

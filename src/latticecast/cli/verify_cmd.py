@@ -72,32 +72,36 @@ def run(args: argparse.Namespace) -> int:
         # Say whether the dtypes are the problem or the rules for weak values.
         strong = audit(pol.table(pol.dtypes))
         out.append(f"   its {len(pol.dtypes)} dtypes alone (no weak types): {verdict(strong)}")
-    published = evidence(pol).published
-    if not published:
+    ev = evidence(pol)
+    if not ev.published:
         out += ["", f"(policy {pol.name} has no published seed table)"]
-    for title, table in published.items():
-        out += ["", f"== published: {title} =="]
-        if table.is_square:
-            seed_report = audit(table)
-            out += [seed_report.summary(namer(pol)).rstrip(), f"=> {verdict(seed_report)}"]
-        else:
-            out.append(f"   ({len(table.rows)} rows x {len(table.columns)} columns of different types: "
-                       "no lattice laws to check; compared cell by cell)")
-        out += _departures(pol, table)
+    for kind, tables, documented, what in (("published", ev.published, ev.errata, "documented errata"),
+                                          ("measured", ev.measured, ev.known_gaps, "known gaps")):
+        for title, table in tables.items():
+            out += ["", f"== {kind}: {title} =="]
+            if table.is_square:
+                seed_report = audit(table)
+                out += [seed_report.summary(namer(pol)).rstrip(), f"=> {verdict(seed_report)}"]
+            else:
+                out.append(f"   ({len(table.rows)} rows x {len(table.columns)} columns of different types: "
+                           "no lattice laws to check; compared cell by cell)")
+            out += _departures(pol, table, documented, what)
     out += ["", f"result: policy {pol.name} " + ("is a (partial) lattice" if is_lattice
                                                   else "is NOT a (partial) lattice")]
     write_output("\n".join(out) + "\n", None)
     return EXIT_OK if is_lattice else EXIT_PROPERTY_FAILS
 
 
-def _departures(pol: Policy, table: PromotionTable) -> list[str]:
-    """Where the policy answers differently from the published table, with the errata's reasons.
+def _departures(pol: Policy, table: PromotionTable, errata: "dict[tuple[PType, PType], str]",
+                what: str = "documented errata") -> list[str]:
+    """Where the policy answers differently from a published (or measured) table, with the reasons
+    of the documented cells (``errata``: the errata of a published table, the known gaps of a
+    measured one).
 
     A cell where only weakness differs (the policy keeps anvil's ambiguous ``i8?``
     where the table prints ``i8``) gives the same dtype in the end, but weakness
     is what decides associativity, so such cells are counted separately.
     """
-    errata = evidence(pol).errata
     name = namer(pol)
     differ, weak_only = [], []
     for (ra, rb), cell in table.cells.items():
@@ -116,16 +120,16 @@ def _departures(pol: Policy, table: PromotionTable) -> list[str]:
         documented = sum(1 for a, b, _, _ in differ if (a, b) in errata)
         head = f"   the policy differs from this table in {len(differ)} of {total} cells"
         if documented == len(differ):
-            head += ", all documented errata:"
+            head += f", all {what}:"
         elif documented:
-            head += f", {documented} of them documented errata:"
+            head += f", {documented} of them {what}:"
         else:
             head += ":"
         lines.append(head)
         for a, b, published, mine in differ[:MAX_LISTED]:
             line = f"     {name(a)} . {name(b)}: published {name(published)}, policy {name(mine)}"
             if (a, b) in errata:
-                line += f" (erratum: {errata[(a, b)]})"
+                line += f" ({'erratum' if what == 'documented errata' else 'known gap'}: {errata[(a, b)]})"
             lines.append(line)
         if len(differ) > MAX_LISTED:
             lines.append(f"     ... and {len(differ) - MAX_LISTED} more")

@@ -43,10 +43,26 @@ def dense_values(attr: ir.Attribute, dtype: DType, shape: tuple[int, ...]) -> np
         pairs = _COMPLEX.findall(str(dense))
         values = np.array([complex(float(re_), float(im)) for re_, im in pairs], dtype=host)
         return values.reshape(shape)
-    if dtype is DType.bfloat16:
-        fp = ir.DenseFPElementsAttr(dense)
-        return np.array([fp[i] for i in range(len(fp))], dtype=np.float32).astype(host).reshape(shape)
+    if host.type.__module__ != "numpy":  # bfloat16, float8/6/4, int2/int4: the bindings cannot read them
+        return _from_text(str(dense), host).reshape(shape)
     return np.array(dense).astype(host, copy=False).reshape(shape)
+
+
+_HEX = re.compile(r'dense<"0x([0-9A-Fa-f]*)">')
+
+
+def _from_text(text: str, host: np.dtype) -> np.ndarray:
+    """The elements of a dense attribute of an ``ml_dtypes`` type, from its printed form: MLIR prints
+    a large attribute as hex bytes, one element per ``host.itemsize`` bytes (as ml_dtypes stores it),
+    and a small one as decimal numbers that round-trip to the element type."""
+    hexed = _HEX.match(text)
+    if hexed:
+        return np.frombuffer(bytes.fromhex(hexed.group(1)), dtype=host).copy()
+    body = text[text.index("<") + 1:text.rindex(">", 0, text.index(" : "))]
+    numbers = [float(v) for v in body.replace("[", " ").replace("]", " ").replace(",", " ").split()]
+    if host.kind == "V" and "int" in host.name:
+        return np.array([int(v) for v in numbers], dtype=np.int64).astype(host)
+    return np.array(numbers, dtype=np.float64).astype(host)
 
 
 def _scalar(attr: ir.Attribute, dtype: DType) -> object:

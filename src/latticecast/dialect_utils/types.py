@@ -18,7 +18,7 @@ from typing import Sequence
 import numpy as np
 from jaxlib.mlir import ir
 
-from ..dtypes import DType, UnknownDTypeError
+from ..dtypes import DType, NoStableHLOTypeError, UnknownDTypeError
 
 __all__ = ["TypeCache", "type_cache", "Shape"]
 
@@ -40,9 +40,16 @@ class TypeCache:
         self._retyped: dict[tuple[ir.Type, DType], ir.Type] = {}
 
     def element(self, dtype: DType) -> ir.Type:
-        """The MLIR element type of ``dtype``."""
+        """The MLIR element type of ``dtype``.
+
+        Raises :class:`~latticecast.dtypes.NoStableHLOTypeError` (a ``TypeError``) for ``int1`` and
+        ``uint1``, which StableHLO cannot hold: every IR layer builds its types here, so each
+        refuses them with the reason and the dtype to use instead.
+        """
         t = self._elements.get(dtype)
         if t is None:
+            if not dtype.in_stablehlo:
+                raise NoStableHLOTypeError(dtype.stablehlo_gap)
             with self.context, ir.Location.unknown():
                 try:
                     t = ir.Type.parse(dtype.mlir_name)
@@ -80,7 +87,7 @@ class TypeCache:
             self._dtype_of_element[element] = found
         if found is None:
             raise TypeError(f"element type {element} has no latticecast dtype; supported: "
-                            + ", ".join(d.mlir_name for d in DType))
+                            + ", ".join(d.mlir_name for d in DType if d.in_stablehlo))
         return found
 
     def tensor_info(self, t: ir.Type) -> tuple[DType, Shape]:

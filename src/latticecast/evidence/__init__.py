@@ -10,18 +10,17 @@ promotion itself never does.
 
 from __future__ import annotations
 
-import csv
-import functools
 import importlib
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Callable
 
 from ..tables import PromotionTable
 from ..weak import PType
+from .measured import MeasuredRecords, measured_comment, measured_records, measured_table, measured_table_names
 from .seeds import seed_table, seed_table_names
 
-__all__ = ["Evidence", "evidence", "seed_table", "seed_table_names", "measured_cells", "MeasuredCells"]
+__all__ = ["Evidence", "evidence", "seed_table", "seed_table_names", "measured_table", "measured_table_names",
+           "measured_records", "MeasuredRecords"]
 
 
 @dataclass(frozen=True)
@@ -32,59 +31,45 @@ class Evidence:
     ``errata``: cells (row, column), in the published table's labels, where the policy
     deliberately differs from it, each with the reason; tests hold the policy to the
     table everywhere else.
+    ``measured``: tables measured from the live library by a ``tools/measure_*.py``
+    script (title -> table), which the policy matches in every cell but ``known_gaps``.
+    ``known_gaps``: cells (row, column) of a measured table where the library answers with
+    something latticecast does not have (PyTorch's ``complex32``), each with the reason.
     """
 
     policy: str
     published: dict[str, PromotionTable] = field(default_factory=dict)
     errata: dict[tuple[PType, PType], str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class MeasuredCells:
-    """A table measured from a live library by a script in ``tools/``: ``provenance`` is the CSV's
-    first line (the library's version and the command), ``rows`` its records as dictionaries."""
-
-    name: str
-    provenance: str
-    rows: tuple[dict[str, str], ...]
-
-
-@functools.cache
-def measured_cells(name: str) -> MeasuredCells:
-    """The measured table ``measured/<name>.csv`` (e.g. ``"torch_cells"``)."""
-    path = resources.files(__package__).joinpath("measured", f"{name}.csv")
-    if not path.is_file():
-        available = sorted(p.name[:-4] for p in resources.files(__package__).joinpath("measured").iterdir()
-                           if p.name.endswith(".csv"))
-        raise KeyError(f"no measured table {name!r}; the tables are: {', '.join(available)}")
-    lines = path.read_text(encoding="utf-8").splitlines()
-    provenance = lines[0].lstrip("# ").strip() if lines and lines[0].startswith("#") else ""
-    body = [ln for ln in lines if not ln.startswith("#")]
-    return MeasuredCells(name, provenance, tuple(csv.DictReader(body)))
-
-
-def _seed(policy: str, table: str) -> Callable[[], Evidence]:
-    return lambda: Evidence(policy, {f"seed table {table}": seed_table(table)})
+    measured: dict[str, PromotionTable] = field(default_factory=dict)
+    known_gaps: dict[tuple[PType, PType], str] = field(default_factory=dict)
 
 
 def _module(policy: str, module: str) -> Callable[[], Evidence]:
-    return lambda: importlib.import_module(f"{__package__}.{module}").evidence()
+    return lambda: importlib.import_module(f"{__package__}.{module}").evidence(policy)
 
 
 _BUILTIN: dict[str, Callable[[], Evidence]] = {
-    "jax": _seed("jax", "design_jax_numpy"),
+    "jax": _module("jax", "jax"),
+    "jax-x32": _module("jax-x32", "jax"),
+    "jax-strict": _module("jax-strict", "jax"),
     "jax-lax": _module("jax-lax", "jax"),
     "max": _module("max", "max"),
     "array-api": _module("array-api", "array_api"),
     "anvil": _module("anvil", "anvil"),
-    "numpy": _seed("numpy", "design_numpy"),
+    "numpy": _module("numpy", "numpy"),
     "torch": _module("torch", "torch"),
     "tensorflow": _module("tensorflow", "tensorflow"),
 }
 
 
+def measured(*names: str) -> dict[str, PromotionTable]:
+    """The measured tables ``names``, titled as ``latticecast verify`` shows them."""
+    return {f"{n} ({measured_comment(n).splitlines()[1].removeprefix('measured: ')})": measured_table(n)
+            for n in names}
+
+
 def evidence(policy: object) -> Evidence:
-    """The evidence for ``policy`` (a name or a Policy); empty for a policy the seeds do not cover."""
+    """The evidence for ``policy`` (a name or a Policy); empty for a policy nothing covers."""
     name = policy if isinstance(policy, str) else getattr(policy, "name", "")
     make = _BUILTIN.get(str(name))
     return make() if make is not None else Evidence(str(name))

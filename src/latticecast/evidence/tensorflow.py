@@ -14,7 +14,7 @@ from ..dtypes import DType, Kind
 from ..policies.lattices import TF_DTYPES
 from ..policies.tensorflow import CONVERTS_TO as _CONVERTS_TO, default_of
 from ..weak import PType, Weak
-from . import Evidence
+from . import Evidence, measured
 from .seeds import seed_table
 
 __all__ = ["PUBLISHED_TABLE_ERRATA", "evidence"]
@@ -32,7 +32,9 @@ def _errata() -> dict[tuple[PType, PType], tuple[PType | None, PType, str]]:
     }
     for w in (seed_i, seed_f, seed_c):
         alone = default_of(w.dtype.kind)
-        for d in TF_DTYPES:
+        for d in TF_DTYPES:  # the seed table's dtypes: TensorFlow's low-precision ones convert no scalar
+            if d.is_low_precision:
+                continue
             if d.kind in _CONVERTS_TO[w.dtype.kind] and d != alone:
                 cells[(w, d)] = (None, d, (
                     f"tf.add converts a Python {_PY[w.dtype.kind]} first argument on its own (to {alone.name}) "
@@ -47,6 +49,7 @@ PUBLISHED_TABLE_ERRATA: dict[tuple[PType, PType], tuple[PType | None, PType, str
 where the tf.add table is not TensorFlow's promotion."""
 
 
-def evidence() -> Evidence:
+def evidence(policy_name: str = "torch") -> Evidence:
     return Evidence("tensorflow", {"seed table design_tensorflow": seed_table("design_tensorflow")},
-                    {cell: why for cell, (_, _, why) in PUBLISHED_TABLE_ERRATA.items()})
+                    {cell: why for cell, (_, _, why) in PUBLISHED_TABLE_ERRATA.items()},
+                    measured=measured("tensorflow_lowp_multiply"))

@@ -1,4 +1,6 @@
-"""Evidence for ``torch``: the 2021 appendix table, and the 47 cells where PyTorch 2.13 has moved on.
+"""Evidence for ``torch``: the 2021 appendix table, the 47 cells where PyTorch 2.13 has moved on, and
+the table measured from PyTorch 2.13 with its float8 and int1..uint4 dtypes
+(``tools/measure_torch_promotion.py``).
 
 Measured against PyTorch 2.13 (``torch.result_type``, and ``torch.add`` where it has a
 kernel), the appendix table is out of date where the unsigned types did not exist
@@ -10,7 +12,7 @@ from __future__ import annotations
 from ..dtypes import DType
 from ..policies.lattices import TORCH_BAREBONES_UNSIGNED
 from ..weak import PType, Weak
-from . import Evidence
+from . import Evidence, measured
 from .seeds import seed_table
 
 __all__ = ["PUBLISHED_TABLE_ERRATA", "COMPLEX32_CELLS", "evidence"]
@@ -60,6 +62,10 @@ COMPLEX32_CELLS: dict[tuple[PType, PType], str] = {
 answers ``complex64``, the narrowest latticecast dtype that holds every complex32 value."""
 
 
-def evidence() -> Evidence:
+def evidence(policy_name: str = "torch") -> Evidence:
     return Evidence("torch", {"seed table design_torch": seed_table("design_torch")},
-                    {cell: why for cell, (_, _, why) in PUBLISHED_TABLE_ERRATA.items()})
+                    {cell: why for cell, (_, _, why) in PUBLISHED_TABLE_ERRATA.items()},
+                    measured=measured("torch_result_type"),
+                    known_gaps={cell: f"PyTorch gives {name}, which latticecast lacks; the policy answers complex64, "
+                                      "the narrowest latticecast dtype holding every complex32 value"
+                                for cell, name in COMPLEX32_CELLS.items()})

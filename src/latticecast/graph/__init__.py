@@ -1,5 +1,6 @@
 """The MAX-style graph builder: ``Graph``, ``Value`` and the ops (``TensorType`` lives below it)."""
 
+from .. import dialect_utils as _dialect_utils  # noqa: F401  (first: it loads jaxlib)
 from ..errors import GraphError
 from ..tensor_type import TensorType
 from . import ops

@@ -5,7 +5,12 @@ what the program meant; the most widely used answer is JAX's lattice, whose join
 the smallest type that holds both in the common case. So the advice is JAX's join
 (materialised to a concrete dtype), or the seed MAX lattice's for MAX's own dtypes,
 provided the refusing policy has that dtype; otherwise the wider of the two operands.
-This is advice, not promotion, so it lives apart from the policies' rules.
+When no reference join fits (JAX refuses ``float8_e4m3fn . float16``; TensorFlow only stores
+``int4``), the advice is the narrowest dtype of the policy that holds both operands, in
+magnitude (:func:`latticecast.values.magnitude_loss`) and in precision, preferring the
+widths programs compute in (8-bit integers, 16-bit floats and wider): ``float16`` there,
+``int8`` for ``int4 . int8``. This is advice, not promotion, so it lives apart from the
+policies' rules.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Callable
 
 from ..dtypes import DType, Kind
 from ..lattice import Lattice
+from ..values import magnitude_loss
 from ..weak import PType, Weak, dtype_of
 from .lattices import JAX_DTYPES, MAX_DTYPES, MAX_EDGES, jax_lattice
 
@@ -39,10 +45,27 @@ def suggest_cast(a: PType, b: PType, dtypes: "frozenset[DType] | tuple[DType, ..
         if joined is None:
             continue
         concrete = joined.dtype if isinstance(joined, Weak) else joined
+        if concrete.is_low_precision and not all(_holds(concrete, dtype_of(t)) for t in (a, b)
+                                                 if not isinstance(t, Weak)):
+            continue  # JAX hangs float8 below f*: int16 . float8_e4m3fn is a float8, which is no advice
         if concrete in dtypes:
             return concrete
-    mine = [d for d in (da, db) if d in dtypes]
-    return max(mine, key=lambda d: (_KIND_ORDER.index(d.kind), d.bitwidth)) if mine else None
+    # a Python scalar asks only for its kind; a strong operand for all its values
+    strong = tuple(dtype_of(t) for t in (a, b) if not isinstance(t, Weak)) or (da, db)
+    kind = max(_KIND_ORDER.index(da.kind), _KIND_ORDER.index(db.kind))
+    found = [c for c in dtypes if _KIND_ORDER.index(c.kind) >= kind and all(_holds(c, d) for d in strong)]
+    # prefer a dtype that programs compute in: 8-bit integers and 16-bit floats or wider
+    return min(found, key=lambda c: (_KIND_ORDER.index(c.kind), c.bitwidth < (16 if c.is_inexact else 8),
+                                     c.bitwidth)) if found else None
+
+
+def _holds(c: DType, d: DType) -> bool:
+    """Whether every value of ``d`` converts to ``c`` keeping its magnitude and its precision."""
+    if _KIND_ORDER.index(c.kind) < _KIND_ORDER.index(d.kind) or magnitude_loss(d, c) is not None:
+        return False
+    if d.is_inexact:
+        return c.mantissa_bits >= d.mantissa_bits
+    return not c.is_inexact or c.mantissa_bits + 1 >= d.bitwidth - d.is_signed
 
 
 def cast_advice(a: PType, b: PType, cast_to: DType | None, name: Callable[[PType], str]) -> str:
@@ -52,5 +75,5 @@ def cast_advice(a: PType, b: PType, cast_to: DType | None, name: Callable[[PType
         return ""
     casts = [t for t in (a, b) if dtype_of(t) != cast_to]
     which = " and ".join(name(t) for t in casts) or name(a)
-    return (f"; make it explicit: cast {which} to {cast_to.name} (x.cast(DType.{cast_to.name}) in a graph, "
-            f"stablehlo.convert to {cast_to.mlir_name} in IR)")
+    in_ir = f", stablehlo.convert to {cast_to.mlir_name} in IR" if cast_to.in_stablehlo else ""
+    return f"; make it explicit: cast {which} to {cast_to.name} (x.cast(DType.{cast_to.name}) in a graph{in_ir})"

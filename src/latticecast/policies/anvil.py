@@ -40,6 +40,11 @@ class AnvilPolicy(LatticePolicy):
     edges = ANVIL_EDGES
     lattice_rule = "both known: join on anvil's lattice"
 
+    def missing_dtype_reason(self, d: DType) -> str:
+        """anvil has none of the float8/6/4 or sub-byte integer dtypes."""
+        return (": anvil's promotion tables predate the low-precision dtypes"
+                " (float8, float6, float4, sub-byte integers)") if d.is_low_precision else ""
+
     @property
     def lattice_types(self) -> tuple[PType, ...]:
         return self.dtypes

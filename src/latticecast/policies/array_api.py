@@ -40,6 +40,11 @@ class ArrayApiPolicy(LatticePolicy):
     edges = ARRAY_API_EDGES
     lattice_rule = "join on the Array API's partial lattice"
 
+    def missing_dtype_reason(self, d: DType) -> str:
+        """The Array API has none of the float8/6/4 or sub-byte integer dtypes."""
+        return (": the Array API standard defines no low-precision dtypes"
+                " (float8, float6, float4, sub-byte integers)") if d.is_low_precision else ""
+
     @property
     def lattice_types(self) -> tuple[PType, ...]:
         return self.dtypes

@@ -189,11 +189,17 @@ class Policy(ABC):
     def error(self, a: PType, b: PType, decision: Decision | None = None) -> PromotionError:
         """The error for a refused promotion: both types, the policy, why, and the cast that fixes it."""
         decision = decision or self.decide(a, b)
-        cast_to = suggest_cast(a, b, self._dtype_set)
+        cast_to = suggest_cast(a, b, self._cast_targets)
         return PromotionError(
             f"no implicit promotion of {self.type_name(a)} and {self.type_name(b)} under policy "
             f"{self.name!r}: {decision.why_not}{cast_advice(a, b, cast_to, self.type_name)}",
             lhs=a, rhs=b, policy=self.name, cast_to=cast_to)
+
+    @functools.cached_property
+    def _cast_targets(self) -> frozenset[DType]:
+        """The dtypes an explicit cast may sensibly target: those the system computes with (a dtype
+        TensorFlow only stores, ``int4``, does not even promote with itself)."""
+        return frozenset(d for d in self.dtypes if self.try_promote(d, d) == d)
 
     def explain(self, a: "PType | str", b: "PType | str") -> str:
         """Why ``a`` and ``b`` promote to what they do, as text."""
@@ -267,12 +273,10 @@ class Policy(ABC):
         """Why the system refuses the literal ``value`` as ``target`` (``None``: it accepts it).
 
         The shared rule is :func:`latticecast.values.scalar_problem`; a system where a
-        number too large for a float becomes inf there accepts that instead.
+        number too large for a float becomes inf there accepts that instead (for a float
+        dtype that has infinities).
         """
-        if self.float_literals_overflow_to_inf and target.is_inexact and \
-                (target.is_complex or not isinstance(value, complex)):
-            return None
-        return scalar_problem(value, target)
+        return scalar_problem(value, target, overflow_to_inf=self.float_literals_overflow_to_inf)
 
     def constant_problem(self, values: np.ndarray, target: DType) -> str | None:
         """:meth:`literal_problem` for every element of a weakly typed constant (the pass asks this

@@ -13,6 +13,13 @@ The four are one system seen four ways, so they share this module:
   any dtype of their kind or a higher one, but two distinct strong dtypes never meet.
 * ``jax-lax`` (``jax.lax``): no promotion at all; a Python scalar is accepted only by
   an operand of its own default dtype, as the design note's ``jax.lax`` table shows.
+
+The low-precision dtypes (float8/6/4, int1..uint4) are sinks of JAX's lattice (see
+:func:`.lattices.jax_lattice`). Two JAX gaps on them are modelled or noted: ``jnp.true_divide``
+divides int1/uint1/int2/uint2 as integers (they are missing from JAX's inexact-type table,
+:data:`.lattices.JAX_NO_INEXACT`), and ``jnp.sum`` of a narrow integer fails inside JAX
+(``np.iinfo`` rejects ml_dtypes' kind-'V' integers); latticecast sums them in the default
+integer, which is what JAX's rule for small integers intends.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from typing import Mapping
 from ..dtypes import DType
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, LatticePolicy
-from .lattices import JAX_DTYPES, JAX_STRICT_EDGES, jax_lattice, jax_lax_edges
+from .lattices import JAX_DTYPES, JAX_NO_INEXACT, JAX_STRICT_EDGES, jax_lattice, jax_lax_edges
 
 __all__ = ["JaxPolicy", "JaxX32Policy", "JaxStrictPolicy", "JaxLaxPolicy"]
 
@@ -52,11 +59,15 @@ class JaxPolicy(LatticePolicy):
 
     def true_divide_type(self, t: "PType | str") -> PType | None:
         """``jnp.true_divide``: ``dtypes.to_inexact_dtype`` after promotion: integers up to
-        32 bits and bool divide in float32, 64-bit integers in float64; weakness is kept."""
+        32 bits and bool divide in float32, 64-bit integers in float64; weakness is kept.
+        ``int1``, ``uint1``, ``int2`` and ``uint2`` are missing from JAX's table
+        (:data:`.lattices.JAX_NO_INEXACT`), so JAX divides them as integers: ``None``."""
         t = self.canonical(t)
         dtype = dtype_of(t)
         if dtype.is_inexact:
             return t
+        if dtype in JAX_NO_INEXACT:
+            return None
         target = DType.float64 if dtype.bitwidth == 64 else DType.float32
         return self.canonical(Weak(target) if isinstance(t, Weak) else target)
 
@@ -81,6 +92,8 @@ class JaxX32Policy(JaxPolicy):
         t = self.canonical(t)
         if dtype_of(t).is_inexact:
             return t
+        if dtype_of(t) in JAX_NO_INEXACT:
+            return None
         return self.canonical(Weak(DType.float32) if isinstance(t, Weak) else DType.float32)
 
 

@@ -19,22 +19,34 @@ from ..dtypes import DType
 from ..weak import PType, Weak
 
 __all__ = [
-    "JAX_DTYPES", "jax_lattice", "JAX_STRICT_EDGES", "jax_lax_edges",
+    "JAX_DTYPES", "JAX_LOW_FLOATS", "JAX_NARROW_INTS", "JAX_NO_INEXACT", "jax_lattice", "JAX_STRICT_EDGES",
+    "jax_lax_edges",
     "MAX_DTYPES", "MAX_EDGES",
     "ARRAY_API_DTYPES", "ARRAY_API_EDGES",
     "ANVIL_DTYPES", "ANVIL_EDGES",
-    "NUMPY_DTYPES", "NUMPY_SAFE_CASTS", "NUMPY_TYPE_ORDER",
-    "TORCH_DTYPES", "TORCH_EDGES", "TORCH_BAREBONES_UNSIGNED",
-    "TF_DTYPES",
+    "NUMPY_DTYPES", "NUMPY_SAFE_CASTS", "NUMPY_TYPE_ORDER", "NUMPY_ML_DTYPES", "NUMPY_ML_FLOAT_SAFE_TO",
+    "NUMPY_ML_FLOAT_SAFE_FROM", "NUMPY_ML_INT_SAFE_TO", "NUMPY_ML_MISSING_CASTS",
+    "TORCH_DTYPES", "TORCH_EDGES", "TORCH_BAREBONES_UNSIGNED", "TORCH_FLOAT8", "TORCH_BITS_SIGNED",
+    "TORCH_BITS_UNSIGNED",
+    "TF_DTYPES", "TF_STORAGE_ONLY",
 ]
 
 _D = DType
 
 # -- JAX (jax._src.dtypes._type_promotion_lattice) ---------------------------------------------
 
+JAX_LOW_FLOATS: tuple[DType, ...] = (
+    _D.float4_e2m1fn, _D.float6_e2m3fn, _D.float6_e3m2fn, _D.float8_e3m4, _D.float8_e4m3, _D.float8_e8m0fnu,
+    _D.float8_e4m3b11fnuz, _D.float8_e4m3fn, _D.float8_e4m3fnuz, _D.float8_e5m2, _D.float8_e5m2fnuz)
+"""JAX's floats narrower than 16 bits (``jax._src.dtypes._float_types`` before ``bfloat16``)."""
+
+JAX_NARROW_INTS: tuple[DType, ...] = (_D.uint1, _D.uint2, _D.uint4, _D.int1, _D.int2, _D.int4)
+"""JAX's integers narrower than 8 bits (ml_dtypes' ``int1``/``int2``/``int4`` and unsigned)."""
+
 JAX_DTYPES: tuple[DType, ...] = (
     _D.bool, _D.uint8, _D.uint16, _D.uint32, _D.uint64, _D.int8, _D.int16, _D.int32, _D.int64,
-    _D.bfloat16, _D.float16, _D.float32, _D.float64, _D.complex64, _D.complex128)
+    _D.bfloat16, _D.float16, _D.float32, _D.float64, _D.complex64, _D.complex128,
+    *JAX_NARROW_INTS, *JAX_LOW_FLOATS)
 
 
 def jax_lattice(*, x64: bool = True) -> dict[PType, list[PType]]:
@@ -43,12 +55,19 @@ def jax_lattice(*, x64: bool = True) -> dict[PType, list[PType]]:
     Integers defer to floats of any width, ``bf16`` and ``f16`` meet at ``f32``. With
     x64 off the weak nodes are the 32-bit ones, and ``u32 . i32`` is ``i32``: JAX avoids
     the one join that would form a 64-bit type from 32-bit inputs.
+
+    The low-precision types hang below the weak nodes as sinks, as in JAX 0.10's
+    ``_type_promotion_lattice``: ``i* -> int4`` and ``f* -> float8_e4m3fn``, with no edge
+    out of them. So a Python scalar takes their type, ``bool`` and every integer promote
+    to any of the floats (``int64 . float8_e4m3fn = float8_e4m3fn``, through ``f*``), and
+    nothing else meets them: ``float8_e4m3fn . float16`` and ``int4 . int8`` have no
+    upper bound (JAX: "8-bit floats do not support implicit promotion").
     """
     i_, f_, c_ = (Weak(_D.int64), Weak(_D.float64), Weak(_D.complex128)) if x64 else \
         (Weak(_D.int32), Weak(_D.float32), Weak(_D.complex64))
     return {
         _D.bool: [i_],
-        i_: [_D.uint8, _D.int8],
+        i_: [_D.uint8, _D.int8, *JAX_NARROW_INTS],
         _D.uint8: [_D.int16, _D.uint16],
         _D.uint16: [_D.int32, _D.uint32],
         _D.uint32: [_D.int64, _D.uint64] if x64 else [_D.int32, _D.uint64],
@@ -57,7 +76,7 @@ def jax_lattice(*, x64: bool = True) -> dict[PType, list[PType]]:
         _D.int16: [_D.int32],
         _D.int32: [_D.int64],
         _D.int64: [f_],
-        f_: [_D.bfloat16, _D.float16, c_],
+        f_: [*JAX_LOW_FLOATS, _D.bfloat16, _D.float16, c_],
         _D.bfloat16: [_D.float32],
         _D.float16: [_D.float32],
         _D.float32: [_D.float64, _D.complex64],
@@ -65,6 +84,12 @@ def jax_lattice(*, x64: bool = True) -> dict[PType, list[PType]]:
         c_: [_D.complex64],
         _D.complex64: [_D.complex128],
     }
+
+
+JAX_NO_INEXACT: frozenset[DType] = frozenset({_D.int1, _D.uint1, _D.int2, _D.uint2})
+"""Integers missing from ``jax._src.dtypes._dtype_to_inexact`` (JAX 0.10.2): ``jnp.true_divide``
+leaves them as they are and divides as integers (``int2 / int2`` is ``int2``), where every other
+integer divides in float32 (float64 for 64-bit ones with x64 on; int4 too is float32)."""
 
 
 JAX_STRICT_EDGES: dict[PType, list[PType]] = {
@@ -169,11 +194,55 @@ NUMPY_TYPE_ORDER: tuple[DType, ...] = (
     _D.float32, _D.float64, _D.complex64, _D.complex128, _D.float16)
 """NumPy's type numbers in increasing order (``np.dtype(t).num``; ``float16`` came later, 23)."""
 
+# -- ml_dtypes' types registered with NumPy ---------------------------------------------------
+
+NUMPY_ML_DTYPES: tuple[DType, ...] = (
+    _D.bfloat16, _D.float8_e3m4, _D.float8_e4m3, _D.float8_e4m3b11fnuz, _D.float8_e4m3fn, _D.float8_e4m3fnuz,
+    _D.float8_e5m2, _D.float8_e5m2fnuz, _D.float6_e2m3fn, _D.float6_e3m2fn, _D.float4_e2m1fn, _D.float8_e8m0fnu,
+    _D.int1, _D.uint1, _D.int2, _D.uint2, _D.int4, _D.uint4)
+"""ml_dtypes' types in the order ml_dtypes 0.6 registers them with NumPy (type numbers 256 on). The
+order decides promotion where two of them cast safely to each other: NumPy asks the one registered
+later, which answers with the one registered first (``float8_e4m3fn . float8_e4m3 = float8_e4m3``)."""
+
+NUMPY_ML_FLOAT_SAFE_TO: tuple[DType, ...] = (_D.float32, _D.float64, _D.complex64, _D.complex128)
+NUMPY_ML_FLOAT_SAFE_FROM: tuple[DType, ...] = (_D.bool, _D.uint8, _D.int8)
+"""The safe casts ml_dtypes registers for each of its floats (``RegisterCanCast``): a custom float
+casts safely to float32 and wider, and bool, uint8 and int8 cast safely to it."""
+
+NUMPY_ML_INT_SAFE_TO: dict[bool, tuple[DType, ...]] = {
+    True: (_D.int8, _D.int16, _D.int32, _D.int64, _D.float16, _D.float32, _D.float64, _D.complex64,
+           _D.complex128),
+    False: (_D.uint8, _D.uint16, _D.uint32, _D.uint64, _D.int8, _D.int16, _D.int32, _D.int64, _D.float16,
+            _D.float32, _D.float64, _D.complex64, _D.complex128),
+}
+"""The safe casts ml_dtypes registers for its narrow integers, signed (``True``) and unsigned: to every
+NumPy integer that holds them, and to every float and complex type; only bool casts safely to them."""
+
+NUMPY_ML_MISSING_CASTS: frozenset[frozenset[DType]] = frozenset({
+    frozenset({_D.int4, _D.float6_e2m3fn}), frozenset({_D.uint4, _D.float6_e2m3fn})})
+"""Pairs of ml_dtypes types that ml_dtypes 0.6 registers no cast function for, beyond its two rules
+(``float8_e8m0fnu`` casts only to and from bfloat16 among them; narrow integers cast only to wider
+ones of the same signedness)."""
+
 # -- PyTorch -----------------------------------------------------------------------------------
+
+TORCH_FLOAT8: tuple[DType, ...] = (
+    _D.float8_e4m3fn, _D.float8_e5m2, _D.float8_e4m3fnuz, _D.float8_e5m2fnuz, _D.float8_e8m0fnu)
+"""PyTorch's float8 dtypes (2.13): ``promoteTypes`` refuses every pair of distinct dtypes involving one
+("Promotion for Float8 Types is not supported")."""
+
+TORCH_BITS_SIGNED: tuple[DType, ...] = (_D.int1, _D.int2, _D.int4)
+"""PyTorch's ``torch.int1``/``int2``/``int4`` (2.13): ``promoteTypes`` has no entry for them, so they promote
+with nothing but themselves (it fails an internal assertion, ``ix_a != -1``)."""
+
+TORCH_BITS_UNSIGNED: tuple[DType, ...] = (_D.uint1, _D.uint2, _D.uint4)
+"""PyTorch's ``torch.uint1``/``uint2``/``uint4`` (2.13): promoted like the barebones unsigned dtypes
+(:data:`TORCH_BAREBONES_UNSIGNED`), with themselves and with the real floats only."""
 
 TORCH_DTYPES: tuple[DType, ...] = (
     _D.bool, _D.uint8, _D.uint16, _D.uint32, _D.uint64, _D.int8, _D.int16, _D.int32, _D.int64,
-    _D.bfloat16, _D.float16, _D.float32, _D.float64, _D.complex64, _D.complex128)
+    _D.bfloat16, _D.float16, _D.float32, _D.float64, _D.complex64, _D.complex128, *TORCH_FLOAT8,
+    *TORCH_BITS_SIGNED, *TORCH_BITS_UNSIGNED)
 
 TORCH_EDGES: dict[PType, list[PType]] = {
     _D.bool: [_D.uint8, _D.int8],
@@ -196,5 +265,14 @@ the real floating types."""
 
 # -- TensorFlow --------------------------------------------------------------------------------
 
-TF_DTYPES: tuple[DType, ...] = TORCH_DTYPES
+TF_STORAGE_ONLY: tuple[DType, ...] = (
+    _D.float8_e5m2, _D.float8_e4m3fn, _D.float8_e4m3fnuz, _D.float8_e4m3b11fnuz, _D.float8_e5m2fnuz,
+    _D.float4_e2m1fn, _D.int4, _D.uint4, _D.int2, _D.uint2)
+"""TensorFlow 2.21's low-precision dtypes (``tf.dtypes.experimental``): tensors can hold them and some
+casts exist, but no arithmetic op accepts them (AddV2's and Mul's type lists exclude them) and
+``flexible_dtypes.result_type`` refuses them even paired with themselves."""
+
+TF_DTYPES: tuple[DType, ...] = (
+    _D.bool, _D.uint8, _D.uint16, _D.uint32, _D.uint64, _D.int8, _D.int16, _D.int32, _D.int64,
+    _D.bfloat16, _D.float16, _D.float32, _D.float64, _D.complex64, _D.complex128, *TF_STORAGE_ONLY)
 """TensorFlow has no graph: two distinct dtypes never promote."""

@@ -45,6 +45,11 @@ class MaxPolicy(LatticePolicy):
     edges = MAX_EDGES
     lattice_rule = "join on MAX's lattice"
 
+    def missing_dtype_reason(self, d: DType) -> str:
+        """The seed's MAX has none of the float8/6/4 or sub-byte integer dtypes."""
+        return (": the seed's MAX type promotion predates the low-precision dtypes"
+                " (float8, float6, float4, sub-byte integers)") if d.is_low_precision else ""
+
     @property
     def lattice_types(self) -> tuple[PType, ...]:
         """Only the dtypes: Python scalars follow MAX's scalar rule, not a lattice."""

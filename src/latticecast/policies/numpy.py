@@ -1,7 +1,7 @@
-"""NumPy 2's promotion: a safe-casting DAG, NumPy's type order, and NEP 50 for Python scalars.
+"""NumPy 2's promotion, with ml_dtypes' types: safe casting, type order, and NEP 50 for Python scalars.
 
-Arrays (and, since NumPy 2, NumPy scalars) promote by two rules, the ones NumPy
-uses to build its built-in promotion table:
+Arrays (and, since NumPy 2, NumPy scalars) of NumPy's own dtypes promote by two
+rules, the ones NumPy uses to build its built-in promotion table:
 
 1. if one dtype casts *safely* to the other (``np.can_cast(a, b, "safe")``), the
    result is the other one;
@@ -16,21 +16,54 @@ tie-break is why NumPy's promotion is not associative, the design note's example
     (int8 . uint8) . float16 = int16 . float16 = float32
     int8 . (uint8 . float16) = int8 . float16  = float16
 
+**ml_dtypes' types** (``bfloat16``, the float8/6/4 types, ``int1``..``uint4``: JAX
+imports ml_dtypes, so every JAX user's NumPy has them) are NumPy "legacy user
+dtypes", which NumPy promotes by its rule for those (``legacy_userdtype_common_dtype``):
+the one registered later is asked, and answers
+
+1. the other, if it casts safely to the other; itself, if the other casts safely to it;
+2. for two dtypes of NumPy's number kinds (only ``float8_e5m2`` among ml_dtypes'
+   types has kind ``'f'``; the rest are kind ``'V'``), the smallest NumPy dtype of the
+   higher kind, or a wider one, that both cast to safely;
+3. otherwise nothing: the promotion is refused (``DTypePromotionError``).
+
+Safe casts are those ml_dtypes registers (:data:`.lattices.NUMPY_ML_FLOAT_SAFE_TO` and
+its neighbours: ``float8_e4m3fn -> float32``, ``int8 -> bfloat16``, ``int4 -> int8``),
+plus any registered cast between two ml_dtypes types of the same NumPy kind and
+item size, which NumPy's legacy cast machinery counts as safe (so ``int4`` and
+``float8_e4m3fn`` cast safely to each other, and rule 1 then picks the one registered
+first, :data:`.lattices.NUMPY_ML_DTYPES`). Hence ``bfloat16 . int8 = bfloat16``,
+``float8_e4m3fn . float32 = float32``, ``int4 . int8 = int8``, ``int4 . float8_e4m3fn =
+float8_e4m3fn``, while ``bfloat16 . float16`` and ``int4 . uint8`` are refused.
+
 Python scalars are weak (NEP 50, NumPy 2): a Python ``int``/``float``/``complex``
 takes the dtype of an array of its own kind or a higher one (``int8 + 1`` is
 ``int8``, ``float16 + 1.0`` is ``float16``); against a lower kind it brings its
 own default type (``int8 + 1.0`` is ``float64``), except that a complex scalar
-keeps a float array's precision (``float32 + 1j`` is ``complex64``). Two Python
-scalars make a NumPy scalar of the default type (``np.add(1, 2.0)`` is a
+keeps a float array's precision (``float32 + 1j`` is ``complex64``). Against an
+ml_dtypes array NumPy tries stand-in dtypes in turn (``uint8``, ``int8``, ``int64``
+for an ``int``; ``float16``, ``float64`` for a ``float``; ``complex64``, ``complex128``
+for a ``complex``) and takes the first promotion that exists: ``int4 + 1`` is
+``int8``, ``bfloat16 + 1.0`` is ``float64``, ``float8_e5m2 + 1.0`` is ``float32``.
+Two Python scalars make a NumPy scalar of the default type (``np.add(1, 2.0)`` is a
 ``float64``, which is strong).
 
+**What this policy models: np.promote_types and np.result_type.** For NumPy's own
+dtypes the ufuncs (``np.add``) agree with them in every cell. For ml_dtypes' types
+they do not (in 493 of 1,156 ordered pairs, measured): a ufunc never refuses, it
+picks the first registered loop the operands cast to, which depends on operand
+order (``int4 + float8_e4m3fn`` is ``int4``, ``float8_e4m3fn + int4`` is
+``float8_e4m3fn``), so it is not a promotion function at all. ``np.promote_types``
+is NumPy's promotion, symmetric and explicit about refusals; the policy is that,
+and the tests hold it to ``np.promote_types``/``np.result_type`` cell by cell.
+
 Measured against NumPy 2.4, today's table equals the 2021 appendix table in every
-cell: NEP 50 removed value-based casting, which a table of zeros never showed.
-What changed is out-of-range Python ints: ``int8 array + 1000`` was ``int16`` and
-now raises ``OverflowError`` (see :meth:`Policy.literal_problem`).
+cell of NumPy's own dtypes: NEP 50 removed value-based casting, which a table of
+zeros never showed. What changed is out-of-range Python ints: ``int8 array + 1000``
+was ``int16`` and now raises ``OverflowError`` (see :meth:`Policy.literal_problem`).
 
 The policy never asks NumPy: the rules are data, and the tests compare them with
-``np.can_cast``, ``np.promote_types`` and ``np.add``.
+``np.can_cast``, ``np.promote_types``, ``np.result_type`` and ``np.add``.
 """
 
 from __future__ import annotations
@@ -40,15 +73,29 @@ import functools
 from ..dtypes import DType, Kind
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, Policy
-from .lattices import NUMPY_DTYPES, NUMPY_SAFE_CASTS, NUMPY_TYPE_ORDER
+from .lattices import (NUMPY_DTYPES, NUMPY_ML_DTYPES, NUMPY_ML_FLOAT_SAFE_FROM, NUMPY_ML_FLOAT_SAFE_TO,
+                       NUMPY_ML_INT_SAFE_TO, NUMPY_ML_MISSING_CASTS, NUMPY_SAFE_CASTS, NUMPY_TYPE_ORDER)
 
-__all__ = ["NumpyPolicy", "can_cast_safely"]
+__all__ = ["NumpyPolicy", "can_cast_safely", "promote_types"]
 
 _KIND_RANK = {Kind.BOOL: 0, Kind.UNSIGNED: 1, Kind.SIGNED: 1, Kind.FLOAT: 2, Kind.COMPLEX: 3}
 """NEP 50 compares a Python scalar's kind with the array's: bool < integer < float < complex."""
 
 _PY_NAME = {Kind.SIGNED: "int", Kind.UNSIGNED: "int", Kind.FLOAT: "float", Kind.COMPLEX: "complex",
             Kind.BOOL: "bool"}
+
+_CLASSIC = frozenset(NUMPY_DTYPES)
+_ML = frozenset(NUMPY_ML_DTYPES)
+_REGISTRATION = {d: i for i, d in enumerate(NUMPY_ML_DTYPES)}
+
+_SCALAR_KINDS = "buifc"
+"""NumPy's scalar kinds in increasing order (``NPY_BOOL_SCALAR`` .. ``NPY_COMPLEX_SCALAR``), by kind char."""
+
+_PYTHON_STAND_INS = {Kind.SIGNED: (DType.uint8, DType.int8, DType.int64),
+                     Kind.FLOAT: (DType.float16, DType.float64),
+                     Kind.COMPLEX: (DType.complex64, DType.complex128)}
+"""The dtypes NumPy tries, in order, for a Python scalar meeting a user dtype (``int_common_dtype``,
+``float_common_dtype``, ``complex_common_dtype`` in NumPy's abstractdtypes.c)."""
 
 
 @functools.cache
@@ -59,13 +106,42 @@ def _reach(d: DType) -> frozenset[DType]:
     return frozenset(out)
 
 
+@functools.cache
+def _ml_safe(d: DType) -> tuple[frozenset[DType], frozenset[DType]]:
+    """(what ``d`` casts safely to, what casts safely to ``d``) among NumPy's own dtypes, as ml_dtypes
+    registers it."""
+    if d.is_float:
+        return frozenset(NUMPY_ML_FLOAT_SAFE_TO), frozenset(NUMPY_ML_FLOAT_SAFE_FROM)
+    return frozenset(NUMPY_ML_INT_SAFE_TO[d.is_signed]), frozenset({DType.bool})
+
+
+def _ml_cast_registered(a: DType, b: DType) -> bool:
+    """Whether ml_dtypes registers a cast function from ``a`` to ``b`` (both its types)."""
+    if DType.float8_e8m0fnu in (a, b):
+        return {a, b} == {DType.float8_e8m0fnu, DType.bfloat16}
+    if a.is_integral and b.is_integral:
+        return a.kind is b.kind and a.bitwidth < b.bitwidth
+    return frozenset({a, b}) not in NUMPY_ML_MISSING_CASTS
+
+
 def can_cast_safely(a: DType, b: DType) -> bool:
-    """``np.can_cast(a, b, "safe")`` on NumPy's dtypes, from :data:`.lattices.NUMPY_SAFE_CASTS`."""
-    return b in _reach(a)
+    """``np.can_cast(a, b, "safe")`` with ml_dtypes imported, from the data in :mod:`.lattices`."""
+    if a is b:
+        return True
+    if a in _CLASSIC and b in _CLASSIC:
+        return b in _reach(a)
+    if a in _ML and b in _ML:
+        # NumPy counts a registered cast between two types of the same kind and size as safe
+        return _ml_cast_registered(a, b) and a.np_dtype.kind == b.np_dtype.kind and \
+            a.np_dtype.itemsize == b.np_dtype.itemsize
+    if a in _ML:
+        return b in _ml_safe(a)[0]
+    return a in _ml_safe(b)[1]
 
 
 def _strong(a: DType, b: DType) -> DType:
-    """Rule 1 (one casts safely to the other), else rule 2 (first in type order above both)."""
+    """NumPy's own dtypes: rule 1 (one casts safely to the other), else rule 2 (first in type
+    order above both)."""
     if can_cast_safely(a, b):
         return b
     if can_cast_safely(b, a):
@@ -74,32 +150,80 @@ def _strong(a: DType, b: DType) -> DType:
     return next(t for t in NUMPY_TYPE_ORDER if can_cast_safely(a, t) and can_cast_safely(b, t))
 
 
+def _of_kind_from(kind: str) -> list[DType]:
+    """NumPy's own dtypes of scalar kind ``kind`` and every higher kind, each kind narrowest first
+    (``_npy_smallest_type_of_kind_table`` and ``_npy_next_larger_type_table``)."""
+    out: list[DType] = []
+    for k in _SCALAR_KINDS[_SCALAR_KINDS.index(kind):]:
+        out += sorted((d for d in NUMPY_DTYPES if d.np_dtype.kind == k), key=lambda d: d.np_dtype.itemsize)
+    return out
+
+
+def promote_types(a: DType, b: DType) -> DType | None:
+    """``np.promote_types(a, b)`` with ml_dtypes imported; ``None`` where NumPy refuses."""
+    if a is b:
+        return a
+    if a in _CLASSIC and b in _CLASSIC:
+        return _strong(a, b)
+    # the dtype registered later decides (every ml_dtypes type comes after NumPy's own)
+    hi, lo = (a, b) if _REGISTRATION.get(a, -1) > _REGISTRATION.get(b, -1) else (b, a)
+    if can_cast_safely(hi, lo):
+        return lo
+    if can_cast_safely(lo, hi):
+        return hi
+    kinds = hi.np_dtype.kind, lo.np_dtype.kind
+    if all(k in _SCALAR_KINDS for k in kinds):
+        higher = max(kinds, key=_SCALAR_KINDS.index)
+        return next((t for t in _of_kind_from(higher) if can_cast_safely(hi, t) and can_cast_safely(lo, t)),
+                    None)
+    return None
+
+
 class NumpyPolicy(Policy):
     name = "numpy"
-    title = "NumPy 2 (NEP 50 Python scalars)"
+    title = "NumPy 2 with ml_dtypes (np.promote_types; NEP 50 Python scalars)"
     source = ("jax-type-promotion-design.md, appendix, numpy table; NumPy's safe-casting table and type "
-              "order; NEP 50")
-    dtypes = NUMPY_DTYPES
+              "order; NEP 50; ml_dtypes 0.6's registered casts (measured: tools/measure_numpy_promotion.py)")
+    dtypes = NUMPY_DTYPES + NUMPY_ML_DTYPES
     weak_types = (Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128))
     weak_uint_is_int = True
     float_literals_overflow_to_inf = True  # NumPy warns "overflow encountered in cast" and gives inf
 
-    def missing_dtype_reason(self, d: DType) -> str:
-        if d is DType.bfloat16:
-            return ": NumPy has no bfloat16 (ml_dtypes' extension type is outside NumPy's promotion)"
-        return ""
-
     def two_strong(self, a: DType, b: DType) -> Decision:
+        r = promote_types(a, b)
+        if r is None:
+            which = "they are" if a.np_dtype.kind == b.np_dtype.kind == "V" else "one is"
+            return Decision(None, "np.promote_types", (
+                f"np.promote_types refuses it (DTypePromotionError): neither casts safely to the other "
+                f"(np.can_cast(..., 'safe')), and {which} not of NumPy's number kinds"))
         if can_cast_safely(a, b) or can_cast_safely(b, a):
-            lo, hi = (a, b) if can_cast_safely(a, b) else (b, a)
-            return Decision(_strong(a, b), f"{lo.name} casts safely to {hi.name}")
-        r = _strong(a, b)
-        return Decision(r, f"neither casts safely to the other; {r.name} is the first dtype in NumPy's type "
-                           "order that both cast to safely")
+            lo, hi = (a, b) if r is b else (b, a)
+            if can_cast_safely(a, b) and can_cast_safely(b, a):
+                return Decision(r, f"{a.name} and {b.name} cast safely to each other; {r.name} was registered "
+                                   "with NumPy first")
+            return Decision(r, f"{lo.name} casts safely to {hi.name}")
+        if a in _CLASSIC and b in _CLASSIC:
+            return Decision(r, f"neither casts safely to the other; {r.name} is the first dtype in NumPy's "
+                               "type order that both cast to safely")
+        return Decision(r, f"neither casts safely to the other; {r.name} is the narrowest NumPy dtype of the "
+                           "higher kind that both cast to safely")
 
     def weak_and_strong(self, w: Weak, d: DType) -> Decision:
-        """NEP 50: the array's dtype unless the scalar's kind is higher."""
+        """NEP 50: the array's dtype unless the scalar's kind is higher; for an ml_dtypes array, the
+        first of the scalar's stand-in dtypes that promotes with it."""
         py = _PY_NAME[w.dtype.kind]
+        if d in _ML:
+            kind = Kind.SIGNED if w.dtype.kind is Kind.UNSIGNED else w.dtype.kind
+            if kind is Kind.BOOL:
+                return self.two_strong(DType.bool, d)
+            for stand_in in _PYTHON_STAND_INS[kind]:
+                r = promote_types(d, stand_in)
+                if r is not None:
+                    return Decision(r, f"NEP 50 with a user dtype: a Python {py} stands in as {stand_in.name}, "
+                                       f"the first of {', '.join(s.name for s in _PYTHON_STAND_INS[kind])} that "
+                                       f"promotes with {d.name}")
+            return Decision(None, "NEP 50 with a user dtype",
+                            f"np.result_type refuses it: no stand-in dtype of a Python {py} promotes with {d.name}")
         if _KIND_RANK[w.dtype.kind] <= _KIND_RANK[d.kind]:
             return Decision(d, f"NEP 50: a Python {py} takes the dtype of the array ({d.name})")
         rule = f"NEP 50: a Python {py} is of a higher kind than {d.name}, so its default type joins in"
@@ -114,8 +238,19 @@ class NumpyPolicy(Policy):
                         "two Python scalars become NumPy scalars of their default types "
                         f"({a.dtype.name}, {b.dtype.name}), which then promote")
 
+    def sum_type(self, dtype: DType) -> DType:
+        """``np.sum`` widens bool and NumPy's own small integers to the default integer; an ml_dtypes
+        integer (kind ``'V'`` to NumPy) sums in itself (``np.sum`` of int4 is int4)."""
+        return dtype if dtype in _ML else super().sum_type(dtype)
+
     def true_divide_type(self, t: "PType | str") -> PType | None:
-        """``np.true_divide`` has no integer loops: bool and every integer divide in float64
-        (even ``int8 / int8``); floats and complex keep their type."""
+        """``np.true_divide`` has no integer loops: bool and every NumPy integer divide in float64
+        (even ``int8 / int8``); an ml_dtypes integer divides in the first float loop it casts to
+        safely, float16 (``int4 / int4``); floats and complex keep their type."""
         t = self.canonical(t)
-        return t if dtype_of(t).is_inexact else DType.float64
+        d = dtype_of(t)
+        if d.is_inexact:
+            return t
+        if d in _ML:
+            return next(f for f in (DType.float16, DType.float32, DType.float64) if can_cast_safely(d, f))
+        return DType.float64

@@ -23,6 +23,15 @@ an artifact of TensorFlow's conversion fast path rather than a rule; the policy
 treats it as ``tf.constant(True)``, a bool tensor. Out-of-range ints, which
 TensorFlow wraps silently (``int8 tensor * 1000`` multiplies by -24), are refused.
 The opt-in NumPy-style promotion of ``tf.experimental.numpy`` is a different system.
+
+TensorFlow 2.21 has ten of the low-precision dtypes (:data:`.lattices.TF_STORAGE_ONLY`:
+five float8 types, ``float4_e2m1fn``, ``int4``, ``uint4``, ``int2``, ``uint2``) for
+storage only: no arithmetic op takes them, not even two of the same dtype (``AddV2``
+and ``Mul`` exclude them from their type lists), a Python scalar cannot meet them,
+and TensorFlow's own promotion function (``flexible_dtypes.result_type``) refuses
+them even paired with themselves. The policy refuses every promotion involving one;
+the other seven (``float8_e3m4``, ``float8_e4m3``, ``float8_e8m0fnu``, the float6
+types, ``int1``, ``uint1``) TensorFlow does not have.
 """
 
 from __future__ import annotations
@@ -31,7 +40,7 @@ from ..dtypes import DType, Kind
 from ..errors import PromotionError
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, Policy
-from .lattices import TF_DTYPES
+from .lattices import TF_DTYPES, TF_STORAGE_ONLY
 
 __all__ = ["TensorflowPolicy", "default_of"]
 
@@ -43,6 +52,15 @@ CONVERTS_TO: dict[Kind, frozenset[Kind]] = {
 """Which dtype kinds ``tf.convert_to_tensor`` accepts a Python scalar of each kind for."""
 
 _PY = {Kind.SIGNED: "int", Kind.FLOAT: "float", Kind.COMPLEX: "complex"}
+
+
+_STORAGE_ONLY = frozenset(TF_STORAGE_ONLY)
+
+
+def _storage_why(d: DType) -> str:
+    return (f"TensorFlow 2.21 holds {d.name} for storage only: no arithmetic op accepts it, even with itself "
+            f"(AddV2: \"Value for attr 'T' of {d.name} is not in the list of allowed values\"), and "
+            "flexible_dtypes.result_type refuses it")
 
 
 def default_of(kind: Kind) -> DType:
@@ -63,11 +81,19 @@ class TensorflowPolicy(Policy):
     weak_uint_is_int = True
     float_literals_overflow_to_inf = True
 
+    def missing_dtype_reason(self, d: DType) -> str:
+        return f": TensorFlow 2.21 has no {d.name}" if d.is_low_precision else ""
+
     def two_strong(self, a: DType, b: DType) -> Decision:
+        storage = [d for d in (a, b) if d in _STORAGE_ONLY]
+        if storage:
+            return Decision(None, "low-precision dtypes are storage-only in TensorFlow", _storage_why(storage[0]))
         return Decision(a if a == b else None, "equal dtypes (TensorFlow does no implicit promotion)",
                         "TensorFlow does no implicit promotion: both operands of an op must have the same dtype")
 
     def weak_and_strong(self, w: Weak, d: DType) -> Decision:
+        if d in _STORAGE_ONLY:
+            return Decision(None, "low-precision dtypes are storage-only in TensorFlow", _storage_why(d))
         return Decision(d if d.kind in CONVERTS_TO[w.dtype.kind] else None,
                         "a Python scalar converts to the dtype of the tensor",
                         f"TensorFlow cannot convert a Python {_PY[w.dtype.kind]} to the tensor's dtype {d.name} "

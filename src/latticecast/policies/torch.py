@@ -27,6 +27,17 @@ weak bool: it defers to every tensor, ``uint16`` included, where a bool tensor i
 refused. Rank is static in StableHLO, so the builder and the pass apply the 0-d rule
 exactly (:attr:`TorchPolicy.rank_sensitive`).
 
+The float8 dtypes (``float8_e4m3fn``, ``float8_e5m2``, their ``fnuz`` variants and
+``float8_e8m0fnu``) promote with nothing but themselves: ``promoteTypes`` refuses
+them with any other dtype, float8 or not ("Promotion for Float8 Types is not
+supported"). A Python bool, int or float takes their dtype (a float8 tensor is
+floating); a Python complex is refused, PyTorch having no complex type of them
+("Unknown Complex ScalarType for Float8_e4m3fn"). ``torch.int1``/``int2``/``int4``
+promote with nothing but themselves (a Python float meeting one brings float32,
+which they cannot meet either); ``torch.uint1``/``uint2``/``uint4`` follow the
+barebones unsigned rule. PyTorch's ``float4_e2m1fn_x2`` packs two values per byte
+and is not latticecast's ``float4_e2m1fn``; PyTorch has no float6 type.
+
 ``float16`` with a Python complex is ``complex32`` in PyTorch, a dtype latticecast
 does not have; the policy answers ``complex64`` there, the narrowest latticecast
 dtype that holds every complex32 value (see :mod:`latticecast.evidence.torch`).
@@ -40,11 +51,19 @@ from ..dtypes import DType, Kind
 from ..lattice import Lattice
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, Policy
-from .lattices import TORCH_BAREBONES_UNSIGNED, TORCH_DTYPES, TORCH_EDGES
+from .lattices import (TORCH_BAREBONES_UNSIGNED, TORCH_BITS_SIGNED, TORCH_BITS_UNSIGNED, TORCH_DTYPES,
+                       TORCH_EDGES, TORCH_FLOAT8)
 
 __all__ = ["TorchPolicy"]
 
 _CATEGORY = {Kind.BOOL: 0, Kind.UNSIGNED: 1, Kind.SIGNED: 1, Kind.FLOAT: 2, Kind.COMPLEX: 3}
+_FLOAT8 = frozenset(TORCH_FLOAT8)
+_SHELL_SIGNED = frozenset(TORCH_BITS_SIGNED)
+_UNSIGNED_RULE = frozenset(TORCH_BAREBONES_UNSIGNED) | frozenset(TORCH_BITS_UNSIGNED)
+_SHELL_WHY = ("PyTorch promotes int1, int2 and int4 with nothing but themselves (c10::promoteTypes has no "
+              "entry for them: 'ix_a != -1 INTERNAL ASSERT FAILED')")
+_FLOAT8_WHY = ("PyTorch promotes a float8 dtype with nothing but itself (c10::promoteTypes: 'Promotion for "
+               "Float8 Types is not supported')")
 _BAREBONES_WHY = ("PyTorch promotes uint16, uint32 and uint64 only with themselves and with floating types "
                   "(c10::promoteTypes: 'Promotion for uint16, uint32, uint64 types is not supported')")
 
@@ -68,18 +87,27 @@ class TorchPolicy(Policy):
     def _classic(self) -> Lattice:
         return Lattice(TORCH_EDGES, name="torch")
 
+    def missing_dtype_reason(self, d: DType) -> str:
+        return f": PyTorch 2.13 has no {d.name}" if d.is_low_precision else ""
+
     def _promote(self, a: DType, b: DType) -> DType | None:
         """``c10::promoteTypes``."""
         if a == b:
             return a
-        if a in TORCH_BAREBONES_UNSIGNED or b in TORCH_BAREBONES_UNSIGNED:
+        if a in _FLOAT8 or b in _FLOAT8 or a in _SHELL_SIGNED or b in _SHELL_SIGNED:
+            return None
+        if a in _UNSIGNED_RULE or b in _UNSIGNED_RULE:
             floats = [d for d in (a, b) if d.is_float]
             return floats[0] if floats else None
         return self._classic.join(a, b)
 
     def two_strong(self, a: DType, b: DType) -> Decision:
-        rule = ("uint16/uint32/uint64 promote only with themselves and with floating types"
-                if a in TORCH_BAREBONES_UNSIGNED or b in TORCH_BAREBONES_UNSIGNED
+        if a in _FLOAT8 or b in _FLOAT8:
+            return Decision(self._promote(a, b), "float8 dtypes promote only with themselves", _FLOAT8_WHY)
+        if a in _SHELL_SIGNED or b in _SHELL_SIGNED:
+            return Decision(self._promote(a, b), "int1/int2/int4 promote only with themselves", _SHELL_WHY)
+        rule = ("uint1..uint4 and uint16/uint32/uint64 promote only with themselves and with floating types"
+                if a in _UNSIGNED_RULE or b in _UNSIGNED_RULE
                 else "join on PyTorch's promoteTypes lattice")
         return Decision(self._promote(a, b), rule, _BAREBONES_WHY)
 
@@ -90,7 +118,7 @@ class TorchPolicy(Policy):
                                f"dtype ({d.name})")
         return Decision(self.combine(d, w.dtype),
                         "a Python scalar of a higher category brings its default type (result_type's categories)",
-                        _BAREBONES_WHY)
+                        self._why_not(d, w.dtype))
 
     def decide_ranked(self, a: PType, a_zero_dim: bool, b: PType, b_zero_dim: bool) -> Decision:
         """A 0-d tensor beside a dimensioned one is a class lower, as ``result_type`` ranks them."""
@@ -104,10 +132,12 @@ class TorchPolicy(Policy):
                                          f"takes its dtype ({dimensioned.name})")
         return Decision(self.combine(dimensioned, zero),
                         "a 0-d tensor of a higher category joins with its own dtype (result_type's categories)",
-                        _BAREBONES_WHY)
+                        self._why_not(dimensioned, zero))
 
     def combine(self, higher: DType, lower: DType) -> DType | None:
         """``combine_categories(higher, lower)`` for a lower class of a higher category."""
+        if lower.is_complex and higher in _FLOAT8:
+            return None  # PyTorch has no complex type of a float8 dtype
         if lower.is_complex and higher.is_float:
             # toComplexType: float64 -> complex128, float32/bfloat16 -> complex64, float16 -> complex32,
             # which latticecast lacks: complex64 holds all its values
@@ -115,6 +145,13 @@ class TorchPolicy(Policy):
         if lower.is_complex:
             return lower
         return self._promote(higher, lower)
+
+    @staticmethod
+    def _why_not(higher: DType, lower: DType) -> str:
+        if lower.is_complex and higher in _FLOAT8:
+            return (f"PyTorch has no complex type of {higher.name} for a complex value to join "
+                    f"(RuntimeError: Unknown Complex ScalarType for {higher.name})")
+        return _SHELL_WHY if higher in _SHELL_SIGNED else _BAREBONES_WHY
 
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         return Decision(self._promote(a.dtype, b.dtype),

@@ -26,9 +26,13 @@ public ``func.func @main``, as an ``ir.Module`` or as MLIR text (the output of
 =================  =============================================================
 
 Element types. The runtime runs every dtype PJRT has buffers for: ``bool``
-(``i1``), ``int8``..``int64``, ``uint8``..``uint64``, ``float16``, ``bfloat16``
-(on the host, ``ml_dtypes.bfloat16``), ``float32``, ``float64``, ``complex64``
-and ``complex128``. latticecast's three dtypes that PJRT has no buffers for are
+(``i1``), ``int8``..``int64``, ``uint8``..``uint64``, ``float16``, ``bfloat16``,
+``float32``, ``float64``, ``complex64``, ``complex128``, and the low-precision
+types: the eight float8 types, ``float4_e2m1fn``, ``int2``/``uint2`` and
+``int4``/``uint4`` (on the host, their ``ml_dtypes`` arrays). ``float6_e2m3fn`` and
+``float6_e3m2fn`` have buffers but XLA:CPU cannot compile them: ``compile`` refuses
+them on the CPU before XLA fails (:func:`.signature.platform_problem`). ``int1`` and
+``uint1`` have no StableHLO type at all. latticecast's three dtypes that PJRT has no buffers for are
 gone before a module gets here: the ``implicit-cast`` pass lowers ``index`` and
 ``address`` (``index``, ``!latticecast.address`` in MLIR) to ``ui64``, and
 ``tensor_float32`` (``tf32``) to ``f32`` -- the host storage types that

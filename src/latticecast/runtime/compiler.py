@@ -29,6 +29,7 @@ from ..jax_internals import INIT_LOCK, DeviceList
 from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memory_key
 from .custom_calls import prepare_custom_calls, unknown_target_error
 from .devices import DeviceLike, device_name, resolve_device
+from .guards import refuse_what_crashes_xla
 from .errors import CompileError, UnsupportedModuleError
 from .model import CompiledProgram, Model
 from .partitioning import choose_devices, compile_options, read_partitioning
@@ -97,59 +98,6 @@ def _check_runnable(module: Any, name: str) -> None:
         raise UnsupportedModuleError(f"{name} cannot run on PJRT: it has " + "; and ".join(problems) + ".")
 
 
-MAX_CALL_DEPTH = 128
-"""The deepest chain of ``func.call`` accepted. XLA's compiler recurses per nested call and
-crashes the process (a segmentation fault) somewhere between 150 and 200 levels; JAX's own
-modules nest a handful."""
-
-
-def _check_call_depth(module: Any, name: str) -> None:
-    """Refuse a module whose calls nest deeper than :data:`MAX_CALL_DEPTH` (or recurse) before
-    XLA sees it: XLA would crash rather than report it."""
-    from jaxlib.mlir import ir
-
-    calls: dict[str, list[str]] = {}
-    for op in module.body.operations:
-        op = op.operation
-        if op.name != "func.func" or "sym_name" not in op.attributes:
-            continue
-        callees: list[str] = []
-
-        def visit(inner: Any, callees: list[str] = callees) -> Any:
-            if inner.name == "func.call" and "callee" in inner.attributes:
-                callees.append(ir.FlatSymbolRefAttr(inner.attributes["callee"]).value)
-            return ir.WalkResult.ADVANCE
-
-        op.walk(visit)
-        calls[ir.StringAttr(op.attributes["sym_name"]).value] = callees
-    if not any(calls.values()):
-        return
-    depth: dict[str, int] = {}
-    for root in calls:
-        stack = [(root, iter(calls.get(root, ())))]
-        on_path = {root}
-        while stack:
-            fn, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                stack.pop()
-                on_path.discard(fn)
-                depth[fn] = 1 + max((depth.get(c, 0) for c in calls.get(fn, ())), default=0)
-                continue
-            if nxt in on_path:
-                raise UnsupportedModuleError(
-                    f"{name} calls @{nxt} recursively (from @{fn}); XLA runs no recursive functions: "
-                    "rewrite the recursion as a stablehlo.while loop")
-            if nxt not in depth and nxt in calls:
-                on_path.add(nxt)
-                stack.append((nxt, iter(calls[nxt])))
-            if len(stack) > MAX_CALL_DEPTH:
-                raise UnsupportedModuleError(
-                    f"{name} nests func.call more than {MAX_CALL_DEPTH} levels deep (@{root} -> ... -> @{nxt}); "
-                    "XLA's compiler crashes on deep call chains: inline the calls (jax.jit inlines by default) "
-                    "or restructure the program")
-
-
 def _where(devices: Sequence[Any]) -> str:
     if len(devices) == 1:
         return device_name(devices[0])
@@ -210,9 +158,10 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
 
     Raises :class:`MLIRParseError` (text that does not parse or verify, with
     ``file:line:col``), :class:`UnsupportedModuleError` (no ``@main``, element types
-    PJRT cannot run, host callbacks or tokens, a custom-call target the platform does not
-    have, ``mhlo.num_replicas`` other than 1), :class:`DeviceNotFoundError` (and its
-    :class:`DeviceCountError`) and :class:`CompileError`.
+    PJRT cannot run or the device's compiler cannot (float6 on CPU), host callbacks or
+    tokens, a custom-call target the platform does not have, ``mhlo.num_replicas`` other
+    than 1), :class:`DeviceNotFoundError` (and its :class:`DeviceCountError`) and
+    :class:`CompileError`.
     """
     is_text = _is_text(module_or_text)
     if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
@@ -239,8 +188,9 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
         verify_module(module_or_text, source_name=name)
         module = module_or_text
         _check_runnable(module, name)
-    _check_call_depth(module, name)
-    targets = prepare_custom_calls(module, request.device, name)  # the same platform as every device chosen
+    # every device chosen below is of request.device's platform
+    refuse_what_crashes_xla(module, name, getattr(request.device, "platform", "cpu"), device_name(request.device))
+    targets = prepare_custom_calls(module, request.device, name)
     polymorphic = read_polymorphic_signature(module)
     if polymorphic is not None:
         if input_names is not None:

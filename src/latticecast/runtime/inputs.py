@@ -37,12 +37,8 @@ __all__ = ["convert_input", "check_device_array", "check_donations", "describe_i
 
 
 def np_spelling(dtype: DType) -> str:
-    """How to write the host dtype in Python: ``np.int16``, ``ml_dtypes.bfloat16``, ``np.bool_``."""
-    if dtype is DType.bfloat16:
-        return "ml_dtypes.bfloat16"
-    if dtype is DType.bool:
-        return "np.bool_"
-    return f"np.{dtype.np_dtype.name}"
+    """How to write the host dtype in Python: ``np.int16``, ``ml_dtypes.float8_e4m3fn``, ``np.bool_``."""
+    return dtype.host_spelling
 
 
 def describe_input(index: int, name: str | None) -> str:
@@ -113,7 +109,8 @@ def _range_error(where: str, spec: TensorSpec, value: object, problem: str) -> I
         fix = (f"pass values in range, or convert explicitly with "
                f"np.array(values).astype({np_spelling(spec.dtype)}) (which overflows to inf and underflows "
                f"to 0)")
-        rule = "latticecast does not turn finite Python values into infinities or non-zero ones into zeros"
+        rule = ("latticecast does not turn finite Python values into infinities or non-zero ones into zeros, "
+                "nor into NaN or other values the dtype lacks")
     return InputRangeError(f"{where}: {problem}; {rule}. Either {fix}, or use a wider dtype in the program.",
                            expected=spec, got=value)
 

@@ -16,12 +16,31 @@ from ..tensor_type import TensorType
 from .errors import UnsupportedModuleError
 
 __all__ = ["TensorSpec", "Signature", "PJRT_DTYPES", "read_signature", "find_main", "TensorPattern",
-           "PolymorphicSignature", "read_polymorphic_signature", "DIM_VAR_ATTR", "donated_inputs",
-           "DONATION_ATTRS", "RESERVED_KEYWORD"]
+           "PolymorphicSignature", "read_polymorphic_signature", "DIM_VAR_ATTR", "platform_problem",
+           "donated_inputs", "DONATION_ATTRS", "RESERVED_KEYWORD"]
 
 #: The element types PJRT has buffers for, i.e. the dtypes a model can take and return: every
-#: dtype but those the ``lower-dtypes`` pass rewrites (the dtype table's ``needs_lowering``).
-PJRT_DTYPES: frozenset[DType] = frozenset(d for d in DType if not d.needs_lowering)
+#: dtype but those the ``lower-dtypes`` pass rewrites (the dtype table's ``needs_lowering``) and
+#: those StableHLO cannot hold (``int1``, ``uint1``). A platform may lack some of these
+#: (:func:`platform_problem`).
+PJRT_DTYPES: frozenset[DType] = frozenset(d for d in DType if not d.needs_lowering and d.in_stablehlo)
+
+
+def platform_problem(dtype: DType, platform: str) -> str | None:
+    """Why ``platform``'s XLA compiler cannot run ``dtype`` (``None``: it can, as far as measured).
+
+    XLA:CPU in jaxlib 0.10.2 lowers every float8 type, float4, int2/uint2 and int4/uint4,
+    but not the 6-bit floats: compiling any op on ``f6E2M3FN``/``f6E3M2FN`` fails deep in
+    its LLVM emitter ("Invalid bitcast i6 to i8", an INTERNAL error, measured by
+    /work/research/lowp/measure_xla.py). The runtime asks before compiling, so the user
+    sees this instead.
+    """
+    if platform == "cpu" and dtype.is_float and dtype.bitwidth == 6:
+        return (f"XLA:CPU cannot compile {dtype.name} ({dtype.mlir_name}): its LLVM emitter has no 6-bit "
+                f"floats (jaxlib 0.10.2 fails with an INTERNAL error); convert to a type it runs, such as "
+                f"float8_e4m3fn or float16, before the program reaches PJRT, or run on a platform that has "
+                f"{dtype.name}")
+    return None
 
 _LOWERED_BY_PASS = {d.mlir_name: d.stored_as.mlir_name for d in DType if d.needs_lowering}
 
@@ -44,6 +63,12 @@ def _unsupported_type_message(what: str, mlir_type: str, element: str) -> str:
                 f"to f32; run it first (Graph.mlir() or `latticecast-opt --implicit-cast`), "
                 f"or declare the value as {lowered}.")
     supported = ", ".join(sorted(d.mlir_name for d in PJRT_DTYPES))
+    try:
+        gap = DType.from_mlir(element).stablehlo_gap
+    except UnknownDTypeError:
+        gap = ""
+    if gap:
+        return f"{what} has type {mlir_type}: {gap}."
     return (f"{what} has type {mlir_type}, whose element type {element} the runtime does not "
             f"run. Supported element types: {supported}.")
 

@@ -196,11 +196,16 @@ def mod(x: TensorValueLike, y: TensorValueLike) -> Value:
 # -- comparisons --------------------------------------------------------------------------------
 
 def _comparison(direction: str, symbol: str, name: str) -> Callable[[TensorValueLike, TensorValueLike], Value]:
+    ordering = direction not in ("EQ", "NE")
     def op(x: TensorValueLike, y: TensorValueLike) -> Value:
         g = graph_of(x, y)
         with g.context:
             attrs = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get(direction)}
-        return _emit(promote(STABLEHLO["stablehlo.compare"], symbol, x, y, graph=g), "stablehlo.compare", attrs)
+        p = promote(STABLEHLO["stablehlo.compare"], symbol, x, y, graph=g)
+        if ordering and p.decision.target.is_complex:
+            raise PromotionError(f"{symbol}: complex numbers have no order (as in JAX); compare their real parts "
+                                 f"or magnitudes (abs(x) {symbol} ...)", policy=g.policy.name)
+        return _emit(p, "stablehlo.compare", attrs)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"``{symbol}`` elementwise, after promotion; the result is bool."
     return op

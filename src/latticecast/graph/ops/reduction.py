@@ -62,15 +62,24 @@ def sum(x: TensorValueLike, axis: Any = None, *, keepdims: bool = False) -> Valu
     dtype = v.graph.policy.sum_type(v.storage)
     if dtype is not v.storage:
         v = convert(v, dtype)
+    _check_zero(v, "sum")
     return _reduce(v, _axes(v, axis, "sum"), "stablehlo.add", 0, keepdims)
+
+
+def _check_zero(v: Value, what: str) -> None:
+    """A sum starts at 0, which ``float8_e8m0fnu`` does not have (it would start at NaN)."""
+    if not v.storage.has_zero:
+        raise GraphError(f"{what} of {v.storage.name} has no starting value: the dtype has no zero (a sum would "
+                         f"start at NaN); cast to a float with zero first (x.cast(DType.float32))")
 
 
 def _extreme(v: Value, largest: bool) -> Any:
     d = v.storage
     if d.is_bool:
         return not largest
-    if d.is_inexact:
+    if d.is_inexact and d.has_inf:
         return -np.inf if largest else np.inf
+    # no infinities (float8_e4m3fn, float4): the extreme finite values, as JAX does (-inf would be NaN)
     return d.min_value if largest else d.max_value
 
 
@@ -107,5 +116,6 @@ def mean(x: TensorValueLike, axis: Any = None, *, keepdims: bool = False) -> Val
         if t is None:
             raise PromotionError(f"mean needs floats under policy '{pol.name}'; cast first")
         v = convert(v, pol.materialize(t))
+    _check_zero(v, "mean")
     total = _reduce(v, axes, "stablehlo.add", 0, keepdims)
     return divide(total, constant_value(v.graph, np.asarray(count, v.storage.np_dtype), v.storage))

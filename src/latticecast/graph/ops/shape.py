@@ -62,6 +62,8 @@ def transpose(x: TensorValueLike, axes: Sequence[int] | None = None) -> Value:
     v = unary_operand(x, "transpose")
     if axes is None:
         perm = list(range(v.rank))[::-1]
+    elif isinstance(axes, (str, bytes)) or not isinstance(axes, Sequence):
+        raise GraphError(f"transpose axes must be a sequence of axes such as (1, 0), not {axes!r}")
     else:
         perm = [normalize_axis(a, v.rank, "transpose") if v.rank else _no_axes(a) for a in axes]
     if sorted(perm) != list(range(v.rank)):

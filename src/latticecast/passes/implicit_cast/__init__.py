@@ -77,6 +77,7 @@ class _Run:
         self.planner = Planner(self.policy, self.tc)
         self.weak = WeakValues(self.policy, self.tc, self.result)
         self.converted: dict[tuple[ir.Value, DType], ir.Value] = {}  # (value, target) -> its conversion
+        self.created: set[ir.Operation] = set()  # the converts this run inserted
         self.funcs = _functions(root)
 
     def run(self) -> None:
@@ -108,7 +109,7 @@ class _Run:
         self.root.walk(visit, ir.WalkOrder.PRE_ORDER)
         if failure:
             raise failure[0]
-        weak.materialize_escapes(self._materialize)
+        weak.materialize_escapes(self._materialize, self.created)
         weak.cleanup(self.funcs)
         if weak.escapes:
             for func in self.funcs:
@@ -196,6 +197,7 @@ class _Run:
         op = ir.Operation.create("stablehlo.convert", results=[self.tc.with_element(value.type, target)],
                                  operands=[value], loc=loc, ip=ip)
         copy_sharding(value, op)
+        self.created.add(op)
         self.result.converts += 1
         return op.result
 

@@ -151,9 +151,10 @@ class WeakValues:
 
     # -- what is left weak -----------------------------------------------------------------------
 
-    def materialize_escapes(self, materialize: Materialize) -> None:
+    def materialize_escapes(self, materialize: Materialize, created: "set[ir.Operation]") -> None:
         """A weak value consumed by an op that does not promote takes the policy's default type for
-        it (JAX: a Python scalar returned from a function is an int64/float64)."""
+        it (JAX: a Python scalar returned from a function is an int64/float64). The conversions the
+        pass made itself (``created``) are not consumers: they already give the value a type."""
         for value in list(self.values):
             try:
                 dtype, _ = self.tc.tensor_info(value.type)
@@ -165,8 +166,8 @@ class WeakValues:
             for use in list(value.uses):
                 owner = use.owner.operation
                 name = owner.name
-                if name in WEAK_TRANSPARENT or name in STABLEHLO:
-                    continue  # its result is weak too, or it was promoted already
+                if name in WEAK_TRANSPARENT or name in STABLEHLO or owner in created:
+                    continue  # its result is weak too, or it was promoted already, or it is a conversion
                 new = materialize(value, default, owner)
                 if new is not None and new != value:
                     owner.operands[use.operand_number] = new

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Measure PyTorch's promotion of dimensioned, 0-d and Python-scalar operands, for the torch policy.
 
-    /path/to/venv-with-torch/bin/python tools/measure_torch.py [OUT.csv]
+    /path/to/venv-with-torch/bin/python tools/measure_torch_zero_dim.py [OUT.csv]
 
-Writes ``src/latticecast/evidence/measured/torch_cells.csv`` (or OUT.csv) with the columns
+Writes ``src/latticecast/evidence/measured/torch_zero_dim.csv`` (or OUT.csv) with the columns
 ``lhs_kind, lhs, rhs_kind, rhs, result, message, fn``: kind is ``nd`` (``torch.zeros(2, dtype)``),
 ``0d`` (``torch.zeros((), dtype)``) or ``py`` (a Python scalar, spelled ``0``, ``0.0``, ``0j``,
 ``True``); result is a dtype name without ``torch.``, or ``error`` with the exception's first
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import torch
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "latticecast" / "evidence" / "measured" / "torch_cells.csv"
+OUT = Path(__file__).resolve().parent.parent / "src" / "latticecast" / "evidence" / "measured" / "torch_zero_dim.csv"
 WANTED = ["bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "bfloat16",
           "float16", "float32", "float64", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2",
           "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu"]
@@ -66,7 +66,7 @@ def main(argv: list[str]) -> int:
     rows = measure()
     with out.open("w", newline="", encoding="utf-8") as f:
         f.write(f"# torch=={torch.__version__} python={sys.version.split()[0]} command: "
-                f"python tools/measure_torch.py\n")
+                f"python tools/measure_torch_zero_dim.py\n")
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["lhs_kind", "lhs", "rhs_kind", "rhs", "result", "message", "fn"])
         w.writerows(rows)

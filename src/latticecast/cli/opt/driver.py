@@ -1,0 +1,157 @@
+"""The driver of ``latticecast-opt``: read the input, run the pipeline on each chunk, print (see the package)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Sequence, TextIO
+
+from jaxlib.mlir import ir
+
+from ...dialect_utils.context import make_context
+from ...dialect_utils.diagnostics import MLIRParseError
+from ...dialect_utils.parsing import decode_source, is_bytecode
+from ...passes import Pipeline, PipelineError
+from .args import PROG, OptConfig, UsageError, parse_args
+from .chunk import ChunkResult, PipelineRunner, PrintOptions, process_chunk
+from .report import without_op_dumps
+from .split import OUTPUT_SEPARATOR, split_input
+from .verify import parse_expectations, verify_diagnostics
+
+__all__ = ["main", "run", "OptError"]
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+
+
+class OptError(Exception):
+    """A failure the user can fix, reported as one line (exit code 1)."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``latticecast-opt`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
+    try:
+        config = parse_args(list(sys.argv[1:] if argv is None else argv))
+    except UsageError as e:
+        print(f"{PROG}: error: {e} (see '{PROG} --help')", file=sys.stderr)
+        return EXIT_USAGE
+    except SystemExit as e:  # --help, --version
+        return e.code if isinstance(e.code, int) else EXIT_OK
+    try:
+        return run(config)
+    except OptError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return EXIT_FAILURE
+    except BrokenPipeError:  # `latticecast-opt ... | head`: stop quietly, as other tools do
+        _silence_stdout()
+        return EXIT_FAILURE
+
+
+def run(config: OptConfig, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Do what ``config`` says; returns the exit code (raises :class:`OptError` for tool errors)."""
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    context = make_context(lenient=True)
+    runner = _pipeline(config.pipeline, context)
+    data, source_name = _read_input(config.input)
+    printing = PrintOptions(config.print_generic, config.print_debuginfo, config.pretty_debuginfo,
+                            config.print_local_scope, config.emit_bytecode)
+    try:
+        source = decode_source(data, source_name)
+    except MLIRParseError as e:
+        for d in e.diagnostics:
+            print(d.format(), file=err)
+        return EXIT_FAILURE
+    if is_bytecode(source):
+        if config.split_input_file or config.verify_diagnostics:
+            raise OptError("--split-input-file and --verify-diagnostics read MLIR text; the input is bytecode")
+        chunks = [(source, 1)]
+    else:
+        chunks = [(c.text, c.first_line) for c in split_input(source, config.split_input_file)]
+    outputs: list[str | bytes] = []
+    ok = True
+    for text, first_line in chunks:
+        result = process_chunk(text, source_name, runner, context, printing, first_line)
+        chunk_ok, lines = _judge(result, text, source_name, first_line, config.verify_diagnostics)
+        ok &= chunk_ok
+        for line in lines:
+            print(line, file=err)
+        outputs.append(result.output or ("" if not printing.bytecode else b""))
+    if printing.bytecode:
+        if len(outputs) != 1:
+            raise OptError("--emit-bytecode writes one module; it cannot be combined with --split-input-file")
+        _write_output(outputs[0], config.output, out, ok)
+    else:
+        _write_output(OUTPUT_SEPARATOR.join(o for o in outputs if isinstance(o, str)), config.output, out, ok)
+    return EXIT_OK if ok else EXIT_FAILURE
+
+
+def _judge(result: ChunkResult, text: "str | bytes", source_name: str, first_line: int,
+           verify: bool) -> tuple[bool, list[str]]:
+    """Whether a chunk passed, and the lines to print for it: its diagnostics, or with
+    ``--verify-diagnostics`` the mismatches with its ``expected-*`` comments (a failing
+    pipeline passes when every error it reports was expected)."""
+    if verify and isinstance(text, str):
+        report = verify_diagnostics(without_op_dumps(result.diagnostics),
+                                    parse_expectations(text, source_name, first_line))
+        return not report, report
+    return result.ok, [line for d in result.diagnostics for line in d.lines()]
+
+
+def _pipeline(text: str | None, context: ir.Context) -> PipelineRunner | None:
+    """The pipeline, parsed and built once before the input is read, so a bad one fails on its own."""
+    if text is None:
+        return None
+    try:
+        return PipelineRunner(Pipeline.parse(text), context)
+    except PipelineError as e:
+        raise OptError(f"invalid pass pipeline '{text}': {' '.join(str(e).split())}") from None
+
+
+def _read_input(path: str) -> tuple[bytes, str]:
+    """The input's bytes and the name diagnostics give it (``<stdin>`` for standard input)."""
+    shown = path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read(), "<stdin>"
+        return Path(path).read_bytes(), shown
+    except OSError as e:
+        raise OptError(f"cannot open input file '{shown}': {e.strerror or e}") from None
+
+
+def _write_output(data: "str | bytes", path: str | None, out: TextIO, ok: bool) -> None:
+    """Standard output gets whatever chunks succeeded; a file is written only on success (as
+    mlir-opt keeps its output file only then)."""
+    if path is None or path == "-":
+        if isinstance(data, bytes):
+            out.flush()
+            getattr(out, "buffer", out).write(data)
+        else:
+            out.write(data)
+        out.flush()
+        return
+    if not ok:
+        return
+    try:
+        if isinstance(data, bytes):
+            Path(path).write_bytes(data)
+        else:
+            Path(path).write_text(data, encoding="utf-8")
+    except OSError as e:
+        raise OptError(f"cannot write output file '{path}': {e.strerror or e}") from None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so that the interpreter's final flush does not
+    raise BrokenPipeError again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (captured output)
+        pass
+    finally:
+        os.close(devnull)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
