@@ -96,7 +96,9 @@ class PolymorphicModel:
 
     # -- calls ---------------------------------------------------------------------------
 
-    def __call__(self, *args: Any, **kwargs: Any) -> list[np.ndarray]:
+    def __call__(self, *args: Any, return_arrays: bool = False, **kwargs: Any) -> list[Any]:
+        """As :meth:`Model.__call__ <latticecast.runtime.Model.__call__>`: NumPy arrays out, or
+        ``jax.Array`` s with ``return_arrays=True``."""
         from .model import bind_arguments
 
         patterns = self.input_types
@@ -117,7 +119,7 @@ class PolymorphicModel:
                 self._models.move_to_end(key)
         if model is None:
             model = self._specialize(key, [a.shape for a in arrays], dims)
-        return model(*arrays)
+        return model(*arrays, return_arrays=return_arrays)
 
     def _array(self, value: Any, pattern: TensorPattern, index: int, name: str | None) -> np.ndarray:
         """``value`` checked against the pattern: its rank and static dimensions, then (at its own
