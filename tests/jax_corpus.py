@@ -644,14 +644,14 @@ def _expected_sharding(module: Any, value: Any) -> str | None:
 
 def check_sharded(shardy: bool) -> list[dict]:
     """Lower every sharded program; check invariance, recovery (with the shardings of the converts
-    the pass inserts) and, on the 8 devices, that the recovered module computes JAX's outputs."""
+    the pass inserts) and, on the 8 devices, that the recovered module, through ``latticecast.compile``
+    (from NumPy and from ``jax.Array`` s laid out as jit's), computes JAX's outputs."""
     import jax
-    from jax.extend.backend import get_compile_options
     from jax.sharding import Mesh
 
+    import latticecast as lc
     from latticecast.dialect_utils.parsing import parse_module
     from latticecast.passes import run_pipeline
-    from latticecast.jax_internals import DeviceList
 
     jax.config.update("jax_use_shardy_partitioner", shardy)
     devices = jax.devices("cpu")[:8]
@@ -690,16 +690,15 @@ def check_sharded(shardy: bool) -> list[dict]:
                     entry.setdefault("missing_sharding", []).append(str(op)[:300])
             entry["shardings_checked"], entry["shardings_wrong"] = checked, wrong
             expected = _flat(jax.jit(fn, **kwargs)(*args))
-            options = get_compile_options(1, 8, device_assignment=np.array(devices).reshape(1, 8),
-                                          backend=devices[0].client)
-            executable = devices[0].client.compile_and_load(_print(module, False), DeviceList(tuple(devices)),
-                                                             options)
+            model = lc.compile(_print(module, False))
+            entry["devices"] = len(model.devices)
             shardings = [s for s, a in zip(kwargs["in_shardings"], args) for _ in jax.tree.leaves(a)]
-            inputs = [jax.device_put(x, s) for x, s in zip(_flat(args), shardings)]
-            outs = executable.execute_sharded(inputs).disassemble_into_single_device_arrays()
-            got = [np.asarray(o[0]) for o in outs]
-            entry["outputs_match"] = len(got) == len(expected) and all(
-                close(g, w) for g, w in zip(got, expected))
+            placed = [jax.device_put(x, s) for x, s in zip(_flat(args), shardings)]
+            from_numpy, from_arrays = model(*_flat(args)), model(*placed)
+            entry["outputs_match"] = len(from_numpy) == len(expected) and all(
+                close(g, w) for g, w in zip(from_numpy, expected))
+            entry["bitwise"] = all(_same_bits(g, w) for g, w in zip(from_numpy, expected))
+            entry["arrays_match_numpy"] = all(_same_bits(g, w) for g, w in zip(from_arrays, from_numpy))
         except Exception as e:  # noqa: BLE001 - reported, and the test fails on it
             entry["error"] = f"{type(e).__name__}: {str(e)[:500]}"
     return report
@@ -722,6 +721,11 @@ def _opt(text: str, policy: str) -> str:
         return out.getvalue()
     finally:
         os.unlink(f.name)
+
+
+def _same_bits(got: np.ndarray, want: np.ndarray) -> bool:
+    got, want = np.asarray(got), np.asarray(want)
+    return got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes()
 
 
 def close(got: np.ndarray, want: np.ndarray) -> bool:

@@ -24,6 +24,9 @@ def test_demo_walks_through_the_whole_path(capsys):
     side = out[out.index("5. The same program"):out.index("6. A program written for MAX")]
     assert "float16" in side and "inf" in side and "float64" in side  # max and jax disagree on i8 + u64
     assert "can lose magnitude" in side
+    # one device here: the sharded section says how to see it on a laptop
+    assert "7. Sharded over several devices: skipped, cpu has one device here" in out
+    assert "XLA_FLAGS=--xla_force_host_platform_device_count=8 latticecast demo" in out
     # the fp8 line: the same int16 + float8_e4m3fn under jax and numpy, and the lossy warning
     assert "fp8: int16 + float8_e4m3fn under jax = float8_e4m3fn [  1.5,   3. , 288. , 448. ]" in side
     assert "fp8: int16 + float8_e4m3fn under numpy: refused, np.promote_types refuses it" in side

@@ -263,7 +263,8 @@ def test_dynamic_shapes_compile_once_per_shape_signature(corpus) -> None:
 
 def test_sharded_programs_in_their_own_process() -> None:
     """Shardy and GSPMD modules on a 2x4 mesh of host devices: invariance, recovery with the
-    shardings of the inserted converts, and JAX's outputs from the recovered module on 8 devices."""
+    shardings of the inserted converts, and JAX's outputs, bit for bit, from the recovered module
+    compiled by latticecast for the 8 devices (from NumPy and from jax.Arrays laid out as jit's)."""
     env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=8", TF_CPP_MIN_LOG_LEVEL="3")
     proc = subprocess.run([sys.executable, str(Path(__file__).with_name("jax_corpus.py")), "sharded"],
                           capture_output=True, text=True, env=env, timeout=600)
@@ -274,6 +275,7 @@ def test_sharded_programs_in_their_own_process() -> None:
         assert "error" not in entry, entry
         assert entry["invariant"] and entry["invariant_in_jax_context"], entry
         assert entry["verifies"] and entry["outputs_match"], entry
+        assert entry["devices"] == 8 and entry["bitwise"] and entry["arrays_match_numpy"], entry
         assert entry["shardings_wrong"] == 0, entry
     assert sum(e["stripped"] for e in report) >= 10, report
     assert sum(e["shardings_checked"] for e in report) >= 4, report

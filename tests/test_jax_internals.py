@@ -39,7 +39,7 @@ def test_every_private_name_is_present() -> None:
     assert jax_internals.MISSING == {}
     fast = jax_internals.fastpath()
     assert fast is not None, jax_internals.MISSING
-    for name in ("batched_device_put", "array_result_handler", "ZERO_COPY", "DeviceList",
+    for name in ("batched_device_put", "array_result_handler", "ZERO_COPY", "DeviceList", "GSPMDSharding",
                  "register_upstream_dialects"):
         assert getattr(jax_internals, name) is not None, name
     for name in ("pjit", "function_cache", "fastpath_data", "cache_keys", "shard_arg", "registry", "enable_x64"):
@@ -85,6 +85,10 @@ def test_each_private_name_is_present(dotted: str) -> None:
 
 
 def test_nothing_is_missing_on_this_jax() -> None:
+    assert jax_internals.gspmd_device_count("{devices=[2,1,4]<=[4,2]T(1,0) last_tile_dim_replicate}") == 8
+    assert jax_internals.gspmd_device_count("{maximal device=3}") == 4
+    assert jax_internals.gspmd_device_count("{replicated}") == 1
+    assert jax_internals.gspmd_device_count("{not a sharding") is None
     jax_internals.lapack_targets()
     assert jax_internals.lazily_registered_cpu_targets().get("cpu_csr_sparse_dense_ffi") == "jax.experimental.sparse"
     jax_internals.registered_custom_call_targets("cpu")

@@ -287,7 +287,7 @@ def test_compile_error_is_wrapped(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(compiler, "device_name", lambda d: "cpu:0")
     with pytest.raises(CompileError, match=r"XLA could not compile <input> for cpu:0: UNIMPLEMENTED"):
-        compiler._xla_compile(None, FakeDevice(), None, "<input>")
+        compiler._xla_compile(None, [FakeDevice()], None, "<input>")
 
 
 # -- ir.Module input ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import jax
 import numpy as np
 import pytest
 
@@ -101,6 +102,8 @@ def test_a_dynamic_module_is_refined_per_shape() -> None:
         x = np.arange(n, dtype=np.float32)
         np.testing.assert_array_equal(model(x, b=x)[0], 2 * x)
     assert model.specializations == 3
+    (arr,) = model(np.ones(2, np.float32), b=np.ones(2, np.float32), return_arrays=True)
+    assert isinstance(arr, jax.Array) and np.asarray(arr).tolist() == [2.0, 2.0]
     with pytest.raises(InputShapeError) as e:
         model(np.zeros(2, np.float32), np.zeros(3, np.float32))
     assert str(e.value).startswith("the inputs (input 0 ('a'): float32[2]; input 1 ('b'): float32[3]) do not fit "

@@ -38,6 +38,7 @@ _LAZY = {
     "TensorSpec": ("latticecast.runtime", "TensorSpec"), "MLIRParseError": ("latticecast.runtime", "MLIRParseError"),
     "LatticecastRuntimeError": ("latticecast.runtime", "LatticecastRuntimeError"),
     "DeviceNotFoundError": ("latticecast.runtime", "DeviceNotFoundError"),
+    "DeviceCountError": ("latticecast.runtime", "DeviceCountError"),
     "InputError": ("latticecast.runtime", "InputError"),
     "CompileError": ("latticecast.runtime", "CompileError"),
     "available_devices": ("latticecast.runtime", "available_devices"),
@@ -65,6 +66,6 @@ __all__ = [
     "PromotionError", "LiteralRangeError", "UnknownDTypeError", "UnknownPolicyError", "NoCurrentGraphError",
     "Graph", "TensorType", "DeviceRef", "SymbolicDim", "Value", "GraphError", "PassFailure", "ops", "compile",
     "Model", "TensorSpec", "PolymorphicModel", "UnsupportedModuleError", "InputShapeError",
-    "LatticecastRuntimeError", "DeviceNotFoundError", "InputError", "CompileError", "available_devices",
+    "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "InputError", "CompileError", "available_devices",
     "MLIRParseError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "Pipeline", "evidence",
 ]

@@ -6,8 +6,11 @@ then builds the same program under a second policy and shows both side by side.
 The program holds MAX's opening question (``int16 + float32``), a weak Python
 literal, and a pair the policies disagree on (``int8 + uint64``); a last line adds
 ``int16 + float8_e4m3fn`` (a float8 under JAX, refused by NumPy) and the lossy
-warning it earns. Last, a program written for MAX runs with only its import
-changed (:data:`MAX_PROGRAM`).
+warning it earns. A program written for MAX runs with only its import changed
+(:data:`MAX_PROGRAM`). Where the platform has more than one device (on a laptop:
+``XLA_FLAGS=--xla_force_host_platform_device_count=8 latticecast demo``), it also builds
+a mixed-precision layer sharded over a mesh of them, runs it through XLA's SPMD
+partitioner and compares it with ``jax.jit`` bit for bit.
 """
 
 from __future__ import annotations
@@ -170,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{labels.ravel().tolist()}")
     print(f"    against NumPy: labels {'equal' if np.array_equal(labels, want_labels) else 'DIFFER'}, "
           f"largest probability difference {np.abs(probs - want_probs).max():.1e}")
+    _sharded_section(args.policy, args.device)
     return 0
 
 
@@ -207,6 +211,89 @@ def fp8_lines(policies: Sequence[str], device: str = "cpu") -> list[str]:
                      f"{np.array2string(out.astype(np.float32), separator=', ')}")
         warned += [f"{name}: {d.split(': ', 1)[-1]}" for d in g.diagnostics]
     return lines + warned
+
+
+SHARDED_SNIPPET = """    mesh = jax.make_mesh(({data}, {model}), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
+    with Graph("layer", input_types=[TensorType(DType.bfloat16, [{b}, {k}], sharding=P("data", "model")),
+                         TensorType(DType.int8, [{k}, 8], sharding=P("model", None)),
+                         TensorType(DType.float32, [{k}, 8], sharding=P("model", None)),
+                         TensorType(DType.float16, [{b}, 8], sharding=P("data", None))], mesh=mesh) as g:
+        x, w_q, scale, bias = g.inputs
+        y = ops.shard(x @ (w_q * scale), P("data", None))   # bf16 @ (int8 * f32) -> f32
+        g.output(ops.maximum(y + bias, 0), shardings=[P("data", None)])"""
+
+
+def build_sharded_layer(policy: str, mesh):
+    """The mixed-precision layer of :data:`SHARDED_SNIPPET` over ``mesh`` (axes ``data`` and ``model``)."""
+    from jax.sharding import PartitionSpec as P
+
+    from . import ops
+    from .graph import Graph, TensorType
+
+    data, model = mesh.axis_sizes
+    b, k = 2 * data, 16 * model
+    with Graph("layer", input_types=[TensorType(DType.bfloat16, [b, k], sharding=P("data", "model")),
+                         TensorType(DType.int8, [k, 8], sharding=P("model", None)),
+                         TensorType(DType.float32, [k, 8], sharding=P("model", None)),
+                         TensorType(DType.float16, [b, 8], sharding=P("data", None))],
+               policy=policy, mesh=mesh) as g:
+        x, w_q, scale, bias = g.inputs
+        y = ops.shard(x @ (w_q * scale), P("data", None))
+        g.output(ops.maximum(y + bias, 0), shardings=[P("data", None)])
+    return g
+
+
+def _sharded_section(policy: str, device: str) -> None:
+    """Section 6: the layer on every device of the platform (a mesh of them), against ``jax.jit``."""
+    import jax
+    import jax.numpy as jnp
+    import ml_dtypes
+    from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
+
+    from .runtime import resolve_device
+    from .runtime.partitioning import DEVICE_COUNT_FLAG
+
+    platform = resolve_device(device).client.platform
+    devices = jax.devices(platform)
+    n = len(devices)
+    if n < 2:
+        _section(f"7. Sharded over several devices: skipped, {platform} has one device here")
+        print(f"    On a laptop, make the CPU look like 8 devices and run it again:\n"
+              f"        XLA_FLAGS={DEVICE_COUNT_FLAG}=8 latticecast demo")
+        return
+    shape = (n // 2, 2) if n % 2 == 0 else (n, 1)
+    mesh = jax.make_mesh(shape, ("data", "model"), axis_types=(AxisType.Auto,) * 2, devices=devices)
+    _section(f"7. A mixed-precision layer sharded over {n} {platform} devices (a {shape[0]}x{shape[1]} mesh)")
+    print(SHARDED_SNIPPET.format(data=shape[0], model=shape[1], b=2 * shape[0], k=16 * shape[1]))
+    g = build_sharded_layer(policy, mesh)
+    print("\n    After implicit-cast: Shardy shardings, mhlo.num_partitions; converts keep their operand's layout\n")
+    print(g.mlir())
+    model = g.compile()
+    print(f"\n    {model!r}")
+    rng = np.random.default_rng(0)
+    b, k = 2 * shape[0], 16 * shape[1]
+    args = (rng.standard_normal((b, k)).astype(ml_dtypes.bfloat16), rng.integers(-127, 128, (k, 8)).astype(np.int8),
+            (rng.random((k, 8)) / k).astype(np.float32), rng.standard_normal((b, 8)).astype(np.float16))
+    (out,) = model(*args)
+    sh = [NamedSharding(mesh, P(*s)) for s in (("data", "model"), ("model", None), ("model", None), ("data", None))]
+    want = np.asarray(jax.jit(lambda x, w_q, scale, bias: jnp.maximum(x @ (w_q * scale) + bias, 0),
+                              in_shardings=sh, out_shardings=NamedSharding(mesh, P("data", None)))(*args))
+    hlo = model.executable.hlo_modules()[0].to_string()
+    collectives = {c: hlo.count(f" {c}(") for c in ("all-reduce", "all-gather", "all-to-all", "collective-permute")}
+    print(f"    per-device parameters in the compiled HLO: {', '.join(_parameters(hlo))}")
+    why = " (the dot contracts over the sharded 'model' axis: its partial sums are added up)" \
+        if collectives["all-reduce"] else ""
+    print(f"    collectives XLA's partitioner inserted: "
+          f"{', '.join(f'{n} {c}' for c, n in collectives.items() if n) or 'none'}{why}")
+    print(f"    row 0 of the output: {np.array2string(out[0], precision=4, separator=', ', max_line_width=200)}")
+    print(f"    jax.jit with the same shardings, bit for bit: {out.tobytes() == want.tobytes()}")
+
+
+def _parameters(hlo: str) -> list[str]:
+    """The per-device shapes of the entry computation's parameters in compiled HLO text."""
+    entry = hlo[hlo.index("ENTRY"):]
+    header = entry[:entry.index("{")]
+    return [p.split(": ")[1] for p in header[header.index("(") + 1:header.rindex(")")].split(", ") if ": " in p]
 
 
 def _refusal() -> str:

@@ -9,6 +9,9 @@ name                                  why
 ====================================  ===========================================================
 ``_jax_mlir_ext.register_dialects``   the upstream dialects of JAX's MLIR contexts (func, arith, ...)
 ``_jax.DeviceList``                   ``Client.compile_and_load`` takes devices as one
+``_jax.GSPMDSharding``                a ``jax.sharding.Sharding`` for the ``OpSharding`` XLA reports per
+                                      parameter and result of a partitioned executable (what ``jax.jit``
+                                      wraps them in; ``jax.sharding`` no longer exports it)
 ``_jax.batched_device_put``           the cheapest host-to-device transfer (what ``jax.device_put`` calls)
 ``_jax.array_result_handler``         wraps result buffers as ``jax.Array`` without a Python round trip
 ``_jax.HostBufferSemantics``          lets PJRT's CPU client use a private host array in place
@@ -27,6 +30,7 @@ name                                  why
                                       ``jax.experimental.sparse`` registers
 ``xla_client.custom_call_targets``    the targets registered for a platform (listed when a module
                                       calls one that is not)
+``xla_client.HloSharding``            reads a GSPMD ``mhlo.sharding`` string (how many devices it spans)
 ====================================  ===========================================================
 
 :data:`NAMES` lists them all, dotted, for ``tests/test_jax_internals.py``.
@@ -60,9 +64,9 @@ if "jax" not in sys.modules and "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
 from jaxlib import _jax
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
-__all__ = ["MISSING", "fastpath", "DeviceList", "batched_device_put", "array_result_handler", "ZERO_COPY",
+__all__ = ["MISSING", "fastpath", "DeviceList", "GSPMDSharding", "batched_device_put", "array_result_handler", "ZERO_COPY",
            "backend_errors", "require_fastpath", "INIT_LOCK", "register_upstream_dialects", "lapack_targets",
-           "prepare_lapack", "registered_custom_call_targets", "lazily_registered_cpu_targets", "NAMES"]
+           "prepare_lapack", "registered_custom_call_targets", "lazily_registered_cpu_targets", "gspmd_device_count", "NAMES"]
 
 INIT_LOCK = threading.RLock()
 """Held while the runtime first touches jax's backends: jax's lazy initialisation is not safe to
@@ -72,6 +76,7 @@ MISSING: dict[str, str] = {}
 """Private names this jax/jaxlib lacks, with the error: empty on a supported version."""
 
 DeviceList = _jax.DeviceList
+GSPMDSharding = _jax.GSPMDSharding
 
 
 def _get(what: str, getter: Any) -> Any:
@@ -186,13 +191,31 @@ def registered_custom_call_targets(platform: str) -> frozenset[str] | None:
         return None
 
 
+def gspmd_device_count(sharding: str) -> int | None:
+    """How many devices a GSPMD sharding (``"{devices=[4,2]<=[8]}"``, ``"{maximal device=3}"``) needs:
+    one more than the highest device it names; ``None`` for text XLA cannot read (XLA reports that
+    itself when it compiles) or where this jaxlib cannot say (noted in :data:`MISSING`)."""
+    try:
+        from jaxlib import xla_client
+
+        parsed = xla_client.HloSharding.from_string(sharding)
+    except (ImportError, AttributeError) as e:
+        MISSING["jaxlib.xla_client.HloSharding"] = f"{type(e).__name__}: {e}"
+        return None
+    except Exception:  # noqa: BLE001 - not a sharding XLA can parse
+        return None
+    devices = parsed.tile_assignment_devices()
+    return max(devices) + 1 if devices else 1
+
+
 NAMES: tuple[str, ...] = (
-    "jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects", "jaxlib._jax.DeviceList", "jaxlib._jax.batched_device_put", "jaxlib._jax.array_result_handler",
+    "jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects", "jaxlib._jax.DeviceList", "jaxlib._jax.GSPMDSharding", "jaxlib._jax.batched_device_put", "jaxlib._jax.array_result_handler",
     "jaxlib._jax.HostBufferSemantics.ZERO_COPY", "jaxlib._jax.pjit", "jaxlib._jax.PjitFunctionCache",
     "jax._src.interpreters.pxla.MeshExecutableFastpathData", "jax._src.interpreters.pxla.JitGlobalCppCacheKeys",
     "jax._src.interpreters.pxla.cc_shard_arg", "jax._src.tree_util.dispatch_registry",
     "jax._src.config.enable_x64", "jax._src.xla_bridge._backend_errors", "jaxlib.lapack.registrations",
     "jaxlib.lapack.prepare_lapack_call", "jaxlib.cpu_sparse.registrations", "jaxlib.xla_client.custom_call_targets",
+    "jaxlib.xla_client.HloSharding",
 )
 """Every private name above, dotted: ``tests/test_jax_internals.py`` imports each one, so a jax
 upgrade that moves one fails a test instead of slowing or breaking the runtime."""

@@ -20,7 +20,7 @@ dynamic one).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 import numpy as np
@@ -36,16 +36,25 @@ __all__ = ["TensorType", "MAX_DIM", "check_shape"]
 @dataclass(frozen=True)
 class TensorType:
     """A tensor of ``dtype`` and ``shape`` on ``device``: ``TensorType(DType.int16, [4])``,
-    ``TensorType(DType.float32, ["batch", 10], DeviceRef.CPU())``."""
+    ``TensorType(DType.float32, ["batch", 10], DeviceRef.CPU())``.
+
+    ``sharding`` (keyword only) is a ``jax.sharding.PartitionSpec`` saying how a graph input is
+    split over the graph's mesh (``Graph(..., mesh=...)``; checked there). It is a layout, not part
+    of the type: it takes no part in equality, so a graph's declared types and those of the model
+    compiled from it compare equal (the model reports layouts as ``Model.input_shardings``).
+    """
 
     dtype: DType
     shape: tuple["int | SymbolicDim", ...] = ()
     device: DeviceRef = CPU
+    sharding: Any = field(default=None, compare=False, repr=False)
 
-    def __init__(self, dtype: DTypeLike, shape: Iterable[Any] = (), device: DeviceRefLike = None) -> None:
+    def __init__(self, dtype: DTypeLike, shape: Iterable[Any] = (), device: DeviceRefLike = None, *,
+                 sharding: Any = None) -> None:
         object.__setattr__(self, "dtype", DType.parse(dtype))
         object.__setattr__(self, "shape", check_shape(shape, "TensorType shape"))
         object.__setattr__(self, "device", CPU if device is None else DeviceRef.parse(device))
+        object.__setattr__(self, "sharding", sharding)
 
     @property
     def rank(self) -> int:

@@ -34,11 +34,13 @@ from ..dtypes import DType, DTypeLike
 from ..errors import GraphError
 from ..op_rules import WEAK_ATTR
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
+from ..passes.sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
 from ..tensor_type import TensorType
 from . import current
 from .current import current_graph
 from .ops.promotion import as_value, constant_value
+from .sharding import MeshLayout
 from .value import Value
 
 __all__ = ["Graph", "PassFailure", "current_graph"]
@@ -109,6 +111,12 @@ class Graph:
     ``is_device_graph`` drive MAX's own compiler and are refused with the reason;
     ``strict_device_placement`` is accepted and has nothing to decide, since a value on
     another device than the graph's is always an error here.
+
+    ``mesh`` (a ``jax.sharding.Mesh``, or an ``AbstractMesh``) makes the graph a program for
+    ``mesh.size`` devices: inputs take ``TensorType(..., sharding=PartitionSpec(...))``, values
+    ``ops.shard(value, PartitionSpec(...))``, outputs ``g.output(..., shardings=[...])``; what is
+    not given is replicated. The module carries Shardy shardings and ``mhlo.num_partitions``, and
+    :meth:`compile` runs it on the mesh's devices (see :mod:`latticecast.graph.sharding`).
     """
 
     def __init__(self, name: str, forward: Callable[..., Any] | None = None,
@@ -117,7 +125,7 @@ class Graph:
                  input_names: Sequence[str] | None = None, debug_locations: bool = False,
                  diagnose_lossy: "str | LossyLevel" = "off", custom_extensions: Iterable[Any] = (),
                  kernel_library: Any = None, module: Any = None, strict_device_placement: Any = None,
-                 is_device_graph: bool = False, **kwargs: Any) -> None:
+                 is_device_graph: bool = False, mesh: Any = None, **kwargs: Any) -> None:
         if forward is not None and not callable(forward):
             raise GraphError(f"Graph({name!r}, ...): the second positional argument is forward, the callable that "
                              f"builds the graph (as in MAX), not {type(forward).__name__}; pass the input types by "
@@ -160,6 +168,13 @@ class Graph:
         self._symbols: dict[SymbolicDim, tuple[int, int]] = {}
         self._dim_values: dict[SymbolicDim, ir.Value] = {}
         self._shape_values: dict[tuple[Any, ...], ir.Value] = {}
+        self.layout: MeshLayout | None = MeshLayout(mesh) if mesh is not None else None
+        self.mesh = mesh
+        if self.layout is None:
+            for i, t in enumerate(types):
+                if t.sharding is not None:
+                    raise GraphError(f"input {i} has sharding {t.sharding}, but graph {name!r} has no mesh; pass "
+                                     f"Graph(..., mesh=jax.sharding.Mesh(...)) to shard it")
         with self.context:
             self.loc = ir.Location.name(name) if name else ir.Location.unknown()
             self._unit = ir.UnitAttr.get()
@@ -173,6 +188,12 @@ class Graph:
                 regions=1, loc=self.loc, ip=ir.InsertionPoint(self._module.body))
             self._block = ir.Block.create_at_start(self._func.regions[0], arg_types, [self.loc] * len(arg_types))
             self.ip = ir.InsertionPoint(self._block)
+            if self.layout is not None:
+                self.layout.emit(self._module, self.loc)
+                self._func.attributes["arg_attrs"] = ir.ArrayAttr.get([
+                    ir.DictAttr.get({SDY_SHARDING: self.layout.sharding(t.sharding, t.shape, f"input {i}",
+                                                                        boundary=True)})
+                    for i, t in enumerate(types)])
         self.inputs: tuple[Value, ...] = tuple(
             Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, types))
         self._bind_symbols()
@@ -324,15 +345,34 @@ class Graph:
         self.check_open()
         return constant_value(self, value, None if dtype is None else DType.parse(dtype))
 
-    def output(self, *values: Any) -> None:
+    def output(self, *values: Any, shardings: Sequence[Any] | None = None) -> None:
         """Return ``values`` from the graph and close it; none is allowed, as in MAX (Python scalars
-        and arrays become constants: MAX refuses them)."""
+        and arrays become constants: MAX refuses them).
+
+        ``shardings``: with a mesh, one ``PartitionSpec`` (or ``None``: replicated) per value, the
+        layout of each output (``jax.jit``'s ``out_shardings``)."""
         self.check_open()
+        if shardings is not None:
+            if self.layout is None:
+                raise GraphError(f"graph {self.name!r} has no mesh, so its outputs cannot be sharded; pass "
+                                 f"Graph(..., mesh=jax.sharding.Mesh(...))")
+            shardings = list(shardings)
+            if len(shardings) != len(values):
+                raise GraphError(f"graph {self.name!r}: output() got {len(values)} value(s) and {len(shardings)} "
+                                 f"sharding(s); give one PartitionSpec (or None) per value")
         outs = [as_value(v, self, materialize=True) for v in values]
         with self.context:
+            result_attrs = None
+            if self.layout is not None:
+                specs = shardings if shardings is not None else [None] * len(outs)
+                result_attrs = ir.ArrayAttr.get([
+                    ir.DictAttr.get({SDY_SHARDING: self.layout.sharding(spec, v.shape, f"output {i}", boundary=True)})
+                    for i, (spec, v) in enumerate(zip(specs, outs))])
             self._add_op("func.return", [], [v.ir for v in outs])
             ftype = ir.FunctionType.get([a.type for a in self._block.arguments], [v.ir.type for v in outs])
             self._func.attributes["function_type"] = ir.TypeAttr.get(ftype)
+            if result_attrs is not None:
+                self._func.attributes["res_attrs"] = result_attrs
         self._output_types = tuple(TensorType(v.dtype, v.shape, self.device) for v in outs)
         self._closed = True
 
@@ -392,21 +432,31 @@ class Graph:
     def __str__(self) -> str:
         return self.mlir(before_passes=not self._closed)
 
-    def compile(self, device: Any = None) -> Any:
+    def compile(self, device: Any = None, *, devices: Any = None) -> Any:
         """Compile with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays).
 
         ``device`` defaults to the graph's device (:attr:`device`: the one its input types
         name, the CPU if none does). It may be a :class:`~latticecast.DeviceRef` (MAX's too),
         a runtime name (``"cpu"``, ``"gpu:1"``, ``"cuda"``) or a ``jax.Device``. A device that
         is not present raises the runtime's ``DeviceNotFoundError``, listing those that are.
+        A graph over a concrete mesh runs on the mesh's devices unless ``device`` or
+        ``devices`` says otherwise; over an ``AbstractMesh``, on the first ``mesh.size``
+        devices of the graph's platform (see :func:`latticecast.compile`).
         """
         from ..runtime import compile as compile_module
-        return compile_module(self.module, device=_runtime_device(self.device if device is None else device),
+        if device is None and self.layout is not None:
+            devices = self.layout.devices if devices is None else devices
+            if devices is None:  # an AbstractMesh: the first mesh.size devices of the graph's platform
+                device = self.device.device_type.value
+        elif device is None and devices is None:
+            device = self.device
+        return compile_module(self.module, None if device is None else _runtime_device(device), devices=devices,
                               input_names=list(self.input_names or ()) or None)
 
     def __repr__(self) -> str:
         ins = ", ".join(str(t) for t in self.input_types)
-        return f"<Graph {self.name!r} ({ins}) policy={self.policy.name}{' closed' if self._closed else ''}>"
+        mesh = f" mesh={self.layout.describe()}" if self.layout is not None else ""
+        return f"<Graph {self.name!r} ({ins}) policy={self.policy.name}{mesh}{' closed' if self._closed else ''}>"
 
 
 def _tensor_type(t: Any) -> TensorType:

@@ -19,7 +19,9 @@ public ``func.func @main``, as an ``ir.Module`` or as MLIR text (the output of
 ``polymorphic``    dynamic shapes: refined per call, one compiled model per shape
 ``inputs``         checking and converting call arguments (no silent casts)
 ``execute``        host-to-device transfer and execution, the cheapest jaxlib path
-``model``          ``Model``: a compiled program called with NumPy arrays
+``partitioning``   modules partitioned N ways: devices chosen, refused on too few, SPMD options
+``sharded``        running on N devices; ``jax.Array`` arguments checked and placed
+``model``          ``Model``: a compiled program called with NumPy arrays or ``jax.Array`` s
 ``errors``         every error, each a ``LatticecastRuntimeError``
 =================  =============================================================
 
@@ -46,6 +48,9 @@ silently, and returns a list with one NumPy array per output.
 Devices: there is no separate GPU code path. A GPU is a PJRT device like the CPU,
 found through JAX's plug-in discovery; asking for one that is absent raises
 :class:`DeviceNotFoundError` with the devices present and how to install a plug-in.
+A module partitioned N ways (``mhlo.num_partitions``, Shardy or GSPMD shardings) runs
+on N devices of one platform through XLA's SPMD partitioner, and is refused with a
+:class:`DeviceCountError` where fewer are present (see :mod:`.partitioning`).
 """
 
 from __future__ import annotations
@@ -53,10 +58,11 @@ from __future__ import annotations
 from .cache import CacheInfo, cache_info, clear_cache, default_cache_dir, get_cache_dir, set_cache_dir
 from .compiler import compile
 from .devices import available_devices, resolve_device
-from .errors import (CompileError, DeviceNotFoundError, Diagnostic, ExecutionError, InputCountError,
-                     InputDTypeError, InputError, InputRangeError, InputShapeError,
-                     LatticecastRuntimeError, MLIRParseError, UnsupportedModuleError)
+from .errors import (CompileError, DeviceCountError, DeviceNotFoundError, Diagnostic, ExecutionError,
+                     InputArrayError, InputCountError, InputDTypeError, InputError, InputRangeError,
+                     InputShapeError, LatticecastRuntimeError, MLIRParseError, UnsupportedModuleError)
 from .model import Model
+from .partitioning import Partitioning
 from .polymorphic import PolymorphicModel
 from .signature import PJRT_DTYPES, TensorPattern, TensorSpec
 
@@ -64,7 +70,7 @@ __all__ = [
     "compile", "Model", "PolymorphicModel", "TensorSpec", "TensorPattern", "PJRT_DTYPES",
     "available_devices", "resolve_device",
     "cache_info", "clear_cache", "set_cache_dir", "get_cache_dir", "default_cache_dir", "CacheInfo",
-    "LatticecastRuntimeError", "DeviceNotFoundError", "MLIRParseError", "Diagnostic",
+    "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "MLIRParseError", "Diagnostic",
     "UnsupportedModuleError", "CompileError", "InputError", "InputCountError", "InputShapeError",
-    "InputDTypeError", "InputRangeError", "ExecutionError",
+    "InputDTypeError", "InputRangeError", "InputArrayError", "ExecutionError", "Partitioning",
 ]

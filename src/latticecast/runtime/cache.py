@@ -361,9 +361,10 @@ def executable_key(canonical_digest: str, device: Any, compile_options: bytes) -
                    os.environ.get("XLA_FLAGS", ""))
 
 
-def memory_key(source_digest: str, device: Any, compile_options: bytes) -> str:
-    """The in-memory alias of a source as given (see :func:`.source.source_digest`)."""
-    return _digest("source", source_digest, device_fingerprint(device), compile_options,
+def memory_key(source_digest: str, device: Any, request: bytes) -> str:
+    """The in-memory alias of a source as given (see :func:`.source.source_digest`), for a request
+    (the devices ``compile`` was asked for, by id) made before the module is read."""
+    return _digest("source", source_digest, device_fingerprint(device), request,
                    os.environ.get("XLA_FLAGS", ""))
 
 

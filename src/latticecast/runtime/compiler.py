@@ -1,19 +1,23 @@
-"""``compile``: legal StableHLO in, a :class:`Model` on a PJRT device out, through the cache.
+"""``compile``: legal StableHLO in, a :class:`Model` on PJRT devices out, through the cache.
 
 The steps, cheapest first, so that a repeated ``compile`` does as little as possible:
 
-1. resolve the device and its compile options (JAX's, so XLA sees what it sees
-   under ``jax.jit``: same optimisation level, same CUDA data directory);
+1. resolve the device (or ``devices=``) as asked;
 2. look the module *as given* up in the in-memory cache (a SHA-256 of the text,
-   or of the bytecode of an ``ir.Module``) -- a hit ends here;
+   or of the bytecode of an ``ir.Module``, with the request) -- a hit ends here;
 3. parse the text (or verify the module); refuse host callbacks and tokens, and load the
    LAPACK routines jaxlib's kernels need (:mod:`.custom_calls`); read and check ``@main``'s
    signature. A ``@main`` with dynamic dimensions becomes a :class:`PolymorphicModel`,
    which refines the module to each call's shapes and compiles it per shape
    (:mod:`.polymorphic`);
-4. look the *canonical* program (printed without locations) up in memory, then
+4. read the partitioning (``mhlo.num_partitions``, shardings) and choose the devices:
+   one, or N for a module partitioned N ways, refused when fewer are present
+   (:mod:`.partitioning`); build the compile options (JAX's, so XLA sees what it sees
+   under ``jax.jit``: same optimisation level, same CUDA data directory, SPMD
+   partitioning over the devices in partition order);
+5. look the *canonical* program (printed without locations) up in memory, then
    on disk (if enabled), deserializing the stored executable;
-5. compile with PJRT, and store the executable in memory and on disk.
+6. compile with PJRT, and store the executable in memory and on disk.
 """
 
 from __future__ import annotations
@@ -28,21 +32,12 @@ from .devices import DeviceLike, device_name, resolve_device
 from .guards import refuse_what_crashes_xla
 from .errors import CompileError, UnsupportedModuleError
 from .model import CompiledProgram, Model
+from .partitioning import choose_devices, compile_options, read_partitioning
 from .polymorphic import PolymorphicModel
-from .signature import check_input_names, read_polymorphic_signature, read_signature
+from .signature import check_input_names, donated_inputs, read_polymorphic_signature, read_signature
 from .source import ModuleSource, canonical_digest, parse_module, source_digest, verify_module
 
-__all__ = ["compile", "compile_options_for"]
-
-
-def compile_options_for(device: Any) -> Any:
-    """The ``CompileOptions`` JAX would use for a one-device computation on ``device``
-    (``jax.extend.backend.get_compile_options``: same optimisation level, same CUDA data directory)."""
-    import jax.extend.backend
-    import numpy as np
-
-    return jax.extend.backend.get_compile_options(1, 1, device_assignment=np.array([[device]]),
-                                                  backend=device.client)
+__all__ = ["compile"]
 
 
 def _is_text(source: Any) -> bool:
@@ -103,18 +98,26 @@ def _check_runnable(module: Any, name: str) -> None:
         raise UnsupportedModuleError(f"{name} cannot run on PJRT: it has " + "; and ".join(problems) + ".")
 
 
-def _xla_compile(module: Any, device: Any, options: Any, what: str, targets: "set[str] | None" = None) -> Any:
+def _where(devices: Sequence[Any]) -> str:
+    if len(devices) == 1:
+        return device_name(devices[0])
+    return f"{len(devices)} {devices[0].client.platform} devices (SPMD partitioning)"
+
+
+def _xla_compile(module: Any, devices: Sequence[Any], options: Any, what: str,
+                 targets: "set[str] | None" = None) -> Any:
     import jax.errors
 
+    device = devices[0]
     try:
         with INIT_LOCK:
-            return device.client.compile_and_load(module, DeviceList((device,)), options)
+            return device.client.compile_and_load(module, DeviceList(tuple(devices)), options)
     except jax.errors.JaxRuntimeError as e:
         if targets:
             unknown = unknown_target_error(str(e), targets, device, what)
             if unknown is not None:
                 raise unknown from None
-        message = f"XLA could not compile {what} for {device_name(device)}: {e}"
+        message = f"XLA could not compile {what} for {_where(devices)}: {e}"
         types, ops = _unsupported_in(module) if module is not None else ([], [])
         if types:
             message += (f"\nhint: the module uses element type(s) {', '.join(types)}, which PJRT "
@@ -126,43 +129,54 @@ def _xla_compile(module: Any, device: Any, options: Any, what: str, targets: "se
         raise CompileError(message) from None
 
 
-def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
-            input_names: Sequence[str] | None = None, cache_dir: CacheDir = None,
-            use_cache: bool = True, source_name: str | None = None) -> "Model | PolymorphicModel":
-    """Compile legal StableHLO for ``device`` and return a callable :class:`Model`.
+def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
+            devices: Sequence[DeviceLike] | None = None, input_names: Sequence[str] | None = None,
+            cache_dir: CacheDir = None, use_cache: bool = True,
+            source_name: str | None = None) -> "Model | PolymorphicModel":
+    """Compile legal StableHLO for its devices and return a callable :class:`Model`.
 
     ``module_or_text``: an ``ir.Module`` (one of JAX's too:
     ``jax.jit(f).lower(x).compiler_ir("stablehlo")``), or MLIR text (``str``/``bytes``),
     MLIR bytecode or a StableHLO portable artifact (``jax.export``'s
     ``exported.mlir_module_serialized``), with a public ``func.func @main``. A ``@main``
     with dynamic dimensions (``tensor<?x4xf32>``, symbolic shapes) gives a
-    :class:`PolymorphicModel`, refined and compiled once per shape of the arguments. ``device``: ``"cpu"`` (default),
-    ``"gpu"``/``"cuda"``/``"rocm"`` (through an installed PJRT plug-in),
-    ``"cpu:0"``-style indices, or a ``jax.Device``. ``input_names`` names the
-    inputs in error messages (and allows keyword calls). ``cache_dir`` overrides
-    the disk cache setting for this call (``False``: off, ``True``: the default
-    directory, or a path); ``use_cache=False`` skips every cache and compiles.
+    :class:`PolymorphicModel`, refined and compiled once per shape of the arguments.
+
+    Devices. ``device``: ``"cpu"`` (the default), ``"gpu"``/``"cuda"``/``"rocm"`` (through an
+    installed PJRT plug-in), ``"cpu:0"``-style indices, or a ``jax.Device``. A module
+    partitioned N ways (``mhlo.num_partitions = N``, as ``jax.jit`` writes for a mesh of N
+    devices, or a ``Graph`` with a mesh) compiles with XLA's SPMD partitioner for N devices:
+    ``devices=`` (N of them, partition ``i`` on ``devices[i]``; a mesh's ``mesh.devices``
+    works), or else the first N of ``device``'s platform (with ``jax.distributed``, counted
+    over every process). Fewer than N is a :class:`DeviceCountError` saying how to get more;
+    it never runs on fewer devices than it was written for.
+
+    ``input_names`` names the inputs in error messages (and allows keyword calls).
+    ``cache_dir`` overrides the disk cache setting for this call (``False``: off, ``True``:
+    the default directory, or a path); ``use_cache=False`` skips every cache and compiles.
     ``source_name`` is the file name error messages use for text (``<input>``).
 
     Raises :class:`MLIRParseError` (text that does not parse or verify, with
     ``file:line:col``), :class:`UnsupportedModuleError` (no ``@main``, element types
     PJRT cannot run or the device's compiler cannot (float6 on CPU), host callbacks or
-    tokens, a custom-call target the platform does not have), :class:`DeviceNotFoundError`
-    and :class:`CompileError`.
+    tokens, a custom-call target the platform does not have, ``mhlo.num_replicas`` other
+    than 1), :class:`DeviceNotFoundError` (and its :class:`DeviceCountError`) and
+    :class:`CompileError`.
     """
     is_text = _is_text(module_or_text)
     if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
         raise TypeError(f"compile takes an ir.Module or MLIR text (str or bytes); got "
                         f"{type(module_or_text).__name__}")
-    device = resolve_device(device)
-    options = compile_options_for(device)
-    options_bytes = options.SerializeAsString()
+    if devices is not None and device is not None:
+        raise TypeError("compile takes device= (one device, or the platform whose first N devices run a module "
+                        "partitioned N ways) or devices= (the devices themselves), not both")
+    request = _request(device, devices)
     stats = MEMORY_CACHE.stats
     name = source_name or ("<input>" if is_text else "<module>")
 
     fast_key = None
     if use_cache:
-        fast_key = memory_key(source_digest(module_or_text), device, options_bytes)
+        fast_key = memory_key(source_digest(module_or_text), request.device, request.token)
         program = MEMORY_CACHE.lookup(fast_key)
         if program is not None:
             stats.hits += 1
@@ -174,26 +188,32 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
         verify_module(module_or_text, source_name=name)
         module = module_or_text
         _check_runnable(module, name)
-    refuse_what_crashes_xla(module, name, getattr(device, "platform", "cpu"), device_name(device))
-    targets = prepare_custom_calls(module, device, name)
+    # every device chosen below is of request.device's platform
+    refuse_what_crashes_xla(module, name, getattr(request.device, "platform", "cpu"), device_name(request.device))
+    targets = prepare_custom_calls(module, request.device, name)
     polymorphic = read_polymorphic_signature(module)
     if polymorphic is not None:
         if input_names is not None:
             check_input_names(input_names, polymorphic)  # type: ignore[arg-type]
 
         def compile_static(refined: Any, names: Sequence[str] | None) -> Model:
-            return compile(refined, device, input_names=names, cache_dir=cache_dir, use_cache=use_cache,
-                           source_name=name)
+            return compile(refined, device, devices=devices, input_names=names, cache_dir=cache_dir,
+                           use_cache=use_cache, source_name=name)
 
         return PolymorphicModel(module, polymorphic, compile_static, name, input_names)  # type: ignore[return-value]
     signature = read_signature(module)
     names = check_input_names(input_names, signature)
-    key = executable_key(canonical_digest(module), device, options_bytes)
+    partitioning = read_partitioning(module, name)
+    chosen = choose_devices(partitioning, device, devices, name)
+    options = compile_options(chosen, partitioning, len(signature.inputs), len(signature.outputs))
+    key = executable_key(canonical_digest(module), chosen[0], options.SerializeAsString())
+
+    def program_of(executable: Any) -> CompiledProgram:
+        return CompiledProgram(executable, chosen, signature, key, partitioning, donated_inputs(module))
 
     if not use_cache:
         stats.compiles += 1
-        executable = _xla_compile(module, device, options, name, targets)
-        return Model(CompiledProgram(executable, device, signature, key), names, "compiled")
+        return Model(program_of(_xla_compile(module, chosen, options, name, targets)), names, "compiled")
 
     program = MEMORY_CACHE.lookup(key)
     if program is not None:
@@ -208,7 +228,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
     if disk is not None:
         payload = disk.load(key)
         if payload is not None:
-            executable = _deserialize(payload, device, options)
+            executable = _deserialize(payload, chosen, options)
             if executable is None:
                 disk.warn(f"ignoring entry {disk.path(key)} that PJRT cannot deserialize; "
                            f"it will be rebuilt")
@@ -217,17 +237,39 @@ def compile(module_or_text: ModuleSource, device: DeviceLike = "cpu", *,
                 source = "disk"
     if executable is None:
         stats.compiles += 1
-        executable = _xla_compile(module, device, options, name, targets)
+        executable = _xla_compile(module, chosen, options, name, targets)
         if disk is not None:
             _store(disk, key, executable)
-    program = MEMORY_CACHE.store(key, CompiledProgram(executable, device, signature, key),
-                                 fast_key)
+    program = MEMORY_CACHE.store(key, program_of(executable), fast_key)
     return Model(program, names, source)
 
 
-def _deserialize(payload: bytes, device: Any, options: Any) -> Any:
+class _Request:
+    """What ``compile`` was asked for, before the module is read: the first device, and a token
+    that tells apart requests that can choose different devices for the same module (``"cpu"``
+    takes the platform's first N for a partitioned module, ``"cpu:0"`` names one device)."""
+
+    __slots__ = ("device", "token")
+
+    def __init__(self, device: Any, token: bytes) -> None:
+        self.device = device
+        self.token = token
+
+
+def _request(device: DeviceLike | None, devices: Sequence[DeviceLike] | None) -> _Request:
+    from .partitioning import resolve_devices
+
+    if devices is not None:
+        chosen = resolve_devices(devices)
+        return _Request(chosen[0], b"devices:" + ",".join(str(d.id) for d in chosen).encode())
+    first = resolve_device(device if device is not None else "cpu")
+    platform = device is None or (isinstance(device, str) and ":" not in device)
+    return _Request(first, (b"platform:" if platform else b"device:") + str(first.id).encode())
+
+
+def _deserialize(payload: bytes, devices: Sequence[Any], options: Any) -> Any:
     try:
-        return device.client.deserialize_executable(payload, DeviceList((device,)), options)
+        return devices[0].client.deserialize_executable(payload, DeviceList(tuple(devices)), options)
     except Exception:  # noqa: BLE001 - any failure: treat the entry as corrupt
         return None
 

@@ -22,6 +22,7 @@ from ..dialect_utils.diagnostics import Diagnostic, MLIRParseError
 __all__ = [
     "LatticecastRuntimeError",
     "DeviceNotFoundError",
+    "DeviceCountError",
     "MLIRParseError",
     "Diagnostic",
     "UnsupportedModuleError",
@@ -31,6 +32,7 @@ __all__ = [
     "InputShapeError",
     "InputDTypeError",
     "InputRangeError",
+    "InputArrayError",
     "ExecutionError",
 ]
 
@@ -50,6 +52,21 @@ class DeviceNotFoundError(LatticecastRuntimeError, RuntimeError):
         super().__init__(message)
         self.requested = requested
         self.available = tuple(available)
+
+
+class DeviceCountError(DeviceNotFoundError):
+    """A module partitioned for ``required`` devices (``mhlo.num_partitions``), and fewer are
+    present (or were passed as ``devices=``). The message says how to get more: on the CPU,
+    ``XLA_FLAGS=--xla_force_host_platform_device_count=N`` before jax is imported; elsewhere,
+    more accelerators or more processes (``jax.distributed``). XLA itself would either reject
+    the module with an unrelated message or, told to use one device, run it unpartitioned
+    without a word."""
+
+    def __init__(self, message: str, *, required: int, present: int, requested: object = None,
+                 available: Sequence[str] = ()) -> None:
+        super().__init__(message, requested=requested, available=available)
+        self.required = required
+        self.present = present
 
 
 class UnsupportedModuleError(LatticecastRuntimeError, ValueError):
@@ -92,6 +109,12 @@ class InputDTypeError(InputError):
 
 class InputRangeError(InputError, OverflowError):
     """A Python value that the parameter's dtype cannot hold (``300`` for ``uint8``)."""
+
+
+class InputArrayError(InputError, ValueError):
+    """A ``jax.Array`` argument that cannot be used: deleted (donated to an earlier call, or
+    ``.delete()``-ed), or laid out over devices this process cannot read and cannot be moved
+    to the model's layout. PJRT would crash the process on the first rather than report it."""
 
 
 class ExecutionError(LatticecastRuntimeError, RuntimeError):

@@ -42,6 +42,7 @@ import numpy as np
 
 from .. import jax_internals as internals
 from .errors import ExecutionError
+from .sharded import ArrayPlacer
 from .signature import Signature
 
 __all__ = ["DeviceCall", "FastCall", "private_copy", "to_numpy", "make_runner", "SMALL_COPY"]
@@ -90,15 +91,18 @@ class DeviceCall:
         self._handlers = [internals.array_result_handler(a, self.sharding, True, _skip_checks=True)
                           for a in self.out_avals]
         self._devices = [device]
+        self.placer = ArrayPlacer([self.sharding] * len(self.in_avals), [a.ndim for a in self.in_avals])
         self._put = internals.batched_device_put
         self._zero_copy = internals.ZERO_COPY
         self._runtime_error = jax.errors.JaxRuntimeError
 
-    def run(self, arrays: Sequence[np.ndarray]) -> list[Any]:
-        """Device arrays of the outputs, from checked, private, C-contiguous inputs."""
-        put, sh, devs, zc = self._put, self.sharding, self._devices, self._zero_copy
+    def run(self, arrays: Sequence[Any]) -> list[Any]:
+        """Device arrays of the outputs, from checked inputs: private, C-contiguous NumPy arrays, or
+        ``jax.Array`` s (used in place when on this device, moved to it otherwise)."""
+        put, sh, devs, zc, ndarray = self._put, self.sharding, self._devices, self._zero_copy, np.ndarray
         try:
-            bufs = [put(aval, sh, [a], devs, True, False, zc) for aval, a in zip(self.in_avals, arrays)]
+            bufs = [put(aval, sh, [a], devs, True, False, zc, True) if type(a) is ndarray else self.placer.place(a, i)
+                    for i, (aval, a) in enumerate(zip(self.in_avals, arrays))]
             return self.executable.execute_sharded(bufs).consume_with_handlers(self._handlers)
         except self._runtime_error as e:
             raise _execution_error(e, self.name) from e

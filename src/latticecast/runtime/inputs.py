@@ -14,23 +14,26 @@ of the promotion layer: nothing is cast behind the user's back.
   dtypes; ``complex`` for complex dtypes, each only if every value fits (``300``
   is not a ``uint8`` and ``1e40`` is not a ``float32``: no wrap-around, no
   overflow to infinity). Scalars are not broadcast: a scalar is a rank-0 input.
-* Other array-likes (``jax.Array``, anything with ``__array__`` or the buffer
-  protocol) are read with ``np.asarray`` and then follow the NumPy rule.
+* A ``jax.Array`` must have the parameter's dtype and shape exactly too, and must not
+  have been deleted (donated); it stays on its devices (:func:`check_device_array`), and
+  the runner uses it in place or moves it to the model's layout (:mod:`.sharded`).
+* Other array-likes (anything with ``__array__`` or the buffer protocol) are read with
+  ``np.asarray`` and then follow the NumPy rule.
 """
 
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from ..dtypes import DType
 from ..values import misfit
-from .errors import InputDTypeError, InputError, InputRangeError, InputShapeError
-from .signature import TensorSpec
+from .errors import InputArrayError, InputDTypeError, InputError, InputRangeError, InputShapeError
+from .signature import DONATION_ATTRS, TensorSpec
 
-__all__ = ["convert_input", "describe_input", "np_spelling"]
+__all__ = ["convert_input", "check_device_array", "check_donations", "describe_input", "np_spelling"]
 
 
 def np_spelling(dtype: DType) -> str:
@@ -206,6 +209,56 @@ def convert_input(value: Any, spec: TensorSpec, index: int,
     except InputError as e:
         e.index, e.name = index, name
         raise
+
+
+def check_device_array(value: Any, spec: TensorSpec, index: int, name: str | None) -> Any:
+    """A ``jax.Array`` argument, checked against ``spec`` (dtype, shape) and alive; it is not copied.
+
+    Checked here, before any of jaxlib's code sees it: ``execute_sharded`` crashes the process on a
+    deleted buffer or a wrong dtype, and jaxlib's dispatcher raises on a deleted one mid-call."""
+    where = describe_input(index, name)
+    var = name if name is not None and name.isidentifier() else "x"
+    if value.is_deleted():
+        raise InputArrayError(
+            f"{where}: the jax.Array has been deleted (donated to an earlier call whose module aliases it "
+            f"to an output, or .delete()-d); pass a live array.", index=index, name=name, expected=spec,
+            got="a deleted jax.Array")
+    dtype_ok = value.dtype == spec.np_dtype
+    if dtype_ok and value.shape == spec.shape:
+        return value
+    got = f"{_np_dtype_name(value.dtype)}{_shape_text(value.shape)}"
+    if not dtype_ok:
+        raise InputDTypeError(
+            f"{where}: expected {spec}, got a jax.Array of {got}; latticecast does not cast implicitly; convert "
+            f"explicitly with {var}.astype({np_spelling(spec.dtype)})"
+            + (f" and pass an array of shape {_shape_text(spec.shape)}." if value.shape != spec.shape else "."),
+            index=index, name=name, expected=spec, got=got)
+    raise InputShapeError(
+        f"{where}: expected shape {_shape_text(spec.shape)} ({spec}), got a jax.Array of shape "
+        f"{_shape_text(value.shape)} ({got}); pass an array of shape {_shape_text(spec.shape)} (the runtime "
+        f"does not broadcast).", index=index, name=name, expected=spec, got=got)
+
+
+def check_donations(arrays: Sequence[Any], donated: Sequence[int], names: Sequence[str] | None) -> None:
+    """Refuse a ``jax.Array`` passed to a donated input and, in the same call, to another input: the
+    executable would free its buffer while still reading it (PJRT reports that on one device, and
+    crashes the process on several). ``arrays`` are the checked arguments."""
+    if all(isinstance(arrays[i], np.ndarray) for i in donated):
+        return  # private copies: donating them is harmless
+
+    def buffer(a: Any) -> Any:
+        return None if isinstance(a, np.ndarray) else (
+            a.addressable_data(0).unsafe_buffer_pointer() if a.sharding.addressable_devices else id(a))
+
+    keys = [buffer(a) for a in arrays]
+    for i in donated:
+        j = next((j for j, k in enumerate(keys) if keys[i] is not None and j != i and k == keys[i]), None)
+        if j is not None:
+            raise InputArrayError(
+                f"{describe_input(i, names[i] if names else None)} is donated (the module gives its buffer to an "
+                f"output: {'/'.join(DONATION_ATTRS)}), and the same jax.Array's buffer is also "
+                f"{describe_input(j, names[j] if names else None)}; the call would free it while reading it. Pass a "
+                f"copy to one of them (jnp.copy(x)).", index=i, name=names[i] if names else None)
 
 
 def _convert_input(value: Any, spec: TensorSpec, where: str, var: str) -> tuple[np.ndarray, bool]:

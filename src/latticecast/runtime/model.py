@@ -1,9 +1,11 @@
-"""``Model``: a compiled module on one device, called with NumPy arrays.
+"""``Model``: a compiled module on one device or partitioned over several, called with arrays.
 
 A call checks the arguments against ``@main``'s signature (count, shape, dtype;
-Python values by kind and range, see :mod:`.inputs`), makes each caller array
-private (see :mod:`.execute` for why), runs the executable and returns one NumPy
-array per output, always as a list.
+Python values by kind and range, see :mod:`.inputs`), makes each caller NumPy array
+private (see :mod:`.execute` for why), takes ``jax.Array`` s as they are (see
+:mod:`.sharded`), runs the executable and returns one NumPy array per output, always
+as a list; ``model(..., return_arrays=True)`` returns the ``jax.Array`` s instead, on
+their devices and with their shardings.
 
 The check of a well-formed call is a handful of attribute comparisons per
 argument, done inline here; everything else (Python values, wrong dtypes, error
@@ -15,12 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+import jax
 import numpy as np
 
 from .devices import device_name
 from .errors import InputCountError
 from .execute import SMALL_COPY, DeviceCall, FastCall, make_runner, private_copy
-from .inputs import convert_input
+from .inputs import check_device_array, check_donations, convert_input
+from .partitioning import Partitioning
+from .sharded import ShardedCall, hosts_numpy
 from .signature import Signature, TensorSpec
 
 __all__ = ["Model", "CompiledProgram", "bind_arguments"]
@@ -29,44 +34,70 @@ __all__ = ["Model", "CompiledProgram", "bind_arguments"]
 @dataclass
 class CompiledProgram:
     """One compiled executable and what is needed to run it; shared by every
-    :class:`Model` that ``compile`` returns for the same program and device."""
+    :class:`Model` that ``compile`` returns for the same program and devices.
+
+    ``devices`` are in partition order (partition ``i`` runs on ``devices[i]``); one
+    device unless ``partitioning`` says the module is partitioned."""
 
     executable: Any
-    device: Any
+    devices: tuple[Any, ...]
     signature: Signature
     key: str
-    _runner: "DeviceCall | FastCall | None" = field(default=None, repr=False)
+    partitioning: Partitioning
+    donated: tuple[int, ...] = ()
+    _runner: "DeviceCall | FastCall | ShardedCall | None" = field(default=None, repr=False)
 
     @property
-    def runner(self) -> "DeviceCall | FastCall":
+    def device(self) -> Any:
+        return self.devices[0]
+
+    @property
+    def runner(self) -> "DeviceCall | FastCall | ShardedCall":
         if self._runner is None:
-            self._runner = make_runner(self.executable, self.device, self.signature)
+            if len(self.devices) > 1:
+                self._runner = ShardedCall(self.executable, self.devices, self.signature, self.partitioning)
+            else:
+                self._runner = make_runner(self.executable, self.device, self.signature)
         return self._runner
 
 
 class Model:
-    """A compiled program on one device. ``model(*arrays)`` returns a list of NumPy arrays.
+    """A compiled program on one device, or partitioned over several (SPMD).
+    ``model(*arrays)`` returns a list of NumPy arrays; ``model(*arrays, return_arrays=True)``
+    a list of ``jax.Array`` s that keep their devices and shardings.
 
     Attributes: ``input_types``/``output_types`` (:class:`TensorSpec`: dtype and
-    shape), ``input_names`` (or ``None``), ``device`` (a ``jax.Device``),
+    shape), ``input_names`` (or ``None``), ``devices`` (the ``jax.Device`` s it runs on,
+    in partition order; one for an unpartitioned module), ``device`` (the first of them),
+    ``input_shardings``/``output_shardings`` (``jax.sharding`` objects),
     ``fingerprint`` (the compilation-cache key) and ``cache_source`` (``"compiled"``,
     ``"memory"`` or ``"disk"``: where ``compile`` got the executable).
 
-    Outputs are read-only on CPU: they are views of the result buffers, kept alive
-    by the array (no copy). Call ``.copy()`` on one to write to it.
+    Arguments may be NumPy arrays (and Python values, see :mod:`.inputs`), cut into
+    each device's tile as the executable expects, or ``jax.Array`` s, used without a copy
+    when already laid out so (``jax.device_put(x, model.input_shardings[i])``, or the
+    output of another model or of ``jax.jit`` with the same sharding) and moved otherwise.
+
+    NumPy outputs of a partitioned model are gathered from every device (with several
+    processes, every process must make the same calls: the gather is a collective). On
+    one CPU device they are read-only views of the result buffers, kept alive by the array
+    (no copy); call ``.copy()`` on one to write to it.
     """
 
-    __slots__ = ("_program", "_runner", "_run", "_expected", "_n", "input_names", "cache_source")
+    __slots__ = ("_program", "_runner", "_run", "_to_host", "_expected", "_n", "_donated", "input_names",
+                 "cache_source")
 
     def __init__(self, program: CompiledProgram, input_names: Sequence[str] | None = None,
                  cache_source: str = "compiled") -> None:
         self._program = program
         self._runner = program.runner
         self._run = self._runner.run
+        self._to_host = hosts_numpy if isinstance(self._runner, ShardedCall) else None
         # Per input: dtype, shape, and whether a plain ``.copy()`` is the cheapest private copy.
         self._expected = tuple((s.np_dtype, s.shape, s.np_dtype.itemsize * _prod(s.shape) < SMALL_COPY)
                                for s in program.signature.inputs)
         self._n = len(self._expected)
+        self._donated = program.donated
         self.input_names: tuple[str, ...] | None = tuple(input_names) if input_names else None
         self.cache_source = cache_source
 
@@ -82,7 +113,32 @@ class Model:
 
     @property
     def device(self) -> Any:
+        """The device the model runs on; for a partitioned model, the one of partition 0."""
         return self._program.device
+
+    @property
+    def devices(self) -> tuple[Any, ...]:
+        """Every device the model runs on, in partition order (partition ``i`` on ``devices[i]``)."""
+        return self._program.devices
+
+    @property
+    def input_shardings(self) -> tuple[Any, ...]:
+        """How each input is laid out over :attr:`devices` (``jax.sharding`` objects): the module's
+        ``NamedSharding`` where it declares one that XLA kept, XLA's ``GSPMDSharding`` otherwise,
+        ``SingleDeviceSharding`` on one device. ``jax.device_put(x, model.input_shardings[i])`` gives
+        an argument the model uses without a copy."""
+        r = self._runner
+        if isinstance(r, ShardedCall):
+            return tuple(r.in_shardings)
+        return (_plain(r).sharding,) * self._n
+
+    @property
+    def output_shardings(self) -> tuple[Any, ...]:
+        """How each output is laid out (the shardings of ``model(..., return_arrays=True)``'s arrays)."""
+        r = self._runner
+        if isinstance(r, ShardedCall):
+            return tuple(r.out_shardings)
+        return (_plain(r).sharding,) * len(self.output_types)
 
     @property
     def fingerprint(self) -> str:
@@ -99,23 +155,35 @@ class Model:
         r = self._runner
         return "plain" if isinstance(r, FastCall) and r.disabled else r.kind
 
+    @property
+    def partitioning(self) -> Partitioning:
+        """What the module asks of its devices: ``num_partitions``, meshes, partitioner, declared shardings."""
+        return self._program.partitioning
+
     def __repr__(self) -> str:
         names = self.input_names or tuple(f"%arg{i}" for i in range(self._n))
         ins = ", ".join(f"{n}: {t}" for n, t in zip(names, self.input_types))
         outs = ", ".join(str(t) for t in self.output_types)
-        return f"<Model main({ins}) -> ({outs}) on {device_name(self.device)}>"
+        devices = self.devices
+        where = device_name(devices[0]) if len(devices) == 1 else (
+            f"{len(devices)} {devices[0].client.platform} devices ({', '.join(device_name(d) for d in devices)})")
+        return f"<Model main({ins}) -> ({outs}) on {where}>"
 
     # -- calls ---------------------------------------------------------------------------
 
     def _bind(self, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
         return bind_arguments(args, kwargs, self.input_names, self.input_types)
 
-    def _convert(self, value: Any, i: int) -> np.ndarray:
+    def _convert(self, value: Any, i: int) -> Any:
         names = self.input_names
+        if isinstance(value, jax.Array):
+            return check_device_array(value, self.input_types[i], i, names[i] if names else None)
         arr, owned = convert_input(value, self.input_types[i], i, names[i] if names else None)
         return arr if owned and arr.flags.c_contiguous else private_copy(arr)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> list[np.ndarray]:
+    def __call__(self, *args: Any, return_arrays: bool = False, **kwargs: Any) -> list[Any]:
+        """Run the model: a list of NumPy arrays, one per output (``jax.Array`` s with
+        ``return_arrays=True``: no transfer to the host, no gather, shardings kept)."""
         if kwargs or len(args) != self._n:
             args = self._bind(args, kwargs)
         # The common case inline: a NumPy array of exactly the right dtype and shape.
@@ -127,8 +195,20 @@ class Model:
                 append(a.copy() if small else private_copy(a))  # .copy() is C-contiguous
             else:
                 append(self._convert(a, len(arrays)))
+        if self._donated:
+            check_donations(arrays, self._donated, self.input_names)
+        outs = self._run(arrays)
+        if return_arrays:
+            return list(outs)
+        if self._to_host is not None:
+            return self._to_host(outs)
         asarray = np.asarray
-        return [asarray(o) for o in self._run(arrays)]
+        return [asarray(o) for o in outs]
+
+
+def _plain(runner: Any) -> DeviceCall:
+    return runner.plain if isinstance(runner, FastCall) else runner
+
 
 
 def bind_arguments(args: tuple[Any, ...], kwargs: Mapping[str, Any], names: "Sequence[str] | None",

@@ -38,6 +38,7 @@ import numpy as np
 from ..tensor_type import TensorType
 from .errors import InputShapeError
 from .inputs import convert_input, describe_input
+from .partitioning import uses_shardy
 from .signature import DIM_VAR_ATTR, PolymorphicSignature, TensorPattern, find_main
 
 __all__ = ["PolymorphicModel", "refine_module", "MAX_SPECIALIZATIONS"]
@@ -70,7 +71,7 @@ class PolymorphicModel:
         self._signature = signature
         self._compile_static = compile_static
         self._name = name
-        self._shardy = _uses_shardy(module)
+        self._shardy = uses_shardy(module)
         self.input_names: tuple[str, ...] | None = tuple(input_names) if input_names else None
         self._models: "OrderedDict[tuple, Any]" = OrderedDict()
         self._lock = threading.Lock()
@@ -95,7 +96,9 @@ class PolymorphicModel:
 
     # -- calls ---------------------------------------------------------------------------
 
-    def __call__(self, *args: Any, **kwargs: Any) -> list[np.ndarray]:
+    def __call__(self, *args: Any, return_arrays: bool = False, **kwargs: Any) -> list[Any]:
+        """As :meth:`Model.__call__ <latticecast.runtime.Model.__call__>`: NumPy arrays out, or
+        ``jax.Array`` s with ``return_arrays=True``."""
         from .model import bind_arguments
 
         patterns = self.input_types
@@ -116,7 +119,7 @@ class PolymorphicModel:
                 self._models.move_to_end(key)
         if model is None:
             model = self._specialize(key, [a.shape for a in arrays], dims)
-        return model(*arrays)
+        return model(*arrays, return_arrays=return_arrays)
 
     def _array(self, value: Any, pattern: TensorPattern, index: int, name: str | None) -> np.ndarray:
         """``value`` checked against the pattern: its rank and static dimensions, then (at its own
@@ -170,23 +173,6 @@ def _shape_of(value: Any) -> tuple[int, ...] | None:
         return tuple(np.shape(value))
     except (ValueError, TypeError):
         return None
-
-
-def _uses_shardy(module: Any) -> bool:
-    """Whether the module has Shardy ops (refinement must then know the sdy dialect's rules)."""
-    from jaxlib.mlir import ir
-
-    found = False
-
-    def visit(op: Any) -> Any:
-        nonlocal found
-        if op.name.startswith("sdy."):
-            found = True
-            return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return found
 
 
 # -- refinement ----------------------------------------------------------------------------

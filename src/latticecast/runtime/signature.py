@@ -16,7 +16,8 @@ from ..tensor_type import TensorType
 from .errors import UnsupportedModuleError
 
 __all__ = ["TensorSpec", "Signature", "PJRT_DTYPES", "read_signature", "find_main", "TensorPattern",
-           "PolymorphicSignature", "read_polymorphic_signature", "DIM_VAR_ATTR", "platform_problem"]
+           "PolymorphicSignature", "read_polymorphic_signature", "DIM_VAR_ATTR", "platform_problem",
+           "donated_inputs", "DONATION_ATTRS", "RESERVED_KEYWORD"]
 
 #: The element types PJRT has buffers for, i.e. the dtypes a model can take and return: every
 #: dtype but those the ``lower-dtypes`` pass rewrites (the dtype table's ``needs_lowering``) and
@@ -206,6 +207,27 @@ def read_signature(module: Any) -> Signature:
     return Signature(inputs, outputs)
 
 
+DONATION_ATTRS = ("tf.aliasing_output", "jax.buffer_donor")
+"""The argument attributes by which a module donates an input's buffer (``jax.jit(..., donate_argnums=...)``
+writes the first when an output can reuse the buffer, the second when none can)."""
+
+
+def donated_inputs(module: Any) -> tuple[int, ...]:
+    """The inputs of ``@main`` whose buffers the executable may take over (donation): a ``jax.Array``
+    passed there is deleted by the call."""
+    from jaxlib.mlir import ir
+
+    main = find_main(module)
+    if "arg_attrs" not in main.attributes:
+        return ()
+    return tuple(i for i, attrs in enumerate(ir.ArrayAttr(main.attributes["arg_attrs"]))
+                 if any(name in ir.DictAttr(attrs) for name in DONATION_ATTRS))
+
+
+RESERVED_KEYWORD = "return_arrays"
+"""The keyword a model call takes for itself (``model(x, return_arrays=True)``), so no input can be named so."""
+
+
 def check_input_names(names: Sequence[str] | None, signature: Signature) -> tuple[str, ...] | None:
     """Validate ``compile(..., input_names=...)`` against the signature."""
     if names is None:
@@ -221,4 +243,7 @@ def check_input_names(names: Sequence[str] | None, signature: Signature) -> tupl
             raise TypeError(f"input_names must be strings; got {n!r}")
     if len(set(names)) != len(names):
         raise ValueError(f"input_names must be distinct; got {list(names)}")
+    if RESERVED_KEYWORD in names:
+        raise ValueError(f"input_names cannot include {RESERVED_KEYWORD!r}: a model call takes "
+                         f"{RESERVED_KEYWORD}=True to return jax.Arrays; rename that input")
     return names

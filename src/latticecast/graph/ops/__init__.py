@@ -15,6 +15,7 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
 ``reduction``      MAX's ``sum mean max min prod argmax argmin``; ``reduce_sum`` ... (NumPy's)
 ``linalg``         ``matmul``, ``band_part``
 ``nn``             ``relu``, ``silu``, ``gelu``, ``softmax``, ``logsoftmax``, ``layer_norm``
+``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
 ``promotion``      the adapter over ``op_rules`` that every promoting op goes through
 ``dynamic``        symbolic dimensions in the IR (shape operands, ``dynamic_*`` ops)
 =================  =============================================================
@@ -45,6 +46,7 @@ from .reduction import (argmax, argmin, max, mean, min, prod, reduce_max, reduce
 from .selection import clamp, select, where
 from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, squeeze, stack, transfer_to, transpose,
                     unsqueeze)
+from .sharding import shard
 
 __all__ = [
     # arithmetic (NumPy's names and MAX's)
@@ -63,6 +65,8 @@ __all__ = [
     # shape and indexing
     "reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat", "stack",
     "rebind", "slice_tensor", "transfer_to",
+    # sharding
+    "shard",
     # reductions: MAX's (one axis, kept) and NumPy's (reduce_*)
     "sum", "mean", "max", "min", "prod", "argmax", "argmin", "reduce_sum", "reduce_mean", "reduce_max",
     "reduce_min", "reduce_prod",

@@ -24,6 +24,7 @@ from ...dims import SymbolicDim, is_static
 from ...dtypes import DType
 from ...errors import GraphError, LiteralRangeError, PromotionError
 from ...op_rules import OpPromotion, OpRule, decide
+from ...passes.sharding import copy_sharding
 from ...values import Scalar, array_problem, scalar_problem
 from ...weak import PType, Weak
 from ..current import current_graph
@@ -297,5 +298,8 @@ def convert(v: Value, dtype: DType, *, keep_weak: bool = False, make_weak: bool 
     if v.storage is dtype and (weak or not v.is_weak):
         return v
     op = g._add_op("stablehlo.convert", [g.tc.tensor(dtype, v.shape)], [v.ir], weak=weak)
+    if g.layout is not None:  # a sharded graph: the convert keeps its operand's layout, as the pass's do
+        with g.context:
+            copy_sharding(v.ir, op)
     return Value(g, op.result, g.policy.canonical(Weak(dtype)) if weak else dtype, v.shape, storage=dtype)
 

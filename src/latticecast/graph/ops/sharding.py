@@ -1,0 +1,30 @@
+"""``shard``: a sharding constraint on a value (``jax.lax.with_sharding_constraint`` over the graph's mesh)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import GraphError
+from ..value import TensorValueLike, Value
+from .promotion import unary_operand
+
+__all__ = ["shard"]
+
+
+def shard(x: TensorValueLike, spec: Any) -> Value:
+    """``x`` laid out over the graph's mesh as ``spec`` (a ``jax.sharding.PartitionSpec``) says.
+
+    It emits ``sdy.sharding_constraint``: the partitioner puts the value in that layout here and
+    propagates it to its neighbours. The value is unchanged; a weakly typed one (a Python literal)
+    takes its stored dtype, as a value leaving the promoted ops does. ``P.UNCONSTRAINED`` leaves a
+    dimension to the partitioner, and dimensions need not divide evenly (XLA pads the last tile).
+    """
+    v = unary_operand(x, "shard")
+    g = v.graph
+    if g.layout is None:
+        raise GraphError(f"shard: graph {g.name!r} has no mesh to shard over; pass "
+                         f"Graph(..., mesh=jax.sharding.Mesh(...))")
+    with g.context:
+        attr = g.layout.sharding(spec, v.shape, "shard", boundary=False)
+    op = g._add_op("sdy.sharding_constraint", [v.ir.type], [v.ir], {"sharding": attr})
+    return Value(g, op.result, v.storage, v.shape, storage=v.storage)
