@@ -374,3 +374,35 @@ def test_out_of_order_exits_restore_the_graph_that_was_current() -> None:
     with pytest.raises(GraphError, match="no graph is being built"):
         Graph.current
     g1.__exit__(None, None, None)  # leaving a graph twice is harmless
+
+
+def test_a_literal_is_one_constant_however_often_it_is_written() -> None:
+    """The builder makes one weak constant per (literal, type, shape), and the pass re-types it
+    once per type it meets: ``x - 1`` a thousand times is not a thousand constants."""
+    with Graph("lits", input_types=[TensorType(DType.int8, [4]), TensorType(DType.float32, [4])]) as g:
+        x, y = g.inputs
+        a, b = x, y
+        for _ in range(50):
+            a, b = a - 1, b - 1
+        g.output(a, b)
+    before = g.mlir(before_passes=True)
+    assert before.count('"stablehlo.constant"') == 1 and before.count("{latticecast.weak}") == 1
+    after = g.mlir()
+    assert after.count("stablehlo.constant") == 2  # one int8 and one float32 constant
+    out_a, out_b = g.compile()(np.full(4, 60, np.int8), np.zeros(4, np.float32))
+    np.testing.assert_array_equal(out_a, np.full(4, 10, np.int8))
+    np.testing.assert_array_equal(out_b, np.full(4, -50, np.float32))
+
+
+def test_literals_python_calls_equal_stay_apart() -> None:
+    """``0.0 == -0.0`` and ``1 == 1.0 == True`` in Python, but they are different literals."""
+    with Graph("apart", input_types=[TensorType(DType.float32, [2]), TensorType(DType.int32, [2])]) as g:
+        f, i = g.inputs
+        g.output(f * 0.0, f * -0.0, i + 1, i + 1.0, i + True, f + float("nan"), f - float("nan"))
+    outs = g.compile()(np.array([1.0, -1.0], np.float32), np.array([1, 2], np.int32))
+    np.testing.assert_array_equal(np.signbit(outs[0]), [False, True])
+    np.testing.assert_array_equal(np.signbit(outs[1]), [True, False])
+    assert [o.dtype for o in outs[2:5]] == [np.int32, np.float64, np.int32]  # jax: i32 + 1.0 is f64 (x64)
+    np.testing.assert_array_equal(outs[2], [2, 3])
+    np.testing.assert_array_equal(outs[4], [2, 3])
+    assert np.isnan(outs[5]).all() and np.isnan(outs[6]).all()

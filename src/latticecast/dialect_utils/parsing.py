@@ -134,17 +134,55 @@ def parse_module(source: "str | bytes", context: ir.Context | None = None, *, le
                 rename = {f"'{placeholder}.": f"'{_DIALECT}.", f'"{placeholder}.': f'"{_DIALECT}.'}
     if isinstance(data, bytes) and is_portable_artifact(data):
         return _deserialize_portable(data, ctx, source_name)
+    with ctx:
+        if isinstance(data, str):
+            module = _parse_text(data, source_name, shift, rename)
+        else:
+            try:
+                module = ir.Module.parse(data)
+            except ir.MLIRError as e:
+                raise MLIRParseError.from_mlir(e, source_name) from None
+        if rename:
+            _restore_placeholders(module.operation, next(iter(rename))[1:-1], source_name)
+    return module
+
+
+def _parse_text(text: str, source_name: str, shift: int, rename: dict[str, str]) -> ir.Module:
+    """Text as a module whose locations name ``source_name`` and count lines from ``shift + 1``.
+
+    ``Operation.parse`` takes the buffer's name (``Module.parse`` calls every buffer ``"-"``),
+    and ``shift`` blank lines in front move every line down, so the parser writes the right
+    locations itself; the module op it returns becomes an ``ir.Module`` by moving its few
+    top-level ops. Text of several top-level ops without a ``module`` (which ``Module.parse``
+    wraps in one) takes ``Module.parse`` and a walk that renames each location instead.
+    """
     try:
-        with ctx:
-            module = ir.Module.parse(data)
-            if rename:
-                _restore_placeholders(module.operation, next(iter(rename))[1:-1], source_name)
+        op = ir.Operation.parse("\n" * shift + text, source_name=source_name).operation
     except ir.MLIRError as e:
-        raise _shifted(MLIRParseError.from_mlir(e, source_name, rename=rename), source_name, shift) from None
-    except MLIRParseError as e:
-        raise _shifted(e, source_name, shift) from None
-    if (source_name != "-" or shift) and isinstance(data, str):
-        _relocate(module.operation, source_name, shift)
+        if "source must contain a single top-level operation" not in str(e):
+            raise MLIRParseError.from_mlir(e, source_name, rename=rename) from None
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError as e2:
+            raise _shifted(MLIRParseError.from_mlir(e2, source_name, rename=rename), source_name, shift) from None
+        if source_name != "-" or shift:
+            _relocate(module.operation, source_name, shift)
+        return module
+    if op.name != "builtin.module":  # one top-level op without a module: wrap it, as Module.parse does
+        module = ir.Module.create(loc=op.location)
+        ir.InsertionPoint(module.body).insert(op)
+        return module
+    module = ir.Module.create(loc=op.location)
+    target = module.operation.attributes
+    attributes = op.attributes
+    for name in attributes:
+        target[name] = attributes[name]
+    insert = ir.InsertionPoint(module.body)
+    for inner in list(op.regions[0].blocks[0].operations):
+        inner = inner.operation
+        inner.detach_from_parent()
+        insert.insert(inner)
+    op.erase()
     return module
 
 

@@ -25,7 +25,7 @@ from ...weak import PType, Weak
 from ..value import TensorValueLike, Value
 from .selection import where
 from .promotion import (Literal, Promoted, broadcast_shapes, constant_value, convert, decide_operands, graph_of,
-                        operand, promote, realize, unary_operand, with_op)
+                        operand, promote, realize, fast_operands, unary_operand, with_op)
 
 if TYPE_CHECKING:
     from ..graph import Graph
@@ -51,7 +51,15 @@ def _emit(p: Promoted, name: str, attributes: dict[str, ir.Attribute] | None = N
 
 def _binary(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str,
             attributes: dict[str, ir.Attribute] | None = None) -> Value:
-    return _emit(promote(STABLEHLO[name], symbol, x, y), name, attributes)
+    rule = STABLEHLO[name]
+    fast = fast_operands(rule, symbol, x, y)
+    if fast is None:
+        return _emit(promote(rule, symbol, x, y), name, attributes)
+    d, a, b = fast
+    g = a.graph
+    shape = a.shape
+    op = g._add_op(name, [g.tc.tensor(d.result, shape)], [a.ir, b.ir], attributes, weak=d.result_weak)
+    return Value(g, op.result, d.result_ptype, shape, d.result)
 
 
 # -- arithmetic ---------------------------------------------------------------------------------

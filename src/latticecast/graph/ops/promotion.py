@@ -101,6 +101,55 @@ class Promoted:
     shape: tuple[int, ...]
 
 
+_SCALARS = (bool, int, float, complex)
+
+
+def fast_operands(rule: OpRule, symbol: str, x: Any, y: Any) -> "tuple[OpPromotion, Value, Value] | None":
+    """The decision and the operands for the builder's common binary ops: two values of one graph
+    and one shape, or a value and a Python scalar (``x - 1``); ``None`` for anything else (it takes
+    :func:`promote`).
+
+    A graph keeps its decisions per (op, operand types) and its literal constants per (literal,
+    type, shape), so a chain of a million ops asks the policy a handful of questions, and each op
+    costs a few dictionary lookups here.
+    """
+    if x.__class__ is Value:
+        g = x.graph
+        if y.__class__ is Value:
+            if y.graph is not g or x.shape != y.shape:
+                return None
+        elif y.__class__ not in _SCALARS:
+            return None
+    elif y.__class__ is Value and x.__class__ in _SCALARS:
+        g = y.graph
+    else:
+        return None
+    if g.policy.rank_sensitive:
+        return None
+    if g._closed:
+        g.check_open()
+    a = x if x.__class__ is Value else _literal(g, x)
+    b = y if y.__class__ is Value else _literal(g, y)
+    key = (rule.name, a.ptype, b.ptype)
+    decision = g.decisions.get(key)
+    if decision is None:
+        decision = g.decisions[key] = decide_operands(g, rule, symbol, (a, b))
+    if a.__class__ is Literal:
+        a = emit_literal(g, a, decision.target, b.shape)  # type: ignore[arg-type]
+    elif b.__class__ is Literal:
+        b = emit_literal(g, b, decision.target, a.shape)  # type: ignore[arg-type]
+    return decision, a, b  # type: ignore[return-value]
+
+
+def _literal(g: "Graph", value: Scalar) -> Literal:
+    """``value`` as a literal of ``g``, its type as the policy gives it (asked once per literal)."""
+    key = _literal_key(value)
+    ptype = g.literal_types.get(key)
+    if ptype is None:
+        ptype = g.literal_types[key] = g.policy.literal_type(value)
+    return Literal(value, ptype)
+
+
 def promote(rule: OpRule, symbol: str, *xs: TensorValueLike, graph: "Graph | None" = None) -> Promoted:
     """Decide ``rule`` for ``xs`` under the graph's policy and realise the operands at one shape.
 
@@ -159,19 +208,38 @@ def as_value(x: TensorValueLike, graph: "Graph", *, materialize: bool = False) -
 # -- constants -----------------------------------------------------------------------------------
 
 
+def _literal_key(value: Scalar) -> tuple[type, Any]:
+    """A dictionary key that tells apart literals Python calls equal: ``1``, ``1.0`` and ``True``
+    (by type), and ``0.0`` and ``-0.0`` (by their text)."""
+    cls = value.__class__
+    return (cls, value if cls is int or cls is bool else repr(value))
+
+
 def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple[int, ...]) -> Value:
     """A weak constant for ``lit`` that will promote to ``target``: checked against ``target`` now
     (with the policy's literal rules), stored in the policy's type for the literal (the pass
-    re-types it)."""
-    g.policy.check_literal(lit.value, target)
+    re-types it).
+
+    A graph makes one constant per (literal, type, shape) and reuses it, as MLIR's ``cse``
+    would: ``x - 1`` a thousand times is one constant that the pass re-types once. Ops
+    are only ever appended to ``@main``'s block, so the first use's constant dominates the
+    later ones.
+    """
+    key = _literal_key(lit.value)
+    if (key, target) not in g.checked_literals:
+        g.policy.check_literal(lit.value, target)
+        g.checked_literals.add((key, target))
     if not is_static(shape):  # a constant has a static shape: broadcast it when the graph runs
         return broadcast(emit_literal(g, lit, target, ()), shape)
     if isinstance(lit.ptype, Weak):
         storage = g.policy.materialize(lit.ptype)
         if scalar_problem(lit.value, storage) is None and storage.has_dense_constants:
-            attr = g.tc.dense_attr(np.asarray(lit.value, dtype=storage.np_dtype), storage, shape)
-            op = g._add_op("stablehlo.constant", [g.tc.tensor(storage, shape)], [], {"value": attr}, weak=True)
-            return Value(g, op.result, lit.ptype, shape)
+            found = g.literal_constants.get((key, lit.ptype, shape))
+            if found is None:
+                attr = g.tc.dense_attr(np.asarray(lit.value, dtype=storage.np_dtype), storage, shape)
+                op = g._add_op("stablehlo.constant", [g.tc.tensor(storage, shape)], [], {"value": attr}, weak=True)
+                found = g.literal_constants[(key, lit.ptype, shape)] = Value(g, op.result, lit.ptype, shape)
+            return found
     # a strong literal (a JAX bool), or one its weak storage cannot hold: build it at the target
     dtype = target if isinstance(lit.ptype, Weak) else lit.ptype
     return _constant(g, _host_array(lit.value, dtype), dtype, shape)

@@ -87,6 +87,7 @@ class _Run:
         rules, transparent, promote, propagate = STABLEHLO, WEAK_TRANSPARENT, self._promote, weak.propagate
         weak_values = weak.values
         failure: list[BaseException] = []
+        advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
 
         # One pre-order walk does everything: definitions come before their uses, and the
         # rewrites only insert ops right after a definition (before the op being visited),
@@ -103,8 +104,8 @@ class _Run:
                     propagate(op)
             except Exception as e:  # re-raised below as itself, not as the binding's RuntimeError
                 failure.append(e)
-                return ir.WalkResult.INTERRUPT
-            return ir.WalkResult.ADVANCE
+                return interrupt
+            return advance
 
         self.root.walk(visit, ir.WalkOrder.PRE_ORDER)
         if failure:
@@ -124,25 +125,30 @@ class _Run:
         # common case (two operands of one type, no weak value) costs a few comparisons.
         operands = op.operands
         positions = rule.operands
-        if positions is None:
-            values = tuple(operands)
-            if len(values) < 2:
-                return  # malformed: the verifier reports it
-        else:
-            if len(operands) <= positions[-1]:
-                return
-            values = tuple([operands[i] for i in positions])
         weak_values = self.weak.values
         flags = None
-        if weak_values:
-            flags = tuple([v in weak_values for v in values])
-            if True not in flags:
-                flags = None
-        if len(values) == 2:
-            types = (values[0].type, values[1].type)
+        if positions is None and len(operands) == 2:  # binary ops: most of every module
+            a = operands[0]
+            b = operands[1]
+            values: tuple[ir.Value, ...] = (a, b)
+            if weak_values and (a in weak_values or b in weak_values):
+                flags = (a in weak_values, b in weak_values)
+            types = (a.type, b.type)
             if flags is None and types[0] == types[1]:
                 return
         else:
+            if positions is None:
+                values = tuple(operands)
+                if len(values) < 2:
+                    return  # malformed: the verifier reports it
+            else:
+                if len(operands) <= positions[-1]:
+                    return
+                values = tuple([operands[i] for i in positions])
+            if weak_values:
+                flags = tuple([v in weak_values for v in values])
+                if True not in flags:
+                    flags = None
             types = tuple([v.type for v in values])
             first = types[0]
             if flags is None and all(t == first for t in types):

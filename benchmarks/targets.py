@@ -1,0 +1,351 @@
+"""The performance targets, each measured side by side in one run: ``python3 dev.py bench``.
+
+    python benchmarks/targets.py [--quick] [--repeats 5]
+
+One row per target of the performance issue: what is measured, the value, the target,
+and whether it is met. Ratios against JAX (and MAX, where an interpreter with MAX 26.7
+is given in ``$LATTICECAST_MAX_PYTHON``) are measured in the same run, alternating the
+two sides, and quoted as medians over ``--repeats``: the machines are shared and noisy.
+``--quick`` shrinks the million-op and 100k measurements tenfold (for a smoke test; the
+ratios then say less). Every measurement runs in a fresh process where memory or
+process-wide caches would otherwise blur it.
+
+The programs:
+
+* the *literal chain*: ``N`` ops over ``x: int16, y: float32, z: int8, w: int16``
+  (``acc + y``, ``acc * z``, ``acc - 1``, ``acc + w``, repeated), a Python literal every
+  fourth op as real code has them; the *plain chain* writes ``acc - x`` instead of
+  ``acc - 1``;
+* latticecast: build with the graph builder, run ``implicit-cast`` (and the verifier),
+  print; JAX: ``jax.jit(f).lower(...).as_text()`` of the same Python (x64 on, so the
+  promotions agree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+LITERAL_CHAIN_DTYPES = ("int16", "float32", "int8", "int16")
+
+
+def chain(xs: Sequence[object], n: int, literal: bool = True) -> object:
+    """The literal (or plain) chain over graph values or jax arrays."""
+    x, y, z, w = xs
+    acc = x
+    for i in range(n):
+        k = i % 4
+        if k == 0:
+            acc = acc + y
+        elif k == 1:
+            acc = acc * z
+        elif k == 2:
+            acc = acc - 1 if literal else acc - x
+        else:
+            acc = acc + w
+    return acc
+
+
+def every_other_literal(xs: Sequence[object], n: int, literal: bool = True) -> object:
+    """A chain with a literal every other op (``acc + y``, ``acc - 1``), or ``acc - x`` instead."""
+    x, y = xs[0], xs[1]
+    acc = x
+    for i in range(n):
+        acc = acc + y if i % 2 == 0 else (acc - 1 if literal else acc - x)
+    return acc
+
+
+def build_latticecast(n: int, literal: bool, program: Callable = chain) -> tuple[float, float, str]:
+    """Build, pass and print; returns (build seconds, total seconds, text)."""
+    from latticecast import DType, Graph, TensorType
+
+    t0 = time.perf_counter()
+    g = Graph("chain", input_types=[TensorType(DType(d), (8,)) for d in LITERAL_CHAIN_DTYPES], policy="jax")
+    with g:
+        g.output(program(g.inputs, n, literal))
+    t1 = time.perf_counter()
+    text = g.mlir()
+    return t1 - t0, time.perf_counter() - t0, text
+
+
+def lower_jax(n: int, literal: bool) -> tuple[float, str]:
+    import jax
+    import numpy as np
+
+    def f(*xs: object) -> object:
+        return chain(xs, n, literal)
+
+    t0 = time.perf_counter()
+    text = jax.jit(f).lower(*[jax.ShapeDtypeStruct((8,), np.dtype(d)) for d in LITERAL_CHAIN_DTYPES]).as_text()
+    return time.perf_counter() - t0, text
+
+
+# -- rows ---------------------------------------------------------------------------------------
+
+Row = tuple[str, str, str, bool]
+
+
+def chains_vs_jax(n: int, repeats: int) -> list[Row]:
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+    build_latticecast(200, True)
+    lower_jax(200, True)
+    rows = []
+    build_per_op = []
+    for literal in (True, False):
+        ratios, ours, theirs = [], [], []
+        for _ in range(repeats):
+            build_s, lc_s, text = build_latticecast(n, literal)
+            jax_s, _ = lower_jax(n, literal)
+            ours.append(lc_s)
+            theirs.append(jax_s)
+            ratios.append(jax_s / lc_s)
+            if not literal:
+                build_per_op.append(build_s / n * 1e6)
+        r = statistics.median(ratios)
+        target = 5.0 if literal else 10.0
+        what = "with a literal every 4th op" if literal else "without literals"
+        rows.append((f"{n:,}-op chain {what}: build + implicit-cast + print vs jax.jit(f).lower().as_text()",
+                     f"{r:.1f}x ({statistics.median(ours):.3f} s vs {statistics.median(theirs):.3f} s)",
+                     f">= {target:g}x", r >= target))
+    per_op = statistics.median(build_per_op)
+    rows.append(("per-op build cost, chain without literals", f"{per_op:.2f} us/op", "<= 5 us", per_op <= 5))
+    return rows
+
+
+def max_builder(n: int, repeats: int) -> list[Row]:
+    """MAX 26.7's own graph builder on the literal chain (build only: MAX's graph is MLIR already),
+    against latticecast's build + pass + print, where an interpreter with MAX is given."""
+    python = os.environ.get("LATTICECAST_MAX_PYTHON")
+    if not python:
+        return [("MAX 26.7's graph builder on the literal chain", "not measured",
+                 "set LATTICECAST_MAX_PYTHON to a python with max==26.7", True)]
+    code = textwrap.dedent(f"""
+        import json, statistics, sys, time
+        sys.path.insert(0, {str(HERE)!r})
+        from targets import chain, LITERAL_CHAIN_DTYPES
+        from max.dtype import DType
+        from max.graph import DeviceRef, Graph, TensorType
+        def build():
+            types = [TensorType(getattr(DType, d), [8], DeviceRef.CPU()) for d in LITERAL_CHAIN_DTYPES]
+            t0 = time.perf_counter()
+            with Graph("chain", input_types=types) as g:
+                g.output(chain([v.tensor for v in g.inputs], {n}, True))
+            return time.perf_counter() - t0
+        build()
+        print(json.dumps(statistics.median(build() for _ in range({repeats}))))
+    """)
+    proc = subprocess.run([python, "-c", code], capture_output=True, text=True)
+    if proc.returncode:
+        return [("MAX 26.7's graph builder", "failed: " + proc.stderr.strip().splitlines()[-1], "", False)]
+    max_s = json.loads(proc.stdout)
+    ours = statistics.median(build_latticecast(n, True)[1] for _ in range(repeats))
+    r = max_s / ours
+    return [(f"MAX 26.7's builder on the {n:,}-op literal chain vs latticecast's build + pass + print",
+             f"{r:.1f}x ({max_s:.3f} s vs {ours:.3f} s)", "keep the lead (> 1x)", r > 1)]
+
+
+def _child(code: str) -> dict:
+    """Run ``code`` in a fresh interpreter; it prints one JSON object (with its peak RSS)."""
+    prelude = textwrap.dedent(f"""
+        import json, resource, sys, time
+        sys.path.insert(0, {str(HERE)!r})
+        def done(**kw):
+            kw["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            print(json.dumps(kw))
+    """)
+    proc = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True, text=True,
+                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    if proc.returncode:
+        raise SystemExit(f"benchmark child failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def million_literals(n: int) -> list[Row]:
+    runs = {}
+    for literal in (True, False):
+        runs[literal] = _child(f"""
+            from targets import build_latticecast, every_other_literal
+            import latticecast
+            build_latticecast(100, {literal}, every_other_literal)
+            t0 = time.perf_counter()
+            _, total, text = build_latticecast({n}, {literal}, every_other_literal)
+            done(seconds=total, lines=text.count(chr(10)))
+        """)
+    per_op = runs[True]["seconds"] / runs[False]["seconds"]
+    memory = runs[True]["rss_mb"] / runs[False]["rss_mb"]
+    return [(f"{n:,}-op chain, a literal every other op, vs the plain one: time per op",
+             f"{per_op:.2f}x ({runs[True]['seconds']:.1f} s vs {runs[False]['seconds']:.1f} s)", "<= 1.5x",
+             per_op <= 1.5),
+            (f"{n:,}-op chain, a literal every other op, vs the plain one: peak memory",
+             f"{memory:.2f}x ({runs[True]['rss_mb']:.0f} MB vs {runs[False]['rss_mb']:.0f} MB)", "<= 1.2x",
+             memory <= 1.2)]
+
+
+def pass_vs_cse(n: int, repeats: int) -> list[Row]:
+    from jaxlib.mlir import passmanager
+
+    from latticecast.passes import ImplicitCastOptions, run_implicit_cast
+    from latticecast import DType, Graph, TensorType
+
+    g = Graph("chain", input_types=[TensorType(DType(d), (8,)) for d in LITERAL_CHAIN_DTYPES], policy="jax")
+    with g:
+        g.output(chain(g.inputs, n, True))
+    module = g._module  # as built, before the pass: the same module for both
+    ratios, ours, cse = [], [], []
+    for _ in range(repeats):
+        op = module.operation.clone()
+        t0 = time.perf_counter()
+        run_implicit_cast(op, ImplicitCastOptions(policy="jax"))
+        t1 = time.perf_counter()
+        op.erase()
+        op = module.operation.clone()
+        with g.context:
+            pm = passmanager.PassManager.parse("builtin.module(cse)")
+        pm.enable_verifier(False)
+        t2 = time.perf_counter()
+        pm.run(op)
+        t3 = time.perf_counter()
+        op.erase()
+        ours.append(t1 - t0)
+        cse.append(t3 - t2)
+        ratios.append((t1 - t0) / (t3 - t2))
+    r = statistics.median(ratios)
+    return [(f"implicit-cast alone vs builtin.module(cse), {n:,}-op literal chain",
+             f"{r:.2f}x ({statistics.median(ours):.3f} s vs {statistics.median(cse):.3f} s)", "<= 2x", r <= 2)]
+
+
+def many_inputs(small: int, large: int) -> list[Row]:
+    times = {}
+    for n in (small, large):
+        times[n] = _child(f"""
+            from latticecast import DType, Graph, TensorType
+            g = Graph("inputs", input_types=[TensorType(DType.float32, (2,))] + [TensorType(DType.int8, (2,))] * {n})
+            with g:
+                acc = g.inputs[0]
+                for x in g.inputs[1:]:
+                    acc = acc + x  # every int8 input is converted to float32
+                g.output(acc)
+            t0 = time.perf_counter()
+            text = g.mlir()
+            done(seconds=time.perf_counter() - t0, converts=text.count("stablehlo.convert"))
+        """)
+        assert times[n]["converts"] == n
+    growth = times[large]["seconds"] / times[small]["seconds"]
+    limit = large / small
+    return [(f"implicit-cast + print, graph with {large:,} inputs each converted, vs {small:,}",
+             f"{growth:.1f}x ({times[large]['seconds']:.2f} s vs {times[small]['seconds']:.3f} s)",
+             f"<= {limit:g}x (linear)", growth <= limit)]
+
+
+def audit_thousand(types: int) -> list[Row]:
+    from latticecast import PromotionTable, audit
+
+    side = 40
+    cells = [(i // side, i % side) for i in range(types)]  # a product of two chains: a lattice
+    table = PromotionTable.from_function(cells, None, lambda a, b: (max(a[0], b[0]), max(a[1], b[1])),
+                                         name="grid")
+    t0 = time.perf_counter()
+    report = audit(table)
+    seconds = time.perf_counter() - t0
+    return [(f"audit of a {types:,}-type table (a lattice: {report.is_lattice})", f"{seconds:.1f} s", "<= 10 s",
+             seconds <= 10)]
+
+
+def round_trip(rounds: int, calls: int) -> list[Row]:
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    from bench_runtime import SMALL_PROGRAM, alternate, per_call_us, ratio
+    from latticecast.runtime import compile
+
+    model = compile(SMALL_PROGRAM)
+    x, y = np.arange(4, dtype=np.int16), np.ones(4, np.float32)
+    jitted = jax.jit(lambda a, b: a.astype(jnp.float32) + b)
+    np.testing.assert_array_equal(model(x, y)[0], np.asarray(jitted(x, y)))
+    ours, theirs = alternate([lambda: per_call_us(lambda: model(x, y), calls),
+                              lambda: per_call_us(lambda: np.asarray(jitted(x, y)), calls)], rounds)
+    r = ratio(ours, theirs)
+    return [("round trip NumPy -> result, small program, vs np.asarray(jax.jit(f)(x, y))",
+             f"{r:.2f}x ({statistics.median(ours):.1f} us vs {statistics.median(theirs):.1f} us)", "<= 1.2x",
+             r <= 1.2)]
+
+
+def jax_module(layers: int, repeats: int) -> list[Row]:
+    import jax
+    import numpy as np
+
+    from bench_jax_module import T, D, make_step, parameters
+    from latticecast.dialect_utils.context import make_context
+    from latticecast.dialect_utils.parsing import parse_module
+    from latticecast.passes import run_pipeline
+
+    ps, x = parameters(layers), np.ones((T, D), np.float32)
+    text = jax.jit(make_step()).lower(ps, x).as_text()
+    ctx = make_context(lenient=True)
+    ratios, ours, theirs = [], [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        jax.jit(make_step()).lower(ps, x).as_text()
+        t1 = time.perf_counter()
+        module = parse_module(text, ctx, lenient=True, source_name="step.mlir")
+        run_pipeline(module, "builtin.module(implicit-cast)")
+        out = module.operation.get_asm(assume_verified=True)
+        t2 = time.perf_counter()
+        theirs.append(t1 - t0)
+        ours.append(t2 - t1)
+        ratios.append((t1 - t0) / (t2 - t1))
+    assert out == text, "implicit-cast changed JAX's legal module"
+    r = statistics.median(ratios)
+    return [(f"{text.count(chr(10)):,}-line JAX module ({layers}-layer transformer): parse + pass + print "
+             f"in process vs JAX's trace + lower", f"{r:.1f}x ({statistics.median(ours):.3f} s vs "
+             f"{statistics.median(theirs):.3f} s)", ">= 10x", r >= 10)]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="the large measurements at a tenth of their size")
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args()
+    scale = 10 if args.quick else 1
+    measurements: list[tuple[str, Callable[[], list[Row]]]] = [
+        ("chains", lambda: chains_vs_jax(10_000, args.repeats)),
+        ("MAX", lambda: max_builder(10_000, args.repeats)),
+        ("million", lambda: million_literals(1_000_000 // scale)),
+        ("pass vs cse", lambda: pass_vs_cse(100_000 // scale, max(3, args.repeats // 2))),
+        ("inputs", lambda: many_inputs(10_000 // scale, 100_000 // scale)),
+        ("audit", lambda: audit_thousand(1_000)),
+        ("round trip", lambda: round_trip(max(5, args.repeats * 2), 2000)),
+        ("JAX module", lambda: jax_module(32, args.repeats)),
+    ]
+    rows: list[Row] = []
+    width = 96
+    print(f"{'measure':{width}s} {'measured':>36s}  {'target':>14s}  met")
+    for name, measure in measurements:
+        for row in measure():
+            rows.append(row)
+            what, value, target, met = row
+            print(f"{what:{width}s} {value:>36s}  {target:>14s}  {'yes' if met else 'NO'}", flush=True)
+    missed = [r[0] for r in rows if not r[3]]
+    print(f"\n{len(rows) - len(missed)} of {len(rows)} targets met" + (f"; missed: {'; '.join(missed)}" if missed
+                                                                     else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
