@@ -1,4 +1,11 @@
-"""Run every benchmark in one go: ``python3 dev.py bench`` (arguments are not forwarded)."""
+"""``python3 dev.py bench``: the table of performance targets, then the sharded-run overhead.
+
+``targets.py`` measures every target of the performance issue side by side with JAX (and
+MAX, with ``LATTICECAST_MAX_PYTHON``); ``bench_sharded.py`` measures a partitioned run
+against ``jax.jit`` on 8 CPU devices. The other scripts here break single measurements
+down further (``bench_graph.py``, ``bench_runtime.py``, ``bench_jax_module.py``); run them
+directly. Arguments are forwarded to ``targets.py`` (``--quick``, ``--repeats N``).
+"""
 
 import subprocess
 import sys
@@ -6,8 +13,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-for script in ("bench_graph.py", "bench_runtime.py", "bench_jax_module.py", "bench_sharded.py"):
+for script, args in (("targets.py", sys.argv[1:]), ("bench_sharded.py", [])):
     print(f"\n### {script}\n", flush=True)
-    code = subprocess.call([sys.executable, str(HERE / script)])
+    code = subprocess.call([sys.executable, str(HERE / script), *args])
     if code:
         sys.exit(code)

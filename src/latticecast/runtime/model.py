@@ -191,10 +191,10 @@ class Model:
         arrays = []
         append = arrays.append
         for a, (dt, shape, small) in zip(args, self._expected):
-            if type(a) is ndarray and (a.dtype is dt or a.dtype == dt) and a.shape == shape:
+            if type(a) is ndarray and a.dtype is dt and a.shape == shape:
                 append(a.copy() if small else private_copy(a))  # .copy() is C-contiguous
             else:
-                append(self._convert(a, len(arrays)))
+                append(self._convert(a, len(arrays)))  # any other dtype spelling is checked there
         if self._donated:
             check_donations(arrays, self._donated, self.input_names)
         outs = self._run(arrays)

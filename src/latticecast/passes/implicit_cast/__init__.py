@@ -75,6 +75,7 @@ class _Run:
         self.tc = type_cache(root.context)
         self.result = PassResult()
         self.planner = Planner(self.policy, self.tc)
+        self.plans = self.planner.plans  # read directly on the hot path
         self.weak = WeakValues(self.policy, self.tc, self.result)
         self.converted: dict[tuple[ir.Value, DType], ir.Value] = {}  # (value, target) -> its conversion
         self.created: set[ir.Operation] = set()  # the converts this run inserted
@@ -157,14 +158,20 @@ class _Run:
         if len(results) != 1:
             return
         zero_dim = tuple([_zero_dim(v) for v in values]) if self.policy.rank_sensitive else None
-        plan = self.planner.plan(rule, types, results[0].type, flags, zero_dim)
+        rtype = results[0].type
+        plan = self.plans.get((rule.name, types, rtype, flags, zero_dim))
+        if plan is None:
+            plan = self.planner.plan(rule, types, rtype, flags, zero_dim)
         if plan.__class__ is str:
             self.result.error(op, plan)  # type: ignore[arg-type]
             return
+        converted = self.converted
         for i, target in plan.converts:  # type: ignore[union-attr]
-            new = self._materialize(values[i], target, op)
+            new = converted.get((values[i], target))
             if new is None:
-                return
+                new = self._materialize(values[i], target, op)
+                if new is None:
+                    return
             operands[i if positions is None else positions[i]] = new
         if plan.compare_type is not None and "compare_type" in op.attributes:  # type: ignore[union-attr]
             # SIGNED/UNSIGNED/FLOAT follow the promoted type; a float TOTALORDER stays one

@@ -52,7 +52,8 @@ class Planner:
     def __init__(self, policy: Policy, tc: TypeCache) -> None:
         self.policy = policy
         self.tc = tc
-        self._plans: dict[tuple, "Plan | str"] = {}
+        self.plans: dict[tuple, "Plan | str"] = {}
+        """The plans made so far, by (op name, operand types, result type, weak flags, 0-d flags)."""
 
     def plan(self, rule: OpRule, types: tuple[ir.Type, ...], rtype: ir.Type,
              flags: "tuple[bool, ...] | None", zero_dim: "tuple[bool, ...] | None" = None) -> "Plan | str":
@@ -60,9 +61,9 @@ class Planner:
         says; 0-d tensors where ``zero_dim`` says, for a rank-sensitive policy) and whose result has
         ``rtype``; a string is the error to report at the op."""
         key = (rule.name, types, rtype, flags, zero_dim)
-        found = self._plans.get(key)
+        found = self.plans.get(key)
         if found is None:
-            found = self._plans[key] = self._make(rule, types, rtype, flags, zero_dim)
+            found = self.plans[key] = self._make(rule, types, rtype, flags, zero_dim)
         return found
 
     def _make(self, rule: OpRule, types: Sequence[ir.Type], rtype: ir.Type,
