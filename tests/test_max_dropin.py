@@ -69,8 +69,8 @@ def _compare(got: list[np.ndarray], want: list[np.ndarray]) -> float:
 
 @pytest.fixture(params=["default", "max", "jax"])
 def policy(request, monkeypatch):
-    """The programs name no policy: run them under latticecast.max's default and, since they are float32
-    only (no promotion happens), under two other policies, which must not change a single output."""
+    """The programs name no policy: run them under latticecast.max's default (max-python) and, since they are
+    float32 only (no promotion happens), under two other policies, which must not change a single output."""
     if request.param != "default":
         monkeypatch.setattr(lc_max, "default_policy", lambda: request.param)
     return lc_max.default_policy()
@@ -84,9 +84,9 @@ def test_static_programs_match_max(name, policy):
     _compare(graph.compile()(*ins), want)
 
 
-def test_the_default_policy_is_max_python_once_registered():
-    assert lc_max.default_policy() in (lc_max.MAX_POLICY, lc_max.FALLBACK_POLICY)
-    assert (lc_max.default_policy() == lc_max.MAX_POLICY) == (lc_max.MAX_POLICY in lc_max.policies())
+def test_the_default_policy_is_max_python():
+    assert lc_max.default_policy() == lc_max.MAX_POLICY == "max-python"
+    assert lc_max.Graph("g").policy.name == "max-python"
     assert lc_max.Graph("g", policy="jax").policy.name == "jax"
 
 

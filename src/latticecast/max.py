@@ -13,10 +13,10 @@ and reads as "latticecast's MAX"; MAX itself is never imported (its ``DType``,
 ``DeviceRef`` and ``TensorType`` objects are accepted duck-typed where latticecast's are).
 
 :class:`Graph` here differs from :class:`latticecast.Graph` in one thing: a MAX program
-names no promotion policy, so its default is MAX's own, ``"max-python"`` (MAX 26.7 as
-measured) once that policy is registered, and until then ``"max"`` (the promotion table
-MAX publishes). Float32-only programs do not depend on the choice. ``policy=`` still
-picks any other.
+names no promotion policy, so its default is MAX's own, ``"max-python"`` (MAX 26.7's
+``max.graph`` as measured: it never widens, refuses what it cannot convert exactly, and
+divides two integers in float64), where :class:`latticecast.Graph` defaults to ``"jax"``.
+``policy=`` still picks any other (``"max"`` is the promotion table MAX published before).
 """
 
 from __future__ import annotations
@@ -30,17 +30,15 @@ from .dtypes import DType
 from .graph import Graph as _Graph
 from .graph import Value
 from .graph.ops.promotion import as_value, graph_of
-from .policies import Policy, policies
+from .policies import Policy
 from .tensor_type import TensorType
 
 __all__ = ["DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "SymbolicDim", "TensorType", "TensorValue", "Value",
-           "ops", "MAX_POLICY", "FALLBACK_POLICY", "default_policy"]
+           "ops", "MAX_POLICY", "default_policy"]
 
 MAX_POLICY = "max-python"
 """The policy that reproduces MAX 26.7's promotion (``max.graph`` as measured)."""
 
-FALLBACK_POLICY = "max"
-"""The policy used while :data:`MAX_POLICY` is not registered: MAX's published promotion table."""
 
 class _ValueType(type):
     """``isinstance(v, TensorValue)`` holds for every graph value (they are all tensors here)."""
@@ -62,9 +60,8 @@ class TensorValue(metaclass=_ValueType):
 
 
 def default_policy() -> str:
-    """The policy a MAX program gets: :data:`MAX_POLICY` when it is registered, else :data:`FALLBACK_POLICY`
-    (decided per graph, so registering the policy later takes effect at once)."""
-    return MAX_POLICY if MAX_POLICY in policies() else FALLBACK_POLICY
+    """The policy a MAX program gets when it names none: :data:`MAX_POLICY`."""
+    return MAX_POLICY
 
 
 class Graph(_Graph):

@@ -23,6 +23,7 @@ rule in its module. This module imports nothing from MLIR.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import weakref
 from dataclasses import dataclass
@@ -113,6 +114,11 @@ class OpPromotion:
     result_weak: bool
     result_ptype: PType = None  # type: ignore[assignment]
     """The result's type as a value of the graph carries it (weak or not); derived."""
+    operand_dtypes: tuple[DType, ...] | None = None
+    """Where the system gives each operand its dtype before the op converts them (MAX's ``/``:
+    ``Policy.true_divide_operands``), those dtypes: a Python literal is checked against its own
+    entry (``int8 / 128`` is refused in int8, not accepted as float64). ``None``: literals are
+    checked against ``target``."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "result_ptype", Weak(self.result) if self.result_weak else self.result)
@@ -160,6 +166,10 @@ def decide(policy: object, rule: OpRule, types: Sequence[PType],
 
 
 def _decide(policy: object, rule: OpRule, types: tuple[PType, ...], zero_dim: tuple[bool, ...] | None) -> OpPromotion:
+    if rule is TRUE_DIVIDE:
+        prepared = policy.true_divide_operands(types)  # type: ignore[attr-defined]
+        if prepared is not None and (prepared.cast_to is not None or prepared.dtypes != types):
+            return _prepared_division(policy, rule, prepared)
     join = types[0]
     pol = policy
     if zero_dim is None:
@@ -193,6 +203,19 @@ def _decide(policy: object, rule: OpRule, types: tuple[PType, ...], zero_dim: tu
         return OpPromotion(rule, join, target, DType.complex64 if target is DType.float32 else DType.complex128,
                            False)
     return OpPromotion(rule, join, target, target, isinstance(computed, Weak))
+
+
+def _prepared_division(policy: object, rule: OpRule, prepared: "object") -> OpPromotion:
+    """``/`` where the system prepares its operands itself (``Policy.true_divide_operands``): all
+    converted to one dtype (MAX: two integers divide as float64), or decided as they now are."""
+    dtypes: tuple[DType, ...] = prepared.dtypes  # type: ignore[attr-defined]
+    cast: DType | None = prepared.cast_to  # type: ignore[attr-defined]
+    if cast is None:
+        found = _decide(policy, rule, dtypes, None)
+    else:
+        assert rule.needs.admits(cast), f"{policy!r} converts the operands of / to {cast}, which / does not admit"
+        found = OpPromotion(rule, cast, cast, cast, False)
+    return dataclasses.replace(found, operand_dtypes=dtypes)
 
 
 def _rules(*rules: OpRule) -> Mapping[str, OpRule]:

@@ -59,7 +59,7 @@ def run_policies(args: argparse.Namespace) -> int:
         scope = pol.lattice_scope
         report = pol.audit() if tuple(scope) == tuple(pol.types) else audit(pol.table(scope))
         lattice = yes_no(report.is_lattice) + (" (partial)" if report.is_lattice and not report.is_complete else "")
-        if tuple(scope) != tuple(pol.types) and report.is_lattice:
+        if tuple(scope) != tuple(pol.types):  # "no (dtypes)": not a lattice even without its Python scalars
             lattice += " (dtypes)"
         rows.append((pol.name, lattice, pol.title))
     width = max(len(r[0]) for r in rows)

@@ -54,6 +54,7 @@ _BUILTIN: dict[str, Callable[[], Evidence]] = {
     "jax-strict": _module("jax-strict", "jax"),
     "jax-lax": _module("jax-lax", "jax"),
     "max": _module("max", "max"),
+    "max-python": _module("max-python", "max_python"),
     "array-api": _module("array-api", "array_api"),
     "anvil": _module("anvil", "anvil"),
     "numpy": _module("numpy", "numpy"),

@@ -17,7 +17,8 @@ with the join of its lattice, which is written as data in :mod:`.lattices`.
 A policy also knows the system's literal rules (which weak type a Python literal
 gets, :meth:`Policy.literal_type`; which values a dtype holds, :meth:`Policy.literal_problem`),
 how a weak value materialises (:meth:`Policy.materialize`), and what true division of
-integers computes in (:meth:`Policy.true_divide_type`). Evidence that the rules are
+integers computes in (:meth:`Policy.true_divide_type`; a system that converts the operands
+of ``/`` before promoting them, as MAX 26.7 does, says how in :meth:`Policy.true_divide_operands`). Evidence that the rules are
 the system's (published tables, errata, live measurements) lives in
 :mod:`latticecast.evidence`, and cast advice in :mod:`.advice`.
 """
@@ -40,7 +41,7 @@ from ..values import Scalar, candidates, literal_fix, scalar_problem
 from ..weak import PType, Weak, dtype_of, parse_ptype, ptype_name
 from .advice import cast_advice, suggest_cast
 
-__all__ = ["Policy", "LatticePolicy", "TablePolicy", "Decision"]
+__all__ = ["Policy", "LatticePolicy", "TablePolicy", "Decision", "DivisionOperands"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,22 @@ class Decision:
     result: PType | None
     rule: str
     why_not: str = ""
+
+
+@dataclass(frozen=True)
+class DivisionOperands:
+    """The operands of ``/`` as a system prepares them before it promotes them (MAX 26.7's
+    ``ops.div``: a Python scalar first takes the other operand's dtype, then two integers are both
+    converted to float64, so ``int8 / uint8`` is float64 although ``int8 + uint8`` is refused).
+
+    ``dtypes``: each operand's dtype once a Python scalar has taken its own; the scalar's value is
+    checked against that dtype (``int8 / 128`` is refused as ``int8 + 128`` is), not against the
+    dtype of the division. ``cast_to``: the dtype every operand is converted to before dividing, or
+    ``None`` when ``dtypes`` promote as any op's operands do.
+    """
+
+    dtypes: tuple[DType, ...]
+    cast_to: DType | None = None
 
 
 class Policy(ABC):
@@ -303,6 +320,15 @@ class Policy(ABC):
         StableHLO ``divide``: truncation toward zero).
         """
         return self.canonical(t)
+
+    def true_divide_operands(self, types: Sequence[PType]) -> DivisionOperands | None:
+        """How the system prepares the operands of ``/`` (of the given ``types``) before promoting them,
+        where it does (:class:`DivisionOperands`). ``None``, every system but MAX 26.7: the operands
+        promote as any op's do, and :meth:`true_divide_type` says what the quotient computes in.
+
+        A policy that prepares operands returns ``None`` too where it leaves them as they are (two
+        strong dtypes it does not convert), so that the prepared dtypes are decided as any op's."""
+        return None
 
     def sum_type(self, dtype: DType) -> DType:
         """The dtype a sum of ``dtype`` accumulates in: bool and integers narrower than the

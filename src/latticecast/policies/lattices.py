@@ -21,7 +21,7 @@ from ..weak import PType, Weak
 __all__ = [
     "JAX_DTYPES", "JAX_LOW_FLOATS", "JAX_NARROW_INTS", "JAX_NO_INEXACT", "jax_lattice", "JAX_STRICT_EDGES",
     "jax_lax_edges",
-    "MAX_DTYPES", "MAX_EDGES",
+    "MAX_DTYPES", "MAX_EDGES", "MAX_PYTHON_DTYPES",
     "ARRAY_API_DTYPES", "ARRAY_API_EDGES",
     "ANVIL_DTYPES", "ANVIL_EDGES",
     "NUMPY_DTYPES", "NUMPY_SAFE_CASTS", "NUMPY_TYPE_ORDER", "NUMPY_ML_DTYPES", "NUMPY_ML_FLOAT_SAFE_TO",
@@ -132,6 +132,16 @@ MAX_EDGES: dict[PType, list[PType]] = {
 """The seed's prose: integers of any width promote to float16; ``index`` and ``address``
 "promote up to uint64 regardless of architecture" and nothing promotes to them;
 ``float16 -> bfloat16 -> float32 -> tensor_float32 -> float64``."""
+
+# -- MAX 26.7, the Python max.graph (not a lattice: the rules are in policies/max_python.py) ----------
+
+MAX_PYTHON_DTYPES: tuple[DType, ...] = (
+    _D.bool, _D.int8, _D.int16, _D.int32, _D.int64, _D.uint8, _D.uint16, _D.uint32, _D.uint64,
+    _D.float16, _D.float32, _D.float64, _D.bfloat16, _D.float4_e2m1fn, _D.float6_e2m3fn, _D.float6_e3m2fn,
+    _D.float8_e8m0fnu, _D.float8_e4m3fn, _D.float8_e4m3fnuz, _D.float8_e5m2, _D.float8_e5m2fnuz)
+"""Every member of MAX 26.7's ``max.dtype.DType``, in its order; ``TensorType`` accepts each one
+(measured: ``tools/measure_max_python.py``). No complex, sub-byte integer, ``index`` or ``address``
+dtypes: the seed's ``index``/``address`` are gone from the Python API."""
 
 # -- the Array API proposal --------------------------------------------------------------------
 

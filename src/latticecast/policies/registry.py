@@ -12,7 +12,7 @@ __all__ = ["policy", "policies", "register_policy"]
 
 _FACTORIES: dict[str, Callable[[], Policy]] = {}
 _INSTANCES: dict[str, Policy] = {}
-_ALIASES = {"strict": "jax-strict", "lax": "jax-lax", "x32": "jax-x32", "mojo": "max", "pytorch": "torch",
+_ALIASES = {"strict": "jax-strict", "lax": "jax-lax", "x32": "jax-x32", "mojo": "max", "max-26.7": "max-python", "pytorch": "torch",
             "tf": "tensorflow", "np": "numpy", "arrayapi": "array-api", "array-api-standard": "array-api"}
 
 # name -> "module:Class", imported on first use so that optional oracles stay optional
@@ -22,6 +22,7 @@ _BUILTIN = {
     "jax-strict": "jax:JaxStrictPolicy",
     "jax-lax": "jax:JaxLaxPolicy",
     "max": "max:MaxPolicy",
+    "max-python": "max_python:MaxPythonPolicy",
     "array-api": "array_api:ArrayApiPolicy",
     "anvil": "anvil:AnvilPolicy",
     "numpy": "numpy:NumpyPolicy",

@@ -130,10 +130,16 @@ def _inexact(rule: OpRule, name: str, x: TensorValueLike, y: TensorValueLike, sy
     """An op that computes in the system's inexact type (``/``, ``atan2``): the decision gives the
     type, and operands of a lower kind are taken to it first, explicitly (it is the system's
     semantics, not an implicit promotion): a Python int becomes a Python float (still weak, so the
-    pass rebuilds its constant at the type), a value is converted (a weak one stays weak)."""
+    pass rebuilds its constant at the type), a value is converted (a weak one stays weak). Where the
+    system gives each operand its dtype before dividing (MAX 26.7: ``int8 / 2`` is an int8 division
+    converted to float64), a literal is checked against that dtype first (``int8 / 128`` is refused)."""
     g = graph_of(x, y)
     ops = [operand(v, g) for v in (x, y)]
     d = decide_operands(g, rule, symbol, ops)
+    if d.operand_dtypes is not None:  # the system gave each operand its dtype first (MAX): a literal is checked there
+        for o, dtype in zip(ops, d.operand_dtypes):
+            if isinstance(o, Literal):
+                g.policy.check_literal(o.value, dtype)
     if d.target.is_inexact:
         ops = [_as_inexact(g, o, d.target, d.result_weak) for o in ops]
     shape = broadcast_shapes(*(o.shape for o in ops))
@@ -158,7 +164,8 @@ def _as_inexact(g: "Graph", x: "Value | Literal", target: DType, weak: bool) -> 
 
 def divide(x: TensorValueLike, y: TensorValueLike) -> Value:
     """True division (``/``). Integers divide in the policy's float, except under ``jax-lax``,
-    whose ``lax.div`` divides integers as integers (truncating)."""
+    whose ``lax.div`` divides integers as integers (truncating); MAX 26.7 (``max-python``)
+    converts two integers to float64 first (``Policy.true_divide_operands``)."""
     return _inexact(TRUE_DIVIDE, "stablehlo.divide", x, y, "/")
 
 
@@ -180,29 +187,43 @@ def _signs_differ(r: Value, b: Value) -> Value:
     return bitwise_and(not_equal(r, zero), not_equal(less(r, zero), less(b, zero)))
 
 
+def _has_negatives(dtype: DType) -> bool:
+    """Whether ``dtype`` has negative values: only then do floor and truncation differ (not for the
+    unsigned integers, nor for ``float8_e8m0fnu``, whose values are positive powers of two)."""
+    return dtype.min_value < 0
+
+
 def floor_divide(x: TensorValueLike, y: TensorValueLike) -> Value:
     """``//``: rounds toward negative infinity, for integers too (StableHLO's divide truncates)."""
     p = _floor_operands(x, y, "//")
     a, b = p.values
-    if p.decision.target.is_inexact:
+    target = p.decision.target
+    if target.is_inexact:
         # NumPy's and JAX's float divmod: floor(a / b) would round a quotient such as
         # 24.9999999 up to 25 before flooring; (a - fmod(a, b)) / b is exact in those cases.
         r = _emit(p, "stablehlo.remainder")
         q = _binary("stablehlo.divide", subtract(a, r), b, "//")
-        q = where(_signs_differ(r, b), subtract(q, 1), q)
+        if _has_negatives(target):
+            q = where(_signs_differ(r, b), subtract(q, _one(q)), q)
         return _unary("stablehlo.round_nearest_afz", q)
     q = _emit(p, "stablehlo.divide")
-    if p.decision.target.is_unsigned:
+    if not _has_negatives(target):
         return q
     r = _emit(p, "stablehlo.remainder")
-    return where(_signs_differ(r, b), subtract(q, 1), q)
+    return where(_signs_differ(r, b), subtract(q, _one(q)), q)
+
+
+def _one(v: Value) -> Value:
+    """1 as a strong constant of ``v``'s dtype: the builder's own arithmetic, which no policy's literal
+    rules are asked about (MAX lets no Python scalar meet a float4, yet ``float4 // float4`` builds)."""
+    return constant_value(v.graph, 1, v.storage)
 
 
 def mod(x: TensorValueLike, y: TensorValueLike) -> Value:
     """``%``: the remainder with the sign of the divisor, as in Python and NumPy."""
     p = _floor_operands(x, y, "%")
     r = _emit(p, "stablehlo.remainder")
-    if p.decision.target.is_unsigned:
+    if not _has_negatives(p.decision.target):
         return r
     return where(_signs_differ(r, p.values[1]), add(r, p.values[1]), r)
 

@@ -32,8 +32,8 @@ from ...errors import GraphError, PromotionError
 from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .dynamic import iota
-from .elementwise import (bitwise_or, divide, greater, less, maximum, minimum, multiply, not_equal, sqrt,
-                          subtract)
+from .elementwise import (bitwise_or, divide, floor_divide, greater, less, maximum, minimum, multiply, not_equal,
+                          sqrt, subtract)
 from .promotion import constant_value, convert, promote, unary_operand
 from .selection import where
 from .shape import _reshaped, normalize_axis
@@ -196,7 +196,8 @@ def _count(v: Value, axes: list[int]) -> Value:
 
 
 def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
-    """Integers average in the policy's float (as ``jnp.mean``)."""
+    """Integers average in the policy's float (as ``jnp.mean``); where the policy keeps them integers
+    (MAX 26.7: ``ops.mean(int32)`` is int32, measured), the quotient is floored as ``//`` floors it."""
     v = unary_operand(x, what)
     axes = axes_of(v, what)
     pol = v.graph.policy
@@ -207,6 +208,8 @@ def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
         v = convert(v, pol.materialize(t))
     _check_zero(v, what)
     total = _reduce(v, axes, "stablehlo.add", 0, keepdims)
+    if not v.storage.is_inexact:
+        return floor_divide(total, _count(v, axes))
     return divide(total, _count(v, axes))
 
 
