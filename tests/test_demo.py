@@ -68,3 +68,15 @@ def test_demo_fp8_values_are_jax_arithmetic():
     assert expected.dtype == DType.float8_e4m3fn.np_dtype
     line = fp8_lines(["jax"])[0]
     assert line.endswith(np.array2string(expected.astype(np.float32), separator=", "))
+
+
+def test_the_demo_goes_on_under_a_policy_that_refuses_part_of_the_program(capsys):
+    """max-python and array-api refuse ``int8 + uint64`` (array-api ``int16 + float32`` too): the walk-
+    through says so and runs what the policy accepts."""
+    assert main(["--policy", "max-python", "--vs", "array-api"]) == 0
+    out = capsys.readouterr().out
+    assert "refused under max-python, left out of the program: a + b: +: no implicit promotion of i8 and u64" in out
+    run = out[out.index("4. Compiled"):out.index("5. The same program")]
+    assert "x * one + y - 2 = [-0.5 ,  0.25,  0.  , 10.  ]  (float32)" in run and "a + b" not in run
+    side = out[out.index("5. The same program"):out.index("6. A program written for MAX")]
+    assert side.count("error") == 3  # array-api refuses both outputs, max-python one

@@ -24,7 +24,7 @@ import numpy as np
 from .dtypes import DType
 from .errors import PromotionError
 
-__all__ = ["main", "build_program", "INPUTS", "fp8_lines", "FP8_INPUTS", "MAX_PROGRAM", "run_max_program"]
+__all__ = ["main", "build_program", "INPUTS", "OUTPUTS", "fp8_lines", "FP8_INPUTS", "MAX_PROGRAM", "run_max_program"]
 
 INPUTS = {
     "x": (DType.int16, np.array([1, 2, 3, 4], np.int16)),
@@ -34,9 +34,16 @@ INPUTS = {
 }
 
 
-def build_program(policy: str, diagnose_lossy: str = "off"):
+OUTPUTS = ("x * one + y - 2", "a + b")
+"""The program's outputs, as the demo prints them."""
+
+
+def build_program(policy: str, diagnose_lossy: str = "off", *, refused: list[str] | None = None):
     """``(x * one + y - 2, a + b)`` under ``policy``: MAX's example, a weak literal, and the pair
-    ``int8 + uint64`` on which JAX, MAX and NumPy disagree (and the Array API refuses)."""
+    ``int8 + uint64`` on which JAX, MAX and NumPy disagree (and the Array API refuses).
+
+    A policy's refusal is raised, or, given a ``refused`` list, recorded there (``"a + b: ..."``)
+    and the output left out, so that the walk-through can go on with what the policy accepts."""
     from .graph import Graph, TensorType
 
     g = Graph("demo", input_types=[TensorType(dt, v.shape) for dt, v in INPUTS.values()], policy=policy,
@@ -44,7 +51,15 @@ def build_program(policy: str, diagnose_lossy: str = "off"):
     with g:
         x, y, a, b = g.inputs
         one = g.scalar[DType.int16](1)      # a typed scalar, MAX's g.scalar[DType.int16](1)
-        g.output(x * one + y - 2, a + b)    # 2 is a Python literal: weakly typed
+        outputs = []
+        for label, make in zip(OUTPUTS, (lambda: x * one + y - 2, lambda: a + b)):  # 2 is weakly typed
+            try:
+                outputs.append(make())
+            except PromotionError as e:
+                if refused is None:
+                    raise
+                refused.append(f"{label}: {e}")
+        g.output(*outputs)
     return g
 
 
@@ -83,13 +98,22 @@ def _format(array: np.ndarray) -> str:
 
 
 def _run(policy: str, device: str) -> tuple[list[str], list[str]]:
-    """(dtypes, values) of the program's outputs under ``policy``, or the error for each."""
-    try:
-        g = build_program(policy)
-    except PromotionError as e:
-        return ["error"], [str(e).split(": ", 1)[-1][:60]]
-    outs = g.compile(device)(*(v for _, v in INPUTS.values()))
-    return [str(o.dtype) for o in outs], [np.array2string(o, separator=",") for o in outs]
+    """(dtypes, values) of the program's outputs under ``policy``; ``error`` and the reason for each
+    output the policy refuses."""
+    refused: list[str] = []
+    g = build_program(policy, refused=refused)
+    outs = iter(g.compile(device)(*(v for _, v in INPUTS.values())))
+    dtypes, values = [], []
+    for label in OUTPUTS:
+        why = next((r.split(": ", 1)[1] for r in refused if r.startswith(label + ":")), None)
+        if why is not None:
+            dtypes.append("error")
+            values.append(why.split(": ", 1)[-1][:60])
+            continue
+        out = next(outs)
+        dtypes.append(str(out.dtype))
+        values.append(np.array2string(out, separator=","))
+    return dtypes, values
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -115,7 +139,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         x, y, a, b = g.inputs
         one = g.scalar[DType.int16](1)
         g.output(x * one + y - 2, a + b)""")
-    g = build_program(args.policy)
+    refused: list[str] = []
+    g = build_program(args.policy, refused=refused)
+    for line in refused:
+        print(f"\n    refused under {args.policy}, left out of the program: {line}")
+    kept = [label for label in OUTPUTS if not any(r.startswith(label + ":") for r in refused)]
 
     _section("2. StableHLO as built: binary ops mix element types; the literal 2 is weak")
     print(g.mlir(before_passes=True))
@@ -129,18 +157,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, (_, v) in INPUTS.items():
         print(f"    {name} = {_format(v)}")
     outs = model(*arrays)
-    print(f"    x * one + y - 2 = {_format(outs[0])}")
-    print(f"    a + b           = {_format(outs[1])}")
+    for label, out in zip(kept, outs):
+        print(f"    {label:15s} = {_format(out)}")
 
     _section(f"5. The same program under {args.policy} and {args.vs}, side by side")
     left, right = _run(args.policy, args.device), _run(args.vs, args.device)
     rows = [("", args.policy, args.vs)]
-    labels = ["x * one + y - 2", "a + b"]
-    for i, label in enumerate(labels):
+    for i, label in enumerate(OUTPUTS):
         for what, (lt, rt) in (("dtype", (left[0], right[0])), ("value", (left[1], right[1]))):
-            lv = lt[i] if i < len(lt) else lt[0]
-            rv = rt[i] if i < len(rt) else rt[0]
-            rows.append((f"{label} [{what}]", lv, rv))
+            rows.append((f"{label} [{what}]", lt[i], rt[i]))
     width = [max(len(r[k]) for r in rows) for k in range(3)]
     for r in rows:
         print("    " + "  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip())
