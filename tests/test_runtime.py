@@ -15,7 +15,7 @@ import pytest
 from latticecast.dtypes import DType
 from latticecast.runtime import (PJRT_DTYPES, CompileError, MLIRParseError, Model, TensorSpec,
                                  UnsupportedModuleError, clear_cache, compile)
-from latticecast.runtime.errors import InputDTypeError
+from latticecast.runtime.errors import InputCountError, InputDTypeError
 from latticecast.runtime.signature import platform_problem
 from latticecast.runtime import execute as execute_mod
 
@@ -332,10 +332,11 @@ def test_mutating_the_input_after_the_call_does_not_change_results() -> None:
         assert not np.shares_memory(out, x)
 
 
-def test_arrays_handed_to_pjrt_never_share_memory_with_the_callers(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The property that makes mutation *during* a call harmless: PJRT only ever sees
-    private copies (or arrays converted from Python values), so another thread writing
-    into the caller's array while the computation runs cannot change the result."""
+def test_a_call_that_returns_before_the_computation_ends_hands_pjrt_only_private_copies(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``return_arrays=True`` the call returns while the computation may still run, so PJRT
+    only ever sees private copies (or arrays converted from Python values): writing into the
+    caller's array then cannot change the result."""
     model = compile(MIXED)
     seen: list[np.ndarray] = []
     original = model._run
@@ -348,14 +349,35 @@ def test_arrays_handed_to_pjrt_never_share_memory_with_the_callers(monkeypatch: 
     x = _aligned(4, np.int16)
     y = _aligned(4, np.float32)
     xs = np.arange(8, dtype=np.int16)[::2]  # a strided view of another array
-    model(x, y)
-    model(xs, y)
-    model([1, 2, 3, 4], y)
+    model(x, y, return_arrays=True)
+    model(xs, y, return_arrays=True)
+    model([1, 2, 3, 4], y, return_arrays=True)
     assert len(seen) == 6
     for arr in seen:
         for caller in (x, y, xs):
             assert not np.shares_memory(arr, caller)
         assert arr.flags.c_contiguous
+
+
+def test_numpy_out_calls_are_done_with_their_inputs_when_they_return() -> None:
+    """A call with NumPy outputs hands exact arrays to jaxlib's dispatcher as they are (as jax.jit
+    does) and returns after the computation has read them: writing into them afterwards changes
+    nothing, and arguments that do not match exactly are checked and converted first."""
+    model = compile(MIXED)
+    x = _aligned(4, np.int16)
+    x[:] = [1, 2, 3, 4]
+    y = _aligned(4, np.float32)
+    y[:] = 0.5
+    (out,) = model(x, y)
+    x[:] = 100
+    np.testing.assert_array_equal(out, [1.5, 2.5, 3.5, 4.5])
+    xs = np.arange(8, dtype=np.int16)[::2]
+    np.testing.assert_array_equal(model(xs, y)[0], xs + 0.5)
+    np.testing.assert_array_equal(model([1, 2, 3, 4], y)[0], [1.5, 2.5, 3.5, 4.5])
+    with pytest.raises(InputDTypeError):
+        model(x.astype(np.int32), y)
+    with pytest.raises(InputCountError):
+        model(x)
 
 
 def test_private_copy_is_aligned_and_independent() -> None:
@@ -449,11 +471,13 @@ def test_a_failing_dispatcher_falls_back_to_the_plain_path() -> None:
         raise RuntimeError("dispatcher drifted")
 
     runner._fn = broken
+    model._direct = broken
     x, y = np.arange(4, dtype=np.int16), np.ones(4, np.float32)
     with pytest.warns(RuntimeWarning, match="dispatcher failed for @main .*dispatcher drifted.*plain path"):
         np.testing.assert_array_equal(model(x, y)[0], x + y)
     assert model.dispatch == "plain"
     np.testing.assert_array_equal(model(x, y)[0], x + y)
+    np.testing.assert_array_equal(np.asarray(model(x, y, return_arrays=True)[0]), x + y)
 
 
 def test_calls_from_many_threads() -> None:

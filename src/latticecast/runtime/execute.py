@@ -32,7 +32,7 @@ can free or reuse the memory under them.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import jax
 import jax.core
@@ -41,7 +41,7 @@ import jax.sharding
 import numpy as np
 
 from .. import jax_internals as internals
-from .errors import ExecutionError
+from .errors import ExecutionError, LatticecastRuntimeError
 from .sharded import ArrayPlacer
 from .signature import Signature
 
@@ -185,14 +185,59 @@ class FastCall:
         except Exception as e:  # noqa: BLE001 - the dispatcher misbehaved: say so, never use it again
             # The inputs are private copies and nothing was donated, so running the
             # call again on the plain path is safe and gives the answer.
-            self.disabled = True
-            warnings.warn(f"latticecast: jaxlib's dispatcher failed for {self.plain.name} "
-                          f"({type(e).__name__}: {e}); this model now runs on the plain path", RuntimeWarning,
-                          stacklevel=3)
+            self.failed(e)
             return self.plain.run(arrays)
 
     def __call__(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         return to_numpy(self.run(arrays))
+
+    def direct(self, prepare: Callable[[tuple[Any, ...]], list[Any]]) -> Callable[..., list[Any]]:
+        """A dispatcher that takes the caller's own arguments, as ``jax.jit`` does: a call whose
+        arguments are NumPy arrays of exactly the signature's dtypes and shapes runs in C++ alone
+        (jaxlib checks the signature; PJRT may alias the arrays while the call runs, which is
+        ``jax.jit``'s contract too); any other call (Python values, other dtypes, another number
+        of arguments) reaches ``prepare``, which checks and converts the arguments or raises the
+        error that names the problem, and runs on the plain path.
+
+        For calls that return once the computation is done (NumPy outputs) without donation; the
+        caller (:class:`~latticecast.runtime.model.Model`) decides, and calls :meth:`failed` if the
+        dispatcher raises anything but latticecast's own errors.
+        """
+        expected = [(s.np_dtype, s.shape) for s in self.plain.signature.inputs]
+        plain, fast, ndarray = self.plain, self._fast, np.ndarray
+
+        def cache_miss(*args: Any) -> tuple[list[Any], Any, bool]:
+            self.misses += 1
+            outs = list(plain.run(prepare(args)))
+            fastpath = None
+            if (len(args) == len(expected)
+                    and all(type(a) is ndarray and a.dtype is dt and a.shape == shape
+                            for a, (dt, shape) in zip(args, expected))
+                    and (not self._needs_x64 or self._x64.value)):
+                fastpath = self._fastpath_data(self._registry.flatten(outs, None)[1])
+            return outs, fastpath, False
+
+        fn = fast.pjit(plain.name, lambda *args: plain.run(prepare(args)), cache_miss, [], [], fast.cache_keys(),
+                       self._registry, fast.shard_arg, fast.function_cache(capacity=8))
+        if not self._needs_x64:
+            return fn
+        x64 = self._x64
+
+        def with_x64(*args: Any) -> list[Any]:  # 64-bit inputs: the dispatcher must not narrow them
+            prev = x64.swap_local(True)
+            try:
+                return fn(*args)
+            finally:
+                x64.set_local(prev)
+
+        return with_x64
+
+    def failed(self, error: Exception) -> None:
+        """The dispatcher misbehaved (``error``): say so once, and run on the plain path for good."""
+        self.disabled = True
+        warnings.warn(f"latticecast: jaxlib's dispatcher failed for {self.plain.name} "
+                      f"({type(error).__name__}: {error}); this model now runs on the plain path", RuntimeWarning,
+                      stacklevel=3)
 
 
 def make_runner(executable: Any, device: Any, signature: Signature, *,

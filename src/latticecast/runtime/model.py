@@ -21,7 +21,7 @@ import jax
 import numpy as np
 
 from .devices import device_name
-from .errors import InputCountError
+from .errors import InputCountError, LatticecastRuntimeError
 from .execute import SMALL_COPY, DeviceCall, FastCall, make_runner, private_copy
 from .inputs import check_device_array, check_donations, convert_input
 from .partitioning import Partitioning
@@ -84,8 +84,8 @@ class Model:
     (no copy); call ``.copy()`` on one to write to it.
     """
 
-    __slots__ = ("_program", "_runner", "_run", "_to_host", "_expected", "_n", "_donated", "input_names",
-                 "cache_source")
+    __slots__ = ("_program", "_runner", "_run", "_direct", "_to_host", "_expected", "_n", "_donated",
+                 "input_names", "cache_source")
 
     def __init__(self, program: CompiledProgram, input_names: Sequence[str] | None = None,
                  cache_source: str = "compiled") -> None:
@@ -98,6 +98,11 @@ class Model:
                                for s in program.signature.inputs)
         self._n = len(self._expected)
         self._donated = program.donated
+        # NumPy in and out on one device without donation: jaxlib's dispatcher checks the arguments
+        # in C++ (as for jax.jit) and only calls that do not match exactly reach _prepare.
+        runner = self._runner
+        self._direct = (runner.direct(self._prepare) if isinstance(runner, FastCall) and not self._donated
+                        and self._to_host is None else None)
         self.input_names: tuple[str, ...] | None = tuple(input_names) if input_names else None
         self.cache_source = cache_source
 
@@ -181,12 +186,11 @@ class Model:
         arr, owned = convert_input(value, self.input_types[i], i, names[i] if names else None)
         return arr if owned and arr.flags.c_contiguous else private_copy(arr)
 
-    def __call__(self, *args: Any, return_arrays: bool = False, **kwargs: Any) -> list[Any]:
-        """Run the model: a list of NumPy arrays, one per output (``jax.Array`` s with
-        ``return_arrays=True``: no transfer to the host, no gather, shardings kept)."""
-        if kwargs or len(args) != self._n:
-            args = self._bind(args, kwargs)
-        # The common case inline: a NumPy array of exactly the right dtype and shape.
+    def _prepare(self, args: tuple[Any, ...]) -> list[Any]:
+        """The checked arguments, in ``@main``'s order: private C-contiguous copies of NumPy arrays,
+        arrays converted from Python values, ``jax.Array`` s; or the error that names the problem."""
+        if len(args) != self._n:
+            args = self._bind(args, {})
         ndarray = np.ndarray
         arrays = []
         append = arrays.append
@@ -197,7 +201,33 @@ class Model:
                 append(self._convert(a, len(arrays)))  # any other dtype spelling is checked there
         if self._donated:
             check_donations(arrays, self._donated, self.input_names)
-        outs = self._run(arrays)
+        return arrays
+
+    def __call__(self, *args: Any, return_arrays: bool = False, **kwargs: Any) -> list[Any]:
+        """Run the model: a list of NumPy arrays, one per output (``jax.Array`` s with
+        ``return_arrays=True``: no transfer to the host, no gather, shardings kept).
+
+        NumPy arrays of exactly the input types go to PJRT as they are, as with ``jax.jit``
+        (which may alias them while the call runs: do not write to an input from another thread
+        during a call); every other argument is checked and converted first. With
+        ``return_arrays=True``, or donated inputs, the model copies every input instead, since
+        the computation may still be running, or writing, when the call returns.
+        """
+        direct = self._direct
+        if direct is not None and not return_arrays and not kwargs:
+            try:
+                outs = direct(*args)
+            except LatticecastRuntimeError:
+                raise  # what the arguments' checks or PJRT said
+            except Exception as e:  # noqa: BLE001 - the dispatcher misbehaved: never use it again
+                self._direct = None
+                self._runner.failed(e)  # type: ignore[union-attr]
+                outs = self._run(self._prepare(args))
+            asarray = np.asarray
+            return [asarray(o) for o in outs]
+        if kwargs:
+            args = self._bind(args, kwargs)
+        outs = self._run(self._prepare(args))
         if return_arrays:
             return list(outs)
         if self._to_host is not None:
