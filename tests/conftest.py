@@ -68,3 +68,17 @@ def run_python() -> Callable[..., "subprocess.CompletedProcess[str]"]:
     """``run_python(code, env={...}, unset=("HOME",))``: a fresh interpreter (for process-wide state:
     environment variables read once, the first compile of a process, crashes)."""
     return _run_python
+
+
+def library_python(module: str, env_var: str) -> str:
+    """An interpreter that can import ``module`` (an optional oracle: torch, tensorflow, max): this
+    one, or the one ``$env_var`` names (a separate venv); the test is skipped, saying how to
+    enable it, when there is neither."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is not None:
+        return sys.executable
+    found = os.environ.get(env_var)
+    if not found:
+        pytest.skip(f"{module} is not installed here; set {env_var} to an interpreter that has it")
+    return found
