@@ -13,6 +13,20 @@ import pytest
 ToolRunner = Callable[..., "subprocess.CompletedProcess[bytes]"]
 
 
+@pytest.fixture(autouse=True)
+def jax_configuration_is_left_as_found():
+    """A test (or a benchmark it runs) that changes JAX's global configuration changes every later
+    test: the JAX corpus lowers in x32 unless a test asks for x64 in a ``with jax.enable_x64()``."""
+    import jax
+
+    before = jax.config.jax_enable_x64
+    yield
+    after = jax.config.jax_enable_x64
+    if after != before:
+        jax.config.update("jax_enable_x64", before)
+        pytest.fail(f"the test left jax_enable_x64 {after} (it was {before}); use `with jax.enable_x64(...)`")
+
+
 @pytest.fixture
 def fresh_cache():
     """The runtime's in-memory compilation cache, emptied before and after the test."""
