@@ -37,31 +37,12 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import numpy as np  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_runtime import alternate, per_call_us, ratio  # noqa: E402  (one home for the timing helpers)
+
 NOTE = ("note: the 8 devices are virtual CPU devices sharing this machine's cores (2 on the project's "
         "machines), so wall time says nothing about how the program scales with devices; only the "
         "ratio to jax.jit, measured in the same run on the same partitioned computation, is meaningful.")
-
-
-def per_call_us(fn: Callable[[], object], n: int) -> float:
-    timer = time.perf_counter_ns
-    samples = []
-    for _ in range(n):
-        t0 = timer()
-        fn()
-        samples.append(timer() - t0)
-    return statistics.median(samples) / 1e3
-
-
-def alternate(fns: Sequence[Callable[[], float]], rounds: int) -> list[list[float]]:
-    results: list[list[float]] = [[] for _ in fns]
-    for _ in range(rounds):
-        for i, fn in enumerate(fns):
-            results[i].append(fn())
-    return results
-
-
-def ratio(a: list[float], b: list[float]) -> float:
-    return statistics.median(x / y for x, y in zip(a, b))
 
 
 def row(name: str, value: str, note: str = "") -> None:

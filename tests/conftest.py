@@ -13,6 +13,20 @@ import pytest
 ToolRunner = Callable[..., "subprocess.CompletedProcess[bytes]"]
 
 
+@pytest.fixture(autouse=True)
+def jax_configuration_is_left_as_found():
+    """A test (or a benchmark it runs) that changes JAX's global configuration changes every later
+    test: the JAX corpus lowers in x32 unless a test asks for x64 in a ``with jax.enable_x64()``."""
+    import jax
+
+    before = jax.config.jax_enable_x64
+    yield
+    after = jax.config.jax_enable_x64
+    if after != before:
+        jax.config.update("jax_enable_x64", before)
+        pytest.fail(f"the test left jax_enable_x64 {after} (it was {before}); use `with jax.enable_x64(...)`")
+
+
 @pytest.fixture
 def fresh_cache():
     """The runtime's in-memory compilation cache, emptied before and after the test."""
@@ -68,3 +82,17 @@ def run_python() -> Callable[..., "subprocess.CompletedProcess[str]"]:
     """``run_python(code, env={...}, unset=("HOME",))``: a fresh interpreter (for process-wide state:
     environment variables read once, the first compile of a process, crashes)."""
     return _run_python
+
+
+def library_python(module: str, env_var: str) -> str:
+    """An interpreter that can import ``module`` (an optional oracle: torch, tensorflow, max): this
+    one, or the one ``$env_var`` names (a separate venv); the test is skipped, saying how to
+    enable it, when there is neither."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is not None:
+        return sys.executable
+    found = os.environ.get(env_var)
+    if not found:
+        pytest.skip(f"{module} is not installed here; set {env_var} to an interpreter that has it")
+    return found

@@ -19,6 +19,7 @@ from latticecast.evidence import evidence, measured_table, seed_table
 from latticecast.policies.lattices import TF_STORAGE_ONLY
 from latticecast.evidence.tensorflow import PUBLISHED_TABLE_ERRATA
 from latticecast.weak import PType, Weak
+from conftest import library_python
 
 POL = policy("tensorflow")
 SEED = seed_table("design_tensorflow")
@@ -218,19 +219,6 @@ def test_live_literals_and_division(tf):
     assert DType.parse(tf.math.truediv(1, 2).dtype.name) == POL.true_divide_type("i*")
 
 
-def tf_interpreter() -> str:
-    """An interpreter with TensorFlow: this one, or ``$LATTICECAST_TF_PYTHON`` (a separate venv)."""
-    import importlib.util
-    import sys
-
-    if importlib.util.find_spec("tensorflow") is not None:
-        return sys.executable
-    found = os.environ.get("LATTICECAST_TF_PYTHON")
-    if not found:
-        pytest.skip("TensorFlow is not installed here; set LATTICECAST_TF_PYTHON to an interpreter that has it")
-    return found
-
-
 def test_live_low_precision_cells(tmp_path):
     """Measure TensorFlow again, now, with the tool that made the table, and compare every cell."""
     import subprocess
@@ -240,7 +228,8 @@ def test_live_low_precision_cells(tmp_path):
     from latticecast.weak import parse_ptype
 
     tool = Path(__file__).resolve().parent.parent / "tools" / "measure_tensorflow_promotion.py"
-    proc = subprocess.run([tf_interpreter(), str(tool), str(tmp_path)], capture_output=True, text=True,
+    python = library_python("tensorflow", "LATTICECAST_TF_PYTHON")
+    proc = subprocess.run([python, str(tool), str(tmp_path)], capture_output=True, text=True,
                           timeout=600, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
     assert proc.returncode == 0, proc.stderr
     live = PromotionTable.read(tmp_path / "tensorflow_lowp_multiply.csv")

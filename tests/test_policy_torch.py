@@ -15,6 +15,7 @@ from latticecast.evidence import evidence, measured_records, measured_table, see
 from latticecast.evidence.torch import COMPLEX32_CELLS, PUBLISHED_TABLE_ERRATA
 from latticecast.policies.lattices import TORCH_BAREBONES_UNSIGNED as BAREBONES_UNSIGNED, TORCH_EDGES
 from latticecast.weak import PType, Weak
+from conftest import library_python
 
 POL = policy("torch")
 SEED = seed_table("design_torch")
@@ -297,20 +298,6 @@ def test_matches_the_measured_table_in_every_cell():
     assert all(table.cells[cell] == name for cell, name in COMPLEX32_CELLS.items())
 
 
-def torch_interpreter() -> str:
-    """An interpreter with PyTorch: this one, or ``$LATTICECAST_TORCH_PYTHON`` (a separate venv)."""
-    import importlib.util
-    import os
-    import sys
-
-    if importlib.util.find_spec("torch") is not None:
-        return sys.executable
-    found = os.environ.get("LATTICECAST_TORCH_PYTHON")
-    if not found:
-        pytest.skip("PyTorch is not installed here; set LATTICECAST_TORCH_PYTHON to an interpreter that has it")
-    return found
-
-
 def test_matches_live_torch_in_every_cell(tmp_path):
     """Measure PyTorch again, now, with the tool that made the table, and compare every cell."""
     import subprocess
@@ -320,7 +307,8 @@ def test_matches_live_torch_in_every_cell(tmp_path):
     from latticecast.weak import parse_ptype
 
     tool = Path(__file__).resolve().parent.parent / "tools" / "measure_torch_promotion.py"
-    proc = subprocess.run([torch_interpreter(), str(tool), str(tmp_path)], capture_output=True, text=True,
+    python = library_python("torch", "LATTICECAST_TORCH_PYTHON")
+    proc = subprocess.run([python, str(tool), str(tmp_path)], capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 0, proc.stderr
     live = PromotionTable.read(tmp_path / "torch_result_type.csv")

@@ -3,7 +3,7 @@
 
     python3 tools/import_graph.py            # edges between layers (sub-packages / top modules)
     python3 tools/import_graph.py --modules  # edges between modules
-    python3 tools/import_graph.py --check    # exit 1 if a layer imports upward or a cycle exists
+    python3 tools/import_graph.py --check    # exit 1 if a layer imports upward or an unexpected cycle exists
 
 Reads the source with ``ast`` (nothing is imported). An import inside a function is
 reported as ``(deferred)``: it still is a dependency, only a later one.
@@ -128,11 +128,56 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return result
 
 
+RANKS: dict[str, int] = {
+    **{f"latticecast.{m}": 0 for m in ("dtypes", "weak", "values", "lattice", "audit", "tables", "errors",
+                                       "promotion", "op_rules", "policies", "evidence", "dims", "device_ref",
+                                       "tensor_type", "jax_internals")},
+    "latticecast.dialect_utils": 1,
+    "latticecast.passes": 2, "latticecast.runtime": 2,
+    "latticecast.graph": 3,
+    "latticecast.ops": 4, "latticecast.max": 4,
+    "latticecast.demo": 5, "latticecast.cli": 5, "latticecast": 5,
+}
+"""The layers, bottom up: promotion (no MLIR) <- dialect_utils <- {passes, runtime} <- graph <- the
+surfaces built on it. A module imports only its own rank and below (a deferred import too)."""
+
+ACCEPTED_CYCLE = {"latticecast.graph.value", "latticecast.graph.ops"}
+"""The one module cycle by design: a value's methods are the ops, and the ops make values."""
+
+
+def problems(es: dict[tuple[str, str], bool]) -> list[str]:
+    """Upward imports between layers, layer cycles, and module cycles other than value <-> ops."""
+    found = []
+    for (a, b) in sorted(es):
+        la, lb = layer(a), layer(b)
+        if la in RANKS and lb in RANKS and RANKS[lb] > RANKS[la]:
+            found.append(f"{a} imports {b}, a higher layer")
+        elif la not in RANKS or lb not in RANKS:
+            found.append(f"{la if la not in RANKS else lb} has no rank in tools/import_graph.py's RANKS")
+    layers: dict[str, set[str]] = defaultdict(set)
+    modules: dict[str, set[str]] = defaultdict(set)
+    for a, b in es:
+        modules[a].add(b)
+        if layer(a) != layer(b):
+            layers[layer(a)].add(layer(b))
+    found += [f"layer cycle {' <-> '.join(c)}" for c in cycles(layers)]
+    found += [f"module cycle {' <-> '.join(c)}" for c in cycles(modules) if not ACCEPTED_CYCLE <= set(c)
+              or not all(m.startswith("latticecast.graph.ops") or m in ACCEPTED_CYCLE for m in c)]
+    return sorted(set(found))
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--modules", action="store_true", help="module-level edges instead of layers")
+    ap.add_argument("--check", action="store_true", help="only check; exit 1 on an upward import or a cycle")
     args = ap.parse_args(argv)
     es = edges()
+    if args.check:
+        found = problems(es)
+        for p in found:
+            print(p)
+        print(f"{len(found)} problem(s)" if found else "layers and cycles as designed")
+        return 1 if found else 0
     graph: dict[str, set[str]] = defaultdict(set)
     shown: dict[tuple[str, str], bool] = {}
     for (a, b), deferred in es.items():

@@ -86,12 +86,17 @@ def write_output(data: "str | bytes", path: "str | None") -> None:
             sys.stdout.write(data)
         return
     try:
-        if isinstance(data, bytes):
-            Path(path).write_bytes(data)
-        else:
-            Path(path).write_text(data, encoding="utf-8")
+        write_file(data, path)
     except OSError as e:
         raise CliError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def write_file(data: "str | bytes", path: str) -> None:
+    """``data`` into the file ``path``: bytes as they are, text as UTF-8 (both tools' outputs)."""
+    if isinstance(data, bytes):
+        Path(path).write_bytes(data)
+    else:
+        Path(path).write_text(data, encoding="utf-8")
 
 
 def yes_no(flag: bool) -> str:

@@ -13,6 +13,7 @@ from ...dialect_utils.context import make_context
 from ...dialect_utils.diagnostics import MLIRParseError
 from ...dialect_utils.parsing import decode_source, is_bytecode
 from ...passes import Pipeline, PipelineError
+from ..common import write_file
 from .args import PROG, OptConfig, UsageError, parse_args
 from .chunk import ChunkResult, PipelineRunner, PrintOptions, process_chunk
 from .report import without_op_dumps
@@ -133,10 +134,7 @@ def _write_output(data: "str | bytes", path: str | None, out: TextIO, ok: bool) 
     if not ok:
         return
     try:
-        if isinstance(data, bytes):
-            Path(path).write_bytes(data)
-        else:
-            Path(path).write_text(data, encoding="utf-8")
+        write_file(data, path)
     except OSError as e:
         raise OptError(f"cannot write output file '{path}': {e.strerror or e}") from None
 
