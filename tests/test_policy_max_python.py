@@ -5,7 +5,9 @@
 is reproduced here twice: by the policy (``op_rules.decide`` and the literal checks, the
 decision both the builder and the pass make) and by the graph builder
 (``latticecast.max``, whose default policy is ``max-python``): the same dtype, or a
-refusal that carries MAX's reason. The cells where latticecast knowingly differs are
+refusal that carries MAX's reason. NumPy scalars and arrays (weak under ``max-python``,
+as MAX's "non-max objects" are) are the builder's to turn into literals and weak arrays,
+so their cells are compared with the builder. The cells where latticecast knowingly differs are
 ``evidence.max_python.erratum``'s, and the tests check that they are exactly the cells
 that differ. With MAX installed (or ``$LATTICECAST_MAX_PYTHON`` naming an interpreter that
 has it) the tool measures MAX again and every cell is compared with the live answer.
@@ -31,8 +33,8 @@ import pytest
 import latticecast.max as lc_max
 from latticecast import DType, GraphError, LiteralRangeError, PromotionError, audit, policies, policy
 from latticecast.evidence import evidence, measured_records
-from latticecast.evidence.max_python import (BOOL_DOMAIN_OPS, CONSTANT_ERRATA, MEASUREMENT, NOT_MODELLED, erratum,
-                                             not_modelled, operand_label_kind)
+from latticecast.evidence.max_python import (BOOL_DOMAIN_OPS, CONSTANT_ERRATA, MEASUREMENT, NOT_MODELLED,
+                                             NUMPY_OPERATOR_OPS, erratum, not_modelled, operand_label_kind)
 from latticecast.op_rules import FLOOR_DIVIDE, STABLEHLO, TRUE_DIVIDE, OpRule, decide
 from latticecast.weak import Weak
 
@@ -71,9 +73,23 @@ def scalar(label: str) -> bool | int | float:
     return float(text)  # 'inf', 'nan' and '1e+300' too
 
 
+def is_numpy(label: str) -> bool:
+    return operand_label_kind(label).startswith("np_")
+
+
+def numpy_value(label: str) -> np.generic | np.ndarray:
+    """The NumPy scalar or array an ``np_*`` label stands for (``np_uint8:200``, ``np_array_int64:[1, 300]``)."""
+    kind, _, text = label.partition(":")
+    if kind.startswith("np_array_"):
+        return np.array(ast.literal_eval(text), dtype=kind[len("np_array_"):])
+    return np.dtype(kind[len("np_"):]).type(ast.literal_eval(text))
+
+
 def operand(label: str) -> Any:
-    """A dtype for a graph value's label, else the Python scalar."""
-    return DType(label) if operand_label_kind(label) == "dtype" else scalar(label)
+    """A dtype for a graph value's label, else the Python scalar or the NumPy value."""
+    if operand_label_kind(label) == "dtype":
+        return DType(label)
+    return numpy_value(label) if is_numpy(label) else scalar(label)
 
 
 # -- what latticecast answers ---------------------------------------------------------------------------------
@@ -135,12 +151,13 @@ def _no_graph_value_builder(cell: Cell) -> Callable[[Any], Any] | None:
 
 
 def policy_answer(cell: Cell) -> tuple[str, str] | None:
-    """The policy's answer for ``cell`` (``None`` for an op that does not promote): the decision of
-    ``op_rules.decide``, then each Python literal checked as the builder checks it."""
+    """The policy's answer for ``cell`` (``None`` for an op that does not promote, or a NumPy operand,
+    which the builder turns into a literal or a weak array): the decision of ``op_rules.decide``, then
+    each Python literal checked as the builder checks it."""
     if cell.op == "TensorType":
         return (cell.lhs, "") if DType(cell.lhs) in POL.dtypes else ("error", "not a dtype of the policy")
     rule = RULES.get(cell.op)
-    if rule is None:
+    if rule is None or is_numpy(cell.lhs) or is_numpy(cell.rhs):
         return None
     operands = [operand(label) for label in (cell.lhs, cell.rhs)]
     try:
@@ -191,6 +208,10 @@ MEANINGS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (re.compile(r"Can't promote python (?:int with value \(\S+\)|float) to dtype\(DType\.\w+\)"), lambda m: m.group(0)),
     (re.compile(r"Cannot create a constant of type 'DType\.\w+' since it is a sub-byte type"), lambda m: m.group(0)),
     (re.compile(r"Binary ops require at least one max object as input"), lambda m: m.group(0)),
+    (re.compile(r"Refusing to implicitly promote float array to dtype\(DType\.\w+\)"), lambda m: m.group(0)),
+    (re.compile(r"Refusing to implicitly promote external array with precision loss for DType DType\.\w+"),
+     lambda m: m.group(0)),
+    (re.compile(r"argument must be a TensorValueLike, not '\w+'"), lambda m: m.group(0)),
     (re.compile(r"Concat does not allow .* differing dtype|All inputs to stack must have the same dtype"),
      lambda m: "does not promote (as in MAX)"),
 ]
@@ -225,7 +246,7 @@ def differing(answers: dict[Cell, tuple[str, str]]) -> set[Cell]:
 
 
 def errata(cells: Iterable[Cell]) -> set[Cell]:
-    return {c for c in cells if erratum(c.op, c.lhs, c.rhs) is not None}
+    return {c for c in cells if erratum(c.op, c.lhs, c.rhs, c.result) is not None}
 
 
 # -- the measured table ---------------------------------------------------------------------------------------
@@ -270,21 +291,62 @@ def test_each_op_agrees_in_every_cell_but_its_errata(op):
         assert all(c.op in BOOL_DOMAIN_OPS and "bool" in (c.lhs, c.rhs) for c in differing(cells))
 
 
+BUILDER_CELLS = builder_answers(modelled(STORED))
+
+
+def numpy_cell(cell: Cell) -> bool:
+    return is_numpy(cell.lhs) or is_numpy(cell.rhs)
+
+
 def test_the_builder_reproduces_every_modelled_cell_but_the_errata():
-    answers = builder_answers(modelled(STORED))
+    answers = BUILDER_CELLS
     differ = differing(answers)
     assert differ == errata(answers), sorted(differ ^ errata(answers))[:10]
-    assert {c.op for c in differ if c not in POLICY_CELLS} == set(CONSTANT_ERRATA)
+    assert {c.op for c in differ if c not in POLICY_CELLS and not numpy_cell(c)} == set(CONSTANT_ERRATA)
     # the builder and the policy agree wherever both answer (the builder also builds concat, stack, constants)
     assert [c for c, answer in POLICY_CELLS.items() if answers[c][0] != answer[0]] == []
-    assert (len(answers), len(differ)) == (19757, 239 + len(CONSTANT_ERRATA))
+    numpy_differ = len([c for c in differ if numpy_cell(c)])
+    assert (len(answers), len(differ)) == (19757 + 3237, 239 + len(CONSTANT_ERRATA) + numpy_differ)
 
 
-def test_the_cells_not_modelled_are_numpy_values_and_dims():
+def test_numpy_values_agree_with_max_but_where_max_returns_numpy_object_arrays():
+    """MAX's NumPy cells (8 scalars and 6 arrays with 21 dtypes under 11 ops; 3 without a graph value),
+    all compared: the builder gives MAX's dtype or refusal with MAX's reason everywhere but in two
+    deliberate differences, the errata's."""
+    cells = {c: a for c, a in BUILDER_CELLS.items() if numpy_cell(c) and not c.op.startswith("ops.constant(")}
+    assert len(cells) == 14 * 21 * 11 + 3
+    differ = differing(cells)
+    assert differ == errata(cells)
+    why = Counter("numpy operator" if c.result.startswith("non-tensor:") else "bool domain" for c in differ)
+    # MAX's result is an object array of graph values: an array on the left of + or / (NumPy's operator ran first)
+    assert why["numpy operator"] == len([c for c in STORED if c.result.startswith("non-tensor:")]) == 164
+    # / // % of a bool tensor: StableHLO has no bool division (as for Python ints, see the errata)
+    assert why["bool domain"] == 38 and all(c.op in BOOL_DOMAIN_OPS and "bool" in (c.lhs, c.rhs)
+                                            for c in differ if not c.result.startswith("non-tensor:"))
+    # where MAX returned an object array, each of its graph values had the dtype MAX gives a Python scalar
+    # of the array's kind (NumPy's operator hands over Python scalars): latticecast's one value has it too
+    by_label = {(c.op, c.lhs, c.rhs): c for c in STORED}
+    object_arrays = [c for c in differ if c.result.startswith("non-tensor:")]
+    for c in object_arrays:
+        if cells[c][0] == "error":  # a bool division, which StableHLO has not
+            assert c.op in BOOL_DOMAIN_OPS and c.rhs == "bool" and "needs numbers (not bool)" in cells[c][1], c
+            continue
+        python = by_label[(c.op, python_element_label(c.lhs), c.rhs)]
+        assert cells[c][0] == python.result, (c, python)
+    assert len([c for c in object_arrays if cells[c][0] != "error"]) == 164 - 1
+
+
+def python_element_label(label: str) -> str:
+    """A measured Python scalar of the kind NumPy's object loop makes of an ``np_array_*`` label's elements."""
+    dtype = DType(operand_label_kind(label)[len("np_array_"):])
+    return "py_bool:True" if dtype.is_bool else "py_float:0.5" if dtype.is_float else "py_int:1"
+
+
+def test_the_cells_not_modelled_are_dims():
     skipped = [c for c in STORED if not_modelled(c.op, c.lhs, c.rhs)]
     prefixes = Counter(next(p for p in NOT_MODELLED if c.lhs.startswith(p) or c.rhs.startswith(p)) for c in skipped)
-    assert prefixes == {"np_": 14 * 21 * 11 + 3, "dim:": 21 * 11 + 3}  # 8 NumPy scalars and 6 arrays; 1 Dim
-    assert len(STORED) == len(skipped) + 19757
+    assert prefixes == {"dim:": 21 * 11 + 3}  # 1 Dim under the 11 ops of a scalar, and 3 cells without a graph value
+    assert len(STORED) == len(skipped) + 19757 + 3237
 
 
 # -- rules, one by one ----------------------------------------------------------------------------------------
@@ -422,6 +484,136 @@ def test_the_builder_ir_runs_through_the_pass():
     assert "dense<3> : tensor<4xi16>" in after
     outs = g.compile()(np.array([1, 2, 3, 4], np.int16), np.array([1, 1, 2, 2], np.uint8))
     assert [o.dtype.name for o in outs] == ["float64", "int16", "int16"]
+
+
+# -- NumPy values ----------------------------------------------------------------------------------------------
+
+
+def test_only_max_python_makes_numpy_values_weak():
+    assert [name for name in policies() if policy(name).numpy_values_are_weak] == ["max-python"]
+
+
+def test_numpy_scalars_are_the_python_numbers_they_hold_but_numpy_bools():
+    assert POL.numpy_scalar(np.uint8(200)) == 200 and type(POL.numpy_scalar(np.int64(2 ** 40))) is int
+    assert type(POL.numpy_scalar(np.float16(0.5))) is float
+    for refused in (np.True_, np.complex64(1j)):
+        with pytest.raises(PromotionError, match=f"argument must be a TensorValueLike, not '{type(refused).__name__}'"):
+            POL.numpy_scalar(refused)
+    with pytest.raises(PromotionError, match=r"bool\(value\).*ops.constant\(value, DType.bool, device\)"):
+        POL.numpy_scalar(np.False_)
+
+
+def test_max_array_rules():
+    problem = POL.weak_array_problem
+    assert problem(np.array([0.5]), D.bool) is None  # a float array meets bool (bool is no integer in MAX)
+    assert "Refusing to implicitly promote float array to dtype(DType.int8)" in problem(np.array([0.5]), D.int8)
+    assert problem(np.array([1, 255], np.int64), D.uint8) is None
+    refused = problem(np.array([1, 256]), D.uint8)
+    assert "Refusing to implicitly promote external array with precision loss for DType DType.uint8" in refused
+    assert "[0, 255] for uint8; it holds 256" in refused
+    assert "[-2048, 2048]" in problem(np.array([2049]), D.float16)  # the Python int's range
+    assert problem(np.array([True, False]), D.float8_e8m0fnu) is None  # a bool array is not checked
+    assert "2**-127" in problem(np.array([0, 1]), D.float8_e8m0fnu)  # an int array is: 0 is no float8_e8m0fnu
+    assert problem(np.array([1, 6]), D.float4_e2m1fn) is None  # converted, not made a constant: sub-byte is fine
+    assert problem(np.array([1e300]), D.float16) is None  # a float array is not range-checked (it overflows)
+    assert POL.weak_array_type(D.float32) == POL.weak_array_type(D.bool) == Weak(D.int64)  # it takes the value's dtype
+    # elsewhere a weak array (in IR that marks one) promotes and is checked as its elements, literals, would be
+    jax = policy("jax")
+    assert jax.weak_array_type(D.float32) == jax.literal_type(0.5)
+    assert jax.weak_array_type(D.int8) == jax.literal_type(1)
+    assert jax.weak_array_problem(np.array([1, 300]), D.int8) == jax.constant_problem(np.array([1, 300]), D.int8)
+
+
+def test_numpy_values_meet_graph_values_as_in_max():
+    with lc_max.Graph("np", input_types=[lc_max.TensorType(d, [4], CPU) for d in (D.float16, D.int8, D.bool)]) as g:
+        f16, i8, b = g.inputs
+        assert (f16 + np.float32(0.5)).dtype is D.float16 and (np.float32(0.5) * f16).dtype is D.float16
+        assert (i8 + np.arange(4)).dtype is D.int8 and (i8 / np.arange(1, 5)).dtype is D.float64
+        assert (b + np.array([0.5, 0.0, 1.5, 0.0])).dtype is D.bool
+        assert lc_max.ops.max(f16, np.array([1, 2, 3, 2048])).dtype is D.float16
+        assert (np.True_ + f16).dtype is D.float16  # NumPy's operator first: a Python bool, an int to MAX
+        with pytest.raises(PromotionError, match="argument must be a TensorValueLike, not 'bool'"):
+            f16 + np.True_
+        with pytest.raises(LiteralRangeError, match=r"Refusing to implicitly promote external array with precision "
+                                                    r"loss for DType DType.int8 .*it holds 300.*ops.constant\(array"):
+            i8 + np.array([1, 300, 2, 3])
+        with pytest.raises(LiteralRangeError, match=r"value \(300\) to dtype\(DType.int8\)"):
+            np.array([1, 300, 2, 3]) + i8  # NumPy's operator hands MAX Python ints: checked as such
+        with pytest.raises(LiteralRangeError, match=r"implicitly promote float array to dtype\(DType.int8\)"):
+            i8 / np.array([0.5, 1.0, 1.5, 2.0])  # checked in the dtype the array takes, before the division
+        with pytest.raises(LiteralRangeError, match=r"value \(2049\) to dtype\(DType.float16\)"):
+            f16 * np.int64(2049)
+        with pytest.raises(PromotionError, match="Binary ops require at least one max object"):
+            lc_max.ops.add(np.float32(1), np.array([1.0], np.float32))
+        # where nothing promotes, a NumPy array is the constant it is (MAX's TensorValue(array))
+        assert lc_max.ops.concat([i8, np.arange(2, dtype=np.int8)]).dtype is D.int8
+        assert lc_max.ops.cast(np.float32(0.5), D.float16).dtype is D.float16
+
+
+def test_numpy_values_end_to_end():
+    with lc_max.Graph("e2e", input_types=[lc_max.TensorType(D.float16, [4], CPU),
+                                          lc_max.TensorType(D.float32, [4], CPU)]) as g:
+        x_f16, x_f32 = g.inputs
+        g.output(x_f16 + np.float32(0.5), x_f32 + np.arange(4), np.arange(4) + x_f32, x_f32 * np.array([[1], [2]]))
+    before, after = g.mlir(before_passes=True), g.mlir()
+    assert '{latticecast.weak = "array"} : () -> tensor<4xi64>' in before  # arange: weak, in its own dtype
+    assert "stablehlo.constant dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<4xf32>" \
+        in after and "latticecast.weak" not in after and "i64" not in after  # the pass retyped it
+    half, ramp, ramp_left, outer = g.compile()(np.array([1, 2, 3, 4], np.float16), np.ones(4, np.float32))
+    assert half.dtype == np.float16 and ramp.dtype == ramp_left.dtype == outer.dtype == np.float32
+    np.testing.assert_array_equal(half, [1.5, 2.5, 3.5, 4.5])
+    np.testing.assert_array_equal(ramp, [1, 2, 3, 4])
+    np.testing.assert_array_equal(ramp_left, ramp)
+    np.testing.assert_array_equal(outer, [[1] * 4, [2] * 4])
+
+
+def test_numpy_values_with_a_symbolic_dimension():
+    with lc_max.Graph("sym", input_types=[lc_max.TensorType(D.float32, ["batch", 4], CPU),
+                                          lc_max.TensorType(D.bool, ["batch", 2], CPU)]) as g:
+        x, b = g.inputs
+        g.output(x + np.arange(4), b & np.array([0.5, 0.0]))
+    assert "dynamic_broadcast_in_dim" in g.mlir()
+    y, c = g.compile()(np.ones((3, 4), np.float32), np.ones((3, 2), bool))
+    assert y.dtype == np.float32 and c.dtype == np.bool_
+    np.testing.assert_array_equal(y, np.ones((3, 4)) + np.arange(4))
+    np.testing.assert_array_equal(c, [[True, False]] * 3)  # 0.5 is True, 0.0 False: MAX's cast
+
+
+@pytest.mark.parametrize("name", ["jax", "numpy"])
+def test_numpy_values_stay_strong_under_other_policies(name):
+    """JAX and NumPy give a NumPy value its own dtype; only max-python makes it weak."""
+    with lc_max.Graph("strong", input_types=[lc_max.TensorType(D.float16, [4], CPU),
+                                             lc_max.TensorType(D.int8, [4], CPU)], policy=name) as g:
+        f16, i8 = g.inputs
+        assert (f16 + np.float32(0.5)).dtype is D.float32 and (np.float32(0.5) + f16).dtype is D.float32
+        assert (i8 + np.arange(4)).dtype is D.int64 and (np.arange(4) + i8).dtype is D.int64
+        assert (i8 + np.array([1, 300, 2, 3])).dtype is D.int64  # no range check: a strong int64
+        g.output(f16 + np.float32(0.5))
+    assert "latticecast.weak" not in g.mlir(before_passes=True)
+
+
+def test_the_pass_checks_weak_arrays_by_the_array_rules(run_tool):
+    text = """
+func.func @arrays(%b: tensor<2xi1>, %e: tensor<2xf8E8M0FNU>, %i: tensor<2xi8>) -> (tensor<2xi1>, tensor<2xf8E8M0FNU>) {
+  %f = stablehlo.constant {latticecast.weak = "array"} dense<[0.5, 0.0]> : tensor<2xf64>
+  %0 = "stablehlo.add"(%b, %f) : (tensor<2xi1>, tensor<2xf64>) -> tensor<2xi1>
+  %t = stablehlo.constant {latticecast.weak = "array"} dense<[true, false]> : tensor<2xi1>
+  %1 = "stablehlo.multiply"(%e, %t) : (tensor<2xf8E8M0FNU>, tensor<2xi1>) -> tensor<2xf8E8M0FNU>
+  %w = stablehlo.constant {latticecast.weak = "array"} dense<[1, 300]> : tensor<2xi64>
+  %2 = "stablehlo.add"(%i, %w) : (tensor<2xi8>, tensor<2xi64>) -> tensor<2xi8>
+  return %0, %1 : tensor<2xi1>, tensor<2xf8E8M0FNU>
+}
+"""
+    proc = run_tool("latticecast-opt", "-", "--implicit-cast", "--policy", "max-python", input=text)
+    err = proc.stderr.decode()
+    assert proc.returncode != 0 and err.count("error:") == 1, err
+    assert "'stablehlo.add' op Unsafe cast: a weakly typed array" in err
+    assert "Refusing to implicitly promote external array with precision loss for DType DType.int8" in err
+    ok = run_tool("latticecast-opt", "-", "--implicit-cast", "--policy", "max-python",
+                  input=text.replace("[1, 300]", "[1, 3]"))
+    out = ok.stdout.decode()
+    assert ok.returncode == 0, ok.stderr.decode()
+    assert "dense<[true, false]> : tensor<2xi1>" in out and "tensor<2xf8E8M0FNU>" in out and "f64" not in out
 
 
 # -- is it a lattice? ------------------------------------------------------------------------------------------

@@ -116,3 +116,43 @@ func.func @legal(%a: tensor<4xi16>, %b: tensor<4xi16>) -> tensor<4xi16> {
   %0 = stablehlo.divide %a, %b : tensor<4xi16>
   return %0 : tensor<4xi16>
 }
+
+// -----
+
+// A weakly typed array (latticecast.weak = "array": a NumPy array meeting a graph value)
+// takes the graph value's dtype whatever its own, by MAX's array rules: a float array
+// meets bool (a Python float would not), a bool array is not checked (0 is no
+// float8_e8m0fnu, but False is converted), and it is rebuilt in the promoted dtype.
+// CHECK-LABEL: func.func @weak_arrays
+// CHECK-DAG:     %[[F:.+]] = stablehlo.constant dense<[true, false]> : tensor<2xi1>
+// CHECK-DAG:     stablehlo.add %{{.+}}, %[[F]] : tensor<2xi1>
+// CHECK-DAG:     %[[I:.+]] = stablehlo.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf16>
+// CHECK-DAG:     stablehlo.multiply %{{.+}}, %[[I]] : tensor<2xf16>
+// CHECK-NOT:     latticecast.weak
+func.func @weak_arrays(%b: tensor<2xi1>, %h: tensor<2xf16>) -> (tensor<2xi1>, tensor<2xf16>) {
+  %f = stablehlo.constant {latticecast.weak = "array"} dense<[0.5, 0.0]> : tensor<2xf64>
+  %0 = "stablehlo.add"(%b, %f) : (tensor<2xi1>, tensor<2xf64>) -> tensor<2xi1>
+  %i = stablehlo.constant {latticecast.weak = "array"} dense<[1, 2]> : tensor<2xi32>
+  %1 = "stablehlo.multiply"(%h, %i) : (tensor<2xf16>, tensor<2xi32>) -> tensor<2xf16>
+  return %0, %1 : tensor<2xi1>, tensor<2xf16>
+}
+
+// -----
+
+// An integer array's values must lie in the Python int's range for the dtype.
+func.func @weak_array_out_of_range(%x: tensor<2xi8>) -> tensor<2xi8> {
+  %w = stablehlo.constant {latticecast.weak = "array"} dense<[1, 300]> : tensor<2xi64>
+  // expected-error@+1 {{Refusing to implicitly promote external array with precision loss for DType DType.int8}}
+  %0 = "stablehlo.add"(%x, %w) : (tensor<2xi8>, tensor<2xi64>) -> tensor<2xi8>
+  return %0 : tensor<2xi8>
+}
+
+// -----
+
+// A float array meets no integer dtype.
+func.func @weak_float_array_i32(%x: tensor<2xi32>) -> tensor<2xi32> {
+  %w = stablehlo.constant {latticecast.weak = "array"} dense<[0.5, 1.5]> : tensor<2xf32>
+  // expected-error@+1 {{Refusing to implicitly promote float array to dtype(DType.int32)}}
+  %0 = "stablehlo.add"(%x, %w) : (tensor<2xi32>, tensor<2xf32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}

@@ -34,10 +34,21 @@ from .errors import PromotionError
 from .weak import PType, Weak
 
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
-           "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "WEAK_TRANSPARENT", "RETYPABLE", "WEAK_ATTR"]
+           "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "WEAK_TRANSPARENT", "RETYPABLE", "WEAK_ATTR",
+           "WEAK_ARRAY"]
 
 WEAK_ATTR = "latticecast.weak"
-"""The unit attribute that marks a weakly typed value's defining op (or function argument) in the IR."""
+"""The attribute that marks a weakly typed value's defining op (or function argument) in the IR: a unit
+attribute for a Python literal (or values computed from literals only), whose elements the policy checks
+as literals."""
+
+WEAK_ARRAY = "array"
+"""The value of :data:`WEAK_ATTR` on a constant that is a weakly typed *array*
+(``latticecast.weak = "array"``): a NumPy array that meets a graph value where the policy makes NumPy
+values weak (MAX 26.7's external arrays), kept in its own dtype. It promotes as
+``Policy.weak_array_type`` says and is checked by ``Policy.weak_array_problem``, since a system may
+treat an array otherwise than a literal (MAX converts a float array to bool, and refuses a Python
+float there). Data movement of such a constant is such an array too."""
 
 
 class ResultKind(enum.Enum):

@@ -148,13 +148,16 @@ def candidates(values: np.ndarray, target: DType | None = None, *, underflow: bo
     non-zero magnitude; and the complex made of the largest real and imaginary magnitudes
     stand for the whole array. Floats given for an integer ``target`` stand as integers when
     every one is whole (an explicit constant ``[1.0, 2.0]`` of ``int8`` is fine), else the
-    first that is not. ``ml_dtypes`` arrays are read as int64 or float64 first.
+    first that is not. A bool array's elements are Python bools; ``ml_dtypes`` arrays are read as
+    int64 or float64 first.
     """
     if values.size == 0:
         return []
     values = _plain(values)
     kind = values.dtype.kind
-    if kind in "biu":
+    if kind == "b":  # Python bools, as the elements are (MAX names a refused one: "value (False)")
+        return [bool(values.min()), bool(values.max())]
+    if kind in "iu":
         return [int(values.min()), int(values.max())]
     if kind == "O":
         return list(values.ravel())

@@ -32,7 +32,7 @@ from ..dialect_utils.types import TypeCache, type_cache
 from ..dims import SymbolicDim
 from ..dtypes import DType, DTypeLike
 from ..errors import GraphError
-from ..op_rules import WEAK_ATTR, OpPromotion
+from ..op_rules import WEAK_ARRAY, WEAK_ATTR, OpPromotion
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
 from ..passes.sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
@@ -186,6 +186,7 @@ class Graph:
         with self.context:
             self.loc = ir.Location.name(name) if name else ir.Location.unknown()
             self._unit = ir.UnitAttr.get()
+            self._weak_array = ir.StringAttr.get(WEAK_ARRAY)
             self._module = ir.Module.create(self.loc)
             self._module.operation.attributes["sym_name"] = ir.StringAttr.get(name or "graph")
             arg_types = [self.tc.tensor(t.dtype, t.shape) for t in types]
@@ -307,11 +308,12 @@ class Graph:
 
     def _add_op(self, name: str, results: Sequence[ir.Type], operands: Sequence[ir.Value] = (),
                 attributes: dict[str, ir.Attribute] | None = None, *, regions: int = 0,
-                weak: bool = False, loc: ir.Location | None = None) -> ir.Operation:
-        """Append ``name`` to ``@main``: the one place ops are created, located, and marked weak."""
-        if weak:
+                weak: bool = False, weak_array: bool = False, loc: ir.Location | None = None) -> ir.Operation:
+        """Append ``name`` to ``@main``: the one place ops are created, located, and marked weak
+        (``weak_array``: a weakly typed array's constant, ``latticecast.weak = "array"``)."""
+        if weak or weak_array:
             attributes = dict(attributes or {})
-            attributes[WEAK_ATTR] = self._unit
+            attributes[WEAK_ATTR] = self._weak_array if weak_array else self._unit
         if loc is None:
             loc = self.location() if self.debug_locations else self.loc
         return ir.Operation.create(name, results=results, operands=operands, attributes=attributes,

@@ -12,8 +12,11 @@ latticecast's own: ``x.sum(axis=-1)`` (``ops.sum``; MAX has no such method), ``x
 Every operator and method is a call into :mod:`latticecast.graph.ops` (the cycle
 ``value <-> ops`` is deliberate, as in MAX: values have methods, ops take values).
 NumPy is told to defer to these operators: ``np.float64(1.5) + x`` reaches
-``x.__radd__`` (or :meth:`Value.__array_ufunc__`), so a NumPy scalar on either side
-promotes the same way, as a strongly typed value.
+:meth:`Value.__array_ufunc__`, so a NumPy scalar on either side promotes the same way, as a
+strongly typed value. Under a policy that makes NumPy values weak (MAX 26.7's), NumPy's
+operator runs first in MAX, element by element, and the values reach the op as the Python
+scalars NumPy's object loop makes of them (see
+:func:`~latticecast.graph.ops.promotion.numpy_operator_operand`).
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ __all__ = ["Value", "TensorValueLike"]
 
 TensorValueLike = Union["Value", bool, int, float, complex, np.ndarray, np.generic, Sequence[Any]]
 """What an op takes as an operand: a :class:`Value`, a Python scalar (weakly typed), or a NumPy
-array, NumPy scalar or nested list (a strongly typed constant)."""
+array, NumPy scalar or nested list (a strongly typed constant; a NumPy value is weak in ops that
+promote under a policy that says so, ``Policy.numpy_values_are_weak``: MAX 26.7's)."""
 
 
 class Value:
@@ -100,10 +104,17 @@ class Value:
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """``np.add(x, 1)`` and ``np.float64(1.5) + x`` build graph ops (NumPy scalars and arrays
-        are strongly typed constants); any other use of a ufunc is refused."""
+        are strongly typed constants); any other use of a ufunc is refused.
+
+        Under a policy that makes NumPy values weak (MAX 26.7), an elementwise ufunc (no core
+        signature: not ``matmul``) gets its NumPy operands as NumPy's object loop hands them to MAX,
+        one Python scalar at a time (:func:`~latticecast.graph.ops.promotion.numpy_operator_operand`):
+        ``np.True_ + x`` is ``True + x`` there, and an array's elements are checked as Python scalars."""
         op = _ufuncs().get(ufunc.__name__)
         if method != "__call__" or kwargs or op is None:
             return NotImplemented
+        if ufunc.signature is None and self.graph.policy.numpy_values_are_weak:
+            inputs = tuple(_ops.promotion.numpy_operator_operand(x, self.graph) for x in inputs)
         return op(*inputs)
 
     def __array__(self, *args: Any, **kwargs: Any) -> Any:

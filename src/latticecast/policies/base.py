@@ -93,6 +93,16 @@ class Policy(ABC):
     rank_sensitive: ClassVar[bool] = False
     """Whether a 0-d tensor promotes differently from a dimensioned one (PyTorch): then the
     builder and the pass tell the policy which operands have rank 0 (:meth:`decide_ranked`)."""
+    numpy_values_are_weak: ClassVar[bool] = False
+    """Whether a NumPy scalar or array meeting a graph value in an op that promotes is weakly typed and
+    takes the graph value's dtype, as a Python scalar does (MAX 26.7: NumPy values are "non-max
+    objects", which ``max.graph.dtype_promotion`` converts to the graph value's dtype once their values
+    pass its check), rather than a strongly typed constant of its own dtype (JAX, NumPy, PyTorch,
+    TensorFlow: a NumPy value carries its dtype, so ``float16_tensor + np.float32(0.5)`` is float32
+    there). Where it is, the builder takes a NumPy scalar as the Python number :meth:`numpy_scalar`
+    says it stands for, and a NumPy array promotes as :meth:`weak_array_type` says, checked by
+    :meth:`weak_array_problem`. It is a fact about values a program hands over, so the ``implicit-cast``
+    pass, which reads types off IR, never asks it; the IR says which constants are weak."""
 
     # -- the three decisions (subclasses) ------------------------------------------------
 
@@ -310,6 +320,53 @@ class Policy(ABC):
         if problem:
             raise LiteralRangeError(f"Unsafe cast: {problem}; {literal_fix(value, target)}",
                                     policy=self.name, lhs=self.literal_type(value), rhs=target)
+
+    def check_constant(self, values: np.ndarray, target: DType) -> None:
+        """:meth:`check_literal` for every element of ``values`` (the elements of a NumPy array that
+        NumPy's operator hands over one at a time, as Python scalars: ``array + x``)."""
+        for value in candidates(values, target):
+            self.check_literal(value, target)
+
+    # -- NumPy values, where they are weak (numpy_values_are_weak) ------------------------------
+
+    def numpy_scalar(self, value: np.generic) -> Scalar:
+        """The Python number a NumPy scalar stands for where NumPy values are weak (``np.float32(0.5)``
+        is the Python float 0.5, checked as one); raises :class:`PromotionError` for a NumPy scalar
+        that holds no number."""
+        if isinstance(value, np.bool_):
+            return bool(value)
+        if isinstance(value, np.integer):
+            return int(value)
+        if isinstance(value, np.floating):
+            return float(value)
+        if isinstance(value, np.complexfloating):
+            return complex(value)
+        raise PromotionError(f"the NumPy scalar {value!r} ({type(value).__name__}) is not a number; give an op "
+                             "a graph value, a Python number or a NumPy number", policy=self.name)
+
+    def weak_array_type(self, dtype: DType) -> PType:
+        """The type a weakly typed array of ``dtype`` promotes as: a NumPy array where NumPy values are
+        weak, which the IR marks ``latticecast.weak = "array"``. By default each of its elements' weak
+        type, so that such an array promotes as its elements would."""
+        return self.canonical(Weak(dtype))
+
+    def weak_array_problem(self, values: np.ndarray, target: DType) -> str | None:
+        """Why the system refuses the weakly typed array ``values`` (its dtype the array's own) as
+        ``target`` (``None``: it accepts it). By default every element is checked as a literal
+        (:meth:`constant_problem`); a system with rules of its own for arrays (MAX's external arrays)
+        says so here. The builder asks it where an array meets a graph value, the pass where it
+        rebuilds the array's constant at the promoted type: the same rules, so they agree."""
+        return self.constant_problem(values, target)
+
+    def check_weak_array(self, values: np.ndarray, target: DType) -> None:
+        """Raise :class:`LiteralRangeError` when the system refuses the weakly typed array ``values`` as
+        ``target`` (:meth:`weak_array_problem`), naming the fix."""
+        problem = self.weak_array_problem(values, target)
+        if problem:
+            raise LiteralRangeError(
+                f"Unsafe cast: {problem}; cast the graph value to a dtype that holds the array first "
+                "(x.cast(...)), or make the array an explicit constant of the dtype you mean: "
+                "ops.constant(array, dtype, device)", policy=self.name, rhs=target)
 
     # -- division and reductions ------------------------------------------------------------
 

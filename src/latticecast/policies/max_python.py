@@ -28,6 +28,13 @@ it never widens to a new DType."
   range-checked (``float16 + 1e300`` builds, and overflows). MAX cannot make a constant of a
   sub-byte dtype, so no scalar meets float6 or float4. Two scalars are refused: "Binary ops
   require at least one max object as input".
+* **NumPy values** are "non-max objects" too (:attr:`~latticecast.Policy.numpy_values_are_weak`).
+  A NumPy integer or float scalar is the Python number it holds (``float16 + np.float32(0.5)`` is
+  float16; ``float16 + np.int64(2049)`` is refused); ``np.bool_`` is neither, and MAX refuses it
+  (:meth:`MaxPythonPolicy.numpy_scalar`). A NumPy array takes the graph value's dtype whatever its
+  own, by rules of its own (:meth:`MaxPythonPolicy.weak_array_problem`): a float array meets no
+  integer dtype, an integer array's values must lie in the Python int's range, a bool array is not
+  checked, and an array (converted, not made a constant of the dtype) meets float4 too.
 
 These are rules, not a lattice: refusals make promotion depend on the bracketing
 (``(int8 . uint8) . int16`` is refused, ``int8 . (uint8 . int16)`` is int16);
@@ -41,8 +48,11 @@ import functools
 import math
 from typing import Sequence
 
+import numpy as np
+
 from ..dtypes import DType, Kind
-from ..values import Scalar
+from ..errors import PromotionError
+from ..values import Scalar, candidates
 from ..weak import PType, Weak
 from .base import Decision, DivisionOperands, Policy
 from .lattices import MAX_PYTHON_DTYPES
@@ -107,6 +117,7 @@ class MaxPythonPolicy(Policy):
     default_int = _D.int64
     default_float = _D.float64
     default_complex = None
+    numpy_values_are_weak = True
 
     def missing_dtype_reason(self, d: DType) -> str:
         return ": MAX 26.7's max.dtype.DType has no such member"
@@ -227,6 +238,52 @@ class MaxPythonPolicy(Policy):
         if self.is_sub_byte(target):
             return (f"Cannot create a constant of type 'DType.{target.name}' since it is a sub-byte type (MAX "
                     f"makes no constants narrower than a byte, so a Python scalar cannot meet {target.name})")
+        return None
+
+    # -- NumPy values: max.graph.dtype_promotion._promote_to_strong -----------------------------
+
+    def numpy_scalar(self, value: np.generic) -> Scalar:
+        """MAX takes ``int | np.integer`` as a Python int and ``float | np.floating`` as a Python float,
+        checked as such. A NumPy bool is neither (``np.bool_`` is no ``np.integer``), nor is a NumPy
+        complex, so MAX refuses them as no tensor value at all."""
+        if isinstance(value, np.integer):
+            return int(value)
+        if isinstance(value, np.floating):
+            return float(value)
+        name = type(value).__name__
+        fix = ("write the Python bool, bool(value) (MAX takes it as the int 0 or 1), or make a constant: "
+               "ops.constant(value, DType.bool, device)" if isinstance(value, np.bool_) else
+               "MAX has no complex dtypes" if isinstance(value, np.complexfloating) else
+               "give a graph value, a Python number or a NumPy integer or float")
+        raise PromotionError(f"_promote_weak_dtypes() argument must be a TensorValueLike, not '{name}': MAX 26.7 "
+                             f"takes a NumPy integer or float scalar as the Python number it holds, and a NumPy "
+                             f"{name} is neither; {fix}", policy=self.name)
+
+    def weak_array_type(self, dtype: DType) -> PType:
+        """What a Python int promotes as, whatever the array's dtype: MAX converts an external array to
+        the graph value's dtype (``ops.constant(array).cast(dtype)``) and its own dtype only decides
+        whether MAX refuses it (:meth:`weak_array_problem`), never what it becomes (a float array meets
+        a bool value: it is bool, True where it is not 0)."""
+        return self.canonical(Weak(self.default_int))
+
+    def weak_array_problem(self, values: np.ndarray, target: DType) -> str | None:
+        """MAX's checks of an external array, in its order: a float array meets no integer dtype (bool
+        is none); an integer array's values must lie in :meth:`scalar_range`, as a Python int's; a bool
+        array is not checked. The array is converted to ``target``, not made a constant of it, so a
+        sub-byte ``target`` takes it (as no Python scalar)."""
+        source = DType.parse(values.dtype)
+        if source.is_complex:
+            return f"MAX has no complex dtypes for an array of {source.name}"
+        if source.is_float and target.is_integral:
+            return (f"Refusing to implicitly promote float array to dtype(DType.{target.name}) (MAX takes a "
+                    "float array only for a float or bool dtype)")
+        if source.is_integral:
+            lo, hi = self.scalar_range(target)
+            for value in candidates(values):
+                if not lo <= value <= hi:
+                    return (f"Refusing to implicitly promote external array with precision loss for DType "
+                            f"DType.{target.name} (MAX takes an integer array only with values within "
+                            f"[{_number(lo)}, {_number(hi)}] for {target.name}; it holds {value})")
         return None
 
     # -- division and reductions -----------------------------------------------------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
@@ -24,8 +25,8 @@ from ...op_rules import FLOAT_FUNCTION, FLOOR_DIVIDE, INEXACT_BINARY, STABLEHLO,
 from ...weak import PType, Weak
 from ..value import TensorValueLike, Value
 from .selection import where
-from .promotion import (Literal, Promoted, broadcast_shapes, constant_value, convert, decide_operands, graph_of,
-                        operand, promote, realize, fast_operands, unary_operand, with_op)
+from .promotion import (Literal, Promoted, WeakArray, broadcast_shapes, constant_value, convert, decide_operands,
+                        graph_of, operand, promote, realize, fast_operands, unary_operand, with_op)
 
 if TYPE_CHECKING:
     from ..graph import Graph
@@ -132,14 +133,17 @@ def _inexact(rule: OpRule, name: str, x: TensorValueLike, y: TensorValueLike, sy
     semantics, not an implicit promotion): a Python int becomes a Python float (still weak, so the
     pass rebuilds its constant at the type), a value is converted (a weak one stays weak). Where the
     system gives each operand its dtype before dividing (MAX 26.7: ``int8 / 2`` is an int8 division
-    converted to float64), a literal is checked against that dtype first (``int8 / 128`` is refused)."""
+    converted to float64), a literal or weak array is checked against that dtype first (``int8 / 128``
+    and ``int8 / np.array([1, 300])`` are refused)."""
     g = graph_of(x, y)
-    ops = [operand(v, g) for v in (x, y)]
+    ops = [operand(v, g, promotes=True) for v in (x, y)]
     d = decide_operands(g, rule, symbol, ops)
     if d.operand_dtypes is not None:  # the system gave each operand its dtype first (MAX): a literal is checked there
         for o, dtype in zip(ops, d.operand_dtypes):
             if isinstance(o, Literal):
                 g.policy.check_literal(o.value, dtype)
+            elif isinstance(o, WeakArray):
+                o.check(g.policy, dtype)
     if d.target.is_inexact:
         ops = [_as_inexact(g, o, d.target, d.result_weak) for o in ops]
     shape = broadcast_shapes(*(o.shape for o in ops))
@@ -147,14 +151,21 @@ def _inexact(rule: OpRule, name: str, x: TensorValueLike, y: TensorValueLike, sy
     return _emit(Promoted(values, d, shape), name)
 
 
-def _as_inexact(g: "Graph", x: "Value | Literal", target: DType, weak: bool) -> "Value | Literal":
+def _as_inexact(g: "Graph", x: "Value | Literal | WeakArray", target: DType,
+                weak: bool) -> "Value | Literal | WeakArray":
     """``x`` taken to the inexact ``target``; weak when ``x`` is, or when the operands' promotion is
-    (a strong bool meeting a Python int: ``True / 2`` is a weak float in JAX)."""
+    (a strong bool meeting a Python int: ``True / 2`` is a weak float in JAX). A weak array of integers
+    becomes one of floats on the host, as a Python int becomes a Python float."""
     if isinstance(x, Literal):
         if not isinstance(x.ptype, Weak) or x.ptype.dtype.is_inexact:
             return x
         value = complex(x.value) if target.is_complex else float(x.value)
         return Literal(value, g.policy.literal_type(value))
+    if isinstance(x, WeakArray):
+        if x.dtype.is_inexact:
+            return x
+        values = x.values.astype(np.complex128 if target.is_complex else np.float64)
+        return WeakArray(values, g.policy, elementwise=x.elementwise)
     if x.storage.is_inexact:
         return x
     if x.is_weak or weak:  # weak: the system's weak float of the kind (JAX: f*), stored as its default

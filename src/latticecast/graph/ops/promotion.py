@@ -2,11 +2,13 @@
 
 Every builder op that promotes calls :func:`promote`: it turns what the user passed
 into graph values (Python scalars stay weak :class:`Literal` s until the decision is
-known; NumPy arrays and scalars become strongly typed constants), asks
+known; NumPy arrays and scalars become strongly typed constants, except under a policy
+that makes them weak, MAX 26.7's, where a NumPy scalar is a :class:`Literal` of the
+Python number it holds and an array a :class:`WeakArray`), asks
 :func:`latticecast.op_rules.decide`, broadcasts the operands to a common shape, and
-emits each literal as a weak constant checked against the type it promotes to. The
-operands themselves are left unconverted: the IR the builder writes is the
-mixed-dtype IR that ``implicit-cast`` legalises with the same decision.
+emits each literal and weak array as a weak constant checked against the type it
+promotes to. The operands themselves are left unconverted: the IR the builder writes
+is the mixed-dtype IR that ``implicit-cast`` legalises with the same decision.
 
 Errors carry the op as the user wrote it: ``+: no implicit promotion of i8 and u64
 under policy 'array-api': ...``.
@@ -21,11 +23,11 @@ import numpy as np
 from jaxlib.mlir import ir
 
 from ...dims import SymbolicDim, is_static
-from ...dtypes import DType
+from ...dtypes import DType, UnknownDTypeError
 from ...errors import GraphError, LiteralRangeError, PromotionError
 from ...op_rules import OpPromotion, OpRule, decide
 from ...passes.sharding import copy_sharding
-from ...values import Scalar, array_problem, scalar_problem
+from ...values import Scalar, array_problem, convert_array, scalar_problem
 from ...weak import PType, Weak
 from ..current import current_graph
 from ..value import TensorValueLike, Value
@@ -34,8 +36,9 @@ from .dynamic import shape_value
 if TYPE_CHECKING:
     from ..graph import Graph
 
-__all__ = ["Literal", "graph_of", "operand", "promote", "decide_operands", "realize", "Promoted", "emit_literal",
-           "constant_value", "as_value", "broadcast_shapes", "broadcast", "convert", "unary_operand", "with_op"]
+__all__ = ["Literal", "WeakArray", "graph_of", "operand", "numpy_operator_operand", "promote", "decide_operands",
+           "realize", "Promoted", "emit_literal", "emit_weak_array", "constant_value", "as_value", "broadcast_shapes",
+           "broadcast", "convert", "unary_operand", "with_op"]
 
 
 class Literal:
@@ -52,7 +55,62 @@ class Literal:
         return f"Literal({self.value!r}: {self.ptype})"
 
 
-Operand = "Value | Literal"
+class WeakArray:
+    """A NumPy array waiting to meet a graph value where the policy makes NumPy values weak
+    (:attr:`Policy.numpy_values_are_weak <latticecast.Policy.numpy_values_are_weak>`: MAX 26.7),
+    checked against the dtype it promotes to and emitted once the op's decision is known, as a
+    :class:`Literal` is. MAX receives an array in one of two ways, and checks it by other rules in each:
+
+    * whole (``elementwise`` false): ``x + array`` and ``ops.add(array, x)`` give MAX the array, which
+      ``dtype_promotion._promote_to_strong`` converts to the graph value's dtype. It promotes as
+      ``policy.weak_array_type`` says, is checked by ``policy.weak_array_problem`` (MAX's array
+      rules), and is emitted in its own dtype marked ``latticecast.weak = "array"``, so that the pass
+      checks it by the same rules.
+    * element by element (``elementwise`` true): ``array + x`` runs NumPy's ``ndarray.__add__`` first,
+      whose object loop hands MAX one Python scalar at a time. It promotes as a literal of its kind,
+      every element is checked by the literal rules, and it is emitted as a literal's weak constant.
+    """
+
+    __slots__ = ("values", "dtype", "ptype", "elementwise")
+
+    def __init__(self, values: np.ndarray, policy: Any, *, elementwise: bool) -> None:
+        dtype = _array_dtype(values)
+        self.values = values
+        self.dtype = dtype  # the array's own
+        self.elementwise = elementwise
+        self.ptype: PType = (policy.literal_type(_python_zero(dtype)) if elementwise else
+                             policy.weak_array_type(policy.canonical(dtype)))
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.values.shape)
+
+    def check(self, policy: Any, target: DType) -> None:
+        """Raise :class:`LiteralRangeError` where the policy refuses the array as ``target``."""
+        if self.elementwise:
+            policy.check_constant(self.values, target)
+        else:
+            policy.check_weak_array(self.values, target)
+
+    def __repr__(self) -> str:
+        return f"WeakArray({self.values!r}: {self.ptype}{', elementwise' if self.elementwise else ''})"
+
+
+def _array_dtype(values: np.ndarray) -> DType:
+    """The dtype of a NumPy array given as an operand, or a :class:`GraphError` naming what it holds."""
+    try:
+        return DType.parse(values.dtype)
+    except (UnknownDTypeError, TypeError, ValueError):
+        raise GraphError(f"cannot use a NumPy array of dtype {values.dtype} as a tensor value: it holds no numbers "
+                         "of a dtype latticecast knows; convert it first (np.asarray(array, dtype))") from None
+
+
+def _python_zero(dtype: DType) -> Scalar:
+    """A Python number of ``dtype``'s kind: what NumPy's object loop makes of each element."""
+    return False if dtype.is_bool else 0 if dtype.is_integral else 0j if dtype.is_complex else 0.0
+
+
+Operand = "Value | Literal | WeakArray"
 
 
 def graph_of(*xs: Any) -> "Graph":
@@ -70,8 +128,16 @@ def graph_of(*xs: Any) -> "Graph":
     return g
 
 
-def operand(x: TensorValueLike, g: "Graph") -> "Value | Literal":
-    """A graph operand for ``x``: Python scalars stay literals, NumPy values become constants."""
+def operand(x: TensorValueLike, g: "Graph", *, promotes: bool = False) -> "Value | Literal | WeakArray":
+    """A graph operand for ``x``: Python scalars stay literals, NumPy values and lists become constants.
+
+    ``promotes``: ``x`` is an operand of an op that promotes its operands (``+``, ``/``, ``ops.max``,
+    ``where``'s values). There, under a policy that makes NumPy values weak (MAX 26.7), a NumPy scalar
+    is a :class:`Literal` of the Python number it holds and a NumPy array a :class:`WeakArray`.
+    Elsewhere, and under every other policy, a NumPy value is a strongly typed constant of its own
+    dtype (as MAX's ``TensorValue(array)`` is: ``ops.concat``, ``ops.matmul`` and unary ops convert no
+    NumPy value to another's dtype), and a :class:`WeakArray` becomes that constant too.
+    """
     if isinstance(x, Value):
         if x.graph is not g:
             raise GraphError(f"value from graph {x.graph.name!r} used in graph {g.name!r}")
@@ -80,10 +146,36 @@ def operand(x: TensorValueLike, g: "Graph") -> "Value | Literal":
         return x
     if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
         return Literal(x, g.policy.literal_type(x))
+    if isinstance(x, WeakArray):
+        return x if promotes else constant_value(g, x.values, None)
+    if isinstance(x, (np.ndarray, np.generic)) and promotes and g.policy.numpy_values_are_weak:
+        if isinstance(x, np.generic):
+            value = g.policy.numpy_scalar(x)
+            return Literal(value, g.policy.literal_type(value))
+        return WeakArray(x, g.policy, elementwise=False)
     if isinstance(x, (np.ndarray, np.generic, list, tuple)):
         return constant_value(g, x, None)
     raise TypeError(f"cannot use {type(x).__name__} {x!r} as a tensor value; use a graph value, a Python "
                     "scalar, a NumPy array or a list")
+
+
+def numpy_operator_operand(x: Any, g: "Graph") -> Any:
+    """What reaches a graph value when NumPy's operator runs first (``array + x`` calls
+    ``ndarray.__add__``, ``np.float32(0.5) + x`` the NumPy scalar's), under a policy that makes NumPy
+    values weak: MAX's values do not stop NumPy, whose object loop hands MAX each element as a Python
+    scalar. So a NumPy scalar is the Python scalar NumPy makes of it (a NumPy bool a Python bool, which
+    MAX takes as an int, unlike ``x + np.bool_``), and an array a :class:`WeakArray` of Python scalars.
+    MAX's result is then a NumPy object array of graph values; latticecast's is the one graph value
+    those elements make. Under other policies, and for other operands, ``x`` is returned as it is.
+    """
+    if not g.policy.numpy_values_are_weak:
+        return x
+    if isinstance(x, np.generic):
+        value = x.item()
+        return value if isinstance(value, (bool, int, float, complex)) else x
+    if isinstance(x, np.ndarray):
+        return WeakArray(x, g.policy, elementwise=True)
+    return x
 
 
 def with_op(symbol: str, e: PromotionError) -> PromotionError:
@@ -107,7 +199,7 @@ _SCALARS = (bool, int, float, complex)
 def fast_operands(rule: OpRule, symbol: str, x: Any, y: Any) -> "tuple[OpPromotion, Value, Value] | None":
     """The decision and the operands for the builder's common binary ops: two values of one graph
     and one shape, or a value and a Python scalar (``x - 1``); ``None`` for anything else (it takes
-    :func:`promote`).
+    :func:`promote`: broadcasts, NumPy values, which a policy may make weak, and lists).
 
     A graph keeps its decisions per (op, operand types) and its literal constants per (literal,
     type, shape), so a chain of a million ops asks the policy a handful of questions, and each op
@@ -157,7 +249,7 @@ def promote(rule: OpRule, symbol: str, *xs: TensorValueLike, graph: "Graph | Non
     through; literals, constants and broadcasts take the general path.
     """
     g = graph or graph_of(*xs)
-    ops = [x if x.__class__ is Value and x.graph is g else operand(x, g) for x in xs]
+    ops = [x if x.__class__ is Value and x.graph is g else operand(x, g, promotes=True) for x in xs]
     decision = decide_operands(g, rule, symbol, ops)
     shape = ops[0].shape
     for o in ops:
@@ -169,7 +261,8 @@ def promote(rule: OpRule, symbol: str, *xs: TensorValueLike, graph: "Graph | Non
     return Promoted(values, decision, shape)
 
 
-def decide_operands(g: "Graph", rule: OpRule, symbol: str, ops: Sequence["Value | Literal"]) -> OpPromotion:
+def decide_operands(g: "Graph", rule: OpRule, symbol: str,
+                    ops: Sequence["Value | Literal | WeakArray"]) -> OpPromotion:
     """:func:`latticecast.op_rules.decide` for graph operands, the error prefixed with the op (a
     rank-sensitive policy is told which operands are 0-d tensors)."""
     zero_dim = [o.__class__ is Value and not o.shape for o in ops] if g.policy.rank_sensitive else None
@@ -179,10 +272,13 @@ def decide_operands(g: "Graph", rule: OpRule, symbol: str, ops: Sequence["Value 
         raise with_op(symbol, e) from None
 
 
-def realize(g: "Graph", x: "Value | Literal", target: DType, shape: tuple[int, ...]) -> Value:
-    """``x`` in the IR at ``shape``: a literal becomes a weak constant checked against ``target``."""
+def realize(g: "Graph", x: "Value | Literal | WeakArray", target: DType, shape: tuple[int, ...]) -> Value:
+    """``x`` in the IR at ``shape``: a literal or a weak array becomes a weak constant checked against
+    ``target``."""
     if isinstance(x, Literal):
         return emit_literal(g, x, target, shape)
+    if isinstance(x, WeakArray):
+        return emit_weak_array(g, x, target, shape)
     return x if x.shape == shape else broadcast(x, shape)
 
 
@@ -243,6 +339,27 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple[int, ...]
     # a strong literal (a JAX bool), or one its weak storage cannot hold: build it at the target
     dtype = target if isinstance(lit.ptype, Weak) else lit.ptype
     return _constant(g, _host_array(lit.value, dtype), dtype, shape)
+
+
+def emit_weak_array(g: "Graph", arr: WeakArray, target: DType, shape: tuple["int | SymbolicDim", ...]) -> Value:
+    """A weak constant for ``arr`` that will promote to ``target``, broadcast to ``shape``: checked against
+    ``target`` now (:meth:`WeakArray.check`), and stored as the pass reads it. A whole array keeps its own
+    dtype, since MAX's array rules ask what it is (``latticecast.weak = "array"``); elements handed over one
+    at a time are stored as the policy stores a literal of their kind, or, where that cannot hold them
+    (``uint64`` above int64's range), built at ``target`` (their check passed). One constant per use: an
+    array, unlike a literal, is not looked up again."""
+    arr.check(g.policy, target)
+    values = arr.values
+    if arr.elementwise:
+        storage = g.policy.materialize(arr.ptype)
+        if array_problem(values, storage) is not None or not storage.has_dense_constants:
+            return broadcast(_constant(g, convert_array(values, target), target, arr.shape), shape)
+    else:
+        storage = arr.dtype
+    attr = g.tc.dense_attr(values.astype(storage.np_dtype), storage, arr.shape)
+    op = g._add_op("stablehlo.constant", [g.tc.tensor(storage, arr.shape)], [], {"value": attr},
+                   weak=arr.elementwise, weak_array=not arr.elementwise)
+    return broadcast(Value(g, op.result, arr.ptype, arr.shape, storage=storage), shape)
 
 
 def _host_array(value: Scalar, dtype: DType) -> np.ndarray:
@@ -354,7 +471,7 @@ def broadcast(v: Value, shape: tuple["int | SymbolicDim", ...]) -> Value:
     else:
         op = g._add_op("stablehlo.dynamic_broadcast_in_dim", result, [v.ir, shape_value(g, shape)], attrs,
                        weak=v.is_weak)
-    return Value(g, op.result, v.ptype, shape)
+    return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
 def convert(v: Value, dtype: DType, *, keep_weak: bool = False, make_weak: bool = False) -> Value:

@@ -133,7 +133,8 @@ class _Run:
             b = operands[1]
             values: tuple[ir.Value, ...] = (a, b)
             if weak_values and (a in weak_values or b in weak_values):
-                flags = (a in weak_values, b in weak_values)
+                flags = (a in weak_values, b in weak_values) if not self.weak.arrays else \
+                    (self.weak.flag(a), self.weak.flag(b))
             types = (a.type, b.type)
             if flags is None and types[0] == types[1]:
                 return
@@ -147,8 +148,8 @@ class _Run:
                     return
                 values = tuple([operands[i] for i in positions])
             if weak_values:
-                flags = tuple([v in weak_values for v in values])
-                if True not in flags:
+                flags = tuple([self.weak.flag(v) for v in values])
+                if not any(flags):
                     flags = None
             types = tuple([v.type for v in values])
             first = types[0]

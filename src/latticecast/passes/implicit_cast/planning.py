@@ -24,7 +24,7 @@ from jaxlib.mlir.dialects import stablehlo
 from ...dialect_utils.types import TypeCache
 from ...dtypes import DType
 from ...errors import PromotionError
-from ...op_rules import OpRule, decide
+from ...op_rules import WEAK_ARRAY, OpRule, decide
 from ...policies import Policy
 from ...weak import PType, Weak
 
@@ -56,10 +56,11 @@ class Planner:
         """The plans made so far, by (op name, operand types, result type, weak flags, 0-d flags)."""
 
     def plan(self, rule: OpRule, types: tuple[ir.Type, ...], rtype: ir.Type,
-             flags: "tuple[bool, ...] | None", zero_dim: "tuple[bool, ...] | None" = None) -> "Plan | str":
+             flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool, ...] | None" = None) -> "Plan | str":
         """The plan for an op of ``rule`` whose promoted operands have ``types`` (weak where ``flags``
-        says; 0-d tensors where ``zero_dim`` says, for a rank-sensitive policy) and whose result has
-        ``rtype``; a string is the error to report at the op."""
+        says: ``True`` a literal, :data:`~latticecast.op_rules.WEAK_ARRAY` a weak array; 0-d tensors
+        where ``zero_dim`` says, for a rank-sensitive policy) and whose result has ``rtype``; a string
+        is the error to report at the op."""
         key = (rule.name, types, rtype, flags, zero_dim)
         found = self.plans.get(key)
         if found is None:
@@ -67,7 +68,7 @@ class Planner:
         return found
 
     def _make(self, rule: OpRule, types: Sequence[ir.Type], rtype: ir.Type,
-              flags: "tuple[bool, ...] | None", zero_dim: "tuple[bool, ...] | None") -> "Plan | str":
+              flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool, ...] | None") -> "Plan | str":
         tc = self.tc
         try:
             dtypes = [tc.tensor_info(t)[0] for t in types]
@@ -77,8 +78,8 @@ class Planner:
         weak = flags is not None and any(flags)
         if not weak and (rule.mixed_is_legal or all(d is dtypes[0] for d in dtypes)):
             return NOTHING
-        ptypes: list[PType] = [Weak(d) if flags and f else d for d, f in zip(dtypes, flags or [False] * len(dtypes))]
         try:
+            ptypes: list[PType] = [self._ptype(d, f) for d, f in zip(dtypes, flags or [False] * len(dtypes))]
             decision = decide(self.policy, rule, ptypes, zero_dim)
         except PromotionError as e:
             return str(e)
@@ -92,6 +93,12 @@ class Planner:
         compare_type = (_comparison_type(target) if rule.name == "stablehlo.compare" and converts else None)
         return Plan(converts, compare_type, decision.result_weak and res_dtype is decision.result,
                     target.is_inexact)
+
+    def _ptype(self, dtype: DType, flag: "bool | str") -> PType:
+        """The type an operand of element type ``dtype`` promotes as, given its weak flag."""
+        if not flag:
+            return dtype
+        return self.policy.weak_array_type(dtype) if flag == WEAK_ARRAY else Weak(dtype)
 
 
 def _comparison_type(dtype: DType) -> ir.Attribute:

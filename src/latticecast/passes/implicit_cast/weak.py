@@ -3,7 +3,11 @@
 A value is weak when its defining op carries ``latticecast.weak`` (a Python literal,
 as the builder writes it), when it is a function argument marked so in ``arg_attrs``,
 or when every operand of an elementwise or data-movement op producing it is weak
-(:data:`latticecast.op_rules.WEAK_TRANSPARENT`: ``-k`` is as weak as ``k``).
+(:data:`latticecast.op_rules.WEAK_TRANSPARENT`: ``-k`` is as weak as ``k``). A constant
+marked ``latticecast.weak = "array"`` is a weakly typed *array* (a NumPy array under MAX
+26.7), and so is what is computed from one: it promotes as ``Policy.weak_array_type``
+says and is checked by ``Policy.weak_array_problem`` instead of element by element as
+literals.
 
 Where a weak value meets a promoted op, the policy decides its type (see
 :mod:`.planning`). A weak *constant* (and the broadcasts and reshapes between it and
@@ -25,7 +29,7 @@ from ...dialect_utils.diagnostics import Diagnostic
 from ...dialect_utils.types import TypeCache
 from ...dtypes import DType
 from ...errors import PromotionError
-from ...op_rules import RETYPABLE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT
+from ...op_rules import RETYPABLE, STABLEHLO, WEAK_ARRAY, WEAK_ATTR, WEAK_TRANSPARENT
 from ...policies import Policy
 from ...values import convert_array
 from ...weak import Weak
@@ -44,6 +48,8 @@ class WeakValues:
         self.tc = tc
         self.result = result
         self.values: set[ir.Value] = set()
+        self.arrays: set[ir.Value] = set()
+        """The weak values that are weakly typed arrays (a subset of :attr:`values`)."""
         self.marked: list[ir.Operation] = []
         self._replaced: dict[ir.Operation, None] = {}  # ordered, each op once
         self.escapes = 0
@@ -61,20 +67,34 @@ class WeakValues:
 
     def mark(self, op: ir.Operation, defines: bool) -> None:
         """``op`` carries the marker; its results are weak unless it is a promoted op (``defines``
-        is false), whose result weakness its plan decides."""
+        is false), whose result weakness its plan decides. They are weak arrays where the marker
+        says ``"array"``, or where the op moves a weak array (the builder marks a broadcast of one
+        as it marks any weak value's)."""
         self.marked.append(op)
         if defines:
-            for r in op.results:
+            results = op.results
+            for r in results:
                 self.values.add(r)
+            if _marks_array(op.attributes[WEAK_ATTR]) or (self.arrays and any(v in self.arrays for v in op.operands)):
+                self.arrays.update(results)
 
     def propagate(self, op: ir.Operation) -> None:
         """Elementwise and data-movement ops keep their operands' weakness (all operands, for
-        multi-operand ops such as concatenate)."""
+        multi-operand ops such as concatenate); computed from a weak array, the result is one."""
         operands = op.operands
         values = self.values
         if len(operands) and all(v in values for v in operands):
             for r in op.results:
                 values.add(r)
+            if self.arrays and any(v in self.arrays for v in operands):
+                self.arrays.update(op.results)
+
+    def flag(self, value: ir.Value) -> "bool | str":
+        """How ``value`` takes part in a promotion: ``False`` strongly typed, ``True`` weak (a
+        literal), :data:`~latticecast.op_rules.WEAK_ARRAY` a weak array."""
+        if value not in self.values:
+            return False
+        return WEAK_ARRAY if value in self.arrays else True
 
     # -- weak constants ----------------------------------------------------------------------
 
@@ -129,12 +149,16 @@ class WeakValues:
         if any(d is None for d in shape):
             return None
         values = constant_values(const, const_dtype, shape)  # type: ignore[arg-type]
-        problem = self.policy.constant_problem(values, target)
+        if value in self.arrays:
+            problem = self.policy.weak_array_problem(values, target)
+            what, fix = "weakly typed array", "make it a constant of the dtype you mean"
+        else:
+            problem = self.policy.constant_problem(values, target)
+            what, fix = "weakly typed constant", "give the constant an explicit dtype"
         if problem:
             where = const.location
-            self.result.error(user, f"Unsafe cast: a weakly typed constant (at {_where(where)}) does not fit the "
-                                    f"promoted type: {problem}; cast the other operand to a wider dtype first, or "
-                                    "give the constant an explicit dtype")
+            self.result.error(user, f"Unsafe cast: a {what} (at {_where(where)}) does not fit the promoted type: "
+                                    f"{problem}; cast the other operand to a wider dtype first, or {fix}")
             return None
         # MLIR has no dense constants of some dtypes (tf32, address): build those in the dtype
         # that stores them and convert (lower-dtypes then rounds to TF32 / drops the no-op convert)
@@ -156,6 +180,8 @@ class WeakValues:
         it (JAX: a Python scalar returned from a function is an int64/float64). The conversions the
         pass made itself (``created``) are not consumers: they already give the value a type."""
         for value in list(self.values):
+            if value in self.arrays:
+                continue  # an array no op promotes is the array it is, in its own dtype (MAX's TensorValue(array))
             try:
                 dtype, _ = self.tc.tensor_info(value.type)
                 default = self.policy.materialize(Weak(dtype))
@@ -199,6 +225,11 @@ class WeakValues:
             if all(not list(r.uses) for r in op.results):
                 op.erase()
         self._replaced.clear()
+
+
+def _marks_array(marker: ir.Attribute) -> bool:
+    """Whether a ``latticecast.weak`` marker says ``"array"`` (a unit marker says: a literal)."""
+    return isinstance(marker, ir.StringAttr) and marker.value == WEAK_ARRAY
 
 
 def _where(loc: ir.Location) -> str:
