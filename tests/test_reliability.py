@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+import warnings
 
 import ml_dtypes
 import numpy as np
@@ -461,6 +462,35 @@ def test_what_crashes_xla_is_refused_before_compiling() -> None:
       return %0 : tensor<2xcomplex<f32>> }"""
     with pytest.raises(UnsupportedModuleError, match="remainder of complex numbers crashes XLA"):
         lc.compile(remainder)
+    to_bool = """func.func public @main() -> tensor<i1> {
+      %c = stablehlo.constant dense<(0.0, 1.0)> : tensor<complex<f32>>
+      %0 = stablehlo.convert %c : (tensor<complex<f32>>) -> tensor<i1>
+      return %0 : tensor<i1> }"""
+    for target in ("i1", "i8", "f32", "f8E4M3FN"):
+        with pytest.raises(UnsupportedModuleError, match="convert of complex numbers to a real type crashes XLA.*"
+                                                         "stablehlo.real, then convert"):
+            lc.compile(to_bool.replace("i1", target))
+    (widened,) = lc.compile(to_bool.replace("i1", "complex<f64>"))()
+    assert widened == 1j
+
+
+def test_casts_of_complex_numbers_are_numpys() -> None:
+    """A cast of complex numbers to a real type is written as JAX writes it (XLA's convert crashed
+    folding one on a constant: found by the API fuzzer): bool is true where either part is non-zero,
+    a number is the real part."""
+    values = np.array([1j, 0, 2.5, 1 + 1j, -3 - 0.0j], np.complex64)
+    targets = [DType.bool, DType.int8, DType.float32, DType.float16]
+    with Graph("g", input_types=[TensorType(DType.complex64, [5])]) as g:
+        (x,) = g.inputs
+        c = ops.constant(values, None)
+        g.output(*[x.cast(d) for d in targets], *[c.cast(d) for d in targets])
+    got = g.compile()(values)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        expected = [values.astype(d.np_dtype) for d in targets]
+    for r, e in zip(got, expected * 2):
+        assert r.dtype == e.dtype
+        np.testing.assert_array_equal(r, e)
 
 
 def test_the_builder_refuses_complex_orderings_and_remainders() -> None:
@@ -501,3 +531,44 @@ def test_no_xla_log_lines_when_a_graph_is_built_before_compiling(run_python) -> 
     """, unset=("TF_CPP_MIN_LOG_LEVEL",))
     assert proc.returncode == 0 and "[2. 2.]" in proc.stdout
     assert "pjrt_client.cc" not in proc.stderr and proc.stderr.strip() == "", proc.stderr
+
+
+def test_integer_division_by_a_zero_xla_could_fold_runs_as_at_run_time() -> None:
+    """XLA's compiler dies of SIGFPE folding an integer division by a constant zero (found by the API
+    fuzzer: ``True % (256 - 256)``; ``jax.jit`` of ``lax.rem(1, 0)`` dies the same way). The runtime
+    passes such divisors through an optimization barrier, so the answer is the one XLA gives when the
+    zero arrives as an input, and the caller's module is left as it was."""
+    folded = """func.func public @main(%x: tensor<3xi32>) -> (tensor<i32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) {
+      %a = stablehlo.constant dense<7> : tensor<i32>
+      %b = stablehlo.constant dense<0> : tensor<i32>
+      %0 = stablehlo.remainder %a, %b : tensor<i32>
+      %z = stablehlo.constant dense<[1, 0, 2]> : tensor<3xi32>
+      %1 = stablehlo.divide %x, %z : tensor<3xi32>
+      %t = stablehlo.constant dense<2> : tensor<3xi32>
+      %d = stablehlo.subtract %t, %t : tensor<3xi32>
+      %2 = stablehlo.divide %x, %d : tensor<3xi32>
+      %3 = stablehlo.remainder %t, %d : tensor<3xi32>
+      return %0, %1, %2, %3 : tensor<i32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32> }"""
+    at_run_time = """func.func public @main(%x: tensor<3xi32>, %s: tensor<i32>, %v: tensor<3xi32>)
+        -> (tensor<i32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) {
+      %a = stablehlo.constant dense<7> : tensor<i32>
+      %0 = stablehlo.remainder %a, %s : tensor<i32>
+      %z = stablehlo.constant dense<[1, 0, 2]> : tensor<3xi32>
+      %1 = stablehlo.divide %x, %z : tensor<3xi32>
+      %t = stablehlo.constant dense<2> : tensor<3xi32>
+      %2 = stablehlo.divide %x, %v : tensor<3xi32>
+      %3 = stablehlo.remainder %t, %v : tensor<3xi32>
+      return %0, %1, %2, %3 : tensor<i32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32> }"""
+    x = np.array([5, 6, -7], np.int32)
+    got = lc.compile(folded)(x)
+    want = lc.compile(at_run_time)(x, np.int32(0), np.zeros(3, np.int32))
+    for g_, w in zip(got, want):
+        np.testing.assert_array_equal(g_, w)
+    with Graph("g", input_types=[TensorType(DType.int32, [3])]) as g:
+        (v,) = g.inputs
+        g.output(v // (g.scalar(2) - 2), (g.scalar(True) % (g.scalar(256) - 256)), v // 2)
+    before = g.mlir()
+    quotient, remainder, halves = g.compile()(x)
+    assert g.mlir() == before
+    np.testing.assert_array_equal(halves, x // 2)
+    assert quotient.dtype == remainder.dtype == np.int64  # g.scalar(256) is a strong int64

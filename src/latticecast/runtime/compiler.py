@@ -29,7 +29,7 @@ from ..jax_internals import INIT_LOCK, DeviceList
 from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memory_key
 from .custom_calls import prepare_custom_calls, unknown_target_error
 from .devices import DeviceLike, device_name, resolve_device
-from .guards import refuse_what_crashes_xla
+from .guards import refuse_what_crashes_xla, shield_divisions
 from .errors import CompileError, UnsupportedModuleError
 from .model import CompiledProgram, Model
 from .partitioning import choose_devices, compile_options, read_partitioning
@@ -189,7 +189,14 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
         module = module_or_text
         _check_runnable(module, name)
     # every device chosen below is of request.device's platform
-    refuse_what_crashes_xla(module, name, getattr(request.device, "platform", "cpu"), device_name(request.device))
+    platform = getattr(request.device, "platform", "cpu")
+    divisions = refuse_what_crashes_xla(module, name, platform, device_name(request.device))
+    if divisions:
+        if not is_text:  # the caller's module stays as it was: the copy is changed
+            module = parse_module(module.operation.get_asm(enable_debug_info=True), context=module.context,
+                                  source_name=name)
+            divisions = refuse_what_crashes_xla(module, name, platform, device_name(request.device))
+        shield_divisions(divisions)
     targets = prepare_custom_calls(module, request.device, name)
     polymorphic = read_polymorphic_signature(module)
     if polymorphic is not None:

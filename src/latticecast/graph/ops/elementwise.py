@@ -94,7 +94,7 @@ def _extremum(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str) ->
     # StableHLO's maximum/minimum compare real parts only. The parts are read off the operands
     # at the promoted type, so they are converted here rather than by the pass.
     target = p.decision.target
-    a, b = (v if v.storage is target else convert(v, target) for v in p.values)
+    a, b = (convert(v, target, make_weak=p.decision.result_weak) for v in p.values)  # weak as the result is
     direction = "GT" if name == "stablehlo.maximum" else "LT"
     real_a, real_b, imag_a, imag_b = (_part(v, part) for part in ("real", "imag") for v in (a, b))
     first = _compare_values(real_a, real_b, direction)
@@ -463,4 +463,12 @@ def cast(x: TensorValueLike, dtype: DTypeLike) -> Value:
         return constant_value(g, v.value, d)
     if v.storage is d and not v.is_weak:
         return v
+    if v.storage.is_complex and not d.is_complex:
+        # as JAX lowers it: StableHLO leaves a convert from complex undefined, and XLA crashes folding
+        # one on a constant (refused by the runtime's guards)
+        if d.is_bool:  # true where either part is non-zero, as in NumPy and JAX
+            return not_equal(v, constant_value(g, 0, v.storage))
+        v = _part(v, "real")  # the real part, as NumPy and JAX convert
+        if v.storage is d:
+            return v
     return convert(v, d)

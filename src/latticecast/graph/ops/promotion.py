@@ -480,7 +480,7 @@ def convert(v: Value, dtype: DType, *, keep_weak: bool = False, make_weak: bool 
     is: ``True / 2`` divides weak floats)."""
     g = v.graph
     weak = (keep_weak and v.is_weak) or make_weak
-    if v.storage is dtype and (weak or not v.is_weak):
+    if v.storage is dtype and v.is_weak == weak:
         return v
     op = g._add_op("stablehlo.convert", [g.tc.tensor(dtype, v.shape)], [v.ir], weak=weak)
     if g.layout is not None:  # a sharded graph: the convert keeps its operand's layout, as the pass's do
