@@ -155,11 +155,12 @@ class _Run:
             first = types[0]
             if flags is None and all(t == first for t in types):
                 return
-        results = op.results
-        if len(results) != 1:
-            return
+        try:
+            result = op.result  # one result: cheaper than op.results[0]
+        except ValueError:
+            return  # malformed: the verifier reports it
         zero_dim = tuple([_zero_dim(v) for v in values]) if self.policy.rank_sensitive else None
-        rtype = results[0].type
+        rtype = result.type
         plan = self.plans.get((rule.name, types, rtype, flags, zero_dim))
         if plan is None:
             plan = self.planner.plan(rule, types, rtype, flags, zero_dim)
@@ -179,7 +180,7 @@ class _Run:
             if not (plan.float_target and "TOTALORDER" in str(op.attributes["compare_type"])):  # type: ignore[union-attr]
                 op.attributes["compare_type"] = plan.compare_type  # type: ignore[union-attr]
         if plan.weak_result:  # type: ignore[union-attr]
-            weak_values.add(results[0])
+            weak_values.add(result)
 
     # -- conversion -------------------------------------------------------------------------
 
