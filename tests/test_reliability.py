@@ -534,10 +534,11 @@ def test_no_xla_log_lines_when_a_graph_is_built_before_compiling(run_python) -> 
 
 
 def test_integer_division_by_a_zero_xla_could_fold_runs_as_at_run_time() -> None:
-    """XLA's compiler dies of SIGFPE folding an integer division by a constant zero (found by the API
-    fuzzer: ``True % (256 - 256)``; ``jax.jit`` of ``lax.rem(1, 0)`` dies the same way). The runtime
-    passes such divisors through an optimization barrier, so the answer is the one XLA gives when the
-    zero arrives as an input, and the caller's module is left as it was."""
+    """XLA's compiler dies of SIGFPE folding an integer division by a zero it finds while compiling
+    (found by the API fuzzer: ``True % (256 - 256)``, and ``300 % (x ^ x)``, which XLA simplifies to a
+    zero; ``jax.jit`` of ``lax.rem(1, 0)`` dies the same way). The runtime writes such divisions with
+    XLA's run-time answer where the divisor is zero, so the results are those XLA gives when the zero
+    arrives as an input, and the caller's module is left as it was."""
     folded = """func.func public @main(%x: tensor<3xi32>) -> (tensor<i32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) {
       %a = stablehlo.constant dense<7> : tensor<i32>
       %b = stablehlo.constant dense<0> : tensor<i32>
@@ -564,11 +565,16 @@ def test_integer_division_by_a_zero_xla_could_fold_runs_as_at_run_time() -> None
     want = lc.compile(at_run_time)(x, np.int32(0), np.zeros(3, np.int32))
     for g_, w in zip(got, want):
         np.testing.assert_array_equal(g_, w)
-    with Graph("g", input_types=[TensorType(DType.int32, [3])]) as g:
-        (v,) = g.inputs
-        g.output(v // (g.scalar(2) - 2), (g.scalar(True) % (g.scalar(256) - 256)), v // 2)
+    with Graph("g", input_types=[TensorType(DType.int32, [3]), TensorType(DType.uint8, [])]) as g:
+        v, u = g.inputs
+        g.output(v // (g.scalar(2) - 2), (g.scalar(True) % (g.scalar(256) - 256)), v // 2,
+                 np.int16(300) % (u ^ u), u // (u ^ u), v % 3)
     before = g.mlir()
-    quotient, remainder, halves = g.compile()(x)
+    quotient, remainder, halves, of_xor, u_quotient, thirds = g.compile()(x, np.uint8(5))
     assert g.mlir() == before
     np.testing.assert_array_equal(halves, x // 2)
+    np.testing.assert_array_equal(thirds, x % 3)
     assert quotient.dtype == remainder.dtype == np.int64  # g.scalar(256) is a strong int64
+    # XLA's x / 0 is -1 and x % 0 is x; // floors as for any divisor (a negative x differs in sign from 0)
+    np.testing.assert_array_equal(quotient, [-1, -1, -2])
+    assert remainder == 1 and of_xor == 300 and u_quotient == 255  # x % 0 is x; x / 0 is all ones

@@ -14,11 +14,16 @@ few inputs that StableHLO's verifier accepts. Each is refused with the op's loca
   the 6-bit floats on CPU fail with an INTERNAL error from deep inside LLVM).
 
 One more input crashes XLA's compiler (a floating-point exception): an integer
-``stablehlo.divide`` or ``stablehlo.remainder`` by a zero that XLA can compute while
-compiling (a constant, or what only constants feed). That one is not refused, since at run
-time XLA defines it (``x / 0`` is -1, ``x % 0`` is ``x``, as in ``jax.jit``): such a divisor
-is passed through ``stablehlo.optimization_barrier``, which XLA does not fold through, so the
-program runs as XLA runs it when the zero arrives as an input (:func:`shield_divisions`).
+``stablehlo.divide`` or ``stablehlo.remainder`` by a zero that XLA finds while compiling,
+from constants (``256 - 256``) or from its own simplifications (``x ^ x``), which it then
+folds without the check its run-time code has. That one is not refused, since XLA defines
+the answer at run time (``x / 0`` is -1, all bits set; ``x % 0`` is ``x``; as ``jax.jit``
+gives): :func:`shield_divisions` writes every integer division whose divisor is not a
+constant free of zeros as that answer where the divisor is zero and a division by a
+non-zero divisor elsewhere, so nothing XLA folds divides by zero and every result is the
+one XLA gives. (An ``optimization_barrier`` on the divisor is not enough: XLA:CPU removes
+barriers before it fuses and folds.) A division by a non-zero constant, the common
+``x // 2``, is left as it is.
 
 One walk of the module finds them all; it runs once per compile (a cached compile skips it).
 """
@@ -29,6 +34,7 @@ from typing import Any
 
 import numpy as np
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
 
 from ..dialect_utils.diagnostics import Diagnostic
 from ..dtypes import DType
@@ -54,7 +60,6 @@ def refuse_what_crashes_xla(module: Any, name: str, platform: str = "cpu",
     could fold to zero, for :func:`shield_divisions`."""
     lacking = {d.mlir_name: problem for d in DType if (problem := platform_problem(d, platform))}
     calls: dict[str, list[str]] = {}
-    folded: set[ir.Value] = set()  # values XLA can compute while compiling: only constants feed them
     divisions: list[ir.Operation] = []
     for op in module.body.operations:
         op = op.operation
@@ -77,15 +82,7 @@ def refuse_what_crashes_xla(module: Any, name: str, platform: str = "cpu",
                 if why:
                     problem.append(f"{Diagnostic.at(inner.location, 'error', '').where or name}: {why}")
                     return ir.WalkResult.INTERRUPT
-            if kind == "stablehlo.constant":
-                folded.update(inner.results)
-            elif len(inner.operands) and not len(inner.regions) and all(v in folded for v in inner.operands):
-                if kind in _DIVISIONS and _may_divide_by_zero(inner.operands[1]):
-                    divisions.append(inner)
-                else:
-                    folded.update(inner.results)
-            elif kind in _DIVISIONS and len(inner.operands) == 2 and inner.operands[1] in folded and \
-                    _may_divide_by_zero(inner.operands[1]):
+            if kind in _DIVISIONS and len(inner.operands) == 2 and _may_divide_by_zero(inner.operands[1]):
                 divisions.append(inner)
             if lacking:
                 for result in inner.results:
@@ -106,26 +103,49 @@ def refuse_what_crashes_xla(module: Any, name: str, platform: str = "cpu",
 
 
 def shield_divisions(divisions: list[ir.Operation]) -> None:
-    """Pass the divisor of each of ``divisions`` (from :func:`refuse_what_crashes_xla`) through
-    ``stablehlo.optimization_barrier``, so that XLA divides at run time, by its rules, instead of
-    crashing while folding a division by zero."""
+    """Write each of ``divisions`` (from :func:`refuse_what_crashes_xla`) as
+    ``select(d == 0, answer, x op select(d == 0, 1, d))``, where ``answer`` is XLA's at run time
+    (-1 for ``divide``, ``x`` for ``remainder``): the same results, and nothing XLA can fold into a
+    division by zero."""
     for op in divisions:
-        divisor = op.operands[1]
-        barrier = ir.Operation.create("stablehlo.optimization_barrier", results=[divisor.type], operands=[divisor],
-                                      loc=op.location, ip=ir.InsertionPoint(op))
-        op.operands[1] = barrier.result
+        x, divisor = op.operands[0], op.operands[1]
+        t = ir.RankedTensorType(divisor.type)
+        if not t.has_static_shape:
+            continue  # no constant feeds a dynamic shape's division but through a dynamic op XLA cannot fold
+        element = ir.IntegerType(t.element_type)
+        all_ones = -1  # every bit set: the largest value of an unsigned type
+
+        def splat(value: int, t: ir.RankedTensorType = t, element: ir.IntegerType = element) -> ir.Value:
+            attr = ir.DenseElementsAttr.get_splat(t, ir.IntegerAttr.get(element, value))
+            return ir.Operation.create("stablehlo.constant", results=[t], attributes={"value": attr},
+                                       loc=op.location, ip=ir.InsertionPoint(op)).result
+
+        with op.location:
+            compare = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get("EQ")}
+            mask_type = ir.RankedTensorType.get(t.shape, ir.IntegerType.get_signless(1))
+            is_zero = ir.Operation.create("stablehlo.compare", results=[mask_type], operands=[divisor, splat(0)],
+                                          attributes=compare, ip=ir.InsertionPoint(op)).result
+            safe = ir.Operation.create("stablehlo.select", results=[t], operands=[is_zero, splat(1), divisor],
+                                       ip=ir.InsertionPoint(op)).result
+            op.operands[1] = safe
+            answer = splat(all_ones) if op.name == "stablehlo.divide" else x
+            result = op.results[0]
+            chosen = ir.Operation.create("stablehlo.select", results=[result.type],
+                                         operands=[is_zero, answer, result], ip=ir.InsertionPoint(op))
+            chosen.move_after(op)
+            result.replace_all_uses_except(chosen.result, chosen)
 
 
 _DIVISIONS = ("stablehlo.divide", "stablehlo.remainder")
 
 
 def _may_divide_by_zero(divisor: ir.Value) -> bool:
-    """Whether an integer ``divisor`` that only constants feed may be zero: a constant with a zero, or
-    anything computed (its value is not read here; shielding it costs only that division's folding)."""
+    """Whether an integer ``divisor`` may be zero: anything but a constant free of zeros (a float
+    division by zero is inf or NaN, never a trap)."""
     t = divisor.type
     if t.typeid != ir.RankedTensorType.static_typeid or not isinstance(ir.RankedTensorType(t).element_type,
                                                                          ir.IntegerType):
-        return False  # a float division by zero is inf or NaN, never a trap
+        return False
     owner = divisor.owner
     if isinstance(owner, ir.Block) or owner.name != "stablehlo.constant":
         return True
