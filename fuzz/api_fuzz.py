@@ -839,7 +839,9 @@ def run_model(r: Runner, data: Any) -> None:
             want = t.np_dtype
         except Exception:  # noqa: BLE001
             continue
-        if arr.dtype != want or tuple(arr.shape) != tuple(t.shape):
+        # a symbolic dimension has the size drawn for its name
+        declared = tuple(d if isinstance(d, int) else sizes.get(str(d), -1) for d in t.shape)
+        if arr.dtype != want or tuple(arr.shape) != declared:
             r.report("output-mismatch", f"compiled output {arr.dtype} for declared {t.dtype}",
                      f"output {i}: {arr.dtype}{tuple(arr.shape)} vs declared {t}")
 

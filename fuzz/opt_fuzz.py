@@ -922,8 +922,8 @@ def _reference_server() -> None:  # pragma: no cover - runs in the helper proces
         for chunk_b64 in req["chunks"]:
             raw = base64.b64decode(chunk_b64)
             reply: dict = {"ok": False, "error": "", "printed": None}
-            try:
-                text = raw.decode("utf-8")
+            try:  # MLIR bytecode (--emit-bytecode) parses as bytes; text must be UTF-8
+                text = raw if raw.startswith(b"ML\xefR") else raw.decode("utf-8")
             except UnicodeDecodeError as e:
                 reply["error"] = f"not UTF-8: {e}"
                 replies.append(reply)

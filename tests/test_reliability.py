@@ -578,3 +578,18 @@ def test_integer_division_by_a_zero_xla_could_fold_runs_as_at_run_time() -> None
     # XLA's x / 0 is -1 and x % 0 is x; // floors as for any divisor (a negative x differs in sign from 0)
     np.testing.assert_array_equal(quotient, [-1, -1, -2])
     assert remainder == 1 and of_xor == 300 and u_quotient == 255  # x % 0 is x; x / 0 is all ones
+
+
+def test_empty_input_is_an_empty_module_as_in_mlir_opt(run_tool, tmp_path) -> None:
+    """mlir-opt reads an empty file (or an empty last chunk of a split file) as an empty module; so
+    does latticecast-opt (found by the mutation fuzzer, which compares with jaxlib's parser)."""
+    empty = tmp_path / "empty.mlir"
+    empty.write_text("")
+    proc = run_tool("latticecast-opt", empty, "--implicit-cast")
+    assert proc.returncode == 0 and _ok(proc) == "module {\n}\n"
+    trailing = tmp_path / "trailing.mlir"
+    trailing.write_text("func.func @f() { return }\n// -----\n")
+    proc = run_tool("latticecast-opt", trailing, "--split-input-file", "--pass-pipeline=builtin.module(canonicalize)")
+    assert proc.returncode == 0 and _ok(proc).endswith("// -----\nmodule {\n}\n")
+    with pytest.raises(UnsupportedModuleError, match="no func.func @main"):
+        lc.compile("")

@@ -123,10 +123,6 @@ def parse_module(source: "str | bytes", context: ir.Context | None = None, *, le
     ctx = context or (default_context() if lenient else strict_context())
     rename: dict[str, str] = {}
     if isinstance(data, str):
-        if not data.strip():
-            raise MLIRParseError(f"{source_name}:1:1: error: the input is empty; expected an MLIR module",
-                                 [Diagnostic("error", "the input is empty; expected an MLIR module",
-                                             source_name, 1, 1)])
         _check_nesting(data, source_name)
         if lenient:
             data, placeholder = _rename_mixed_ops(data)
