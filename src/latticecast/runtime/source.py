@@ -65,6 +65,9 @@ def parse_module(source: "str | bytes", *, context: Any = None, source_name: str
         raise TypeError(f"expected an ir.Module or MLIR text (str or bytes); got {type(source).__name__}")
     data = decode_source(source, source_name)
     text = data if isinstance(data, str) else None
+    if text is not None and not text.strip():  # an empty module for latticecast-opt, as for mlir-opt; nothing to run
+        message = "the input is empty; expected an MLIR module with a func.func @main to run"
+        raise MLIRParseError(f"{source_name}:1:1: error: {message}", [Diagnostic("error", message, source_name, 1, 1)])
     try:
         return parse_ir(data, context, source_name=source_name)
     except MLIRParseError as e:
