@@ -21,7 +21,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import jax  # noqa: E402
-import numpy as np  # noqa: E402
 from jaxlib.mlir import passmanager  # noqa: E402
 
 from chain import DTYPES, SHAPE, build_graph, jax_function  # noqa: E402

@@ -28,7 +28,6 @@ import os
 import statistics
 import sys
 import time
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")

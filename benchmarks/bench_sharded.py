@@ -26,8 +26,7 @@ import argparse
 import os
 import statistics
 import sys
-import time
-from typing import Callable, Sequence
+from typing import Sequence
 
 DEVICES = 8
 _FLAG = "--xla_force_host_platform_device_count"

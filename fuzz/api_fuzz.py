@@ -319,18 +319,18 @@ def promotion_campaign(rec: Recorder, examples: int, seed: int) -> None:
             ok, r1 = call(f"lc.promote_types({a}, {b}, policy={policy})")
             if ok:
                 ok2, r2 = call(f"lc.promote_types({b}, {a}, policy={policy})")
-                if ok2 and r1 != r2:
-                    rec.add(Finding("asymmetric-promotion", f"{_shape_of(a)} x {_shape_of(b)} under {policy}",
-                                    f"{a} + {b} -> {r1}, {b} + {a} -> {r2}",
-                                    _prelude_for(a, b, c, policy) + f"print(lc.promote_types({a}, {b}, policy={policy}))\n"
-                                              f"print(lc.promote_types({b}, {a}, policy={policy}))\n", "promotion"))
                 # TensorFlow converts the first of two Python scalars on its own and the second to it
                 # (``1.0 * 2`` is float32, ``2 * 1.0`` an error): documented in policies/tensorflow.py
                 two_scalars_in_order = "tensorflow" in policy and _shape_of(a) == _shape_of(b) == "weak"
-                if not ok2 and isinstance(r2, documented_errors()) and "Unknown" not in type(r2).__name__ and \
+                asymmetry = None
+                if ok2 and r1 != r2:
+                    asymmetry = (f"{_shape_of(a)} x {_shape_of(b)} under {policy}", f"{a} + {b} -> {r1}, {b} + {a} -> {r2}")
+                elif not ok2 and isinstance(r2, documented_errors()) and "Unknown" not in type(r2).__name__ and \
                         not two_scalars_in_order:
-                    rec.add(Finding("asymmetric-promotion", f"defined one way only under {policy}",
-                                    f"{a} + {b} -> {r1}, {b} + {a} raises {type(r2).__name__}: {r2}",
+                    asymmetry = (f"defined one way only under {policy}",
+                                 f"{a} + {b} -> {r1}, {b} + {a} raises {type(r2).__name__}: {r2}")
+                if asymmetry is not None:
+                    rec.add(Finding("asymmetric-promotion", *asymmetry,
                                     _prelude_for(a, b, c, policy) + f"print(lc.promote_types({a}, {b}, policy={policy}))\n"
                                               f"print(lc.promote_types({b}, {a}, policy={policy}))\n", "promotion"))
                 ok3, r3 = call(f"lc.result_type({a}, {b}, policy={policy})")

@@ -64,7 +64,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 __all__ = ["Finding", "RunResult", "Case", "run", "main", "generate_case", "load_seeds", "execute"]
 

@@ -1,6 +1,5 @@
 """The audit of promotion tables: the seed facts, random lattices, and single-cell corruptions."""
 
-import random
 
 import pytest
 from hypothesis import given, settings

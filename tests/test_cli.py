@@ -29,7 +29,7 @@ from latticecast.cli import info_cmd, main
 from latticecast.cli.compare import same_result
 from latticecast.cli.dot import dag_to_dot, quote
 from latticecast.evidence import evidence, seed_table
-from latticecast.policies import Decision, TablePolicy, register_policy, registry
+from latticecast.policies import Decision, Policy, TablePolicy, register_policy, registry
 from latticecast.policies.jax import JaxPolicy
 from latticecast.tables import PromotionTable
 from latticecast.weak import PType, Weak

@@ -19,7 +19,6 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-import latticecast as lc
 from latticecast import DType, Graph, LiteralRangeError, PromotionError, TensorType
 from latticecast import ops
 

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-import latticecast as lc
 from latticecast import DType, Graph, GraphError, LiteralRangeError, PromotionError, TensorType
 from latticecast import ops
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import latticecast as lc
-from latticecast import (DeviceRef, DType, Graph, GraphError, NoCurrentGraphError, PromotionError, SymbolicDim,
+from latticecast import (DeviceRef, DType, Graph, GraphError, NoCurrentGraphError, PromotionError,
                          TensorType, ops)
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -34,7 +34,7 @@ import latticecast.max as lc_max
 from latticecast import DType, GraphError, LiteralRangeError, PromotionError, audit, policies, policy
 from latticecast.evidence import evidence, measured_records
 from latticecast.evidence.max_python import (BOOL_DOMAIN_OPS, CONSTANT_ERRATA, MEASUREMENT, NOT_MODELLED,
-                                             NUMPY_OPERATOR_OPS, erratum, not_modelled, operand_label_kind)
+                                             erratum, not_modelled, operand_label_kind)
 from latticecast.op_rules import FLOOR_DIVIDE, STABLEHLO, TRUE_DIVIDE, OpRule, decide
 from latticecast.weak import Weak
 
@@ -675,3 +675,26 @@ def test_matches_live_max_in_every_cell(tmp_path):
     assert differing(answers) == errata(answers)
     if provenance.startswith(f"# {measured_records(MEASUREMENT).provenance.split(' ')[0]} "):
         assert live == STORED  # the same MAX measures the same table
+
+
+def test_numpy_values_that_hold_no_numbers_are_refused_by_name():
+    """A NumPy array of strings or objects meeting a graph value, and (under a user's policy that makes
+    NumPy values weak, with the base class's rule) a NumPy scalar that is no number: each refused,
+    naming what it holds and the fix."""
+    from latticecast.policies.jax import JaxPolicy
+
+    with lc_max.Graph("np_bad", input_types=[lc_max.TensorType(D.float32, [2], CPU)]) as g:
+        (x,) = g.inputs
+        for bad, name in ((np.array(["a", "b"]), "<U1"), (np.array([object(), 1], dtype=object), "object")):
+            with pytest.raises(GraphError, match=rf"NumPy array of dtype {name} as a tensor value.*"
+                                                 r"np\.asarray\(array, dtype\)"):
+                x + bad
+
+    class WeakNumPy(JaxPolicy):
+        name = "jax-with-weak-numpy"
+        numpy_values_are_weak = True
+
+    weak_numpy = WeakNumPy()
+    assert weak_numpy.numpy_scalar(np.bool_(True)) is True and weak_numpy.numpy_scalar(np.float32(0.5)) == 0.5
+    with pytest.raises(PromotionError, match=r"NumPy scalar .*datetime64.* is not a number; give an op a graph value"):
+        weak_numpy.numpy_scalar(np.datetime64("2020"))

@@ -1,6 +1,5 @@
 """Property tests: the lattice laws of every lattice policy, and random programs through the pass."""
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from latticecast.runtime import (DeviceNotFoundError, LatticecastRuntimeError, available_devices,
-                                 clear_cache, compile, resolve_device)
+                                 compile, resolve_device)
 from latticecast.runtime import devices as devices_mod
 
 ADD = """func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from latticecast.runtime import (InputCountError, InputDTypeError, InputError, InputRangeError,
-                                 InputShapeError, LatticecastRuntimeError, clear_cache, compile)
+                                 InputShapeError, LatticecastRuntimeError, compile)
 
 MIXED = """
 func.func public @main(%x: tensor<4xi16>, %y: tensor<4xf32>) -> tensor<4xf32> {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from latticecast.runtime import Diagnostic, MLIRParseError, clear_cache, compile
+from latticecast.runtime import Diagnostic, MLIRParseError, compile
 from latticecast.runtime.source import canonical_digest, parse_module, source_digest
 
 TYPE_MISMATCH = """module {

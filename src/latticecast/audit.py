@@ -85,7 +85,7 @@ class AuditReport:
         else:
             lines.append("  commutative: yes")
         if self.non_idempotent:
-            lines.append(f"  idempotent: no: " + ", ".join(f"{n(a)} . {n(a)} = {n(r)}"
+            lines.append("  idempotent: no: " + ", ".join(f"{n(a)} . {n(a)} = {n(r)}"
                                                            for a, r in self.non_idempotent))
         else:
             lines.append("  idempotent: yes")

@@ -177,8 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     for line in fp8_lines(("jax", "numpy"), args.device):
         print("    " + line)
-    print(f"\n    None of the seed systems warns when a promotion loses magnitude; implicit-cast can "
-          f"(diagnose-lossy):")
+    print("\n    None of the seed systems warns when a promotion loses magnitude; implicit-cast can "
+          "(diagnose-lossy):")
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -54,7 +54,7 @@ from __future__ import annotations
 import enum
 import warnings
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import ml_dtypes
 import numpy as np

@@ -38,7 +38,7 @@ from ..errors import LiteralRangeError, PromotionError
 from ..lattice import Lattice
 from ..tables import PromotionTable
 from ..values import Scalar, candidates, literal_fix, scalar_problem
-from ..weak import PType, Weak, dtype_of, parse_ptype, ptype_name
+from ..weak import PType, Weak, parse_ptype, ptype_name
 from .advice import cast_advice, suggest_cast
 
 __all__ = ["Policy", "LatticePolicy", "TablePolicy", "Decision", "DivisionOperands"]
@@ -320,12 +320,6 @@ class Policy(ABC):
         if problem:
             raise LiteralRangeError(f"Unsafe cast: {problem}; {literal_fix(value, target)}",
                                     policy=self.name, lhs=self.literal_type(value), rhs=target)
-
-    def check_constant(self, values: np.ndarray, target: DType) -> None:
-        """:meth:`check_literal` for every element of ``values`` (the elements of a NumPy array that
-        NumPy's operator hands over one at a time, as Python scalars: ``array + x``)."""
-        for value in candidates(values, target):
-            self.check_literal(value, target)
 
     # -- NumPy values, where they are weak (numpy_values_are_weak) ------------------------------
 

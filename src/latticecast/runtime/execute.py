@@ -41,7 +41,7 @@ import jax.sharding
 import numpy as np
 
 from .. import jax_internals as internals
-from .errors import ExecutionError, LatticecastRuntimeError
+from .errors import ExecutionError
 from .sharded import ArrayPlacer
 from .signature import Signature
 

@@ -56,8 +56,8 @@ def refuse_what_crashes_xla(module: Any, name: str, platform: str = "cpu",
                             device: str = "") -> list[ir.Operation]:
     """Raise :class:`UnsupportedModuleError` for the first input XLA would crash on (see above)
     when compiling for ``platform`` (a PJRT platform name: ``cpu``, ``cuda``, ``rocm``);
-    ``device`` names the device in the message. Returns the integer divisions whose divisor XLA
-    could fold to zero, for :func:`shield_divisions`."""
+    ``device`` names the device in the message. Returns the integer divisions whose divisor may be
+    zero, for :func:`shield_divisions`."""
     lacking = {d.mlir_name: problem for d in DType if (problem := platform_problem(d, platform))}
     calls: dict[str, list[str]] = {}
     divisions: list[ir.Operation] = []
@@ -113,12 +113,11 @@ def shield_divisions(divisions: list[ir.Operation]) -> None:
         if not t.has_static_shape:
             continue  # no constant feeds a dynamic shape's division but through a dynamic op XLA cannot fold
         element = ir.IntegerType(t.element_type)
-        all_ones = -1  # every bit set: the largest value of an unsigned type
 
         def splat(value: int, t: ir.RankedTensorType = t, element: ir.IntegerType = element) -> ir.Value:
             attr = ir.DenseElementsAttr.get_splat(t, ir.IntegerAttr.get(element, value))
             return ir.Operation.create("stablehlo.constant", results=[t], attributes={"value": attr},
-                                       loc=op.location, ip=ir.InsertionPoint(op)).result
+                                       ip=ir.InsertionPoint(op)).result
 
         with op.location:
             compare = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get("EQ")}
@@ -128,7 +127,7 @@ def shield_divisions(divisions: list[ir.Operation]) -> None:
             safe = ir.Operation.create("stablehlo.select", results=[t], operands=[is_zero, splat(1), divisor],
                                        ip=ir.InsertionPoint(op)).result
             op.operands[1] = safe
-            answer = splat(all_ones) if op.name == "stablehlo.divide" else x
+            answer = splat(-1) if op.name == "stablehlo.divide" else x  # -1: every bit set, also unsigned
             result = op.results[0]
             chosen = ir.Operation.create("stablehlo.select", results=[result.type],
                                          operands=[is_zero, answer, result], ip=ir.InsertionPoint(op))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Sequence
 
-import numpy as np
 
 from ..dtypes import DType, UnknownDTypeError
 from ..tensor_type import TensorType

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import re
 import threading
 from collections import OrderedDict
 from typing import Any, Union

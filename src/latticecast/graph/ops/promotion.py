@@ -27,7 +27,7 @@ from ...dtypes import DType, UnknownDTypeError
 from ...errors import GraphError, LiteralRangeError, PromotionError
 from ...op_rules import OpPromotion, OpRule, decide
 from ...passes.sharding import copy_sharding
-from ...values import Scalar, array_problem, convert_array, scalar_problem
+from ...values import Scalar, array_problem, candidates, convert_array, scalar_problem
 from ...weak import PType, Weak
 from ..current import current_graph
 from ..value import TensorValueLike, Value
@@ -87,8 +87,9 @@ class WeakArray:
 
     def check(self, policy: Any, target: DType) -> None:
         """Raise :class:`LiteralRangeError` where the policy refuses the array as ``target``."""
-        if self.elementwise:
-            policy.check_constant(self.values, target)
+        if self.elementwise:  # each element as the Python scalar NumPy's object loop hands over
+            for value in candidates(self.values, target):
+                policy.check_literal(value, target)
         else:
             policy.check_weak_array(self.values, target)
 
