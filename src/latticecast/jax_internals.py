@@ -1,27 +1,31 @@
-"""Every private jax / jaxlib name latticecast uses, in one place.
+"""Every private jax / jaxlib name latticecast uses, in one place, each with a public alternative.
 
-Public APIs come first (``jax.extend.backend``, ``jax.sharding``, ``jax.errors``,
-``jaxlib.mlir.dialects.*``); what has no public spelling is imported here and
-nowhere else:
+The runtime's call paths rest on public APIs (``jax.export``, ``jax.jit``'s AOT
+``Compiled``, ``jax.device_put``, ``jax.make_array_from_single_device_arrays`` and the
+client's ``compile_and_load``/``execute_sharded``). What has no public spelling, or whose
+public spelling is slower, is imported here and nowhere else, and each use is gated on the
+jax versions it was tested with (:data:`TESTED_JAX`):
 
 ====================================  ===========================================================
-name                                  why
+name                                  why, and the public alternative when it is absent
 ====================================  ===========================================================
-``_jax_mlir_ext.register_dialects``   the upstream dialects of JAX's MLIR contexts (func, arith, ...)
-``_jax.DeviceList``                   ``Client.compile_and_load`` takes devices as one
-``_jax.GSPMDSharding``                a ``jax.sharding.Sharding`` for the ``OpSharding`` XLA reports per
-                                      parameter and result of a partitioned executable (what ``jax.jit``
-                                      wraps them in; ``jax.sharding`` no longer exports it)
-``_jax.batched_device_put``           the cheapest host-to-device transfer (what ``jax.device_put`` calls)
-``_jax.array_result_handler``         wraps result buffers as ``jax.Array`` without a Python round trip
+``_jax_mlir_ext.register_dialects``   the upstream dialects of JAX's MLIR contexts (func, arith,
+                                      ...); no alternative: without it no module parses
+``_jax.DeviceList``                   the device list ``compile_and_load`` takes with an
+                                      ``ir.Module``; else: the module's text with a plain list
+``_jax.GSPMDSharding``                a ``jax.sharding.Sharding`` for the ``OpSharding`` XLA reports
+                                      per parameter and result of a partitioned executable; else:
+                                      :func:`sharding_of` builds a ``NamedSharding`` over a mesh
+                                      shaped like the tile assignment
+``_jax.batched_device_put``           one C++ call that sends the tiles of a host array to their
+                                      devices; else: ``jax.device_put(array, sharding)``
+``_jax.array_result_handler``         wraps result buffers as ``jax.Array`` s in C++ (its
+                                      ``_skip_checks`` argument exists before jaxlib 0.11 only);
+                                      else: ``disassemble_into_single_device_arrays`` and
+                                      ``jax.make_array_from_single_device_arrays``
 ``_jax.HostBufferSemantics``          lets PJRT's CPU client use a private host array in place
-``_jax.pjit``, ``PjitFunctionCache``  jaxlib's C++ dispatcher: ``jax.jit``'s fast path after the first call
-``pxla.MeshExecutableFastpathData``   what the dispatcher needs to run an executable in C++ alone
-``pxla.JitGlobalCppCacheKeys``,       the dispatcher's other arguments
-``pxla.cc_shard_arg``
-``tree_util.dispatch_registry``       the pytree registry the dispatcher flattens with
-``config.enable_x64``                 x64 must be on while 64-bit inputs pass the dispatcher
-``xla_bridge._backend_errors``        why a GPU plug-in that is installed failed to start
+``xla_bridge._backend_errors``        why a GPU plug-in that is installed failed to start; else:
+                                      the error is not quoted
 ``jaxlib.lapack.registrations``       the custom-call targets of jaxlib's CPU LAPACK kernels
 ``jaxlib.lapack.prepare_lapack_call`` gives those kernels their LAPACK routines (from SciPy):
                                       registered but not prepared, they crash the process when run
@@ -35,10 +39,12 @@ name                                  why
 
 :data:`NAMES` lists them all, dotted, for ``tests/test_jax_internals.py``.
 
-Nothing here falls back silently. If a jax upgrade moves a name, :data:`MISSING` says
-which and why; the runtime then warns once (``RuntimeWarning``) and runs on the plain
-path, which needs only public names, and ``tests/test_jax_internals.py`` fails, so the
-move is noticed in CI rather than as a slowdown.
+Nothing here falls back silently, and nothing fails. On a jax outside :data:`TESTED_JAX`
+(or with ``LATTICECAST_PUBLIC_ONLY=1`` in the environment) the gated names are not used at
+all: :data:`MISSING` says why, and the runtime takes the public alternative of each, perhaps
+more slowly. If a tested jax moves a name, :data:`MISSING` says which and why, the runtime
+again takes the public alternative, and ``tests/test_jax_internals.py`` fails, so the move is
+noticed in CI rather than as a slowdown.
 
 Importing this module loads only jaxlib (MLIR tools such as ``latticecast-opt`` need no
 more); what needs ``jax`` itself, which takes a second to import, loads on first use.
@@ -46,12 +52,11 @@ more); what needs ``jax`` itself, which takes a second to import, loads on first
 
 from __future__ import annotations
 
-import functools
+import itertools
 import os
 import sys
 import threading
-import warnings
-from typing import Any
+from typing import Any, Sequence
 
 # XLA's C++ logging reads TF_CPP_MIN_LOG_LEVEL once, when jaxlib's libraries load; ``import jax``
 # sets JAX's default (1: no INFO lines) just before it loads them. latticecast writes no
@@ -61,25 +66,50 @@ from typing import Any
 if "jax" not in sys.modules and "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
     import jax  # noqa: F401
 
+import jaxlib.version as _jaxlib_version
 from jaxlib import _jax
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
-__all__ = ["MISSING", "fastpath", "DeviceList", "GSPMDSharding", "batched_device_put", "array_result_handler", "ZERO_COPY",
-           "backend_errors", "require_fastpath", "INIT_LOCK", "register_upstream_dialects", "lapack_targets",
-           "prepare_lapack", "registered_custom_call_targets", "lazily_registered_cpu_targets", "gspmd_device_count", "NAMES"]
+__all__ = ["MISSING", "TESTED_JAX", "JAXLIB_VERSION", "PRIVATE_ALLOWED", "DeviceList", "GSPMDSharding",
+           "batched_device_put", "ZERO_COPY", "result_handler", "compile_on", "sharding_of", "backend_errors",
+           "INIT_LOCK", "register_upstream_dialects", "lapack_targets", "prepare_lapack",
+           "registered_custom_call_targets", "lazily_registered_cpu_targets", "gspmd_device_count", "NAMES"]
 
 INIT_LOCK = threading.RLock()
 """Held while the runtime first touches jax's backends: jax's lazy initialisation is not safe to
 start from several threads at once (a partial import, or a crash in the first compile)."""
 
+TESTED_JAX = ((0, 10, 2), (0, 13, 0))
+"""The jaxlib versions the private names below were tested with: at least the first, below the
+second. pyproject.toml bounds jax and jaxlib to the same range (a test checks they agree)."""
+
+
+def _version(text: str) -> tuple[int, ...]:
+    parts = []
+    for piece in text.split(".")[:3]:
+        digits = "".join(itertools.takewhile(str.isdigit, piece))
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
+
+
+JAXLIB_VERSION = _version(getattr(_jaxlib_version, "__version__", "0"))
+"""The installed jaxlib's version, as a tuple (``(0, 12, 0)``)."""
+
+PRIVATE_ALLOWED = (TESTED_JAX[0] <= JAXLIB_VERSION < TESTED_JAX[1]
+                   and os.environ.get("LATTICECAST_PUBLIC_ONLY", "") in ("", "0"))
+"""Whether the gated names may be used: a tested jaxlib, and ``LATTICECAST_PUBLIC_ONLY`` unset.
+Otherwise every runtime path takes its public alternative."""
+
 MISSING: dict[str, str] = {}
-"""Private names this jax/jaxlib lacks, with the error: empty on a supported version."""
-
-DeviceList = _jax.DeviceList
-GSPMDSharding = _jax.GSPMDSharding
+"""Private names not used on this jax, with the reason: empty on a supported version."""
 
 
-def _get(what: str, getter: Any) -> Any:
+def _get(what: str, getter: Any, *, gated: bool = True) -> Any:
+    if gated and not PRIVATE_ALLOWED:
+        MISSING[what] = ("not used: LATTICECAST_PUBLIC_ONLY is set" if os.environ.get("LATTICECAST_PUBLIC_ONLY")
+                         else f"not used: jaxlib {'.'.join(map(str, JAXLIB_VERSION))} is outside the tested range "
+                              f"{'.'.join(map(str, TESTED_JAX[0]))} to below {'.'.join(map(str, TESTED_JAX[1]))}")
+        return None
     try:
         return getter()
     except (ImportError, AttributeError) as e:
@@ -87,43 +117,132 @@ def _get(what: str, getter: Any) -> Any:
         return None
 
 
+DeviceList = _get("jaxlib._jax.DeviceList", lambda: _jax.DeviceList)
+GSPMDSharding = _get("jaxlib._jax.GSPMDSharding", lambda: _jax.GSPMDSharding)
 batched_device_put = _get("jaxlib._jax.batched_device_put", lambda: _jax.batched_device_put)
-array_result_handler = _get("jaxlib._jax.array_result_handler", lambda: _jax.array_result_handler)
+_array_result_handler = _get("jaxlib._jax.array_result_handler", lambda: _jax.array_result_handler)
 ZERO_COPY = _get("jaxlib._jax.HostBufferSemantics.ZERO_COPY", lambda: _jax.HostBufferSemantics.ZERO_COPY)
 register_upstream_dialects = _get("jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects",
-                                  lambda: _jax_mlir_ext.register_dialects)
+                                  lambda: _jax_mlir_ext.register_dialects, gated=False)
 
 
-class _Fastpath:
-    """The dispatcher's pieces, as one namespace (``None`` when any is missing)."""
+def result_handler(aval: Any, sharding: Any) -> Any:
+    """jaxlib's C++ handler that wraps an output's buffers as a ``jax.Array`` (``consume_with_handlers``),
+    or ``None`` where it is not used: the caller then assembles the arrays with public calls.
 
-    def __init__(self) -> None:
-        from jax._src import config as jax_config
-        from jax._src import tree_util
-        from jax._src.interpreters import pxla
-
-        self.pjit = _jax.pjit
-        self.function_cache = _jax.PjitFunctionCache
-        self.fastpath_data = pxla.MeshExecutableFastpathData
-        self.cache_keys = pxla.JitGlobalCppCacheKeys
-        self.shard_arg = pxla.cc_shard_arg
-        self.registry = tree_util.dispatch_registry
-        self.enable_x64 = jax_config.enable_x64
-        fields = getattr(self.fastpath_data, "_fields", ())
-        expected = ("xla_executable", "out_pytree_def", "in_shardings", "out_shardings", "out_avals",
-                    "out_committed", "kept_var_bitvec", "in_device_local_layouts", "const_args")
-        if tuple(fields) != expected:
-            raise AttributeError(f"pxla.MeshExecutableFastpathData has fields {fields}, not {expected}")
+    jaxlib before 0.11 takes ``_skip_checks`` (skip re-checking what the executable guarantees);
+    0.11 and later take three arguments.
+    """
+    if _array_result_handler is None:
+        return None
+    if JAXLIB_VERSION < (0, 11, 0):
+        return _array_result_handler(aval, sharding, True, _skip_checks=True)
+    return _array_result_handler(aval, sharding, True)
 
 
-@functools.cache
-def fastpath() -> _Fastpath | None:
-    """The dispatcher's pieces (importing jax), or ``None`` where this jax lacks them (see :data:`MISSING`)."""
-    return _get("the C++ dispatch fast path (jax._src.interpreters.pxla, jaxlib._jax.pjit)", _Fastpath)
+def compile_on(devices: Sequence[Any], module: Any, options: Any) -> Any:
+    """``compile_and_load`` of an ``ir.Module`` for ``devices``: with jaxlib's ``DeviceList`` where it
+    is used, else (public) the module's bytecode and a plain list of devices."""
+    client = devices[0].client
+    if DeviceList is not None:
+        return client.compile_and_load(module, DeviceList(tuple(devices)), options)
+    import io
+
+    buffer = io.BytesIO()
+    module.operation.write_bytecode(buffer)
+    return client.compile_and_load(buffer.getvalue(), list(devices), options)
+
+
+def sharding_of(op_sharding: Any, devices: Sequence[Any]) -> Any:
+    """A ``jax.sharding.Sharding`` for an ``OpSharding`` that XLA reports, over ``devices`` in partition
+    order: jaxlib's ``GSPMDSharding`` where it is used, else (public) a ``NamedSharding``.
+
+    The ``NamedSharding``'s mesh holds ``devices`` in partition order, as ``execute_sharded`` needs
+    its arguments' buffers; XLA's iota tile assignments (``{devices=[2,1,4]<=[4,2]T(1,0)
+    last_tile_dim_replicate}``, what the partitioner writes) become mesh axes, split where a tile
+    dimension takes part of one. An explicit device list that is not in partition order has no
+    such mesh: :class:`ValueError`.
+    """
+    if GSPMDSharding is not None and DeviceList is not None:
+        return GSPMDSharding(DeviceList(tuple(devices)), op_sharding)
+    import numpy as np
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
+    from jaxlib import xla_client
+
+    hlo = (op_sharding if isinstance(op_sharding, xla_client.HloSharding)
+           else xla_client.HloSharding.from_proto(op_sharding))
+    in_order = np.array(list(devices), dtype=object)
+    if hlo.is_replicated():
+        return NamedSharding(Mesh(in_order, ("replicated",)), PartitionSpec())
+    if hlo.is_maximal():
+        return SingleDeviceSharding(devices[list(hlo.tile_assignment_devices())[0]])
+    tile_dims = [int(d) for d in hlo.tile_assignment_dimensions()]
+    rank = len(tile_dims) - (1 if hlo.replicate_on_last_tile_dim() else 0) - len(hlo.subgroup_types())
+    found = _iota_mesh(str(hlo), tile_dims)
+    if found is None:
+        order = [int(d) for d in hlo.tile_assignment_devices()]
+        if order != sorted(order):
+            raise ValueError(f"the sharding {hlo} lists its devices out of partition order; latticecast's public "
+                             f"runtime path cannot lay arrays out for it (a tested jax can: pip install "
+                             f"\"jax>={'.'.join(map(str, TESTED_JAX[0]))},<{TESTED_JAX[1][0]}.{TESTED_JAX[1][1]}\")")
+        names = tuple(f"tile{i}" for i in range(len(tile_dims)))
+        mesh = Mesh(in_order.reshape(tile_dims), names)
+        return NamedSharding(mesh, PartitionSpec(*(names[i] if tile_dims[i] > 1 else None for i in range(rank))))
+    sizes, names, groups = found
+    spec = [None if not groups[i] else groups[i][0] if len(groups[i]) == 1 else tuple(groups[i]) for i in range(rank)]
+    return NamedSharding(Mesh(in_order.reshape(sizes), tuple(names)), PartitionSpec(*spec))
+
+
+def _iota_mesh(text: str, tile_dims: list[int]) -> tuple[list[int], list[str], list[list[str]]] | None:
+    """For an iota tile assignment ``<=[reshape]T(perm)``: the mesh's axis sizes and names (the reshape
+    dimensions, split where needed) and, per tile dimension, the axes it is sharded over."""
+    import re
+
+    match = re.search(r"<=\[([\d,]+)\](?:T\(([\d,]+)\))?", text)
+    if match is None:
+        return None
+    reshape = [int(x) for x in match.group(1).split(",")]
+    perm = [int(x) for x in match.group(2).split(",")] if match.group(2) else list(range(len(reshape)))
+    pieces: list[list[list[int]]] = [[[size]] for size in reshape]  # per reshape axis: its parts, major first
+    queue = [(axis, pieces[axis][0]) for axis in perm]  # the transposed axes, each a mutable [size]
+    groups: list[list[list[int]]] = []
+    for want in tile_dims:
+        group: list[list[int]] = []
+        while want > 1:
+            if not queue:
+                return None
+            axis, part = queue[0]
+            size = part[0]
+            if size == 1:
+                queue.pop(0)
+            elif want % size == 0:
+                group.append(part)
+                queue.pop(0)
+                want //= size
+            elif size % want == 0:  # this tile dimension takes the major part of the axis
+                major = [want]
+                part[0] = size // want
+                parts = pieces[axis]
+                parts.insert(next(i for i, p in enumerate(parts) if p is part), major)
+                group.append(major)
+                want = 1
+            else:
+                return None
+        groups.append(group)
+    names: dict[int, str] = {}
+    sizes: list[str | int] = []
+    for axis, parts in enumerate(pieces):
+        for k, part in enumerate(parts):
+            names[id(part)] = f"a{axis}_{k}"
+            sizes.append(part[0])
+    return ([int(x) for x in sizes], [names[id(p)] for parts in pieces for p in parts],
+            [[names[id(p)] for p in group if p[0] > 1] for group in groups])
 
 
 def backend_errors() -> dict[str, str]:
     """Platforms whose plug-in is installed but failed to start, with the reason."""
+    if not PRIVATE_ALLOWED:
+        return {}
     try:
         from jax._src import xla_bridge
         return dict(getattr(xla_bridge, "_backend_errors", {}) or {})
@@ -209,28 +328,10 @@ def gspmd_device_count(sharding: str) -> int | None:
 
 
 NAMES: tuple[str, ...] = (
-    "jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects", "jaxlib._jax.DeviceList", "jaxlib._jax.GSPMDSharding", "jaxlib._jax.batched_device_put", "jaxlib._jax.array_result_handler",
-    "jaxlib._jax.HostBufferSemantics.ZERO_COPY", "jaxlib._jax.pjit", "jaxlib._jax.PjitFunctionCache",
-    "jax._src.interpreters.pxla.MeshExecutableFastpathData", "jax._src.interpreters.pxla.JitGlobalCppCacheKeys",
-    "jax._src.interpreters.pxla.cc_shard_arg", "jax._src.tree_util.dispatch_registry",
-    "jax._src.config.enable_x64", "jax._src.xla_bridge._backend_errors", "jaxlib.lapack.registrations",
-    "jaxlib.lapack.prepare_lapack_call", "jaxlib.cpu_sparse.registrations", "jaxlib.xla_client.custom_call_targets",
-    "jaxlib.xla_client.HloSharding",
+    "jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects", "jaxlib._jax.DeviceList", "jaxlib._jax.GSPMDSharding",
+    "jaxlib._jax.batched_device_put", "jaxlib._jax.array_result_handler", "jaxlib._jax.HostBufferSemantics.ZERO_COPY",
+    "jax._src.xla_bridge._backend_errors", "jaxlib.lapack.registrations", "jaxlib.lapack.prepare_lapack_call",
+    "jaxlib.cpu_sparse.registrations", "jaxlib.xla_client.custom_call_targets", "jaxlib.xla_client.HloSharding",
 )
 """Every private name above, dotted: ``tests/test_jax_internals.py`` imports each one, so a jax
-upgrade that moves one fails a test instead of slowing or breaking the runtime."""
-
-_warned = False
-
-
-def require_fastpath() -> _Fastpath | None:
-    """The fast path, or ``None`` after warning once that this jax moved what it needs."""
-    global _warned
-    found = fastpath()
-    if found is None and not _warned:
-        import jax
-
-        _warned = True
-        warnings.warn(f"latticecast runs models on its plain path (slower per call): jax {jax.__version__} lacks "
-                      f"{'; '.join(f'{k} ({v})' for k, v in MISSING.items())}", RuntimeWarning, stacklevel=3)
-    return found
+upgrade that moves one fails a test instead of slowing the runtime."""

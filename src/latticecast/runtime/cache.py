@@ -54,7 +54,7 @@ __all__ = [
     "executable_key", "memory_key", "device_fingerprint", "MEMORY_CACHE",
 ]
 
-CACHE_FORMAT = "latticecast-pjrt-cache-v1"
+CACHE_FORMAT = "latticecast-pjrt-cache-v2"  # v2: entries tagged with their route (jax.jit or client)
 _MAGIC = b"LCXPJRT1"
 _HEADER = struct.Struct("<8s64sQ32s")  # magic, key (hex), payload length, sha256(payload)
 _SUFFIX = ".pjrt"

@@ -17,7 +17,10 @@ The steps, cheapest first, so that a repeated ``compile`` does as little as poss
    partitioning over the devices in partition order);
 5. look the *canonical* program (printed without locations) up in memory, then
    on disk (if enabled), deserializing the stored executable;
-6. compile with PJRT, and store the executable in memory and on disk.
+6. compile, and store the executable in memory and on disk. One device: through public JAX
+   (the module as a ``jax.export.Exported`` compiled by ``jax.jit``, :mod:`.exported`), so
+   calls take ``jax.jit``'s C++ dispatch; several devices, or a module ``jax.export`` cannot
+   wrap: with the client's ``compile_and_load`` (:mod:`.sharded`).
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..dtypes import DType
-from ..jax_internals import INIT_LOCK, DeviceList
+from ..jax_internals import INIT_LOCK, compile_on
 from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memory_key
 from .custom_calls import prepare_custom_calls, unknown_target_error
 from .devices import DeviceLike, device_name, resolve_device
 from .guards import refuse_what_crashes_xla, shield_divisions
 from .errors import CompileError, UnsupportedModuleError
+from .exported import compile_exported, deserialize, needs_x64, serialize
 from .model import CompiledProgram, Model
 from .partitioning import choose_devices, compile_options, read_partitioning
 from .polymorphic import PolymorphicModel
@@ -104,14 +108,34 @@ def _where(devices: Sequence[Any]) -> str:
     return f"{len(devices)} {devices[0].client.platform} devices (SPMD partitioning)"
 
 
+class _Compiled:
+    """An executable and how it runs (see :class:`CompiledProgram`'s ``route``)."""
+
+    __slots__ = ("executable", "route", "reason")
+
+    def __init__(self, executable: Any, route: str, reason: str | None = None) -> None:
+        self.executable = executable
+        self.route = route
+        self.reason = reason
+
+
 def _xla_compile(module: Any, devices: Sequence[Any], options: Any, what: str,
-                 targets: "set[str] | None" = None) -> Any:
+                 targets: "set[str] | None" = None, signature: Any = None,
+                 donated: Sequence[int] = ()) -> _Compiled:
+    """Compile for ``devices``: through ``jax.jit`` on one device where ``jax.export`` can wrap the
+    module, else with the client. XLA's errors become :class:`CompileError` s."""
     import jax.errors
 
     device = devices[0]
     try:
         with INIT_LOCK:
-            return device.client.compile_and_load(module, DeviceList(tuple(devices)), options)
+            if len(devices) == 1 and signature is not None:
+                compiled, why = compile_exported(module, device, signature, donated)
+                if compiled is not None:
+                    return _Compiled(compiled, "jax.jit")
+                return _Compiled(compile_on(devices, module, options), "client", why)
+            return _Compiled(compile_on(devices, module, options), "client",
+                             f"partitioned over {len(devices)} devices" if len(devices) > 1 else None)
     except jax.errors.JaxRuntimeError as e:
         if targets:
             unknown = unknown_target_error(str(e), targets, device, what)
@@ -213,14 +237,21 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
     partitioning = read_partitioning(module, name)
     chosen = choose_devices(partitioning, device, devices, name)
     options = compile_options(chosen, partitioning, len(signature.inputs), len(signature.outputs))
-    key = executable_key(canonical_digest(module), chosen[0], options.SerializeAsString())
+    donated = donated_inputs(module)
+    # The key tells the two routes apart (one device: jax.jit, under x64 where the types need it).
+    route = b"jax.jit" + (b"+x64" if needs_x64(signature) else b"") if len(chosen) == 1 else b"client"
+    key = executable_key(canonical_digest(module), chosen[0], route + b":" + options.SerializeAsString())
 
-    def program_of(executable: Any) -> CompiledProgram:
-        return CompiledProgram(executable, chosen, signature, key, partitioning, donated_inputs(module))
+    def program_of(compiled: _Compiled) -> CompiledProgram:
+        return CompiledProgram(compiled.executable, chosen, signature, key, partitioning, donated, compiled.route,
+                               compiled.reason)
+
+    def xla_compile() -> _Compiled:
+        return _xla_compile(module, chosen, options, name, targets, signature, donated)
 
     if not use_cache:
         stats.compiles += 1
-        return Model(program_of(_xla_compile(module, chosen, options, name, targets)), names, "compiled")
+        return Model(program_of(xla_compile()), names, "compiled")
 
     program = MEMORY_CACHE.lookup(key)
     if program is not None:
@@ -231,23 +262,23 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
 
     disk = disk_cache_for(cache_dir)
     source = "compiled"
-    executable = None
+    compiled = None
     if disk is not None:
         payload = disk.load(key)
         if payload is not None:
-            executable = _deserialize(payload, chosen, options)
-            if executable is None:
+            compiled = _deserialize(payload, chosen, options, signature)
+            if compiled is None:
                 disk.warn(f"ignoring entry {disk.path(key)} that PJRT cannot deserialize; "
                            f"it will be rebuilt")
             else:
                 stats.disk_hits += 1
                 source = "disk"
-    if executable is None:
+    if compiled is None:
         stats.compiles += 1
-        executable = _xla_compile(module, chosen, options, name, targets)
+        compiled = xla_compile()
         if disk is not None:
-            _store(disk, key, executable)
-    program = MEMORY_CACHE.store(key, program_of(executable), fast_key)
+            _store(disk, key, compiled)
+    program = MEMORY_CACHE.store(key, program_of(compiled), fast_key)
     return Model(program, names, source)
 
 
@@ -274,18 +305,34 @@ def _request(device: DeviceLike | None, devices: Sequence[DeviceLike] | None) ->
     return _Request(first, (b"platform:" if platform else b"device:") + str(first.id).encode())
 
 
-def _deserialize(payload: bytes, devices: Sequence[Any], options: Any) -> Any:
+# A disk entry starts with the route it was compiled by: its payload is jax's serialized
+# ``Compiled`` (``jax.experimental.serialize_executable``) or the client executable's bytes.
+_ROUTE_TAGS = {"jax.jit": b"J", "client": b"C"}
+
+
+def _deserialize(payload: bytes, devices: Sequence[Any], options: Any, signature: Any) -> "_Compiled | None":
     try:
-        return devices[0].client.deserialize_executable(payload, DeviceList(tuple(devices)), options)
+        tag, body = payload[:1], payload[1:]
+        if tag == _ROUTE_TAGS["jax.jit"] and len(devices) == 1:
+            return _Compiled(deserialize(body, devices[0], signature), "jax.jit")
+        if tag == _ROUTE_TAGS["client"]:
+            client = devices[0].client
+            return _Compiled(client.deserialize_executable(body, list(devices), options), "client")
     except Exception:  # noqa: BLE001 - any failure: treat the entry as corrupt
         return None
+    return None
 
 
-def _store(disk: Any, key: str, executable: Any) -> None:
+def _store(disk: Any, key: str, compiled: _Compiled) -> None:
     try:
-        payload = executable.serialize()
+        body = serialize(compiled.executable) if compiled.route == "jax.jit" else compiled.executable.serialize()
     except Exception as e:  # noqa: BLE001 - a platform without serialization: no disk entry
-        disk.warn(f"cannot serialize executables on this platform ({e})")
+        body = None
+        reason = str(e)
+    else:
+        reason = "jax cannot serialize this executable"
+    if body is None:
+        disk.warn(f"cannot serialize executables on this platform ({reason})")
         return
-    disk.store(key, payload)
+    disk.store(key, _ROUTE_TAGS[compiled.route] + body)
 

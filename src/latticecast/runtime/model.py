@@ -18,11 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 import jax
+import jax.errors
 import numpy as np
 
 from .devices import device_name
-from .errors import InputCountError, LatticecastRuntimeError
-from .execute import SMALL_COPY, DeviceCall, FastCall, make_runner, private_copy
+from .errors import ExecutionError, InputCountError
+from .execute import SMALL_COPY, private_copy
+from .exported import JitCall
 from .inputs import check_device_array, check_donations, convert_input
 from .partitioning import Partitioning
 from .sharded import ShardedCall, hosts_numpy
@@ -37,7 +39,9 @@ class CompiledProgram:
     :class:`Model` that ``compile`` returns for the same program and devices.
 
     ``devices`` are in partition order (partition ``i`` runs on ``devices[i]``); one
-    device unless ``partitioning`` says the module is partitioned."""
+    device unless ``partitioning`` says the module is partitioned. ``route`` says how it was
+    compiled and runs: ``"jax.jit"`` (``executable`` is a ``jax.stages.Compiled``, see
+    :mod:`.exported`) or ``"client"`` (the client's ``LoadedExecutable``, see :mod:`.sharded`)."""
 
     executable: Any
     devices: tuple[Any, ...]
@@ -45,19 +49,21 @@ class CompiledProgram:
     key: str
     partitioning: Partitioning
     donated: tuple[int, ...] = ()
-    _runner: "DeviceCall | FastCall | ShardedCall | None" = field(default=None, repr=False)
+    route: str = "client"
+    route_reason: str | None = None
+    _runner: "JitCall | ShardedCall | None" = field(default=None, repr=False)
 
     @property
     def device(self) -> Any:
         return self.devices[0]
 
     @property
-    def runner(self) -> "DeviceCall | FastCall | ShardedCall":
+    def runner(self) -> "JitCall | ShardedCall":
         if self._runner is None:
-            if len(self.devices) > 1:
-                self._runner = ShardedCall(self.executable, self.devices, self.signature, self.partitioning)
+            if self.route == "jax.jit":
+                self._runner = JitCall(self.executable, self.device, self.signature)
             else:
-                self._runner = make_runner(self.executable, self.device, self.signature)
+                self._runner = ShardedCall(self.executable, self.devices, self.signature, self.partitioning)
         return self._runner
 
 
@@ -84,25 +90,27 @@ class Model:
     (no copy); call ``.copy()`` on one to write to it.
     """
 
-    __slots__ = ("_program", "_runner", "_run", "_direct", "_to_host", "_expected", "_n", "_donated",
-                 "input_names", "cache_source")
+    __slots__ = ("_program", "_runner", "_run", "_direct", "_to_host", "_expected", "_exact", "_n", "_donated",
+                 "_runtime_error", "input_names", "cache_source")
 
     def __init__(self, program: CompiledProgram, input_names: Sequence[str] | None = None,
                  cache_source: str = "compiled") -> None:
         self._program = program
         self._runner = program.runner
         self._run = self._runner.run
-        self._to_host = hosts_numpy if isinstance(self._runner, ShardedCall) else None
+        self._to_host = hosts_numpy if len(program.devices) > 1 else None
         # Per input: dtype, shape, and whether a plain ``.copy()`` is the cheapest private copy.
         self._expected = tuple((s.np_dtype, s.shape, s.np_dtype.itemsize * _prod(s.shape) < SMALL_COPY)
                                for s in program.signature.inputs)
+        self._exact = tuple((dt, shape) for dt, shape, _ in self._expected)
         self._n = len(self._expected)
         self._donated = program.donated
-        # NumPy in and out on one device without donation: jaxlib's dispatcher checks the arguments
-        # in C++ (as for jax.jit) and only calls that do not match exactly reach _prepare.
+        # NumPy in and out on one device without donation: arrays of exactly the input types go to
+        # jax.jit's dispatcher as they are (it checks them again in C++); every other call reaches
+        # _prepare, which converts the arguments or raises the error that names the problem.
         runner = self._runner
-        self._direct = (runner.direct(self._prepare) if isinstance(runner, FastCall) and not self._donated
-                        and self._to_host is None else None)
+        self._direct = runner.call if isinstance(runner, JitCall) and not self._donated else None
+        self._runtime_error = jax.errors.JaxRuntimeError
         self.input_names: tuple[str, ...] | None = tuple(input_names) if input_names else None
         self.cache_source = cache_source
 
@@ -135,7 +143,7 @@ class Model:
         r = self._runner
         if isinstance(r, ShardedCall):
             return tuple(r.in_shardings)
-        return (_plain(r).sharding,) * self._n
+        return (r.sharding,) * self._n
 
     @property
     def output_shardings(self) -> tuple[Any, ...]:
@@ -143,7 +151,7 @@ class Model:
         r = self._runner
         if isinstance(r, ShardedCall):
             return tuple(r.out_shardings)
-        return (_plain(r).sharding,) * len(self.output_types)
+        return (r.sharding,) * len(self.output_types)
 
     @property
     def fingerprint(self) -> str:
@@ -152,13 +160,20 @@ class Model:
     @property
     def executable(self) -> Any:
         """The PJRT ``LoadedExecutable`` (for inspection: ``.hlo_modules()``, ``.cost_analysis()``)."""
-        return self._program.executable
+        r = self._runner
+        return r.executable if isinstance(r, JitCall) else self._program.executable
 
     @property
     def dispatch(self) -> str:
-        """``"dispatch"`` (jaxlib's C++ dispatcher) or ``"plain"``: which call path runs."""
-        r = self._runner
-        return "plain" if isinstance(r, FastCall) and r.disabled else r.kind
+        """Which call path runs: ``"jax.jit"`` (JAX's C++ dispatcher, one device) or ``"client"``
+        (the client's ``execute_sharded``: partitioned modules, and modules ``jax.export`` cannot wrap;
+        :attr:`dispatch_reason` says which)."""
+        return self._runner.kind
+
+    @property
+    def dispatch_reason(self) -> str | None:
+        """Why the model runs on the client path (``None`` on the ``jax.jit`` path)."""
+        return self._program.route_reason
 
     @property
     def partitioning(self) -> Partitioning:
@@ -214,17 +229,22 @@ class Model:
         the computation may still be running, or writing, when the call returns.
         """
         direct = self._direct
-        if direct is not None and not return_arrays and not kwargs:
-            try:
-                outs = direct(*args)
-            except LatticecastRuntimeError:
-                raise  # what the arguments' checks or PJRT said
-            except Exception as e:  # noqa: BLE001 - the dispatcher misbehaved: never use it again
-                self._direct = None
-                self._runner.failed(e)  # type: ignore[union-attr]
-                outs = self._run(self._prepare(args))
-            asarray = np.asarray
-            return [asarray(o) for o in outs]
+        if direct is not None and not return_arrays and not kwargs and len(args) == self._n:
+            ndarray, exact, i = np.ndarray, self._exact, 0
+            for a in args:  # exactly the input types? (a few hundred nanoseconds; JAX checks again in C++)
+                dt, shape = exact[i]
+                if type(a) is not ndarray or a.dtype is not dt or a.shape != shape:
+                    break
+                i += 1
+            else:
+                try:
+                    outs = direct(*args)
+                except self._runtime_error as e:
+                    raise ExecutionError(f"PJRT failed while running @main: {e}") from e
+                except ValueError:  # jax.disable_jit() is on: the runner runs it anyway
+                    outs = self._run(self._prepare(args))
+                asarray = np.asarray
+                return [asarray(o) for o in outs]
         if kwargs:
             args = self._bind(args, kwargs)
         outs = self._run(self._prepare(args))
@@ -234,11 +254,6 @@ class Model:
             return self._to_host(outs)
         asarray = np.asarray
         return [asarray(o) for o in outs]
-
-
-def _plain(runner: Any) -> DeviceCall:
-    return runner.plain if isinstance(runner, FastCall) else runner
-
 
 
 def bind_arguments(args: tuple[Any, ...], kwargs: Mapping[str, Any], names: "Sequence[str] | None",

@@ -77,9 +77,13 @@ def executable_shardings(executable: Any, devices: Sequence[Any], part: Partitio
     declares a Shardy sharding that is equivalent to it, the module's ``NamedSharding`` is used
     instead, so arrays carry the mesh and ``PartitionSpec`` the program was written with.
     """
-    device_list = internals.DeviceList(tuple(devices))
-    xla_in = [internals.GSPMDSharding(device_list, s) for s in executable.get_parameter_shardings()]
-    xla_out = [internals.GSPMDSharding(device_list, s) for s in executable.get_output_shardings()]
+    if len(devices) == 1:  # an executable that is not partitioned reports no shardings
+        import jax.sharding
+
+        one = jax.sharding.SingleDeviceSharding(devices[0])
+        return [one] * len(signature.inputs), [one] * len(signature.outputs)
+    xla_in = [internals.sharding_of(s, devices) for s in executable.get_parameter_shardings()]
+    xla_out = [internals.sharding_of(s, devices) for s in executable.get_output_shardings()]
     n_out = len(signature.outputs)
     if len(xla_out) == 1 and n_out != 1:  # XLA keeps one sharding when every output has the same
         xla_out = xla_out * n_out
@@ -168,7 +172,12 @@ class ArrayPlacer:
 
 
 class ShardedCall:
-    """Runs a partitioned executable: inputs placed per its parameter shardings, global arrays out."""
+    """Runs an executable compiled by the client (``compile_and_load``), on one device or partitioned
+    over several: inputs placed per its parameter shardings, global arrays out.
+
+    Host arrays go to their devices with jaxlib's ``batched_device_put`` and outputs become
+    ``jax.Array`` s through its result handlers where :mod:`latticecast.jax_internals` allows them;
+    otherwise through ``jax.device_put`` and ``jax.make_array_from_single_device_arrays``."""
 
     kind = "sharded"
 
@@ -190,11 +199,13 @@ class ShardedCall:
         for s, aval in zip(self.in_shardings, self.in_avals):
             items = list(s.addressable_devices_indices_map(aval.shape).items())
             self._tiles.append(([d for d, _ in items], [tuple(ix) + (Ellipsis,) for _, ix in items]))
-        self._handlers = [internals.array_result_handler(a, s, True, _skip_checks=True)
-                          for a, s in zip(self.out_avals, self.out_shardings)]
+        handlers = [internals.result_handler(a, s) for a, s in zip(self.out_avals, self.out_shardings)]
+        self._handlers = handlers if all(h is not None for h in handlers) else None
         self.placer = ArrayPlacer(self.in_shardings, [a.ndim for a in self.in_avals], input_names)
-        self._put = internals.batched_device_put
+        self._put = internals.batched_device_put if internals.ZERO_COPY is not None else None
         self._zero_copy = internals.ZERO_COPY
+        self._device_put = jax.device_put
+        self._assemble = jax.make_array_from_single_device_arrays
         self._runtime_error = jax.errors.JaxRuntimeError
 
     def run(self, arrays: Sequence[Any]) -> list[Any]:
@@ -205,15 +216,28 @@ class ShardedCall:
         try:
             for i, (a, aval, sharding, (devices, tiles)) in enumerate(
                     zip(arrays, self.in_avals, self.in_shardings, self._tiles)):
-                if type(a) is ndarray:
+                if type(a) is not ndarray:
+                    buffers.append(self.placer.place(a, i))
+                elif put is not None:
                     # enable_x64=True: with x64 off, jax would send 64-bit host data narrowed to 32
                     # bits under a 64-bit aval, and execute_sharded would crash on the size.
                     buffers.append(put(aval, sharding, [a[t] for t in tiles], devices, True, False, zc, True))
                 else:
-                    buffers.append(self.placer.place(a, i))
-            return self.executable.execute_sharded(buffers).consume_with_handlers(self._handlers)
+                    buffers.append(self._device_put_host(a, sharding))
+            results = self.executable.execute_sharded(buffers)
+            if self._handlers is not None:
+                return results.consume_with_handlers(self._handlers)
+            return [self._assemble(aval.shape, sharding, pieces) for aval, sharding, pieces in
+                    zip(self.out_avals, self.out_shardings, results.disassemble_into_single_device_arrays())]
         except self._runtime_error as e:
             raise ExecutionError(f"PJRT failed while running {self.name} on {len(self.devices)} devices: {e}") from e
+
+    def _device_put_host(self, array: np.ndarray, sharding: Any) -> Any:
+        """The public transfer: ``jax.device_put`` under x64 (off, jax would narrow 64-bit data)."""
+        import jax
+
+        with jax.enable_x64(True):
+            return self._device_put(array, sharding)
 
     def __call__(self, arrays: Sequence[Any]) -> list[np.ndarray]:
         return hosts_numpy(self.run(arrays))

@@ -1,0 +1,204 @@
+"""One device through public JAX: the module as a ``jax.export.Exported``, compiled by ``jax.jit``.
+
+JAX has no public way to call an executable compiled elsewhere, but it has a public way to call
+a StableHLO module: ``jax.export``. :func:`compile_exported` wraps latticecast's module (already
+parsed, checked and guarded by :func:`~latticecast.runtime.compile`) in an ``Exported`` and
+compiles ``jax.jit(exported.call)`` ahead of time for one device. The result is a
+``jax.stages.Compiled``: JAX's own C++ dispatcher checks and transfers the arguments, runs the
+executable and wraps the outputs, exactly as for any ``jax.jit`` function, so a NumPy round trip
+costs what ``jax.jit``'s does (``python3 dev.py bench``), on every jax version latticecast supports.
+
+How the ``Exported`` is made. Its private fields differ between jax versions, so none is
+written here: ``jax.export.export`` of a function with the same signature (it returns zeros of
+the output types) gives an ``Exported`` that is right for the installed jax, and only its public
+fields are replaced: the serialized module (a StableHLO portable artifact, as ``jax.export``
+writes), the function name, and which arguments the module keeps (all of them). These templates
+are cached per signature.
+
+A module this cannot wrap (an element type JAX has no dtype for, an op outside the portable
+artifact's dialects) returns ``None`` from :func:`compile_exported`, with the reason, and runs on
+the client path (:class:`~latticecast.runtime.sharded.ShardedCall` on one device).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Sequence
+
+import numpy as np
+
+from .errors import ExecutionError
+from .sharded import ArrayPlacer
+from .signature import Signature
+
+__all__ = ["JitCall", "compile_exported", "needs_x64", "export_platform", "serialize", "deserialize"]
+
+
+def needs_x64(signature: Signature) -> bool:
+    """Whether the signature has 64-bit types, which ``jax.jit`` narrows unless x64 is on."""
+    return any(s.np_dtype.itemsize == 8 and s.np_dtype.kind in "iuf" or s.np_dtype.kind == "c"
+               and s.np_dtype.itemsize == 16 for s in (*signature.inputs, *signature.outputs))
+
+
+def export_platform(device: Any) -> str:
+    """The platform name ``jax.export`` uses for ``device`` (``cpu``, ``cuda``, ``rocm``, ``tpu``)."""
+    platform = str(device.platform).lower()
+    if platform == "gpu":
+        version = str(getattr(device.client, "platform_version", "")).lower()
+        return "rocm" if "rocm" in version or "hip" in version else "cuda"
+    return platform
+
+
+_Specs = tuple[tuple[tuple[int, ...], np.dtype], ...]
+
+
+def _specs(specs: Sequence[Any]) -> _Specs:
+    return tuple((tuple(s.shape), s.np_dtype) for s in specs)  # the dtype itself: ml_dtypes' have no .str
+
+
+@functools.lru_cache(maxsize=256)
+def _template(ins: _Specs, outs: _Specs, platform: str, x64: bool) -> Any:
+    """An ``Exported`` of the installed jax with this signature (its module returns zeros)."""
+    import jax
+    import jax.numpy as jnp
+
+    def zeros(*_: Any) -> tuple[Any, ...]:
+        return tuple(jnp.zeros(shape, dtype) for shape, dtype in outs)
+
+    args = [jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in ins]
+    with jax.enable_x64(x64):
+        return jax.export.export(jax.jit(zeros), platforms=[platform])(*args)
+
+
+def _artifact(module: Any) -> bytes:
+    """The module as a StableHLO portable artifact for the installed jaxlib (what ``jax.export`` writes).
+
+    Serialized from the module's bytecode, not from the module: serializing an ``ir.Module``
+    rewrites it to VHLO in place, and the module may be the caller's."""
+    import io
+
+    from jaxlib.mlir.dialects import stablehlo
+
+    buffer = io.BytesIO()
+    module.operation.write_bytecode(buffer)
+    with module.context:
+        return bytes(stablehlo.serialize_portable_artifact_str(buffer.getvalue(), stablehlo.get_current_version()))
+
+
+def compile_exported(module: Any, device: Any, signature: Signature, donated: Sequence[int],
+                     name: str = "main") -> tuple[Any, str | None]:
+    """``(compiled, None)``: the module compiled by ``jax.jit`` for ``device`` (a ``jax.stages.Compiled``);
+    or ``(None, reason)`` where ``jax.export`` cannot wrap it (the caller compiles it with the
+    client instead). XLA's own compile errors are raised (``jax.errors.JaxRuntimeError``)."""
+    import dataclasses
+
+    import jax
+    import jax.errors
+
+    x64 = needs_x64(signature)
+    platform = export_platform(device)
+    try:
+        template = _template(_specs(signature.inputs), _specs(signature.outputs), platform, x64)
+        artifact = _artifact(module)
+    except (TypeError, ValueError, NotImplementedError, jax.errors.JaxRuntimeError) as e:
+        return None, f"jax.export cannot wrap the module ({type(e).__name__}: {e})"
+    except Exception as e:  # noqa: BLE001 - MLIRError and friends: the client path takes it
+        return None, f"jax.export cannot wrap the module ({type(e).__name__}: {e})"
+    exported = dataclasses.replace(template, mlir_module_serialized=artifact, fun_name=name.lstrip("@"),
+                                   module_kept_var_idx=tuple(range(len(signature.inputs))))
+    sharding = jax.sharding.SingleDeviceSharding(device)
+    n_in, n_out = len(signature.inputs), len(signature.outputs)
+    jitted = jax.jit(exported.call, in_shardings=(sharding,) * n_in, out_shardings=(sharding,) * n_out,
+                     donate_argnums=tuple(donated))
+    args = [jax.ShapeDtypeStruct(s.shape, s.np_dtype, sharding=sharding) for s in signature.inputs]
+    with jax.enable_x64(x64):
+        try:
+            lowered = jitted.trace(*args).lower()
+        except jax.errors.JaxRuntimeError:
+            raise
+        except Exception as e:  # noqa: BLE001 - JAX could not call the module: the client path takes it
+            return None, f"jax.jit cannot call the module ({type(e).__name__}: {e})"
+        return lowered.compile(), None
+
+
+def serialize(compiled: Any) -> bytes | None:
+    """The bytes of a compiled executable for the disk cache (``None`` where it cannot be serialized)."""
+    from jax.experimental import serialize_executable
+
+    try:
+        payload, _, _ = serialize_executable.serialize(compiled)
+    except (ValueError, NotImplementedError, TypeError):
+        return None
+    return bytes(payload)
+
+
+def deserialize(payload: bytes, device: Any, signature: Signature) -> Any:
+    """A ``jax.stages.Compiled`` from :func:`serialize`'s bytes, loaded on ``device``."""
+    import jax
+    from jax.experimental import serialize_executable
+
+    in_tree = jax.tree_util.tree_structure((tuple(range(len(signature.inputs))), {}))
+    out_tree = jax.tree_util.tree_structure(tuple(range(len(signature.outputs))))
+    with jax.enable_x64(needs_x64(signature)):
+        return serialize_executable.deserialize_and_load(payload, in_tree, out_tree, backend=device.client,
+                                                         execution_devices=[device])
+
+
+class JitCall:
+    """Runs a ``jax.stages.Compiled`` of one device: JAX's dispatcher, public all the way.
+
+    :meth:`run` takes checked arguments (private C-contiguous NumPy arrays, or ``jax.Array`` s of
+    the right type, moved here when they live elsewhere) and returns ``jax.Array`` s. ``call`` is the
+    compiled function itself (under x64 where the signature needs it), for the caller's fast path:
+    NumPy arrays of exactly the input types, which JAX checks again in C++.
+    """
+
+    kind = "jax.jit"
+
+    def __init__(self, compiled: Any, device: Any, signature: Signature, name: str = "@main") -> None:
+        import jax
+        import jax.errors
+
+        self.compiled = compiled
+        self.device = device
+        self.signature = signature
+        self.name = name
+        self.sharding = jax.sharding.SingleDeviceSharding(device)
+        self.placer = ArrayPlacer([self.sharding] * len(signature.inputs), [len(s.shape) for s in signature.inputs])
+        self.runtime_error = jax.errors.JaxRuntimeError
+        if needs_x64(signature):
+            enable_x64 = jax.enable_x64
+
+            def call(*args: Any) -> Any:  # 64-bit types: JAX must not narrow them
+                with enable_x64(True):
+                    return compiled(*args)
+
+            self.call = call
+        else:
+            self.call = compiled
+
+    @property
+    def executable(self) -> Any:
+        """The PJRT ``LoadedExecutable`` behind the compiled function."""
+        return self.compiled.runtime_executable()
+
+    def run(self, arrays: Sequence[Any]) -> list[Any]:
+        import jax
+
+        ndarray = np.ndarray
+        args = [a if type(a) is ndarray else self.placer.place(a, i) for i, a in enumerate(arrays)]
+        try:
+            try:
+                return list(self.call(*args))
+            except ValueError:
+                if not jax.config.jax_disable_jit:
+                    raise
+            # Under jax.disable_jit() JAX refuses to run AOT-compiled functions; this one is
+            # compiled already, and running it is what the caller asked for.
+            with jax.disable_jit(False):
+                return list(self.call(*args))
+        except self.runtime_error as e:
+            raise ExecutionError(f"PJRT failed while running {self.name}: {e}") from e
+
+    def __call__(self, arrays: Sequence[Any]) -> list[np.ndarray]:
+        return [np.asarray(o) for o in self.run(arrays)]
