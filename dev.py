@@ -5,26 +5,56 @@
     python3 dev.py test     # every test: pytest, lit + FileCheck, then a bounded fixed-seed fuzz run
     python3 dev.py fuzz     # a long fuzz run of latticecast-opt and the Python API (fuzz/README.md)
     python3 dev.py bench    # the benchmarks in benchmarks/ (ratios against JAX)
+    python3 dev.py setup    # only make the environment
 
 Each command first makes ``.venv`` (once) and installs the package with its test
-dependencies into it (again whenever pyproject.toml changes). Extra arguments go
-to the underlying tool: ``python3 dev.py test -k lattice`` runs a subset of pytest.
+dependencies into it (again whenever pyproject.toml or the interpreter changes). Extra
+arguments go to the underlying tool: ``python3 dev.py test -k lattice`` runs a subset of
+pytest (and ``--`` ends dev.py's own options: ``dev.py test -- ...``).
+
+``--python 3.13`` (also ``3.12``, or the path of an interpreter) runs the command on that
+Python instead of the one running dev.py, in its own environment ``.venv-3.13``, with the
+newest jax/jaxlib that pip gives it within pyproject.toml's bounds. A version is looked
+for in ``$(pyenv root)/versions/3.13.*/bin/python3``, then as ``python3.13`` on PATH;
+exit code 3 when the interpreter asked for is not there.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shutil
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-VENV = ROOT / ".venv"
-BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
-PY = BIN / ("python.exe" if os.name == "nt" else "python")
-STAMP = VENV / ".latticecast-installed"
+MIN_PYTHON = (3, 11)  # pyproject.toml's requires-python: jaxlib 0.10.2 has no wheel for 3.10
+COMMANDS = ("demo", "test", "bench", "fuzz", "setup")
+NOT_FOUND = 3  # the exit code when the interpreter asked for with --python is not on this machine
+
+# What an interpreter says of itself: major.minor, then the identity its environment is built for
+# (a venv's Python reports its base interpreter's prefix, and the same version string).
+_PROBE = "import sys; print('%d.%d' % sys.version_info[:2]); print(sys.base_prefix); print(sys.version)"
+
+
+class Env:
+    """An interpreter and the virtual environment dev.py keeps for it."""
+
+    def __init__(self, python: str, version: str, identity: str, venv: Path) -> None:
+        self.python, self.version, self.identity, self.venv = python, version, identity, venv
+        self.bin = venv / ("Scripts" if os.name == "nt" else "bin")
+        self.py = self.bin / ("python.exe" if os.name == "nt" else "python")
+        self.stamp = venv / ".latticecast-installed"
+
+    def tool(self, name: str) -> Path:
+        return self.bin / (name + ".exe" if os.name == "nt" else name)
+
+
+def fail(message: str, code: int = 1) -> None:
+    print(f"dev.py: {message}", file=sys.stderr, flush=True)
+    sys.exit(code)
 
 
 def run(*cmd: str | Path, check: bool = True) -> int:
@@ -32,18 +62,97 @@ def run(*cmd: str | Path, check: bool = True) -> int:
     return subprocess.run([str(c) for c in cmd], cwd=ROOT, check=check).returncode
 
 
-def ensure_env() -> None:
-    """Create the virtual environment and install the package, unless already current."""
-    if sys.version_info < (3, 10):
-        sys.exit(f"latticecast needs Python 3.10 or newer; this is {sys.version.split()[0]}")
-    if not PY.exists():
-        print(f"creating {VENV.relative_to(ROOT)} ...", flush=True)
-        venv.EnvBuilder(with_pip=True).create(VENV)
-    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == want:
+def probe(python: str | Path) -> tuple[str, str] | None:
+    """``(major.minor, identity)`` of an interpreter, or ``None`` when it does not run (a pyenv shim
+    for a version that is not selected exits non-zero)."""
+    try:
+        out = subprocess.run([str(python), "-c", _PROBE], capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = out.stdout.splitlines()
+    if out.returncode != 0 or len(lines) < 3:
+        return None
+    return lines[0], "\n".join(lines[1:])
+
+
+def pyenv_root() -> Path | None:
+    pyenv = shutil.which("pyenv")
+    if pyenv:
+        try:
+            out = subprocess.run([pyenv, "root"], capture_output=True, text=True, timeout=60)
+            if out.returncode == 0 and out.stdout.strip():
+                return Path(out.stdout.strip())
+        except (OSError, subprocess.SubprocessError):
+            pass
+    root = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
+    return root if root.is_dir() else None
+
+
+def candidates(version: str) -> list[str]:
+    """Where Python ``version`` (``"3.13"``) may be: pyenv's builds of it, newest patch first, then
+    ``python3.13`` on PATH."""
+    found: list[str] = []
+    root = pyenv_root()
+    if root is not None:
+        builds = []
+        for path in (root / "versions").glob(version + ".*"):
+            patch = re.fullmatch(re.escape(version) + r"\.(\d+)", path.name)
+            python = path / "bin" / "python3"
+            if patch and python.exists():
+                builds.append((int(patch.group(1)), str(python)))
+        found += [python for _, python in sorted(builds, reverse=True)]
+    on_path = shutil.which("python" + version)
+    if on_path:
+        found.append(on_path)
+    return found
+
+
+def find_env(spec: str | None) -> Env:
+    """The interpreter to run on, and its environment: the one running dev.py and ``.venv`` by
+    default; for ``--python 3.13`` or ``--python PATH``, that interpreter and ``.venv-3.13``."""
+    if spec is None:
+        version = "%d.%d" % sys.version_info[:2]
+        if sys.version_info < MIN_PYTHON:
+            fail(f"latticecast needs Python {'%d.%d' % MIN_PYTHON} or newer; this is {sys.version.split()[0]} "
+                 f"(or run on another one: python3 dev.py COMMAND --python 3.13)")
+        return Env(sys.executable, version, f"{sys.base_prefix}\n{sys.version}", ROOT / ".venv")
+    if re.fullmatch(r"\d+\.\d+", spec):
+        for python in candidates(spec):
+            found = probe(python)
+            if found is not None and found[0] == spec:
+                break
+        else:
+            fail(f"no Python {spec} found (looked for $(pyenv root)/versions/{spec}.*/bin/python3 and python{spec} "
+                 f"on PATH); install it, or pass an interpreter's path: --python /path/to/python{spec}", NOT_FOUND)
+    else:
+        python = str(Path(spec).expanduser()) if os.sep in spec else (shutil.which(spec) or spec)
+        found = probe(python)
+        if found is None:
+            fail(f"--python {spec}: not a Python interpreter that runs here", NOT_FOUND)
+    version, identity = found
+    if tuple(int(n) for n in version.split(".")) < MIN_PYTHON:
+        fail(f"latticecast needs Python {'%d.%d' % MIN_PYTHON} or newer; {python} is Python {version}")
+    return Env(python, version, identity, ROOT / f".venv-{version}")
+
+
+def stamp_for(env: Env) -> str:
+    """What an environment is current for: its interpreter and pyproject.toml."""
+    pyproject = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    return f"python {env.identity}\npyproject.toml {pyproject}\n"
+
+
+def ensure_env(env: Env) -> None:
+    """Create the virtual environment and install the package, unless already current (the stamp
+    records the interpreter and the pyproject.toml it was installed from)."""
+    want = stamp_for(env)
+    if env.py.exists() and env.stamp.exists() and env.stamp.read_text() == want:
         return
-    run(PY, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", ".[test]")
-    STAMP.write_text(want)
+    made = probe(env.py) if env.py.exists() else None
+    if made is None or made[1] != env.identity:  # none yet, or made by another interpreter: start afresh
+        print(f"creating {env.venv.relative_to(ROOT)} with {env.python} (Python {env.version}) ...", flush=True)
+        run(env.python, "-m", "venv", "--clear", env.venv)
+    run(env.py, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", ".[test]")
+    env.stamp.write_text(want)
 
 
 # The bounded run that every `dev.py test` makes (fixed seeds, under two minutes here), and the
@@ -57,29 +166,64 @@ LONG_FUZZ = (["fuzz.opt_fuzz", "--seed", "1", "--iterations", "3000", "--time-li
              ["fuzz.api_fuzz", "--seed", "1", "--examples", "3000", "--out", "build/fuzz/api-long"])
 
 
-def fuzz(runs: tuple[list[str], ...], extra: list[str]) -> int:
+def fuzz(env: Env, runs: tuple[list[str], ...], extra: list[str]) -> int:
+    """Run the fuzzers; another interpreter's findings go to their own directory (build/fuzz-3.13/)."""
+    suffix = env.venv.name[len(".venv"):]
     code = 0
     for args in runs:
-        code = run(PY, "-m", *args, *extra, check=False) or code
+        args = [a.replace("build/fuzz/", f"build/fuzz{suffix}/", 1) for a in args]
+        code = run(env.py, "-m", *args, *extra, check=False) or code
     return code
 
 
+def parse_args(argv: list[str]) -> tuple[str, str | None, list[str]] | None:
+    """``(command, --python's value or None, the arguments for the tool)``; ``None`` for a usage error.
+    ``--python`` may come before or after the command; ``--`` passes all that follows to the tool."""
+    command, python, extra = None, None, []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--" and command is not None:
+            extra += argv[i + 1:]
+            break
+        if arg == "--python":
+            if i + 1 == len(argv):
+                return None
+            python, i = argv[i + 1], i + 2
+            continue
+        if arg.startswith("--python="):
+            python, i = arg.split("=", 1)[1], i + 1
+            continue
+        if command is None:
+            if arg not in COMMANDS:
+                return None
+            command = arg
+        else:
+            extra.append(arg)
+        i += 1
+    if command is None or python == "":
+        return None
+    return command, python, extra
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("demo", "test", "bench", "fuzz", "setup"):
+    parsed = parse_args(argv)
+    if parsed is None:
         print(__doc__)
         return 2
-    command, extra = argv[0], argv[1:]
-    ensure_env()
+    command, python, extra = parsed
+    env = find_env(python)
+    ensure_env(env)
     if command == "setup":
         return 0
     if command == "demo":
-        return run(BIN / "latticecast", "demo", *extra, check=False)
+        return run(env.tool("latticecast"), "demo", *extra, check=False)
     if command == "bench":
-        return run(PY, "benchmarks/run_all.py", *extra, check=False)
+        return run(env.py, "benchmarks/run_all.py", *extra, check=False)
     if command == "fuzz":
-        return fuzz(LONG_FUZZ, extra)
+        return fuzz(env, LONG_FUZZ, extra)
     # test: pytest ("no tests collected", exit code 5, is a failure of the set-up, not a pass)
-    code = run(PY, "-m", "pytest", *extra, check=False)
+    code = run(env.py, "-m", "pytest", *extra, check=False)
     if code == 5:
         print("pytest collected no tests: the test suite is missing", file=sys.stderr)
         return 1
@@ -88,11 +232,10 @@ def main(argv: list[str]) -> int:
     if extra:  # a pytest subset was asked for; lit runs only with the full suite
         return 0
     # lit from PyPI has no __main__ module (`python -m lit` fails): run its console script.
-    lit = BIN / ("lit.exe" if os.name == "nt" else "lit")
-    code = run(lit, "-sv", "lit_tests", check=False)
+    code = run(env.tool("lit"), "-sv", "lit_tests", check=False)
     if code:
         return code
-    return fuzz(BOUNDED_FUZZ, [])
+    return fuzz(env, BOUNDED_FUZZ, [])
 
 
 if __name__ == "__main__":

@@ -23,8 +23,11 @@ from .promotion import (default_policy, explain, implicit_cast_type, promote_typ
 from .tables import PromotionTable, TableFormatError
 from .tensor_type import TensorType
 from .weak import PType, Weak, weak
+from ._versions import UnsupportedVersionWarning, check_supported_versions as _check_supported_versions, \
+    package_version as _package_version
 
-__version__ = "0.1.0"
+__version__ = _package_version()  # pyproject.toml's, as installed
+_check_supported_versions()  # warns when the installed jax/jaxlib is outside the tested range
 
 # The IR and runtime layers import jaxlib.mlir; load them on first use so that the
 # promotion layer stays importable (and fast) on its own.
@@ -68,4 +71,5 @@ __all__ = [
     "Model", "TensorSpec", "PolymorphicModel", "UnsupportedModuleError", "InputShapeError",
     "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "InputError", "CompileError", "available_devices",
     "MLIRParseError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "Pipeline", "evidence",
+    "UnsupportedVersionWarning",
 ]
