@@ -68,6 +68,8 @@ if "jax" not in sys.modules and "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
 
 import jaxlib.version as _jaxlib_version
 from jaxlib import _jax
+
+from . import _versions
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
 __all__ = ["MISSING", "TESTED_JAX", "JAXLIB_VERSION", "PRIVATE_ALLOWED", "DeviceList", "GSPMDSharding",
@@ -78,11 +80,6 @@ __all__ = ["MISSING", "TESTED_JAX", "JAXLIB_VERSION", "PRIVATE_ALLOWED", "Device
 INIT_LOCK = threading.RLock()
 """Held while the runtime first touches jax's backends: jax's lazy initialisation is not safe to
 start from several threads at once (a partial import, or a crash in the first compile)."""
-
-TESTED_JAX = ((0, 10, 2), (0, 13, 0))
-"""The jaxlib versions the private names below were tested with: at least the first, below the
-second. pyproject.toml bounds jax and jaxlib to the same range (a test checks they agree)."""
-
 
 def _version(text: str) -> tuple[int, ...]:
     parts = []
@@ -95,8 +92,13 @@ def _version(text: str) -> tuple[int, ...]:
 JAXLIB_VERSION = _version(getattr(_jaxlib_version, "__version__", "0"))
 """The installed jaxlib's version, as a tuple (``(0, 12, 0)``)."""
 
-PRIVATE_ALLOWED = (TESTED_JAX[0] <= JAXLIB_VERSION < TESTED_JAX[1]
-                   and os.environ.get("LATTICECAST_PUBLIC_ONLY", "") in ("", "0"))
+TESTED_JAX = _versions.supported_ranges().get("jaxlib", [])
+"""The jaxlib versions the gated names were tested with: latticecast's own requirement on jaxlib
+(pyproject.toml, read from the installed metadata), e.g. ``[(">=", "0.10.2"), ("<", "0.13")]``."""
+
+_TESTED = bool(TESTED_JAX) and _versions.satisfies(getattr(_jaxlib_version, "__version__", "0"), TESTED_JAX)
+_PUBLIC_ONLY = os.environ.get("LATTICECAST_PUBLIC_ONLY", "") not in ("", "0")
+PRIVATE_ALLOWED = _TESTED and not _PUBLIC_ONLY
 """Whether the gated names may be used: a tested jaxlib, and ``LATTICECAST_PUBLIC_ONLY`` unset.
 Otherwise every runtime path takes its public alternative."""
 
@@ -106,9 +108,9 @@ MISSING: dict[str, str] = {}
 
 def _get(what: str, getter: Any, *, gated: bool = True) -> Any:
     if gated and not PRIVATE_ALLOWED:
-        MISSING[what] = ("not used: LATTICECAST_PUBLIC_ONLY is set" if os.environ.get("LATTICECAST_PUBLIC_ONLY")
-                         else f"not used: jaxlib {'.'.join(map(str, JAXLIB_VERSION))} is outside the tested range "
-                              f"{'.'.join(map(str, TESTED_JAX[0]))} to below {'.'.join(map(str, TESTED_JAX[1]))}")
+        MISSING[what] = ("not used: LATTICECAST_PUBLIC_ONLY is set" if _PUBLIC_ONLY
+                         else f"not used: jaxlib {getattr(_jaxlib_version, '__version__', '?')} is outside the "
+                              f"tested range jaxlib{_versions.format_range(TESTED_JAX)}")
         return None
     try:
         return getter()
@@ -183,8 +185,8 @@ def sharding_of(op_sharding: Any, devices: Sequence[Any]) -> Any:
         order = [int(d) for d in hlo.tile_assignment_devices()]
         if order != sorted(order):
             raise ValueError(f"the sharding {hlo} lists its devices out of partition order; latticecast's public "
-                             f"runtime path cannot lay arrays out for it (a tested jax can: pip install "
-                             f"\"jax>={'.'.join(map(str, TESTED_JAX[0]))},<{TESTED_JAX[1][0]}.{TESTED_JAX[1][1]}\")")
+                             f"runtime path cannot lay arrays out for it (a tested jaxlib can: pip install "
+                             f"\"jaxlib{_versions.format_range(TESTED_JAX)}\")")
         names = tuple(f"tile{i}" for i in range(len(tile_dims)))
         mesh = Mesh(in_order.reshape(tile_dims), names)
         return NamedSharding(mesh, PartitionSpec(*(names[i] if tile_dims[i] > 1 else None for i in range(rank))))
