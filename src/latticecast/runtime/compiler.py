@@ -111,12 +111,13 @@ def _where(devices: Sequence[Any]) -> str:
 class _Compiled:
     """An executable and how it runs (see :class:`CompiledProgram`'s ``route``)."""
 
-    __slots__ = ("executable", "route", "reason")
+    __slots__ = ("executable", "route", "reason", "dispatcher")
 
-    def __init__(self, executable: Any, route: str, reason: str | None = None) -> None:
+    def __init__(self, executable: Any, route: str, reason: str | None = None, dispatcher: Any = None) -> None:
         self.executable = executable
         self.route = route
         self.reason = reason
+        self.dispatcher = dispatcher
 
 
 def _xla_compile(module: Any, devices: Sequence[Any], options: Any, what: str,
@@ -130,9 +131,9 @@ def _xla_compile(module: Any, devices: Sequence[Any], options: Any, what: str,
     try:
         with INIT_LOCK:
             if len(devices) == 1 and signature is not None:
-                compiled, why = compile_exported(module, device, signature, donated)
+                compiled, jitted, why = compile_exported(module, device, signature, donated)
                 if compiled is not None:
-                    return _Compiled(compiled, "jax.jit")
+                    return _Compiled(compiled, "jax.jit", dispatcher=jitted)
                 return _Compiled(compile_on(devices, module, options), "client", why)
             return _Compiled(compile_on(devices, module, options), "client",
                              f"partitioned over {len(devices)} devices" if len(devices) > 1 else None)
@@ -244,7 +245,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
 
     def program_of(compiled: _Compiled) -> CompiledProgram:
         return CompiledProgram(compiled.executable, chosen, signature, key, partitioning, donated, compiled.route,
-                               compiled.reason)
+                               compiled.reason, compiled.dispatcher)
 
     def xla_compile() -> _Compiled:
         return _xla_compile(module, chosen, options, name, targets, signature, donated)

@@ -86,10 +86,14 @@ def _artifact(module: Any) -> bytes:
 
 
 def compile_exported(module: Any, device: Any, signature: Signature, donated: Sequence[int],
-                     name: str = "main") -> tuple[Any, str | None]:
-    """``(compiled, None)``: the module compiled by ``jax.jit`` for ``device`` (a ``jax.stages.Compiled``);
-    or ``(None, reason)`` where ``jax.export`` cannot wrap it (the caller compiles it with the
-    client instead). XLA's own compile errors are raised (``jax.errors.JaxRuntimeError``)."""
+                     name: str = "main") -> tuple[Any, Any, str | None]:
+    """``(compiled, jitted, None)``: the module compiled ahead of time by ``jax.jit`` for ``device``
+    (``compiled``, a ``jax.stages.Compiled``), and the ``jax.jit`` function it was compiled from,
+    whose caches now hold it (calling ``jitted`` with arguments of the signature's types runs the
+    same executable without compiling again, and its C++ dispatch is a little cheaper than the
+    ``Compiled`` object's); or ``(None, None, reason)`` where ``jax.export`` cannot wrap the module
+    (the caller compiles it with the client instead). XLA's own compile errors are raised
+    (``jax.errors.JaxRuntimeError``)."""
     import dataclasses
 
     import jax
@@ -101,9 +105,9 @@ def compile_exported(module: Any, device: Any, signature: Signature, donated: Se
         template = _template(_specs(signature.inputs), _specs(signature.outputs), platform, x64)
         artifact = _artifact(module)
     except (TypeError, ValueError, NotImplementedError, jax.errors.JaxRuntimeError) as e:
-        return None, f"jax.export cannot wrap the module ({type(e).__name__}: {e})"
+        return None, None, f"jax.export cannot wrap the module ({type(e).__name__}: {e})"
     except Exception as e:  # noqa: BLE001 - MLIRError and friends: the client path takes it
-        return None, f"jax.export cannot wrap the module ({type(e).__name__}: {e})"
+        return None, None, f"jax.export cannot wrap the module ({type(e).__name__}: {e})"
     exported = dataclasses.replace(template, mlir_module_serialized=artifact, fun_name=name.lstrip("@"),
                                    module_kept_var_idx=tuple(range(len(signature.inputs))))
     sharding = jax.sharding.SingleDeviceSharding(device)
@@ -117,8 +121,8 @@ def compile_exported(module: Any, device: Any, signature: Signature, donated: Se
         except jax.errors.JaxRuntimeError:
             raise
         except Exception as e:  # noqa: BLE001 - JAX could not call the module: the client path takes it
-            return None, f"jax.jit cannot call the module ({type(e).__name__}: {e})"
-        return lowered.compile(), None
+            return None, None, f"jax.jit cannot call the module ({type(e).__name__}: {e})"
+        return lowered.compile(), jitted, None
 
 
 def serialize(compiled: Any) -> bytes | None:
@@ -149,17 +153,20 @@ class JitCall:
 
     :meth:`run` takes checked arguments (private C-contiguous NumPy arrays, or ``jax.Array`` s of
     the right type, moved here when they live elsewhere) and returns ``jax.Array`` s. ``call`` is the
-    compiled function itself (under x64 where the signature needs it), for the caller's fast path:
-    NumPy arrays of exactly the input types, which JAX checks again in C++.
+    ``jax.jit`` function (``jitted``, whose caches hold ``compiled``; the ``Compiled`` object itself
+    for an executable loaded from the disk cache), under x64 where the signature needs it, for the
+    caller's fast path: NumPy arrays of exactly the input types, which JAX checks again in C++.
     """
 
     kind = "jax.jit"
 
-    def __init__(self, compiled: Any, device: Any, signature: Signature, name: str = "@main") -> None:
+    def __init__(self, compiled: Any, device: Any, signature: Signature, name: str = "@main",
+                 jitted: Any = None) -> None:
         import jax
         import jax.errors
 
         self.compiled = compiled
+        fn = compiled if jitted is None else jitted
         self.device = device
         self.signature = signature
         self.name = name
@@ -171,11 +178,11 @@ class JitCall:
 
             def call(*args: Any) -> Any:  # 64-bit types: JAX must not narrow them
                 with enable_x64(True):
-                    return compiled(*args)
+                    return fn(*args)
 
             self.call = call
         else:
-            self.call = compiled
+            self.call = fn
 
     @property
     def executable(self) -> Any:

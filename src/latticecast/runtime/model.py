@@ -51,6 +51,7 @@ class CompiledProgram:
     donated: tuple[int, ...] = ()
     route: str = "client"
     route_reason: str | None = None
+    dispatcher: Any = field(default=None, repr=False)  # the jax.jit function behind a "jax.jit" executable
     _runner: "JitCall | ShardedCall | None" = field(default=None, repr=False)
 
     @property
@@ -61,7 +62,7 @@ class CompiledProgram:
     def runner(self) -> "JitCall | ShardedCall":
         if self._runner is None:
             if self.route == "jax.jit":
-                self._runner = JitCall(self.executable, self.device, self.signature)
+                self._runner = JitCall(self.executable, self.device, self.signature, jitted=self.dispatcher)
             else:
                 self._runner = ShardedCall(self.executable, self.devices, self.signature, self.partitioning)
         return self._runner
