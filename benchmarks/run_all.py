@@ -13,6 +13,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
+import jax  # noqa: E402
+import jaxlib  # noqa: E402
+
+print(f"stack: Python {sys.version.split()[0]}, jax {jax.__version__}, jaxlib {jaxlib.__version__}", flush=True)
 for script, args in (("targets.py", sys.argv[1:]), ("bench_sharded.py", [])):
     print(f"\n### {script}\n", flush=True)
     code = subprocess.call([sys.executable, str(HERE / script), *args])
