@@ -447,6 +447,17 @@ def test_64_bit_inputs_are_not_narrowed_by_the_dispatcher(mlir_type: str, np_typ
                 np.testing.assert_array_equal(np.asarray(model(big, big, return_arrays=True)[0]), big + big)
 
 
+def test_a_32_bit_model_runs_whatever_the_x64_setting() -> None:
+    import jax
+
+    model = compile(MIXED)
+    x, y = np.arange(4, dtype=np.int16), np.ones(4, np.float32)
+    for x64 in (True, False, True):
+        with jax.enable_x64(x64):
+            np.testing.assert_array_equal(model(x, y)[0], x + y)
+            np.testing.assert_array_equal(model(x.tolist(), y)[0], x + y)
+
+
 def test_the_client_path_gives_the_same_results() -> None:
     """The client path (compile_and_load + execute_sharded), which partitioned modules and modules
     jax.export cannot wrap take, gives what the jax.jit path gives on one device."""

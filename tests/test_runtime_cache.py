@@ -300,3 +300,20 @@ def test_clear_cache_on_disk(tmp_path: Path) -> None:
         assert cache_info().entries == 0
     finally:
         set_cache_dir(None)
+
+
+def test_a_model_from_the_disk_cache_runs_whatever_the_x64_setting(tmp_path: Path) -> None:
+    """A model loaded from disk is a jax.stages.Compiled, which runs only under the x64 setting it
+    was made with; the runtime calls it under that setting, so the caller's does not matter."""
+    import jax
+
+    for x64 in (False, True):
+        clear_cache()
+        compile(ADD, cache_dir=tmp_path)  # compiled and stored (the first time), or loaded
+        clear_cache()
+        model = compile(ADD, cache_dir=tmp_path)
+        assert model.cache_source == "disk"
+        a = np.arange(3, dtype=np.int32)
+        with jax.enable_x64(x64):
+            np.testing.assert_array_equal(model(a, a)[0], a + a)
+            np.testing.assert_array_equal(model(a, a.tolist())[0], a + a)

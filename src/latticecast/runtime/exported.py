@@ -22,6 +22,7 @@ the client path (:class:`~latticecast.runtime.sharded.ShardedCall` on one device
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any, Sequence
 
@@ -104,9 +105,7 @@ def compile_exported(module: Any, device: Any, signature: Signature, donated: Se
     try:
         template = _template(_specs(signature.inputs), _specs(signature.outputs), platform, x64)
         artifact = _artifact(module)
-    except (TypeError, ValueError, NotImplementedError, jax.errors.JaxRuntimeError) as e:
-        return None, None, f"jax.export cannot wrap the module ({type(e).__name__}: {e})"
-    except Exception as e:  # noqa: BLE001 - MLIRError and friends: the client path takes it
+    except Exception as e:  # noqa: BLE001 - a dtype JAX lacks, MLIRError, ...: the client path takes it
         return None, None, f"jax.export cannot wrap the module ({type(e).__name__}: {e})"
     exported = dataclasses.replace(template, mlir_module_serialized=artifact, fun_name=name.lstrip("@"),
                                    module_kept_var_idx=tuple(range(len(signature.inputs))))
@@ -115,7 +114,9 @@ def compile_exported(module: Any, device: Any, signature: Signature, donated: Se
     jitted = jax.jit(exported.call, in_shardings=(sharding,) * n_in, out_shardings=(sharding,) * n_out,
                      donate_argnums=tuple(donated))
     args = [jax.ShapeDtypeStruct(s.shape, s.np_dtype, sharding=sharding) for s in signature.inputs]
-    with jax.enable_x64(x64):
+    # 64-bit types need x64 on; other modules compile under the caller's setting, the one their
+    # calls will dispatch under (jax.jit compiles again, once, if the caller changes it later)
+    with jax.enable_x64(True) if x64 else contextlib.nullcontext():
         try:
             lowered = jitted.trace(*args).lower()
         except jax.errors.JaxRuntimeError:
@@ -167,17 +168,22 @@ class JitCall:
 
         self.compiled = compiled
         fn = compiled if jitted is None else jitted
+        # A Compiled object (loaded from the disk cache) runs only under the x64 setting it was
+        # made with (deserialize: x64 exactly when the types need it); a jax.jit function needs
+        # x64 on for 64-bit types and follows the caller's setting otherwise.
+        x64 = needs_x64(signature)
+        fixed = jitted is None or x64
         self.device = device
         self.signature = signature
         self.name = name
         self.sharding = jax.sharding.SingleDeviceSharding(device)
         self.placer = ArrayPlacer([self.sharding] * len(signature.inputs), [len(s.shape) for s in signature.inputs])
         self.runtime_error = jax.errors.JaxRuntimeError
-        if needs_x64(signature):
+        if fixed:
             enable_x64 = jax.enable_x64
 
             def call(*args: Any) -> Any:  # 64-bit types: JAX must not narrow them
-                with enable_x64(True):
+                with enable_x64(x64):
                     return fn(*args)
 
             self.call = call
