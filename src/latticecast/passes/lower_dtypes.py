@@ -42,7 +42,7 @@ class LowerDTypesPass(LatticecastPass):
         return PassResult()
 
 
-def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
+def lower_dtypes(root: ir.Operation, tc: TypeCache, *, everywhere: bool = False) -> int:
     """Rewrite the ``index``/``address``/``tf32`` values under ``root`` that StableHLO cannot hold;
     returns how many values changed.
 
@@ -50,7 +50,9 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
     results of ops the policy promoted to those dtypes, the converts the pass inserted, the
     mixed-dtype ops of the input. Legal IR that already uses them (``tensor<2xindex>`` in a
     shape computation, the dimension operand of ``stablehlo.dynamic_reshape``) is left as it
-    is, as every legal op is. A module without them costs one walk and is left as it is. The lowered dtypes are
+    is, as every legal op is. ``everywhere`` lowers every such value: for a module latticecast
+    wrote itself (a graph's, whose ``index`` inputs are MAX's dtype however they are used).
+    A module without them costs one walk and is left as it is. The lowered dtypes are
     recognised by reading the element types the module uses, never by building theirs:
     a context that allows no unregistered dialect (JAX's) cannot hold
     ``!latticecast.address``, and one that can should not gain the type by running a pass.
@@ -118,7 +120,7 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
         return found
 
     chosen = [(v, owner, d, is_arg) for v, owner, d, is_arg in candidates
-              if not accepts(owner) or not all(accepts(use.owner) for use in v.uses)]
+              if everywhere or not accepts(owner) or not all(accepts(use.owner) for use in v.uses)]
     if not chosen:
         return 0
     changed = 0
