@@ -405,3 +405,18 @@ def test_literals_python_calls_equal_stay_apart() -> None:
     np.testing.assert_array_equal(outs[2], [2, 3])
     np.testing.assert_array_equal(outs[4], [2, 3])
     assert np.isnan(outs[5]).all() and np.isnan(outs[6]).all()
+
+
+def test_graph_lowers_max_dtypes_it_only_passes_through() -> None:
+    """The pass lowers index/tf32 only where StableHLO cannot hold them, which leaves foreign IR's
+    shape computations alone; a graph's own module is all latticecast's, so an index or tf32 input
+    returned as it is is lowered too (ui64; f32 rounded to TF32) and the graph runs."""
+    with Graph("passthrough", input_types=[TensorType(DType.index, [3]), TensorType(DType.tensor_float32, [2])],
+               policy="max") as g:
+        i, t = g.inputs
+        g.output(i, t)
+    text = g.mlir()
+    assert "index" not in text and "tf32" not in text and "reduce_precision" in text
+    out_i, out_t = g.compile()(np.array([1, 2, 3], np.uint64), np.array([1.0, 1.0 + 2.0**-20], np.float32))
+    np.testing.assert_array_equal(out_i, [1, 2, 3])
+    np.testing.assert_array_equal(out_t, [1.0, 1.0])

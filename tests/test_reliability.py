@@ -467,11 +467,44 @@ def test_what_crashes_xla_is_refused_before_compiling() -> None:
       %0 = stablehlo.convert %c : (tensor<complex<f32>>) -> tensor<i1>
       return %0 : tensor<i1> }"""
     for target in ("i1", "i8", "f32", "f8E4M3FN"):
-        with pytest.raises(UnsupportedModuleError, match="convert of complex numbers to a real type crashes XLA.*"
-                                                         "stablehlo.real, then convert"):
+        with pytest.raises(UnsupportedModuleError, match="complex constant whose elements are all equal.*crashes "
+                                                         "XLA.*stablehlo.real, then convert"):
             lc.compile(to_bool.replace("i1", target))
     (widened,) = lc.compile(to_bool.replace("i1", "complex<f64>"))()
     assert widened == 1j
+
+
+def test_complex_to_real_convert_refused_only_where_xla_crashes() -> None:
+    """XLA:CPU crashes folding a complex-to-real convert only when the complex value is a constant
+    whose elements are all equal (a splat, a scalar, or shapes of one: broadcast, reshape, concatenate
+    of splats); every other complex value converts to its real part, as in plain XLA, and runs."""
+    def program(body: str, shape: str = "2x") -> str:
+        return (f"func.func public @main() -> tensor<{shape}f32> {{\n {body}\n"
+                f" %r = stablehlo.convert %c : (tensor<{shape}complex<f32>>) -> tensor<{shape}f32>\n"
+                f" return %r : tensor<{shape}f32> }}")
+
+    runs = {
+        "%c = stablehlo.constant dense<[(1.5, 2.0), (-3.0, 4.0)]> : tensor<2xcomplex<f32>>": [1.5, -3.0],
+        "%a = stablehlo.constant dense<(1.5, 2.0)> : tensor<2xcomplex<f32>>\n"
+        " %c = stablehlo.negate %a : tensor<2xcomplex<f32>>": [-1.5, -1.5],
+        "%p = stablehlo.constant dense<[0.5, 2.5]> : tensor<2xf32>\n"
+        " %c = stablehlo.complex %p, %p : tensor<2xcomplex<f32>>": [0.5, 2.5],
+    }
+    for body, expected in runs.items():
+        (out,) = lc.compile(program(body))()
+        np.testing.assert_array_equal(out, np.array(expected, np.float32))
+    crashes = [
+        "%c = stablehlo.constant dense<(1.5, 2.0)> : tensor<2xcomplex<f32>>",
+        "%a = stablehlo.constant dense<(1.5, 2.0)> : tensor<complex<f32>>\n"
+        " %c = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<complex<f32>>) -> tensor<2xcomplex<f32>>",
+        "%a = stablehlo.constant dense<(1.5, 2.0)> : tensor<1xcomplex<f32>>\n"
+        " %c = stablehlo.concatenate %a, %a, dim = 0 : (tensor<1xcomplex<f32>>, tensor<1xcomplex<f32>>)"
+        " -> tensor<2xcomplex<f32>>",
+    ]
+    for body in crashes:
+        with pytest.raises(UnsupportedModuleError, match=r"<input>:\d+:\d+: stablehlo.convert to a real type of a "
+                                                         r"complex constant whose elements are all equal"):
+            lc.compile(program(body))
 
 
 def test_casts_of_complex_numbers_are_numpys() -> None:
@@ -593,3 +626,70 @@ def test_empty_input_is_an_empty_module_as_in_mlir_opt(run_tool, tmp_path) -> No
     assert proc.returncode == 0 and _ok(proc).endswith("// -----\nmodule {\n}\n")
     with pytest.raises(MLIRParseError, match="<input>:1:1: error: the input is empty; expected an MLIR module with a"):
         lc.compile("")  # but there is nothing to run
+
+
+_KILLERS = r'''
+import io, sys
+import latticecast as lc
+from jaxlib.mlir import ir
+from latticecast.dialect_utils.context import make_context
+from latticecast.dialect_utils.diagnostics import MLIRParseError
+from latticecast.dialect_utils.parsing import parse_module
+
+def a2a(groups):
+    return ("func.func @main(%x: tensor<6x6xf32>) -> tensor<18x2xf32> {\n"
+            '  %0 = "stablehlo.all_to_all"(%x) {split_dimension = 1 : i64, concat_dimension = 0 : i64, '
+            f"split_count = 3 : i64, replica_groups = {groups}}} : (tensor<6x6xf32>) -> tensor<18x2xf32>\n"
+            "  return %0 : tensor<18x2xf32> }")
+
+empty = a2a("dense<0> : tensor<0x3xi64>")
+for lenient in (True, False):
+    try:
+        parse_module(empty, lenient=lenient, source_name="a2a.mlir")
+    except MLIRParseError as e:
+        print("text", lenient, e.diagnostics[0].line, e.diagnostics[0].col, e.diagnostics[0].message[:38])
+try:
+    lc.compile(empty)
+except MLIRParseError as e:
+    print("compile", str(e).splitlines()[1][:60])
+with make_context(lenient=True) as ctx:  # bytecode of the same op, written without the verifier
+    m = ir.Module.parse(a2a("dense<[[0, 1, 2], [3, 4, 5]]> : tensor<2x3xi64>"))
+    op = m.body.operations[0].regions[0].blocks[0].operations[0]
+    op.attributes["replica_groups"] = ir.Attribute.parse("dense<0> : tensor<0x3xi64>")
+    buf = io.BytesIO()
+    m.operation.write_bytecode(buf)
+try:
+    parse_module(buf.getvalue(), source_name="a2a.mlirbc")
+except MLIRParseError as e:
+    print("bytecode", str(e)[:54])
+quant = ("func.func @main(%x: tensor<?xf32, #stablehlo.bounds<4>>) {\n"
+         "  %0 = stablehlo.uniform_quantize %x : (tensor<?xf32, #stablehlo.bounds<4>>) -> "
+         "tensor<?x!quant.uniform<i8:f32, 1.0:3>, #stablehlo.bounds<4>>\n  return }")
+try:
+    lc.compile(quant)
+except MLIRParseError as e:
+    print("quant", e.diagnostics[0].line, e.diagnostics[0].col, e.diagnostics[0].message[:50])
+print("alive")
+'''
+
+
+def test_inputs_that_kill_jaxlibs_parser_are_refused_with_a_location() -> None:
+    """No input kills the process (found by StableHLO's own test suite): an all_to_all without
+    replica groups (jaxlib's verifier divides by zero), as text or bytecode, and a tensor with an
+    encoding whose element type is of an unregistered dialect (jaxlib's parser segfaults in the
+    runtime's strict context) are refused with a located error. Run in a child process, so that
+    a regression is a failed test, not a dead test run."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _KILLERS], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, (out.returncode, out.stdout, out.stderr[-2000:])
+    lines = out.stdout.splitlines()
+    assert lines == [
+        "text True 2 8 group size of replica_groups must be 3",
+        "text False 2 8 group size of replica_groups must be 3",
+        "compile <input>:2:8: error: group size of replica_groups must be 3: ",
+        "bytecode a2a.mlirbc: error: jaxlib's verifier crashes (SIGFPE) ",
+        "quant 2 90 type '!quant.uniform<i8:f32, 1.0:3>' created with ",
+        "alive",
+    ], out.stdout

@@ -33,6 +33,7 @@ would report the real op.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 
 from jaxlib.mlir import ir
@@ -124,10 +125,15 @@ def parse_module(source: "str | bytes", context: ir.Context | None = None, *, le
     rename: dict[str, str] = {}
     if isinstance(data, str):
         _check_nesting(data, source_name)
+        _check_verifier_crashes(data, source_name, shift)
+        if not ctx.allow_unregistered_dialects:
+            _check_unknown_element_types(data, ctx, source_name, shift)
         if lenient:
             data, placeholder = _rename_mixed_ops(data)
             if placeholder:
                 rename = {f"'{placeholder}.": f"'{_DIALECT}.", f'"{placeholder}.': f'"{_DIALECT}.'}
+    if isinstance(data, bytes) and _CRASH_OP_BYTES in data and not os.environ.get(_CHILD):
+        _verify_bytecode_apart(data, source_name)
     if isinstance(data, bytes) and is_portable_artifact(data):
         return _deserialize_portable(data, ctx, source_name)
     with ctx:
@@ -267,6 +273,126 @@ def _check_nesting(text: str, source_name: str) -> None:
                              [Diagnostic("error", message, source_name, *where)])
 
 
+# -- inputs that crash jaxlib's verifier -----------------------------------------------------
+
+_CRASH_OP = re.compile(r'"(?:stablehlo|mhlo)\.all_to_all"(?=\s*\()')
+_CRASH_OP_BYTES = b"all_to_all"
+_CHILD = "LATTICECAST_PARSING_IN_CHILD"
+_EMPTY_GROUPS = re.compile(r"replica_groups\s*=\s*dense<[^>]*>\s*:\s*tensor<0x\d+x\w+>")
+_SPLIT_COUNT = re.compile(r"split_count\s*=\s*(-?\d+)")
+
+
+def _check_verifier_crashes(text: str, source_name: str, shift: int) -> None:
+    """Refuse, with the op's location, what kills the process inside jaxlib's verifier.
+
+    The one known case: ``stablehlo.all_to_all`` whose ``replica_groups`` holds no group
+    (``dense<...> : tensor<0xNxi64>``) makes the verifier of the StableHLO that jaxlib ships
+    divide by zero (SIGFPE), which no ``try`` can catch; newer StableHLO rejects it with
+    "group size of replica_groups must be N". That is said here, before the verifier sees
+    it. Costs one substring search for text without ``all_to_all``.
+    """
+    if "all_to_all" not in text:
+        return
+    for m in _CRASH_OP.finditer(text):
+        i = text.find("(", m.end())
+        operands_end = text.find(")", i) if i >= 0 else -1
+        if operands_end < 0:
+            continue
+        j = operands_end + 1
+        segment_parts: list[str] = []
+        for opener in ("<{", "{"):
+            while j < len(text) and text[j] in " \t\r\n":
+                j += 1
+            if text.startswith(opener, j):
+                end = _balanced_end(text, j)
+                if end is None:
+                    break
+                segment_parts.append(text[j:end])
+                j = end
+        segment = " ".join(segment_parts)
+        groups = _EMPTY_GROUPS.search(segment)
+        if groups is None:
+            continue
+        count = _SPLIT_COUNT.search(segment)
+        line = text.count("\n", 0, m.start()) + 1 + shift
+        col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+        name = m.group(0).strip('"')
+        shape = groups.group(0).split(":")[-1].strip()
+        first = (f"group size of replica_groups must be {count.group(1) if count else 'split_count'}: "
+                 f"'{name}' has no replica group ({shape}); refused before verification, since the "
+                 f"verifier of the StableHLO in this jaxlib divides by zero (SIGFPE) on it")
+        second = f"'{name}' op failed to infer returned types"
+        diags = [Diagnostic("error", first, source_name, line, col), Diagnostic("error", second, source_name, line, col)]
+        raise MLIRParseError("\n".join(d.format() for d in diags), diags)
+
+
+_TENSOR_OF_DIALECT_TYPE = re.compile(r"tensor<(?:[\d?]+x)*!([A-Za-z_]\w*)\.")
+
+
+def _check_unknown_element_types(text: str, ctx: ir.Context, source_name: str, shift: int) -> None:
+    """Refuse a tensor whose element type belongs to a dialect ``ctx`` does not register and
+    which has an encoding (``tensor<4x!quant.uniform<...>, #stablehlo.bounds<4>>``): jaxlib's
+    parser dies (SIGSEGV) on it in a context without unregistered dialects (the runtime's),
+    where without the encoding it reports the unregistered dialect. Reported as it would be."""
+    if "!" not in text:
+        return
+    known: dict[str, bool] = {}
+    for m in _TENSOR_OF_DIALECT_TYPE.finditer(text):
+        dialect = m.group(1)
+        if dialect not in known:
+            try:
+                ctx.dialects[dialect]
+                known[dialect] = True
+            except (IndexError, KeyError, ValueError):
+                known[dialect] = False
+        if known[dialect]:
+            continue
+        i = m.end()
+        while i < len(text) and (text[i].isalnum() or text[i] in "_."):
+            i += 1
+        if text.startswith("<", i):
+            end = _balanced_end(text, i)
+            if end is None:
+                continue
+            i = end
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        if not (text.startswith(",", i) and text[i + 1:].lstrip().startswith("#")):
+            continue
+        start = m.start() + m.group(0).index("!")
+        line = text.count("\n", 0, start) + 1 + shift
+        col = start - (text.rfind("\n", 0, start) + 1) + 1
+        message = (f"type '{text[start:i].rstrip(' ,')}' created with unregistered dialect '{dialect}' (in a tensor "
+                   f"with an encoding, which jaxlib's parser crashes on, so it is refused before parsing); "
+                   f"this context registers the dialects JAX uses")
+        raise MLIRParseError(f"{source_name}:{line}:{col}: error: {message}",
+                             [Diagnostic("error", message, source_name, line, col)])
+
+
+def _verify_bytecode_apart(data: bytes, source_name: str) -> None:
+    """Parse bytecode (a portable artifact too) that names ``all_to_all`` in a child process
+    first: the text check above cannot read bytecode, and a verifier that divides by zero must
+    not kill this process. About a second, for such bytecode only."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom latticecast.dialect_utils.parsing import parse_module\n"
+            "try:\n    parse_module(sys.stdin.buffer.read(), lenient=True)\nexcept Exception:\n    pass\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), **{_CHILD: "1"})
+    child = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, env=env)
+    if child.returncode < 0:
+        import signal
+
+        try:
+            sig = signal.Signals(-child.returncode).name
+        except ValueError:
+            sig = f"signal {-child.returncode}"
+        message = (f"jaxlib's verifier crashes ({sig}) on this bytecode, which holds an all_to_all; the usual "
+                   f"cause is an all_to_all whose replica_groups holds no group: give it groups of split_count "
+                   f"replicas")
+        raise MLIRParseError(f"{source_name}: error: {message}", [Diagnostic("error", message, source_name)])
+
+
 # -- lenient parsing -------------------------------------------------------------------------
 
 
@@ -292,7 +418,14 @@ def _inline_properties(text: str, placeholder: str) -> str:
     """Move the properties of placeholder ops (``<{comparison_direction = ...}>``, as MLIR
     prints inherent attributes in the generic form) into their attribute dictionary: an
     unregistered op keeps properties where Python cannot read them back, while attributes
-    given to ``Operation.create`` become the real op's properties again."""
+    given to ``Operation.create`` become the real op's properties again.
+
+    Every character keeps its line and column: ``<{`` becomes `` {`` and ``}>`` becomes
+    ``} ``; where an attribute dictionary follows, ``}>`` becomes ``, `` (or two blanks when
+    either dictionary is empty) and its ``{`` a blank, and everything in between (newlines
+    included) stays where it was. So a diagnostic inside a property that spans lines
+    (``#stablehlo.dot_algorithm<`` written over nine lines) lands on the user's own line.
+    """
     out: list[str] = []
     pos = 0
     for m in re.finditer(r'"' + placeholder + r'\.\w+"\s*\(', text):
@@ -309,19 +442,20 @@ def _inline_properties(text: str, placeholder: str) -> str:
         end = _balanced_end(text, i)
         if end is None:
             break
-        props = text[i + 2:end - 2].strip()
+        props = text[i + 2:end - 2]
         j = end
-        while j < len(text) and text[j] in " \t":
+        while j < len(text) and text[j] in " \t\r\n":
             j += 1
         if j < len(text) and text[j] == "{":
             attrs_end = _balanced_end(text, j)
             if attrs_end is None:
                 break
-            attrs = text[j + 1:attrs_end - 1].strip()
-            out += [text[pos:i], "{" + props + (", " + attrs if attrs else "") + "}"]
+            attrs = text[j + 1:attrs_end - 1]
+            joint = ", " if props.strip() and attrs.strip() else "  "
+            out += [text[pos:i], " {", props, joint, text[end:j], " ", attrs, "}"]
             pos = attrs_end
         else:
-            out += [text[pos:i], "{" + props + "}"]
+            out += [text[pos:i], " {", props, "} "]
             pos = end
     out.append(text[pos:])
     return "".join(out)

@@ -34,6 +34,7 @@ from ..dtypes import DType, DTypeLike
 from ..errors import GraphError
 from ..op_rules import WEAK_ARRAY, WEAK_ATTR, OpPromotion
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
+from ..passes.lower_dtypes import lower_dtypes
 from ..passes.sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
 from ..tensor_type import TensorType
@@ -417,6 +418,11 @@ class Graph:
                 self._failure = PassFailure(f"implicit-cast rejected graph {self.name!r}:\n  "
                                             + "\n  ".join(diags), diags)
                 raise self._failure from None
+        if self.options.lower_dtypes and any(d.needs_lowering for d in self.policy.dtypes):
+            # the graph's own module: its index/address/tf32 values are MAX's dtypes however they
+            # are used (an input returned as it is too), so every one is lowered
+            with self.context:
+                lower_dtypes(self._module.operation, type_cache(self.context), everywhere=True)
         self.diagnostics.extend(d.format() for d in p.diagnostics)
         for d in p.diagnostics:
             if d.severity == "warning":

@@ -1,5 +1,8 @@
 """The ``lower-dtypes`` pass: MAX's dtypes that StableHLO and PJRT lack become the dtypes that store them.
 
+Only values that StableHLO cannot hold are lowered (those of ops that do not verify with them);
+legal IR that uses ``index`` itself, as shape computations do, is never changed.
+
 * ``index`` and ``!latticecast.address`` (unsigned word-size integers, MAX) become ``ui64``:
   MAX promotes both to uint64 "regardless of architecture", and 64 bits hold them.
 * ``tf32`` (NVIDIA's TensorFloat-32: float32's exponent, a 10-bit mantissa) is computed
@@ -39,9 +42,16 @@ class LowerDTypesPass(LatticecastPass):
         return PassResult()
 
 
-def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
-    """Rewrite every ``index``/``address``/``tf32`` type under ``root``; returns how many values changed.
+def lower_dtypes(root: ir.Operation, tc: TypeCache, *, everywhere: bool = False) -> int:
+    """Rewrite the ``index``/``address``/``tf32`` values under ``root`` that StableHLO cannot hold;
+    returns how many values changed.
 
+    A value is lowered when an op that defines or uses it does not verify with its type: the
+    results of ops the policy promoted to those dtypes, the converts the pass inserted, the
+    mixed-dtype ops of the input. Legal IR that already uses them (``tensor<2xindex>`` in a
+    shape computation, the dimension operand of ``stablehlo.dynamic_reshape``) is left as it
+    is, as every legal op is. ``everywhere`` lowers every such value: for a module latticecast
+    wrote itself (a graph's, whose ``index`` inputs are MAX's dtype however they are used).
     A module without them costs one walk and is left as it is. The lowered dtypes are
     recognised by reading the element types the module uses, never by building theirs:
     a context that allows no unregistered dialect (JAX's) cannot hold
@@ -59,23 +69,22 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
             found = lowered[element] = d if d is not None and d.needs_lowering else None
         return found  # type: ignore[return-value]
 
-    changed = 0
-    tf32_values: list[ir.Value] = []
-    funcs: list[ir.Operation] = []
-    ops: list[ir.Operation] = []
     ranked = ir.RankedTensorType.static_typeid
 
     def lowered_of(t: ir.Type) -> DType | None:
         return lowered_dtype(ir.RankedTensorType(t).element_type) if t.typeid == ranked else None
+
+    ops: list[ir.Operation] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         ops.append(op)
         return ir.WalkResult.ADVANCE
 
     root.walk(visit, ir.WalkOrder.PRE_ORDER)
-    # converts to or from a lowered type become identities (address <-> ui64, f32 <-> tf32)
-    converts = [op for op in ops if op.name == "stablehlo.convert"
-                and (lowered_of(op.operands[0].type) is not None or lowered_of(op.results[0].type) is not None)]
+    # every value of a lowered type, with the op that defines it (a block argument's: the
+    # block's parent op)
+    candidates: list[tuple[ir.Value, ir.Operation, DType, bool]] = []
+    funcs: list[ir.Operation] = []
     for op in ops:
         if op.name == "func.func":
             funcs.append(op)
@@ -84,22 +93,51 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
                 for arg in block.arguments:
                     d = lowered_of(arg.type)
                     if d is not None:
-                        if d is DType.tensor_float32:
-                            tf32_values.append(arg)
-                        arg.set_type(tc.with_element(arg.type, d.stored_as))
-                        changed += 1
+                        candidates.append((arg, op, d, True))
         for res in op.results:
             d = lowered_of(res.type)
-            if d is None:
-                continue
-            if d is DType.tensor_float32:
-                tf32_values.append(res)
-            if op.name == "stablehlo.constant":
-                _, shape = tc.tensor_info(res.type)
-                values = constant_values(op, d, shape)
-                op.attributes["value"] = tc.dense_attr(values.astype(d.stored_as.np_dtype), d.stored_as, shape)
-            res.set_type(tc.with_element(res.type, d.stored_as))
-            changed += 1
+            if d is not None:
+                candidates.append((res, op, d, False))
+    if not candidates:
+        return 0
+    # Decide before changing anything: a value is lowered only where an op that defines or
+    # uses it does not verify with it (the ops the policy produced, the converts the pass
+    # inserted, mixed-dtype ops), never where legal IR already uses the type (an index
+    # tensor of a shape computation, a dimension operand of stablehlo.dynamic_reshape).
+    verdict: dict[ir.Operation, bool] = {}
+
+    def accepts(op: ir.Operation) -> bool:
+        found = verdict.get(op)
+        if found is None:
+            if op.name in _SIGNATURE_OPS:
+                found = True  # a signature follows its values (refreshed below)
+            else:
+                try:
+                    found = bool(op.verify())
+                except ir.MLIRError:
+                    found = False
+            verdict[op] = found
+        return found
+
+    chosen = [(v, owner, d, is_arg) for v, owner, d, is_arg in candidates
+              if everywhere or not accepts(owner) or not all(accepts(use.owner) for use in v.uses)]
+    if not chosen:
+        return 0
+    changed = 0
+    tf32_values: list[ir.Value] = []
+    lowered_values = {v for v, _, _, _ in chosen}
+    # converts to or from a lowered value become identities (address <-> ui64, f32 <-> tf32)
+    converts = [op for op in ops if op.name == "stablehlo.convert"
+                and (op.operands[0] in lowered_values or op.results[0] in lowered_values)]
+    for value, owner, d, is_arg in chosen:
+        if d is DType.tensor_float32:
+            tf32_values.append(value)
+        if not is_arg and owner.name == "stablehlo.constant":
+            _, shape = tc.tensor_info(value.type)
+            values = constant_values(owner, d, shape)
+            owner.attributes["value"] = tc.dense_attr(values.astype(d.stored_as.np_dtype), d.stored_as, shape)
+        value.set_type(tc.with_element(value.type, d.stored_as))
+        changed += 1
     for value in tf32_values:
         _round_to_tf32(value)
     for op in converts:
@@ -115,6 +153,7 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache) -> int:
 
 
 _UNSEEN = object()
+_SIGNATURE_OPS = frozenset({"func.func", "func.return"})
 
 
 def _round_to_tf32(value: ir.Value) -> None:

@@ -8,8 +8,11 @@ few inputs that StableHLO's verifier accepts. Each is refused with the op's loca
 * ordering comparisons (``LT``, ``LE``, ``GT``, ``GE``) of complex numbers ("unhandled
   direction for conversion to Comparison");
 * ``stablehlo.remainder`` of complex numbers (a segmentation fault);
-* ``stablehlo.convert`` of complex numbers to a real type (a segmentation fault when XLA folds
-  it on a constant; StableHLO's specification leaves it undefined, and JAX never writes it);
+* ``stablehlo.convert`` to a real type of a complex constant whose elements are all equal (a
+  splat or a scalar, also through ``reshape``, ``transpose``, ``broadcast_in_dim``, ``slice``,
+  ``reverse``, ``concatenate`` and ``select`` of such constants): a segmentation fault when XLA
+  folds it. XLA converts every other complex value (a non-splat constant, a computed value, an
+  argument) to its real part, and those run;
 * element types the platform's compiler cannot emit (:func:`.signature.platform_problem`:
   the 6-bit floats on CPU fail with an INTERNAL error from deep inside LLVM).
 
@@ -30,6 +33,7 @@ One walk of the module finds them all; it runs once per compile (a cached compil
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -175,17 +179,52 @@ def _complex_problem(op: ir.Operation) -> str | None:
         return ("stablehlo.remainder of complex numbers crashes XLA's compiler; compute it from the real and "
                 "imaginary parts, or on real operands")
     if op.name == "stablehlo.convert":
-        if _element_name(op.results[0].type).startswith("complex"):
+        if _element_name(op.results[0].type).startswith("complex") or not _splat_constant(op.operands[0]):
             return None
-        return ("stablehlo.convert of complex numbers to a real type crashes XLA's compiler on a constant (and "
-                "StableHLO leaves it undefined); write what JAX writes: stablehlo.real, then convert the real "
-                "part, or, for bool, stablehlo.compare NE with a complex zero")
+        return ("stablehlo.convert to a real type of a complex constant whose elements are all equal (a splat "
+                "or a scalar) crashes XLA's compiler when it folds it; write what JAX writes: stablehlo.real, "
+                "then convert the real part, or, for bool, stablehlo.compare NE with a complex zero")
     direction = str(op.attributes["comparison_direction"]) if "comparison_direction" in op.attributes else ""
     for d in _ORDERING:
         if f"comparison_direction {d}" in direction or direction.endswith(f" {d}>"):
             return (f"an ordering comparison ({d}) of complex numbers aborts XLA's compiler; complex numbers "
                     "have no order: compare their real parts (stablehlo.real) or magnitudes (stablehlo.abs)")
     return None
+
+
+_DENSE_LITERAL = re.compile(r"dense<(.*?)>\s*:", re.S)
+_SPLAT_PRESERVING = ("stablehlo.reshape", "stablehlo.transpose", "stablehlo.broadcast_in_dim",
+                     "stablehlo.broadcast", "stablehlo.slice", "stablehlo.reverse")
+
+
+def _splat_constant(value: ir.Value, depth: int = 0) -> bool:
+    """Whether XLA sees ``value`` as a constant whose elements are all equal: a splat (or
+    one-element) constant, or one reshaped, transposed, broadcast, sliced, reversed,
+    concatenated or selected from such constants (XLA folds those first). Measured: these
+    crash XLA:CPU when converted from complex to real; a non-splat constant, ``negate`` or
+    ``stablehlo.complex`` of constants, and arguments do not."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or depth > 32:
+        return False
+    name = owner.name
+    if name in ("stablehlo.constant", "arith.constant"):
+        # read from the text: jaxlib's bindings cannot hand out a complex dense attribute
+        m = _DENSE_LITERAL.search(owner.get_asm(print_generic_op_form=True, large_elements_limit=1))
+        if m is None:
+            return False
+        body = m.group(1).strip()
+        if body.startswith('"0x'):  # hex: a splat holds one element's bytes
+            t = ir.RankedTensorType(value.type)
+            part = ir.ComplexType(t.element_type).element_type
+            return (len(body) - 3 - 1) // 2 == 2 * ir.FloatType(part).width // 8
+        return "[" not in body
+    if name in _SPLAT_PRESERVING:
+        return len(owner.operands) > 0 and _splat_constant(owner.operands[0], depth + 1)
+    if name == "stablehlo.concatenate":
+        return len(owner.operands) > 0 and all(_splat_constant(v, depth + 1) for v in owner.operands)
+    if name == "stablehlo.select":
+        return len(owner.operands) == 3 and all(_splat_constant(v, depth + 1) for v in list(owner.operands)[1:])
+    return False
 
 
 def _check_call_depth(calls: dict[str, list[str]], name: str) -> None:
