@@ -131,12 +131,12 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 RANKS: dict[str, int] = {
     **{f"latticecast.{m}": 0 for m in ("dtypes", "weak", "values", "lattice", "audit", "tables", "errors",
                                        "promotion", "op_rules", "policies", "evidence", "dims", "device_ref",
-                                       "tensor_type", "jax_internals")},
+                                       "tensor_type", "jax_internals", "_versions")},
     "latticecast.dialect_utils": 1,
     "latticecast.passes": 2, "latticecast.runtime": 2,
     "latticecast.graph": 3,
     "latticecast.ops": 4, "latticecast.max": 4,
-    "latticecast.demo": 5, "latticecast.cli": 5, "latticecast": 5,
+    "latticecast.demo": 5, "latticecast.cli": 5, "latticecast": 5, "latticecast.__main__": 5,
 }
 """The layers, bottom up: promotion (no MLIR) <- dialect_utils <- {passes, runtime} <- graph <- the
 surfaces built on it. A module imports only its own rank and below (a deferred import too)."""
