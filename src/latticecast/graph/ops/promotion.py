@@ -330,12 +330,15 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple[int, ...]
         return broadcast(emit_literal(g, lit, target, ()), shape)
     if isinstance(lit.ptype, Weak):
         storage = g.policy.materialize(lit.ptype)
+        if (target.is_inexact and storage.is_inexact and target.is_complex == storage.is_complex
+                and target.bitwidth > storage.bitwidth and target.has_dense_constants):
+            storage = target  # 0.1 - float64 (PyTorch's float32 default): 0.1 as a double, not float32's 0.1
         if scalar_problem(lit.value, storage) is None and storage.has_dense_constants:
-            found = g.literal_constants.get((key, lit.ptype, shape))
+            found = g.literal_constants.get((key, lit.ptype, shape, storage))
             if found is None:
                 attr = g.tc.dense_attr(np.asarray(lit.value, dtype=storage.np_dtype), storage, shape)
                 op = g._add_op("stablehlo.constant", [g.tc.tensor(storage, shape)], [], {"value": attr}, weak=True)
-                found = g.literal_constants[(key, lit.ptype, shape)] = Value(g, op.result, lit.ptype, shape)
+                found = g.literal_constants[(key, lit.ptype, shape, storage)] = Value(g, op.result, lit.ptype, shape)
             return found
     # a strong literal (a JAX bool), or one its weak storage cannot hold: build it at the target
     dtype = target if isinstance(lit.ptype, Weak) else lit.ptype
