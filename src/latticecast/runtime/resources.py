@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..op_rules import CONSTANT_LIKE
 from .errors import UnsupportedModuleError
 
 __all__ = ["inline_dense_resources"]
@@ -33,9 +34,13 @@ def _has_resources(module: Any) -> bool:
     plain = ir.Attribute  # jaxlib's bindings hand dense_resource out as a plain Attribute (no typeid to test)
 
     def visit(op: Any) -> Any:
-        attributes = op.attributes
-        for i in range(len(attributes)):
-            attr = attributes[i].attr
+        # only constants' values are read: printing an arbitrary attribute of a lenient context
+        # can abort the process, and XLA reads elements attributes only from constants
+        if op.name in CONSTANT_LIKE and "value" in op.attributes:
+            try:
+                attr = op.attributes["value"]
+            except (TypeError, ValueError):  # a dense attribute the bindings cannot hand out (complex)
+                return ir.WalkResult.ADVANCE
             if attr.__class__ is plain and str(attr).startswith("dense_resource<"):
                 found.append(True)
                 return ir.WalkResult.INTERRUPT
