@@ -38,14 +38,15 @@ __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO"
            "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "WEAK_ARRAY"]
 
 WEAK_ATTR = "latticecast.weak"
+"""The attribute that marks a weakly typed value's defining op (or function argument) in the IR: a unit
+attribute for a Python literal (or values computed from literals only), whose elements the policy checks
+as literals."""
+
 IMPLICIT_BROADCAST_ATTR = "latticecast.implicit_broadcast"
 """The unit attribute on a ``broadcast_in_dim`` that a binary operator made implicitly (NumPy-style
 operand broadcasting), as the builder writes it under a rank-sensitive policy: the broadcast value
 still promotes as the 0-d tensor it was (PyTorch's dimension categories). An unmarked broadcast is
 an explicit one (``expand``, ``broadcast_to``): its value is the dimensioned tensor its type says."""
-"""The attribute that marks a weakly typed value's defining op (or function argument) in the IR: a unit
-attribute for a Python literal (or values computed from literals only), whose elements the policy checks
-as literals."""
 
 WEAK_ARRAY = "array"
 """The value of :data:`WEAK_ATTR` on a constant that is a weakly typed *array*
