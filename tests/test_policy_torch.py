@@ -397,3 +397,58 @@ def test_the_builder_and_the_pass_apply_the_zero_dim_rule():
     outs = g.compile()(np.arange(4, dtype=np.int8), np.int64(5), np.ones(4, dtype="bfloat16"), np.float64(0.5))
     assert [o.dtype.name for o in outs] == ["int8", "bfloat16", "float64"]
     np.testing.assert_array_equal(outs[0], np.arange(4, dtype=np.int8) + 5)
+
+
+def test_the_builder_tells_an_explicit_broadcast_from_an_implicit_one():
+    """``z.broadcast_to`` is dimensioned (PyTorch's ``expand``): f16 + f32 is f32 and compares in
+    f32, through the pass too; ``x + z`` with ``z`` 0-d stays f16. The pass sees which broadcast
+    the operator made (``latticecast.implicit_broadcast``) and removes the marker."""
+    import numpy as np
+
+    from latticecast import Graph, TensorType
+
+    with Graph("t", input_types=[TensorType(DType.float16, [3]), TensorType(DType.float32, [])], policy="torch") as g:
+        x, z = g.inputs
+        explicit_sum, implicit_sum = x + z.broadcast_to([3]), x + z
+        assert (explicit_sum.dtype, implicit_sum.dtype) == (DType.float32, DType.float16)
+        g.output(explicit_sum, implicit_sum, x == z.broadcast_to([3]), x == z, z.broadcast_to([3]) > x)
+    assert "latticecast.implicit_broadcast" in g.mlir(before_passes=True)
+    assert "latticecast.implicit_broadcast" not in g.mlir()
+    x0, z0 = np.full(3, 0.1, np.float16), np.float32(0.1)
+    outs = g.compile()(x0, z0)
+    assert [o.dtype.name for o in outs] == ["float32", "float16", "bool", "bool", "bool"]
+    np.testing.assert_array_equal(outs[0], x0.astype(np.float32) + z0)
+    np.testing.assert_array_equal(outs[2], [False] * 3)  # PyTorch: float16(0.1) != float32(0.1) in f32
+    np.testing.assert_array_equal(outs[3], [True] * 3)  # the 0-d float32 is converted to float16
+    np.testing.assert_array_equal(outs[4], [True] * 3)  # float32(0.1) > float16(0.1) = 0.0999755859375
+
+
+def test_the_builder_and_pytorch_agree_on_explicit_broadcasts_live(torch):
+    import numpy as np
+
+    from latticecast import Graph, TensorType
+
+    x0, z0 = np.full(3, 0.1, np.float16), np.float32(0.1)
+    tx, tz = torch.from_numpy(x0), torch.tensor(0.1, dtype=torch.float32)
+    with Graph("t", input_types=[TensorType(DType.float16, [3]), TensorType(DType.float32, [])], policy="torch") as g:
+        x, z = g.inputs
+        g.output(x + z.broadcast_to([3]), x + z, x == z.broadcast_to([3]), x == z, x * z.broadcast_to([2, 3]))
+    expected = [tx + tz.expand(3), tx + tz, tx == tz.expand(3), tx == tz, tx * tz.expand(2, 3)]
+    for got, want in zip(g.compile()(x0, z0), expected):
+        assert str(want.dtype) == f"torch.{got.dtype.name}"
+        np.testing.assert_array_equal(got, want.numpy())
+
+
+def test_a_python_float_meeting_float64_keeps_its_double_value():
+    """``0.1 - float64``: PyTorch's default float is float32, but the literal is 0.1 as a double
+    (torch-mlir makes it float32's 0.1 first; latticecast must not)."""
+    import numpy as np
+
+    from latticecast import Graph, TensorType
+
+    with Graph("t", input_types=[TensorType(DType.float64, [2])], policy="torch") as g:
+        (a,) = g.inputs
+        g.output(0.1 - a, a * 0.1)
+    low, high = g.compile()(np.array([0.1, 1.0]))
+    np.testing.assert_array_equal(low, [0.0, 0.1 - 1.0])
+    np.testing.assert_array_equal(high, [0.1 * 0.1, 0.1])

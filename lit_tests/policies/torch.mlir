@@ -86,3 +86,48 @@ func.func @zero_dim(%x: tensor<4xi8>, %z: tensor<i64>, %b: tensor<4xbf16>, %f: t
   %2 = "stablehlo.multiply"(%x, %fb) : (tensor<4xi8>, tensor<4xf64>) -> tensor<4xf64>
   return %0, %1, %2 : tensor<4xi8>, tensor<4xbf16>, tensor<4xf64>
 }
+
+// -----
+
+// An explicit broadcast of a 0-d tensor (torch's expand, the builder's broadcast_to) is a
+// dimensioned tensor: h_f16 + f.expand(4) with f f32 is f32, as the declared result says.
+// CHECK-LABEL: func.func @explicit_broadcast_add
+// CHECK:         %[[H:.+]] = stablehlo.convert %arg0 : (tensor<4xf16>) -> tensor<4xf32>
+// CHECK:         stablehlo.add %[[H]], %{{.+}} : tensor<4xf32>
+func.func @explicit_broadcast_add(%h: tensor<4xf16>, %f: tensor<f32>) -> tensor<4xf32> {
+  %fb = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  %0 = "stablehlo.add"(%h, %fb) : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A compare declares no result dtype: an unmarked broadcast is the dimensioned tensor its type
+// says (h_f16 == f.expand(4) compares in f32, as PyTorch does); one the builder marks as made by
+// the operator (latticecast.implicit_broadcast) is still the 0-d tensor it was (h_f16 == f compares
+// in f16). The marker is removed.
+// CHECK-LABEL: func.func @compare_broadcasts
+// CHECK:         %[[H:.+]] = stablehlo.convert %arg0 : (tensor<4xf16>) -> tensor<4xf32>
+// CHECK:         %[[E:.+]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK:         stablehlo.compare EQ, %[[H]], %[[E]], FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+// CHECK:         %[[I:.+]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:    %[[IC:.+]] = stablehlo.convert %[[I]] : (tensor<4xf32>) -> tensor<4xf16>
+// CHECK:         stablehlo.compare EQ, %arg0, %[[IC]], FLOAT : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xi1>
+// CHECK-NOT:     latticecast.implicit_broadcast
+func.func @compare_broadcasts(%h: tensor<4xf16>, %f: tensor<f32>) -> (tensor<4xi1>, tensor<4xi1>) {
+  %e = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  %0 = "stablehlo.compare"(%h, %e) {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xi1>
+  %i = "stablehlo.broadcast_in_dim"(%f) {broadcast_dimensions = array<i64>, latticecast.implicit_broadcast} : (tensor<f32>) -> tensor<4xf32>
+  %1 = "stablehlo.compare"(%h, %i) {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xi1>
+  return %0, %1 : tensor<4xi1>, tensor<4xi1>
+}
+
+// -----
+
+// A declared result type that neither reading explains is refused, naming both readings.
+func.func @neither_reading(%h: tensor<4xf16>, %f: tensor<f32>) -> tensor<4xbf16> {
+  %fb = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  // expected-error@+1 {{declares result type tensor<4xbf16>, which contradicts the promotion of f16 and f32 to f32 under policy 'torch'; declare tensor<4xf32> (an operand is a broadcast of a 0-d tensor: read as a dimensioned tensor, as written, and as a 0-d one broadcast by the op, the declared type contradicts both)}}
+  %0 = "stablehlo.add"(%h, %fb) : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}

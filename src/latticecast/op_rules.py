@@ -34,13 +34,19 @@ from .errors import PromotionError
 from .weak import PType, Weak
 
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
-           "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "WEAK_TRANSPARENT", "RETYPABLE", "WEAK_ATTR",
-           "WEAK_ARRAY"]
+           "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
+           "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "WEAK_ARRAY"]
 
 WEAK_ATTR = "latticecast.weak"
 """The attribute that marks a weakly typed value's defining op (or function argument) in the IR: a unit
 attribute for a Python literal (or values computed from literals only), whose elements the policy checks
 as literals."""
+
+IMPLICIT_BROADCAST_ATTR = "latticecast.implicit_broadcast"
+"""The unit attribute on a ``broadcast_in_dim`` that a binary operator made implicitly (NumPy-style
+operand broadcasting), as the builder writes it under a rank-sensitive policy: the broadcast value
+still promotes as the 0-d tensor it was (PyTorch's dimension categories). An unmarked broadcast is
+an explicit one (``expand``, ``broadcast_to``): its value is the dimensioned tensor its type says."""
 
 WEAK_ARRAY = "array"
 """The value of :data:`WEAK_ATTR` on a constant that is a weakly typed *array*
@@ -269,6 +275,13 @@ FLOAT_FUNCTION = OpRule("float_function", Needs.INEXACT, ResultKind.INEXACT)
 """``exp``, ``log``, ``sqrt``, ...: one operand, taken to the system's inexact type."""
 FLOOR_DIVIDE = OpRule("floor_divide", Needs.REAL)
 """``//`` and ``%``: promote; defined for real numbers only."""
+
+CONSTANT_LIKE: frozenset[str] = frozenset({
+    "stablehlo.constant", "arith.constant", "mhlo.constant", "chlo.constant",
+})
+"""The ops that define a tensor by a ``value`` attribute (MLIR's ``ConstantLike``) in the dialects
+StableHLO programs carry: torch-mlir writes Python scalars as ``arith.constant``. Each is treated as
+``stablehlo.constant`` is: weak when marked, range-checked and rebuilt at its promoted type."""
 
 RETYPABLE: frozenset[str] = frozenset({
     "stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.transpose", "stablehlo.slice",

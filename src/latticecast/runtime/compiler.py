@@ -38,6 +38,7 @@ from .exported import compile_exported, deserialize, needs_x64, serialize
 from .model import CompiledProgram, Model
 from .partitioning import choose_devices, compile_options, read_partitioning
 from .polymorphic import PolymorphicModel
+from .resources import inline_dense_resources
 from .signature import check_input_names, donated_inputs, read_polymorphic_signature, read_signature
 from .source import ModuleSource, canonical_digest, parse_module, source_digest, verify_module
 
@@ -213,6 +214,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
         verify_module(module_or_text, source_name=name)
         module = module_or_text
         _check_runnable(module, name)
+    module = inline_dense_resources(module, name)  # XLA compiles no dense_resource (torch-mlir's weights)
     # every device chosen below is of request.device's platform
     platform = getattr(request.device, "platform", "cpu")
     divisions = refuse_what_crashes_xla(module, name, platform, device_name(request.device))

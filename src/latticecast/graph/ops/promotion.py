@@ -25,7 +25,7 @@ from jaxlib.mlir import ir
 from ...dims import SymbolicDim, is_static
 from ...dtypes import DType, UnknownDTypeError
 from ...errors import GraphError, LiteralRangeError, PromotionError
-from ...op_rules import OpPromotion, OpRule, decide
+from ...op_rules import IMPLICIT_BROADCAST_ATTR, OpPromotion, OpRule, decide
 from ...passes.sharding import copy_sharding
 from ...values import Scalar, array_problem, candidates, convert_array, scalar_problem
 from ...weak import PType, Weak
@@ -280,7 +280,7 @@ def realize(g: "Graph", x: "Value | Literal | WeakArray", target: DType, shape: 
         return emit_literal(g, x, target, shape)
     if isinstance(x, WeakArray):
         return emit_weak_array(g, x, target, shape)
-    return x if x.shape == shape else broadcast(x, shape)
+    return x if x.shape == shape else broadcast(x, shape, implicit=True)
 
 
 def unary_operand(x: TensorValueLike, what: str) -> Value:
@@ -330,12 +330,15 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple[int, ...]
         return broadcast(emit_literal(g, lit, target, ()), shape)
     if isinstance(lit.ptype, Weak):
         storage = g.policy.materialize(lit.ptype)
+        if (target.is_inexact and storage.is_inexact and target.is_complex == storage.is_complex
+                and target.bitwidth > storage.bitwidth and target.has_dense_constants):
+            storage = target  # 0.1 - float64 (PyTorch's float32 default): 0.1 as a double, not float32's 0.1
         if scalar_problem(lit.value, storage) is None and storage.has_dense_constants:
-            found = g.literal_constants.get((key, lit.ptype, shape))
+            found = g.literal_constants.get((key, lit.ptype, shape, storage))
             if found is None:
                 attr = g.tc.dense_attr(np.asarray(lit.value, dtype=storage.np_dtype), storage, shape)
                 op = g._add_op("stablehlo.constant", [g.tc.tensor(storage, shape)], [], {"value": attr}, weak=True)
-                found = g.literal_constants[(key, lit.ptype, shape)] = Value(g, op.result, lit.ptype, shape)
+                found = g.literal_constants[(key, lit.ptype, shape, storage)] = Value(g, op.result, lit.ptype, shape)
             return found
     # a strong literal (a JAX bool), or one its weak storage cannot hold: build it at the target
     dtype = target if isinstance(lit.ptype, Weak) else lit.ptype
@@ -454,9 +457,12 @@ def _broadcast_problem(shapes: Sequence[tuple["int | SymbolicDim", ...]], a: obj
             "runs, say so with x.rebind([...])")
 
 
-def broadcast(v: Value, shape: tuple["int | SymbolicDim", ...]) -> Value:
+def broadcast(v: Value, shape: tuple["int | SymbolicDim", ...], *, implicit: bool = False) -> Value:
     """``v`` broadcast to ``shape`` as NumPy does: ``stablehlo.broadcast_in_dim``, or
-    ``dynamic_broadcast_in_dim`` when a dimension is symbolic."""
+    ``dynamic_broadcast_in_dim`` when a dimension is symbolic. ``implicit``: an operator broadcasts
+    its operand (``x + z``), not the user (``z.broadcast_to``); under a rank-sensitive policy the
+    broadcast of a 0-d value is then marked ``latticecast.implicit_broadcast``, so that the pass
+    still ranks it as the 0-d tensor it was (PyTorch's dimension categories)."""
     if v.shape == shape:
         return v
     if len(shape) < len(v.shape) or broadcast_shapes(v.shape, shape) != shape:
@@ -466,6 +472,8 @@ def broadcast(v: Value, shape: tuple["int | SymbolicDim", ...]) -> Value:
     dims = list(range(len(shape) - len(v.shape), len(shape)))
     with g.context:
         attrs = {"broadcast_dimensions": ir.DenseI64ArrayAttr.get(dims)}
+        if implicit and not v.shape and g.policy.rank_sensitive:
+            attrs[IMPLICIT_BROADCAST_ATTR] = ir.UnitAttr.get()
     result = [g.tc.tensor(v.storage, shape)]
     if is_static(shape) and is_static(v.shape):
         op = g._add_op("stablehlo.broadcast_in_dim", result, [v.ir], attrs, weak=v.is_weak)

@@ -25,7 +25,7 @@ def where(condition: TensorValueLike, x: TensorValueLike, y: TensorValueLike) ->
     p = promote(STABLEHLO["stablehlo.select"], "where", x, y, graph=g)
     shape = broadcast_shapes(c.shape, p.shape)
     cv = broadcast(c, shape)
-    a, b = (broadcast(v, shape) for v in p.values)
+    a, b = (broadcast(v, shape, implicit=True) for v in p.values)
     d = p.decision
     op = g._add_op("stablehlo.select", [g.tc.tensor(d.result, shape)], [cv.ir, a.ir, b.ir], weak=d.result_weak)
     return Value(g, op.result, d.result_ptype, shape, storage=d.result)

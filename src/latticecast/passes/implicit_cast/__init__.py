@@ -24,13 +24,13 @@ from jaxlib.mlir import ir
 
 from ...dialect_utils.types import type_cache
 from ...dtypes import DType
-from ...op_rules import STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule
+from ...op_rules import IMPLICIT_BROADCAST_ATTR, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule
 from ..base import LatticecastPass, PassResult
 from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
 from ..sharding import copy_sharding
 from .lossy import check_lossy
-from .planning import Planner
+from .planning import EXPLICIT_FROM_0D, Planner
 from .weak import WeakValues
 
 __all__ = ["ImplicitCastPass", "ImplicitCastOptions", "run_implicit_cast"]
@@ -80,6 +80,7 @@ class _Run:
         self.converted: dict[tuple[ir.Value, DType], ir.Value] = {}  # (value, target) -> its conversion
         self.created: set[ir.Operation] = set()  # the converts this run inserted
         self.funcs = _functions(root)
+        self.implicit_broadcasts: list[ir.Operation] = []  # their markers are removed at the end
 
     def run(self) -> None:
         weak = self.weak
@@ -89,6 +90,7 @@ class _Run:
         weak_values = weak.values
         failure: list[BaseException] = []
         advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
+        implicit = self.implicit_broadcasts
 
         # One pre-order walk does everything: definitions come before their uses, and the
         # rewrites only insert ops right after a definition (before the op being visited),
@@ -99,6 +101,8 @@ class _Run:
                 rule = rules.get(name)
                 if WEAK_ATTR in op.attributes:
                     weak.mark(op, rule is None)
+                if name in _BROADCASTS and IMPLICIT_BROADCAST_ATTR in op.attributes:
+                    implicit.append(op)
                 if rule is not None:
                     promote(op, rule)
                 elif weak_values and name in transparent:
@@ -113,6 +117,9 @@ class _Run:
             raise failure[0]
         weak.materialize_escapes(self._materialize, self.created)
         weak.cleanup(self.funcs)
+        for op in implicit:
+            if IMPLICIT_BROADCAST_ATTR in op.attributes:
+                del op.attributes[IMPLICIT_BROADCAST_ATTR]
         if weak.escapes:
             for func in self.funcs:
                 refresh_function_type(func)
@@ -217,19 +224,28 @@ class _Run:
         return op.result
 
 
-def _zero_dim(value: ir.Value) -> bool:
-    """A 0-d tensor, or one broadcast (implicitly, as NumPy-style operators do) from a 0-d tensor:
-    what a rank-sensitive policy (PyTorch) ranks below dimensioned operands."""
+_BROADCASTS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"})
+
+
+def _zero_dim(value: ir.Value) -> "bool | str":
+    """How a rank-sensitive policy (PyTorch) ranks ``value``: ``True`` a 0-d tensor, or one broadcast
+    *implicitly* from a 0-d tensor (a broadcast marked ``latticecast.implicit_broadcast``, as the
+    builder marks the broadcasts its operators make); ``False`` a dimensioned tensor;
+    :data:`~.planning.EXPLICIT_FROM_0D` an unmarked broadcast of a 0-d tensor. That one is dimensioned,
+    as its type says (``expand``), unless the op's declared result type says it was broadcast
+    implicitly (torch-mlir writes both with the same op): the planner decides."""
     t = value.type
     if t.typeid != ir.RankedTensorType.static_typeid:
         return False
     if ir.RankedTensorType(t).rank == 0:
         return True
     owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "stablehlo.broadcast_in_dim":
+    if isinstance(owner, ir.Block) or owner.name not in _BROADCASTS:
         return False
     source = owner.operands[0].type
-    return source.typeid == ir.RankedTensorType.static_typeid and ir.RankedTensorType(source).rank == 0
+    if source.typeid != ir.RankedTensorType.static_typeid or ir.RankedTensorType(source).rank != 0:
+        return False
+    return True if IMPLICIT_BROADCAST_ATTR in owner.attributes else EXPLICIT_FROM_0D
 
 
 def _functions(root: ir.Operation) -> list[ir.Operation]:

@@ -28,7 +28,13 @@ from ...op_rules import WEAK_ARRAY, OpRule, decide
 from ...policies import Policy
 from ...weak import PType, Weak
 
-__all__ = ["Plan", "NOTHING", "Planner"]
+__all__ = ["Plan", "NOTHING", "Planner", "EXPLICIT_FROM_0D"]
+
+EXPLICIT_FROM_0D = "explicit"
+"""A 0-d flag: the operand is an unmarked (explicit) broadcast of a 0-d tensor. A rank-sensitive
+policy reads it as the dimensioned tensor its type says, unless the op declares a result type that
+only the implicit reading (a 0-d operand broadcast by the operator, as torch-mlir writes ``h + f``
+for a 0-d ``f``) explains."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ class Planner:
         """The plans made so far, by (op name, operand types, result type, weak flags, 0-d flags)."""
 
     def plan(self, rule: OpRule, types: tuple[ir.Type, ...], rtype: ir.Type,
-             flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool, ...] | None" = None) -> "Plan | str":
+             flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None" = None) -> "Plan | str":
         """The plan for an op of ``rule`` whose promoted operands have ``types`` (weak where ``flags``
         says: ``True`` a literal, :data:`~latticecast.op_rules.WEAK_ARRAY` a weak array; 0-d tensors
         where ``zero_dim`` says, for a rank-sensitive policy) and whose result has ``rtype``; a string
@@ -68,7 +74,7 @@ class Planner:
         return found
 
     def _make(self, rule: OpRule, types: Sequence[ir.Type], rtype: ir.Type,
-              flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool, ...] | None") -> "Plan | str":
+              flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None") -> "Plan | str":
         tc = self.tc
         try:
             dtypes = [tc.tensor_info(t)[0] for t in types]
@@ -78,16 +84,30 @@ class Planner:
         weak = flags is not None and any(flags)
         if not weak and (rule.mixed_is_legal or all(d is dtypes[0] for d in dtypes)):
             return NOTHING
-        try:
-            ptypes: list[PType] = [self._ptype(d, f) for d, f in zip(dtypes, flags or [False] * len(dtypes))]
-            decision = decide(self.policy, rule, ptypes, zero_dim)
-        except PromotionError as e:
-            return str(e)
-        if not decision.accepts_result(res_dtype, self.policy):
-            names = " and ".join(self.policy.type_name(t) for t in ptypes)
-            expected = tc.with_element(rtype, decision.result)
-            return (f"declares result type {rtype}, which contradicts the promotion of {names} to "
-                    f"{decision.target.mlir_name} under policy '{self.policy.name}'; declare {expected}")
+        ptypes: list[PType] = [self._ptype(d, f) for d, f in zip(dtypes, flags or [False] * len(dtypes))]
+        explicit = zero_dim is not None and EXPLICIT_FROM_0D in zero_dim
+        readings = [zero_dim] if not explicit else [  # dimensioned first: what the broadcast's type says
+            tuple([False if z == EXPLICIT_FROM_0D else z for z in zero_dim]),  # type: ignore[union-attr]
+            tuple([True if z == EXPLICIT_FROM_0D else z for z in zero_dim])]  # type: ignore[union-attr]
+        problem = None
+        for reading in readings:
+            try:
+                decision = decide(self.policy, rule, ptypes, reading)  # type: ignore[arg-type]
+            except PromotionError as e:
+                problem = problem or str(e)
+                continue
+            if decision.accepts_result(res_dtype, self.policy):
+                break
+            if problem is None:
+                names = " and ".join(self.policy.type_name(t) for t in ptypes)
+                expected = tc.with_element(rtype, decision.result)
+                problem = (f"declares result type {rtype}, which contradicts the promotion of {names} to "
+                           f"{decision.target.mlir_name} under policy '{self.policy.name}'; declare {expected}")
+                if explicit:
+                    problem += (" (an operand is a broadcast of a 0-d tensor: read as a dimensioned tensor, as "
+                                "written, and as a 0-d one broadcast by the op, the declared type contradicts both)")
+        else:
+            return problem  # type: ignore[return-value]
         target = decision.target
         converts = tuple((i, target) for i, d in enumerate(dtypes) if d is not target)
         compare_type = (_comparison_type(target) if rule.name == "stablehlo.compare" and converts else None)

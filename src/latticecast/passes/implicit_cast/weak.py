@@ -29,7 +29,8 @@ from ...dialect_utils.diagnostics import Diagnostic
 from ...dialect_utils.types import TypeCache
 from ...dtypes import DType
 from ...errors import PromotionError
-from ...op_rules import RETYPABLE, STABLEHLO, WEAK_ARRAY, WEAK_ATTR, WEAK_TRANSPARENT
+from ...op_rules import (CONSTANT_LIKE, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO, WEAK_ARRAY, WEAK_ATTR,
+                         WEAK_TRANSPARENT)
 from ...policies import Policy
 from ...values import convert_array
 from ...weak import Weak
@@ -99,7 +100,8 @@ class WeakValues:
     # -- weak constants ----------------------------------------------------------------------
 
     def is_constant_chain(self, value: ir.Value) -> bool:
-        """A weak constant, possibly seen through single-operand data movement of weak values."""
+        """A weak constant (any constant-like op: ``stablehlo.constant``, ``arith.constant``, ...),
+        possibly seen through single-operand data movement of weak values."""
         v = value
         while True:
             owner = v.owner
@@ -107,8 +109,8 @@ class WeakValues:
                 return False
             owner = owner.operation  # an OpView's .name may be one of its attributes
             name = owner.name
-            if name == "stablehlo.constant":
-                return True
+            if name in CONSTANT_LIKE:
+                return "value" in owner.attributes
             if name not in RETYPABLE or len(owner.operands) != 1 or owner.operands[0] not in self.values:
                 return False
             v = owner.operands[0]
@@ -119,7 +121,7 @@ class WeakValues:
         ``cache`` holds what was already rebuilt: each (value, type) is built once."""
         chain: list[ir.Operation] = []
         v = value
-        while v.owner.operation.name != "stablehlo.constant":
+        while v.owner.operation.name not in CONSTANT_LIKE:
             chain.append(v.owner.operation)
             v = v.owner.operands[0]
         const = v.owner.operation
@@ -133,7 +135,8 @@ class WeakValues:
             key = (link.results[0], target)
             cached = cache.get(key)
             if cached is None:
-                attrs = {name: link.attributes[name] for name in link.attributes if name != WEAK_ATTR}
+                attrs = {name: link.attributes[name] for name in link.attributes
+                         if name != WEAK_ATTR and name != IMPLICIT_BROADCAST_ATTR}
                 op = ir.Operation.create(link.name, results=[self.tc.with_element(link.results[0].type, target)],
                                          operands=[base], attributes=attrs, loc=link.location,
                                          ip=ir.InsertionPoint.after(link))
@@ -163,7 +166,7 @@ class WeakValues:
         # MLIR has no dense constants of some dtypes (tf32, address): build those in the dtype
         # that stores them and convert (lower-dtypes then rounds to TF32 / drops the no-op convert)
         stored = target if target.has_dense_constants else target.stored_as
-        op = ir.Operation.create("stablehlo.constant", results=[tc.tensor(stored, shape)],
+        op = ir.Operation.create(const.name, results=[tc.tensor(stored, shape)],  # the op it was: arith stays arith
                                  attributes={"value": tc.dense_attr(convert_array(values, stored), stored, shape)},
                                  loc=const.location, ip=ir.InsertionPoint.after(const))
         if stored is not target:

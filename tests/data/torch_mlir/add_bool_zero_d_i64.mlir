@@ -1,0 +1,8 @@
+module {
+  func.func @main(%arg0: tensor<4xi1>, %arg1: tensor<i64>) -> tensor<4xi64> {
+    %0 = stablehlo.convert %arg0 : (tensor<4xi1>) -> tensor<4xi64>
+    %1 = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<i64>) -> tensor<4xi64>
+    %2 = stablehlo.add %0, %1 : tensor<4xi64>
+    return %2 : tensor<4xi64>
+  }
+}

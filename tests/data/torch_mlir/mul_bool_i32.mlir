@@ -1,0 +1,7 @@
+module {
+  func.func @main(%arg0: tensor<4xi1>, %arg1: tensor<4xi32>) -> tensor<4xi32> {
+    %0 = stablehlo.convert %arg0 : (tensor<4xi1>) -> tensor<4xi32>
+    %1 = stablehlo.multiply %0, %arg1 : tensor<4xi32>
+    return %1 : tensor<4xi32>
+  }
+}

@@ -1,0 +1,10 @@
+module {
+  func.func @main(%arg0: tensor<4xi1>, %arg1: tensor<4xf16>, %arg2: tensor<f32>) -> tensor<4xf16> {
+    %0 = stablehlo.convert %arg2 : (tensor<f32>) -> tensor<f16>
+    %1 = stablehlo.broadcast_in_dim %arg0, dims = [0] : (tensor<4xi1>) -> tensor<4xi1>
+    %2 = stablehlo.broadcast_in_dim %arg1, dims = [0] : (tensor<4xf16>) -> tensor<4xf16>
+    %3 = stablehlo.broadcast_in_dim %0, dims = [] : (tensor<f16>) -> tensor<4xf16>
+    %4 = stablehlo.select %1, %2, %3 : tensor<4xi1>, tensor<4xf16>
+    return %4 : tensor<4xf16>
+  }
+}
