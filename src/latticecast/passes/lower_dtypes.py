@@ -21,6 +21,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from ..dialect_utils.constants import constant_values
+from ..op_rules import CONSTANT_LIKE
 from ..dialect_utils.types import TypeCache, type_cache
 from ..dtypes import DType
 from .base import LatticecastPass, PassResult
@@ -132,7 +133,7 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache, *, everywhere: bool = False)
     for value, owner, d, is_arg in chosen:
         if d is DType.tensor_float32:
             tf32_values.append(value)
-        if not is_arg and owner.name == "stablehlo.constant":
+        if not is_arg and owner.name in CONSTANT_LIKE:
             _, shape = tc.tensor_info(value.type)
             values = constant_values(owner, d, shape)
             owner.attributes["value"] = tc.dense_attr(values.astype(d.stored_as.np_dtype), d.stored_as, shape)
