@@ -190,41 +190,17 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
     :class:`CompileError`.
     """
     is_text = _is_text(module_or_text)
-    if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
-        raise TypeError(f"compile takes an ir.Module or MLIR text (str or bytes); got "
-                        f"{type(module_or_text).__name__}")
-    if devices is not None and device is not None:
-        raise TypeError("compile takes device= (one device, or the platform whose first N devices run a module "
-                        "partitioned N ways) or devices= (the devices themselves), not both")
+    _check_arguments(module_or_text, is_text, device, devices)
     request = _request(device, devices)
-    stats = MEMORY_CACHE.stats
     name = source_name or ("<input>" if is_text else "<module>")
-
-    fast_key = None
-    if use_cache:
-        fast_key = memory_key(source_digest(module_or_text), request.device, request.token)
+    fast_key = memory_key(source_digest(module_or_text), request.device, request.token) if use_cache else None
+    if fast_key is not None:
         program = MEMORY_CACHE.lookup(fast_key)
         if program is not None:
-            stats.hits += 1
+            MEMORY_CACHE.stats.hits += 1
             return Model(program, check_input_names(input_names, program.signature), "memory")
 
-    if is_text:
-        module = parse_module(module_or_text, source_name=name)
-    else:
-        verify_module(module_or_text, source_name=name)
-        module = module_or_text
-        _check_runnable(module, name)
-    module = inline_dense_resources(module, name)  # XLA compiles no dense_resource (torch-mlir's weights)
-    # every device chosen below is of request.device's platform
-    platform = getattr(request.device, "platform", "cpu")
-    divisions = refuse_what_crashes_xla(module, name, platform, device_name(request.device))
-    if divisions:
-        if not is_text:  # the caller's module stays as it was: the copy is changed
-            module = parse_module(module.operation.get_asm(enable_debug_info=True), context=module.context,
-                                  source_name=name)
-            divisions = refuse_what_crashes_xla(module, name, platform, device_name(request.device))
-        shield_divisions(divisions)
-    targets = prepare_custom_calls(module, request.device, name)
+    module, targets = _runnable_module(module_or_text, is_text, name, request.device)
     polymorphic = read_polymorphic_signature(module)
     if polymorphic is not None:
         if input_names is not None:
@@ -235,54 +211,103 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
                            use_cache=use_cache, source_name=name)
 
         return PolymorphicModel(module, polymorphic, compile_static, name, input_names)  # type: ignore[return-value]
-    signature = read_signature(module)
-    names = check_input_names(input_names, signature)
-    partitioning = read_partitioning(module, name)
-    chosen = choose_devices(partitioning, device, devices, name)
-    options = compile_options(chosen, partitioning, len(signature.inputs), len(signature.outputs))
-    donated = donated_inputs(module)
-    # The key tells the two routes apart (one device: jax.jit, under x64 where the types need it).
-    route = b"jax.jit" + (b"+x64" if needs_x64(signature) else b"") if len(chosen) == 1 else b"client"
-    key = executable_key(canonical_digest(module), chosen[0], route + b":" + options.SerializeAsString())
+    job = _Job(module, name, targets, device, devices)
+    names = check_input_names(input_names, job.signature)
+    program, source = _program(job, use_cache, cache_dir, fast_key)
+    return Model(program, names, source)
 
-    def program_of(compiled: _Compiled) -> CompiledProgram:
-        return CompiledProgram(compiled.executable, chosen, signature, key, partitioning, donated, compiled.route,
-                               compiled.reason, compiled.dispatcher)
 
-    def xla_compile() -> _Compiled:
-        return _xla_compile(module, chosen, options, name, targets, signature, donated)
+def _check_arguments(module_or_text: Any, is_text: bool, device: Any, devices: Any) -> None:
+    if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
+        raise TypeError(f"compile takes an ir.Module or MLIR text (str or bytes); got "
+                        f"{type(module_or_text).__name__}")
+    if devices is not None and device is not None:
+        raise TypeError("compile takes device= (one device, or the platform whose first N devices run a module "
+                        "partitioned N ways) or devices= (the devices themselves), not both")
 
+
+def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any) -> tuple[Any, "set[str] | None"]:
+    """The module, parsed or verified, made runnable (``dense_resource`` weights inlined, divisions
+    that XLA could fold into a crash shielded) and checked (what crashes XLA refused, custom calls'
+    kernels loaded): the module and the custom-call targets it calls. The caller's ``ir.Module`` is
+    never changed: a copy is, when something must be."""
+    if is_text:
+        module = parse_module(module_or_text, source_name=name)
+    else:
+        verify_module(module_or_text, source_name=name)
+        module = module_or_text
+        _check_runnable(module, name)
+    module = inline_dense_resources(module, name)  # XLA compiles no dense_resource (torch-mlir's weights)
+    # every device chosen later is of this device's platform
+    platform = getattr(device, "platform", "cpu")
+    divisions = refuse_what_crashes_xla(module, name, platform, device_name(device))
+    if divisions:
+        if module is module_or_text:  # the caller's module stays as it was: the copy is changed
+            module = parse_module(module.operation.get_asm(enable_debug_info=True), context=module.context,
+                                  source_name=name)
+            divisions = refuse_what_crashes_xla(module, name, platform, device_name(device))
+        shield_divisions(divisions)
+    return module, prepare_custom_calls(module, device, name)
+
+
+class _Job:
+    """One static module to compile: its signature, partitioning, devices, compile options and cache key."""
+
+    def __init__(self, module: Any, name: str, targets: "set[str] | None", device: DeviceLike | None,
+                 devices: Sequence[DeviceLike] | None) -> None:
+        self.module = module
+        self.name = name
+        self.targets = targets
+        self.signature = read_signature(module)
+        self.partitioning = read_partitioning(module, name)
+        self.devices = choose_devices(self.partitioning, device, devices, name)
+        self.options = compile_options(self.devices, self.partitioning, len(self.signature.inputs),
+                                       len(self.signature.outputs))
+        self.donated = donated_inputs(module)
+        # The key tells the two routes apart (one device: jax.jit, under x64 where the types need it).
+        route = (b"jax.jit" + (b"+x64" if needs_x64(self.signature) else b"") if len(self.devices) == 1
+                 else b"client")
+        self.key = executable_key(canonical_digest(module), self.devices[0],
+                                  route + b":" + self.options.SerializeAsString())
+
+    def compile(self) -> _Compiled:
+        return _xla_compile(self.module, self.devices, self.options, self.name, self.targets, self.signature,
+                            self.donated)
+
+    def program(self, compiled: _Compiled) -> CompiledProgram:
+        return CompiledProgram(compiled.executable, self.devices, self.signature, self.key, self.partitioning,
+                               self.donated, compiled.route, compiled.reason, compiled.dispatcher)
+
+
+def _program(job: _Job, use_cache: bool, cache_dir: CacheDir, fast_key: str | None) -> tuple[CompiledProgram, str]:
+    """The job's compiled program and where it came from (``"memory"``, ``"disk"`` or ``"compiled"``):
+    from the caches where allowed, else compiled (and stored in them)."""
+    stats = MEMORY_CACHE.stats
     if not use_cache:
         stats.compiles += 1
-        return Model(program_of(xla_compile()), names, "compiled")
-
-    program = MEMORY_CACHE.lookup(key)
+        return job.program(job.compile()), "compiled"
+    program = MEMORY_CACHE.lookup(job.key)
     if program is not None:
         stats.hits += 1
-        MEMORY_CACHE.store(key, program, fast_key)
-        return Model(program, names, "memory")
+        MEMORY_CACHE.store(job.key, program, *(k for k in (fast_key,) if k))
+        return program, "memory"
     stats.misses += 1
-
     disk = disk_cache_for(cache_dir)
-    source = "compiled"
     compiled = None
     if disk is not None:
-        payload = disk.load(key)
+        payload = disk.load(job.key)
         if payload is not None:
-            compiled = _deserialize(payload, chosen, options, signature)
+            compiled = _deserialize(payload, job.devices, job.options, job.signature)
             if compiled is None:
-                disk.warn(f"ignoring entry {disk.path(key)} that PJRT cannot deserialize; "
-                           f"it will be rebuilt")
+                disk.warn(f"ignoring entry {disk.path(job.key)} that PJRT cannot deserialize; it will be rebuilt")
             else:
                 stats.disk_hits += 1
-                source = "disk"
-    if compiled is None:
-        stats.compiles += 1
-        compiled = xla_compile()
-        if disk is not None:
-            _store(disk, key, compiled)
-    program = MEMORY_CACHE.store(key, program_of(compiled), fast_key)
-    return Model(program, names, source)
+                return MEMORY_CACHE.store(job.key, job.program(compiled), *(k for k in (fast_key,) if k)), "disk"
+    stats.compiles += 1
+    compiled = job.compile()
+    if disk is not None:
+        _store(disk, job.key, compiled)
+    return MEMORY_CACHE.store(job.key, job.program(compiled), *(k for k in (fast_key,) if k)), "compiled"
 
 
 class _Request:
