@@ -51,6 +51,7 @@ The module imports nothing from MLIR: MLIR spellings are plain strings.
 
 from __future__ import annotations
 
+import builtins
 import enum
 import warnings
 from dataclasses import dataclass
@@ -207,37 +208,37 @@ class DType(enum.Enum):
         return _INFO[self].host.itemsize
 
     @property
-    def is_bool(self) -> bool:
+    def is_bool(self) -> builtins.bool:
         return _INFO[self].kind is Kind.BOOL
 
     @property
-    def is_integral(self) -> bool:
+    def is_integral(self) -> builtins.bool:
         return _INFO[self].kind.is_integer
 
     @property
-    def is_signed(self) -> bool:
+    def is_signed(self) -> builtins.bool:
         """A signed *integer* (``int1`` .. ``int64``); floats are not counted, as in NumPy's kinds."""
         return _INFO[self].kind is Kind.SIGNED
 
     @property
-    def is_unsigned(self) -> bool:
+    def is_unsigned(self) -> builtins.bool:
         """An unsigned integer (``uint1`` .. ``uint64``, ``index``, ``address``)."""
         return _INFO[self].kind is Kind.UNSIGNED
 
     @property
-    def is_float(self) -> bool:
+    def is_float(self) -> builtins.bool:
         return _INFO[self].kind is Kind.FLOAT
 
     @property
-    def is_complex(self) -> bool:
+    def is_complex(self) -> builtins.bool:
         return _INFO[self].kind is Kind.COMPLEX
 
     @property
-    def is_inexact(self) -> bool:
+    def is_inexact(self) -> builtins.bool:
         return _INFO[self].kind.is_inexact
 
     @property
-    def is_low_precision(self) -> bool:
+    def is_low_precision(self) -> builtins.bool:
         """A float narrower than 16 bits (float8/6/4) or an integer narrower than 8 bits (int1..uint4):
         the types JAX, MAX and StableHLO added for quantised models, which older systems lack."""
         info = _INFO[self]
@@ -251,13 +252,13 @@ class DType(enum.Enum):
         return _STORED_AS[self]
 
     @property
-    def needs_lowering(self) -> bool:
+    def needs_lowering(self) -> builtins.bool:
         """True for ``index``, ``address`` and ``tensor_float32``: PJRT has no buffers of them,
         so the ``lower-dtypes`` pass rewrites them to :attr:`stored_as`."""
         return _STORED_AS[self] is not self
 
     @property
-    def has_dense_constants(self) -> bool:
+    def has_dense_constants(self) -> builtins.bool:
         """Whether MLIR can hold a dense constant of this type (``tf32`` and the address type
         cannot: such constants are built in :attr:`stored_as` and converted)."""
         return _INFO[self].dense_constants
@@ -273,7 +274,7 @@ class DType(enum.Enum):
         return _INFO[self].host
 
     @property
-    def has_exact_host_dtype(self) -> bool:
+    def has_exact_host_dtype(self) -> builtins.bool:
         return not self.needs_lowering
 
     @property
@@ -290,7 +291,7 @@ class DType(enum.Enum):
         return info.mlir
 
     @property
-    def in_stablehlo(self) -> bool:
+    def in_stablehlo(self) -> builtins.bool:
         """Whether StableHLO has an element type for this dtype (all but ``int1`` and ``uint1``)."""
         return not _INFO[self].stablehlo_gap
 
@@ -326,17 +327,17 @@ class DType(enum.Enum):
         return _LIMITS[self][1]
 
     @property
-    def has_zero(self) -> bool:
+    def has_zero(self) -> builtins.bool:
         """Whether 0 is a value of the dtype (every dtype but ``float8_e8m0fnu``)."""
         return _LIMITS[self][0] <= 0
 
     @property
-    def has_inf(self) -> bool:
+    def has_inf(self) -> builtins.bool:
         """Whether the dtype has infinities (floats whose overflow is ``inf``)."""
         return _INFO[self].overflow == "inf"
 
     @property
-    def has_nan(self) -> bool:
+    def has_nan(self) -> builtins.bool:
         """Whether the dtype has a NaN (every float but float6/float4; read from ml_dtypes)."""
         return _INFO[self].has_nan
 
@@ -452,7 +453,7 @@ def _overflow(host: np.dtype) -> str:
     return "inf" if np.isinf(got) else "nan" if np.isnan(got) else "max"
 
 
-def _has_nan(host: np.dtype) -> bool:
+def _has_nan(host: np.dtype) -> builtins.bool:
     with np.errstate(invalid="ignore"):
         return bool(np.isnan(float(np.array(np.nan).astype(host).astype(np.float64))))
 
