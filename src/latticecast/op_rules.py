@@ -27,11 +27,14 @@ import dataclasses
 import enum
 import weakref
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .dtypes import DType
 from .errors import PromotionError
 from .weak import PType, Weak
+
+if TYPE_CHECKING:
+    from .policies.base import DivisionOperands, Policy
 
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
            "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
@@ -140,26 +143,27 @@ class OpPromotion:
     def __post_init__(self) -> None:
         object.__setattr__(self, "result_ptype", Weak(self.result) if self.result_weak else self.result)
 
-    def accepts_result(self, declared: DType, policy: object) -> bool:
+    def accepts_result(self, declared: DType, policy: Policy) -> bool:
         """Whether a result type the IR declares agrees with this decision (a dot may declare any
         type its promoted type promotes to: its accumulation type)."""
         if declared is self.result:
             return True
         if self.rule.result is ResultKind.ACCUMULATE:
-            return policy.try_promote(self.target, declared) is declared  # type: ignore[attr-defined]
+            return policy.try_promote(self.target, declared) is declared
         return False
 
 
-def _names(policy: object, types: Sequence[PType]) -> str:
-    name = policy.type_name  # type: ignore[attr-defined]
+def _names(policy: Policy, types: Sequence[PType]) -> str:
+    name = policy.type_name
     return " and ".join(name(t) for t in types)
 
 
-_DECIDED: "weakref.WeakKeyDictionary[object, dict[tuple, OpPromotion]]" = \
+_Key = tuple[str, tuple[PType, ...], "tuple[bool, ...] | None"]
+_DECIDED: "weakref.WeakKeyDictionary[Policy, dict[_Key, OpPromotion]]" = \
     weakref.WeakKeyDictionary()
 
 
-def decide(policy: object, rule: OpRule, types: Sequence[PType],
+def decide(policy: Policy, rule: OpRule, types: Sequence[PType],
            zero_dim: Sequence[bool] | None = None) -> OpPromotion:
     """Promote the operand ``types`` of one ``rule`` op under ``policy`` (a :class:`~latticecast.Policy`).
 
@@ -171,7 +175,7 @@ def decide(policy: object, rule: OpRule, types: Sequence[PType],
     builders ask the same few questions millions of times.
     """
     ranks = tuple(zero_dim) if zero_dim is not None and policy.rank_sensitive and \
-        any(zero_dim) and not all(zero_dim) else None  # type: ignore[attr-defined]
+        any(zero_dim) and not all(zero_dim) else None
     key = (rule.name, tuple(types), ranks)
     try:
         return _DECIDED[policy][key]
@@ -182,38 +186,38 @@ def decide(policy: object, rule: OpRule, types: Sequence[PType],
     return found
 
 
-def _decide(policy: object, rule: OpRule, types: tuple[PType, ...], zero_dim: tuple[bool, ...] | None) -> OpPromotion:
+def _decide(policy: Policy, rule: OpRule, types: tuple[PType, ...], zero_dim: tuple[bool, ...] | None) -> OpPromotion:
     if rule is TRUE_DIVIDE:
-        prepared = policy.true_divide_operands(types)  # type: ignore[attr-defined]
+        prepared = policy.true_divide_operands(types)
         if prepared is not None and (prepared.cast_to is not None or prepared.dtypes != types):
             return _prepared_division(policy, rule, prepared)
     join = types[0]
     pol = policy
     if zero_dim is None:
         for t in types[1:]:
-            join = pol.promote_types(join, t)  # type: ignore[attr-defined]
+            join = pol.promote_types(join, t)
     else:
         join_zero = zero_dim[0]
         for t, z in zip(types[1:], zero_dim[1:]):
-            d = pol.decide_ranked(join, join_zero, t, z)  # type: ignore[attr-defined]
+            d = pol.decide_ranked(join, join_zero, t, z)
             if d.result is None:
-                raise pol.error(pol.canonical(join), pol.canonical(t), d)  # type: ignore[attr-defined]
+                raise pol.error(pol.canonical(join), pol.canonical(t), d)
             join, join_zero = d.result, join_zero and z
     if len(types) == 1:
-        join = pol.canonical(join)  # type: ignore[attr-defined]
+        join = pol.canonical(join)
     computed = join
-    if rule.result is ResultKind.INEXACT and not pol.materialize(join).is_inexact:  # type: ignore[attr-defined]
-        inexact = pol.true_divide_type(join)  # type: ignore[attr-defined]
+    if rule.result is ResultKind.INEXACT and not pol.materialize(join).is_inexact:
+        inexact = pol.true_divide_type(join)
         if inexact is not None:
             computed = inexact
-    target: DType = pol.materialize(computed)  # type: ignore[attr-defined]
+    target: DType = pol.materialize(computed)
     if not rule.needs.admits(target):
         joined = "promotes" if len(types) == 1 else "promote"
         raise PromotionError(
             f"needs {rule.needs.value}, but its operand{'s' if len(types) > 1 else ''} "
-            f"{_names(pol, types)} {joined} to {pol.type_name(target)} under policy "  # type: ignore[attr-defined]
-            f"'{pol.name}'; cast {'them' if len(types) > 1 else 'it'} explicitly to a type the op accepts",  # type: ignore[attr-defined]
-            lhs=types[0], rhs=types[-1], policy=pol.name)  # type: ignore[attr-defined]
+            f"{_names(pol, types)} {joined} to {pol.type_name(target)} under policy "
+            f"'{pol.name}'; cast {'them' if len(types) > 1 else 'it'} explicitly to a type the op accepts",
+            lhs=types[0], rhs=types[-1], policy=pol.name)
     if rule.result is ResultKind.BOOL:
         return OpPromotion(rule, join, target, DType.bool, False)
     if rule.result is ResultKind.COMPLEX:
@@ -222,11 +226,11 @@ def _decide(policy: object, rule: OpRule, types: tuple[PType, ...], zero_dim: tu
     return OpPromotion(rule, join, target, target, isinstance(computed, Weak))
 
 
-def _prepared_division(policy: object, rule: OpRule, prepared: "object") -> OpPromotion:
+def _prepared_division(policy: Policy, rule: OpRule, prepared: DivisionOperands) -> OpPromotion:
     """``/`` where the system prepares its operands itself (``Policy.true_divide_operands``): all
     converted to one dtype (MAX: two integers divide as float64), or decided as they now are."""
-    dtypes: tuple[DType, ...] = prepared.dtypes  # type: ignore[attr-defined]
-    cast: DType | None = prepared.cast_to  # type: ignore[attr-defined]
+    dtypes: tuple[DType, ...] = prepared.dtypes
+    cast: DType | None = prepared.cast_to
     if cast is None:
         found = _decide(policy, rule, dtypes, None)
     else:
