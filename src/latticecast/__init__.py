@@ -8,7 +8,7 @@ on first use.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .audit import AuditReport, audit
 from .device_ref import DeviceRef
@@ -28,6 +28,15 @@ from ._versions import UnsupportedVersionWarning, check_supported_versions as _c
 
 __version__ = _package_version()  # pyproject.toml's, as installed
 _check_supported_versions()  # warns when the installed jax/jaxlib is outside the tested range
+
+if TYPE_CHECKING:  # the lazy names below, as tools see them (never imported here at run time)
+    from . import ops
+    from .evidence import evidence
+    from .graph import Graph, PassFailure, Value
+    from .passes import ImplicitCastOptions, ImplicitCastPass, Pipeline, run_pipeline
+    from .runtime import (CompileError, DeviceCountError, DeviceNotFoundError, InputError, InputShapeError,
+                          LatticecastRuntimeError, MLIRParseError, Model, PolymorphicModel, TensorSpec,
+                          UnsupportedModuleError, available_devices, compile)
 
 # The IR and runtime layers import jaxlib.mlir; load them on first use so that the
 # promotion layer stays importable (and fast) on its own.
@@ -61,6 +70,10 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value
         return value
     raise AttributeError(f"module 'latticecast' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "DType", "Kind", "Weak", "weak", "PType", "Lattice", "LatticeError", "PromotionTable", "TableFormatError",
