@@ -175,8 +175,8 @@ class Graph:
         self.diagnostics: list[str] = []
         # symbolic dimensions: where each name is first read, and its size once the IR needs it
         self._symbols: dict[SymbolicDim, tuple[int, int]] = {}
-        self._dim_values: dict[SymbolicDim, ir.Value] = {}
-        self._shape_values: dict[tuple[Any, ...], ir.Value] = {}
+        self._dim_values: dict[SymbolicDim, ir.Value[ir.Type]] = {}
+        self._shape_values: dict[tuple[Any, ...], ir.Value[ir.Type]] = {}
         self.layout: MeshLayout | None = MeshLayout(mesh) if mesh is not None else None
         self.mesh = mesh
         if self.layout is None:
@@ -258,7 +258,7 @@ class Graph:
                     f"args[{i}].shape[{axis}] (= {{0}}) and args[{first_input}].shape[{first_axis}] (= {{1}}) are "
                     f"both {d.name!r}, so they must be equal"))
 
-    def assert_when_run(self, predicate: ir.Value, values: Sequence[ir.Value], message: str) -> None:
+    def assert_when_run(self, predicate: ir.Value[ir.Type], values: Sequence[ir.Value[ir.Type]], message: str) -> None:
         """A shape assertion (JAX's ``shape_assertion`` custom call): ``predicate`` (a ``tensor<i1>``
         computed from sizes only) must hold when the graph runs. Refining the module to the call's
         shapes checks it and reports ``message`` with ``{0}``, ``{1}``... replaced by ``values``."""
@@ -270,7 +270,7 @@ class Graph:
                 "error_message": ir.StringAttr.get(message)},
                 loc=ir.Location.name("shape_assertion"))  # JAX's location for it: errors quote the message alone
 
-    def _dimension_size(self, input_index: int, axis: int, i32: ir.Type) -> ir.Value:
+    def _dimension_size(self, input_index: int, axis: int, i32: ir.Type) -> ir.Value[ir.Type]:
         with self.context:
             attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)}
         return self._add_op("stablehlo.get_dimension_size", [i32], [self._block.arguments[input_index]],
@@ -280,14 +280,14 @@ class Graph:
         """Whether the graph has a size for ``dim`` (an input names it, or ``rebind`` named it)."""
         return dim in self._symbols or dim in self._dim_values
 
-    def name_dim(self, dim: SymbolicDim, size: ir.Value) -> None:
+    def name_dim(self, dim: SymbolicDim, size: ir.Value[ir.Type]) -> None:
         """Give the new symbolic dimension ``dim`` the size ``size`` (a ``tensor<i64>``): ``x.rebind``
         naming a dimension no input has."""
         if self.knows_dim(dim):
             raise GraphError(f"graph {self.name!r} already has a symbolic dimension {dim.name!r}")
         self._dim_values[dim] = size
 
-    def dim_value(self, dim: SymbolicDim) -> ir.Value:
+    def dim_value(self, dim: SymbolicDim) -> ir.Value[ir.Type]:
         """The size of the symbolic dimension ``dim`` when the graph runs, as a ``tensor<i64>`` (read
         from the first input that names it, once per graph)."""
         found = self._dim_values.get(dim)
@@ -307,7 +307,7 @@ class Graph:
 
     # -- the door every op enters by ------------------------------------------------------------
 
-    def _add_op(self, name: str, results: Sequence[ir.Type], operands: Sequence[ir.Value] = (),
+    def _add_op(self, name: str, results: Sequence[ir.Type], operands: Sequence[ir.Value[ir.Type]] = (),
                 attributes: dict[str, ir.Attribute] | None = None, *, regions: int = 0,
                 weak: bool = False, weak_array: bool = False, loc: ir.Location | None = None) -> ir.Operation:
         """Append ``name`` to ``@main``: the one place ops are created, located, and marked weak

@@ -84,7 +84,7 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache, *, everywhere: bool = False)
     root.walk(visit, ir.WalkOrder.PRE_ORDER)
     # every value of a lowered type, with the op that defines it (a block argument's: the
     # block's parent op)
-    candidates: list[tuple[ir.Value, ir.Operation, DType, bool]] = []
+    candidates: list[tuple[ir.Value[ir.Type], ir.Operation, DType, bool]] = []
     funcs: list[ir.Operation] = []
     for op in ops:
         if op.name == "func.func":
@@ -125,7 +125,7 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache, *, everywhere: bool = False)
     if not chosen:
         return 0
     changed = 0
-    tf32_values: list[ir.Value] = []
+    tf32_values: list[ir.Value[ir.Type]] = []
     lowered_values = {v for v, _, _, _ in chosen}
     # converts to or from a lowered value become identities (address <-> ui64, f32 <-> tf32)
     converts = [op for op in ops if op.name == "stablehlo.convert"
@@ -157,7 +157,7 @@ _UNSEEN = object()
 _SIGNATURE_OPS = frozenset({"func.func", "func.return"})
 
 
-def _round_to_tf32(value: ir.Value) -> None:
+def _round_to_tf32(value: ir.Value[ir.Type]) -> None:
     owner = value.owner
     if isinstance(owner, ir.Block):
         ip = ir.InsertionPoint.at_block_begin(owner)

@@ -29,7 +29,7 @@ _SHARDING_OPS = frozenset({"sdy.sharding_constraint", "sdy.reshard"})
 """Shardy ops whose one result has the sharding in their ``sharding`` attribute."""
 
 
-def value_sharding(value: ir.Value) -> tuple[str, ir.Attribute] | None:
+def value_sharding(value: ir.Value[ir.Type]) -> tuple[str, ir.Attribute] | None:
     """``(attribute name, sharding of this one value)`` as written in the module, or ``None``.
 
     For Shardy the sharding is a ``#sdy.sharding<...>``; for GSPMD the ``mhlo.sharding`` string.
@@ -70,7 +70,7 @@ def value_sharding(value: ir.Value) -> tuple[str, ir.Attribute] | None:
     return None
 
 
-def copy_sharding(value: ir.Value, op: ir.Operation) -> None:
+def copy_sharding(value: ir.Value[ir.Type], op: ir.Operation) -> None:
     """Give ``op`` (one result, elementwise in ``value``) the sharding of ``value``, if it has one."""
     found = value_sharding(value)
     if found is None:

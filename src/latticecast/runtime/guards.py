@@ -118,7 +118,7 @@ def shield_divisions(divisions: list[ir.Operation]) -> None:
             continue  # no constant feeds a dynamic shape's division but through a dynamic op XLA cannot fold
         element = ir.IntegerType(t.element_type)
 
-        def splat(value: int, t: ir.RankedTensorType = t, element: ir.IntegerType = element) -> ir.Value:
+        def splat(value: int, t: ir.RankedTensorType = t, element: ir.IntegerType = element) -> ir.Value[ir.Type]:
             attr = ir.DenseElementsAttr.get_splat(t, ir.IntegerAttr.get(element, value))
             return ir.Operation.create("stablehlo.constant", results=[t], attributes={"value": attr},
                                        ip=ir.InsertionPoint(op)).result
@@ -142,7 +142,7 @@ def shield_divisions(divisions: list[ir.Operation]) -> None:
 _DIVISIONS = ("stablehlo.divide", "stablehlo.remainder")
 
 
-def _may_divide_by_zero(divisor: ir.Value) -> bool:
+def _may_divide_by_zero(divisor: ir.Value[ir.Type]) -> bool:
     """Whether an integer ``divisor`` may be zero: anything but a constant free of zeros (a float
     division by zero is inf or NaN, never a trap)."""
     t = divisor.type
@@ -197,7 +197,7 @@ _SPLAT_PRESERVING = ("stablehlo.reshape", "stablehlo.transpose", "stablehlo.broa
                      "stablehlo.broadcast", "stablehlo.slice", "stablehlo.reverse")
 
 
-def _splat_constant(value: ir.Value, depth: int = 0) -> bool:
+def _splat_constant(value: ir.Value[ir.Type], depth: int = 0) -> bool:
     """Whether XLA sees ``value`` as a constant whose elements are all equal: a splat (or
     one-element) constant, or one reshaped, transposed, broadcast, sliced, reversed,
     concatenated or selected from such constants (XLA folds those first). Measured: these

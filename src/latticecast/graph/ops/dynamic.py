@@ -31,19 +31,19 @@ __all__ = ["is_static", "dim_value", "shape_value", "vector_value", "iota"]
 Shape = Sequence["int | SymbolicDim"]
 
 
-def _i64_constant(g: "Graph", values: Sequence[int], shape: Sequence[int]) -> ir.Value:
+def _i64_constant(g: "Graph", values: Sequence[int], shape: Sequence[int]) -> ir.Value[ir.Type]:
     attr = g.tc.dense_attr(np.asarray(values, dtype=np.int64).reshape(shape), DType.int64, shape)
     return g._add_op("stablehlo.constant", [g.tc.tensor(DType.int64, shape)], [], {"value": attr}).result
 
 
-def dim_value(g: "Graph", d: "int | SymbolicDim") -> ir.Value:
+def dim_value(g: "Graph", d: "int | SymbolicDim") -> ir.Value[ir.Type]:
     """The size ``d`` as a ``tensor<i64>``: a constant, or the symbolic dimension's size when the graph runs."""
     if d.__class__ is SymbolicDim:
         return g.dim_value(d)  # type: ignore[arg-type]
     return _i64_constant(g, [int(d)], ())  # type: ignore[arg-type]
 
 
-def shape_value(g: "Graph", shape: Shape) -> ir.Value:
+def shape_value(g: "Graph", shape: Shape) -> ir.Value[ir.Type]:
     """``shape`` as a ``tensor<Nxi64>`` operand (one per shape and graph: it is defined in ``@main``'s
     body, before every later use)."""
     key = tuple(shape)
@@ -54,7 +54,7 @@ def shape_value(g: "Graph", shape: Shape) -> ir.Value:
     return found
 
 
-def vector_value(g: "Graph", parts: Sequence["int | ir.Value"]) -> ir.Value:
+def vector_value(g: "Graph", parts: Sequence["int | ir.Value[ir.Type]"]) -> ir.Value[ir.Type]:
     """A ``tensor<Nxi64>`` of ``parts``: sizes known now (``int``) or when the graph runs (a ``tensor<i64>``)."""
     if all(p.__class__ is int for p in parts):
         return _i64_constant(g, list(parts), (len(parts),))  # type: ignore[arg-type]

@@ -185,7 +185,7 @@ def _symbolic_slice(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
-def _plus(g: Any, size: ir.Value, k: int) -> ir.Value:
+def _plus(g: Any, size: ir.Value[ir.Type], k: int) -> ir.Value[ir.Type]:
     i64 = g.tc.tensor(DType.int64, ())
     return g._add_op("stablehlo.add", [i64], [size, dim_value(g, k)]).result
 

@@ -75,7 +75,7 @@ class _Body:
         self.ip = ir.InsertionPoint(block)
         self.bool = g.tc.tensor(DType.bool, ())
 
-    def emit(self, name: str, result: ir.Type, *operands: ir.Value, direction: str | None = None) -> ir.Value:
+    def emit(self, name: str, result: ir.Type, *operands: ir.Value[ir.Type], direction: str | None = None) -> ir.Value[ir.Type]:
         attributes = None
         if direction is not None:
             with self.g.context:
@@ -83,13 +83,13 @@ class _Body:
         return ir.Operation.create(name, results=[result], operands=list(operands), attributes=attributes,
                                    loc=self.g.loc, ip=self.ip).result
 
-    def compare(self, a: ir.Value, b: ir.Value, direction: str) -> ir.Value:
+    def compare(self, a: ir.Value[ir.Type], b: ir.Value[ir.Type], direction: str) -> ir.Value[ir.Type]:
         return self.emit("stablehlo.compare", self.bool, a, b, direction=direction)
 
-    def logical(self, name: str, *operands: ir.Value) -> ir.Value:
+    def logical(self, name: str, *operands: ir.Value[ir.Type]) -> ir.Value[ir.Type]:
         return self.emit(f"stablehlo.{name}", self.bool, *operands)
 
-    def done(self, *results: ir.Value) -> None:
+    def done(self, *results: ir.Value[ir.Type]) -> None:
         ir.Operation.create("stablehlo.return", operands=list(results), loc=self.g.loc, ip=self.ip)
 
 
@@ -157,7 +157,7 @@ def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, w
         raise GraphError(f"{what} over axis {empty[0]} of length 0 has no value (it has no identity): "
                          "reduce a non-empty axis, or use sum")
     if skip_nan and v.storage.has_nan:  # without NaN (float6, float4) it is the plain max
-        def body(b: _Body, x: ir.Value, y: ir.Value) -> ir.Value:  # x unless y is the better number
+        def body(b: _Body, x: ir.Value[ir.Type], y: ir.Value[ir.Type]) -> ir.Value[ir.Type]:  # x unless y is the better number
             pick = b.logical("or", b.compare(x, y, "GT" if largest else "LT"), b.compare(y, y, "NE"))
             return b.emit("stablehlo.select", x.type, pick, x, y)
         return _reduce(v, axes, body, np.nan, keepdims)  # NaN is the identity of a NaN-skipping max

@@ -46,7 +46,7 @@ def normalize_axis(axis: Any, rank: int, what: str) -> int:
     return axis % rank
 
 
-def _move(v: Value, name: str, shape: Sequence["int | SymbolicDim"], operands: Sequence[ir.Value] = (),
+def _move(v: Value, name: str, shape: Sequence["int | SymbolicDim"], operands: Sequence[ir.Value[ir.Type]] = (),
           attributes: dict[str, ir.Attribute] | None = None) -> Value:
     """Data movement ``name`` of ``v`` to ``shape``: same dtype, same weakness."""
     g = v.graph

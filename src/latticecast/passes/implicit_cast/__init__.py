@@ -30,7 +30,7 @@ from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
 from ..sharding import copy_sharding
 from .lossy import check_lossy
-from .planning import EXPLICIT_FROM_0D, Planner
+from .planning import EXPLICIT_FROM_0D, Planner, Refusal
 from .weak import WeakValues
 
 __all__ = ["ImplicitCastPass", "ImplicitCastOptions", "run_implicit_cast"]
@@ -77,7 +77,7 @@ class _Run:
         self.planner = Planner(self.policy, self.tc)
         self.plans = self.planner.plans  # read directly on the hot path
         self.weak = WeakValues(self.policy, self.tc, self.result)
-        self.converted: dict[tuple[ir.Value, DType], ir.Value] = {}  # (value, target) -> its conversion
+        self.converted: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]] = {}  # (value, target) -> its conversion
         self.created: set[ir.Operation] = set()  # the converts this run inserted
         self.funcs = _functions(root)
         self.implicit_broadcasts: list[ir.Operation] = []  # their markers are removed at the end
@@ -134,11 +134,11 @@ class _Run:
         operands = op.operands
         positions = rule.operands
         weak_values = self.weak.values
-        flags = None
+        flags: tuple[bool | str, ...] | None = None
         if positions is None and len(operands) == 2:  # binary ops: most of every module
             a = operands[0]
             b = operands[1]
-            values: tuple[ir.Value, ...] = (a, b)
+            values: tuple[ir.Value[ir.Type], ...] = (a, b)
             if weak_values and (a in weak_values or b in weak_values):
                 flags = (a in weak_values, b in weak_values) if not self.weak.arrays else \
                     (self.weak.flag(a), self.weak.flag(b))
@@ -171,27 +171,27 @@ class _Run:
         plan = self.plans.get((rule.name, types, rtype, flags, zero_dim))
         if plan is None:
             plan = self.planner.plan(rule, types, rtype, flags, zero_dim)
-        if plan.__class__ is str:
-            self.result.error(op, plan)  # type: ignore[arg-type]
+        if isinstance(plan, Refusal):
+            self.result.error(op, plan.message)
             return
         converted = self.converted
-        for i, target in plan.converts:  # type: ignore[union-attr]
+        for i, target in plan.converts:
             new = converted.get((values[i], target))
             if new is None:
                 new = self._materialize(values[i], target, op)
                 if new is None:
                     return
             operands[i if positions is None else positions[i]] = new
-        if plan.compare_type is not None and "compare_type" in op.attributes:  # type: ignore[union-attr]
+        if plan.compare_type is not None and "compare_type" in op.attributes:
             # SIGNED/UNSIGNED/FLOAT follow the promoted type; a float TOTALORDER stays one
-            if not (plan.float_target and "TOTALORDER" in str(op.attributes["compare_type"])):  # type: ignore[union-attr]
-                op.attributes["compare_type"] = plan.compare_type  # type: ignore[union-attr]
-        if plan.weak_result:  # type: ignore[union-attr]
+            if not (plan.float_target and "TOTALORDER" in str(op.attributes["compare_type"])):
+                op.attributes["compare_type"] = plan.compare_type
+        if plan.weak_result:
             weak_values.add(result)
 
     # -- conversion -------------------------------------------------------------------------
 
-    def _materialize(self, value: ir.Value, target: DType, user: ir.Operation) -> ir.Value | None:
+    def _materialize(self, value: ir.Value[ir.Type], target: DType, user: ir.Operation) -> ir.Value[ir.Type] | None:
         """``value`` as ``target``: a rebuilt weak constant, or one convert per (value, target)."""
         key = (value, target)
         found = self.converted.get(key)
@@ -208,7 +208,7 @@ class _Run:
             self.converted[key] = new
         return new
 
-    def _convert(self, value: ir.Value, target: DType) -> ir.Value:
+    def _convert(self, value: ir.Value[ir.Type], target: DType) -> ir.Value[ir.Type]:
         owner = value.owner
         if isinstance(owner, ir.Block):
             ip = ir.InsertionPoint.at_block_begin(owner)
@@ -227,7 +227,7 @@ class _Run:
 _BROADCASTS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"})
 
 
-def _zero_dim(value: ir.Value) -> "bool | str":
+def _zero_dim(value: ir.Value[ir.Type]) -> "bool | str":
     """How a rank-sensitive policy (PyTorch) ranks ``value``: ``True`` a 0-d tensor, or one broadcast
     *implicitly* from a 0-d tensor (a broadcast marked ``latticecast.implicit_broadcast``, as the
     builder marks the broadcasts its operators make); ``False`` a dimensioned tensor;
@@ -252,11 +252,11 @@ def _functions(root: ir.Operation) -> list[ir.Operation]:
     """The ``func.func`` ops directly in the root (a module), or the root itself."""
     if root.name == "func.func":
         return [root]
-    out = []
+    out: list[ir.Operation] = []
     for region in root.regions:
         for block in region.blocks:
-            for op in block.operations:
-                op = op.operation  # an OpView's .name may be its symbol (func.func's is)
+            for view in block.operations:
+                op = view.operation  # an OpView's .name may be its symbol (func.func's is)
                 if op.name == "func.func":
                     out.append(op)
     return out

@@ -28,7 +28,7 @@ from ...op_rules import WEAK_ARRAY, OpRule, decide
 from ...policies import Policy
 from ...weak import PType, Weak
 
-__all__ = ["Plan", "NOTHING", "Planner", "EXPLICIT_FROM_0D"]
+__all__ = ["Plan", "Refusal", "NOTHING", "Planner", "EXPLICIT_FROM_0D"]
 
 EXPLICIT_FROM_0D = "explicit"
 """A 0-d flag: the operand is an unmarked (explicit) broadcast of a 0-d tensor. A rank-sensitive
@@ -52,20 +52,32 @@ NOTHING = Plan((), None, False, False)
 """The plan that leaves the op as it is."""
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """No plan: the error to report at every op with one key."""
+
+    message: str
+
+
+
+PlanKey = tuple[str, tuple[ir.Type, ...], ir.Type, "tuple[bool | str, ...] | None", "tuple[bool | str, ...] | None"]
+"""What a plan is made for: (op name, operand types, result type, weak flags, 0-d flags)."""
+
+
 class Planner:
     """Plans of one pass run: a policy, the context's types, and the plans made so far."""
 
     def __init__(self, policy: Policy, tc: TypeCache) -> None:
         self.policy = policy
         self.tc = tc
-        self.plans: dict[tuple, "Plan | str"] = {}
+        self.plans: dict[PlanKey, Plan | Refusal] = {}
         """The plans made so far, by (op name, operand types, result type, weak flags, 0-d flags)."""
 
     def plan(self, rule: OpRule, types: tuple[ir.Type, ...], rtype: ir.Type,
-             flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None" = None) -> "Plan | str":
+             flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None" = None) -> Plan | Refusal:
         """The plan for an op of ``rule`` whose promoted operands have ``types`` (weak where ``flags``
         says: ``True`` a literal, :data:`~latticecast.op_rules.WEAK_ARRAY` a weak array; 0-d tensors
-        where ``zero_dim`` says, for a rank-sensitive policy) and whose result has ``rtype``; a string
+        where ``zero_dim`` says, for a rank-sensitive policy) and whose result has ``rtype``; a :class:`Refusal`
         is the error to report at the op."""
         key = (rule.name, types, rtype, flags, zero_dim)
         found = self.plans.get(key)
@@ -74,7 +86,7 @@ class Planner:
         return found
 
     def _make(self, rule: OpRule, types: Sequence[ir.Type], rtype: ir.Type,
-              flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None") -> "Plan | str":
+              flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None") -> Plan | Refusal:
         tc = self.tc
         try:
             dtypes = [tc.tensor_info(t)[0] for t in types]
@@ -86,13 +98,14 @@ class Planner:
             return NOTHING
         ptypes: list[PType] = [self._ptype(d, f) for d, f in zip(dtypes, flags or [False] * len(dtypes))]
         explicit = zero_dim is not None and EXPLICIT_FROM_0D in zero_dim
-        readings = [zero_dim] if not explicit else [  # dimensioned first: what the broadcast's type says
-            tuple([False if z == EXPLICIT_FROM_0D else z for z in zero_dim]),  # type: ignore[union-attr]
-            tuple([True if z == EXPLICIT_FROM_0D else z for z in zero_dim])]  # type: ignore[union-attr]
+        readings: Sequence[tuple[bool, ...] | None] = [None]
+        if zero_dim is not None:  # dimensioned first: what the broadcast's type says
+            readings = [tuple([z is True for z in zero_dim]),  # EXPLICIT_FROM_0D read as False
+                        tuple([z is not False for z in zero_dim])][:2 if explicit else 1]  # and as True
         problem = None
         for reading in readings:
             try:
-                decision = decide(self.policy, rule, ptypes, reading)  # type: ignore[arg-type]
+                decision = decide(self.policy, rule, ptypes, reading)
             except PromotionError as e:
                 problem = problem or str(e)
                 continue
@@ -107,7 +120,8 @@ class Planner:
                     problem += (" (an operand is a broadcast of a 0-d tensor: read as a dimensioned tensor, as "
                                 "written, and as a 0-d one broadcast by the op, the declared type contradicts both)")
         else:
-            return problem  # type: ignore[return-value]
+            assert problem is not None  # every reading was refused or contradicted
+            return Refusal(problem)
         target = decision.target
         converts = tuple((i, target) for i, d in enumerate(dtypes) if d is not target)
         compare_type = (_comparison_type(target) if rule.name == "stablehlo.compare" and converts else None)

@@ -38,7 +38,7 @@ from ..base import PassResult
 
 __all__ = ["WeakValues"]
 
-Materialize = Callable[[ir.Value, DType, ir.Operation], "ir.Value | None"]
+Materialize = Callable[[ir.Value[ir.Type], DType, ir.Operation], "ir.Value[ir.Type] | None"]
 
 
 class WeakValues:
@@ -48,8 +48,8 @@ class WeakValues:
         self.policy = policy
         self.tc = tc
         self.result = result
-        self.values: set[ir.Value] = set()
-        self.arrays: set[ir.Value] = set()
+        self.values: set[ir.Value[ir.Type]] = set()
+        self.arrays: set[ir.Value[ir.Type]] = set()
         """The weak values that are weakly typed arrays (a subset of :attr:`values`)."""
         self.marked: list[ir.Operation] = []
         self._replaced: dict[ir.Operation, None] = {}  # ordered, each op once
@@ -90,7 +90,7 @@ class WeakValues:
             if self.arrays and any(v in self.arrays for v in operands):
                 self.arrays.update(op.results)
 
-    def flag(self, value: ir.Value) -> "bool | str":
+    def flag(self, value: ir.Value[ir.Type]) -> "bool | str":
         """How ``value`` takes part in a promotion: ``False`` strongly typed, ``True`` weak (a
         literal), :data:`~latticecast.op_rules.WEAK_ARRAY` a weak array."""
         if value not in self.values:
@@ -99,7 +99,7 @@ class WeakValues:
 
     # -- weak constants ----------------------------------------------------------------------
 
-    def is_constant_chain(self, value: ir.Value) -> bool:
+    def is_constant_chain(self, value: ir.Value[ir.Type]) -> bool:
         """A weak constant (any constant-like op: ``stablehlo.constant``, ``arith.constant``, ...),
         possibly seen through single-operand data movement of weak values."""
         v = value
@@ -115,8 +115,8 @@ class WeakValues:
                 return False
             v = owner.operands[0]
 
-    def retype_constant_chain(self, value: ir.Value, target: DType, user: ir.Operation,
-                              cache: dict[tuple[ir.Value, DType], ir.Value]) -> ir.Value | None:
+    def retype_constant_chain(self, value: ir.Value[ir.Type], target: DType, user: ir.Operation,
+                              cache: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]]) -> ir.Value[ir.Type] | None:
         """Rebuild a weak constant (and the data movement between it and its use) at ``target``.
         ``cache`` holds what was already rebuilt: each (value, type) is built once."""
         chain: list[ir.Operation] = []
@@ -145,8 +145,8 @@ class WeakValues:
             base = cached
         return base
 
-    def _retyped_constant(self, const: ir.Operation, value: ir.Value, target: DType,
-                          user: ir.Operation) -> ir.Value | None:
+    def _retyped_constant(self, const: ir.Operation, value: ir.Value[ir.Type], target: DType,
+                          user: ir.Operation) -> ir.Value[ir.Type] | None:
         tc = self.tc
         const_dtype, shape = tc.tensor_info(value.type)
         if any(d is None for d in shape):
