@@ -49,6 +49,7 @@ class SymbolicDim:
     """
 
     __slots__ = ("name",)
+    name: str
 
     def __init__(self, name: "str | SymbolicDim") -> None:
         if isinstance(name, SymbolicDim):
@@ -156,7 +157,7 @@ def is_static(shape: Iterable[Any]) -> bool:
 def static_size(shape: Iterable["int | SymbolicDim"]) -> "int | None":
     """The number of elements of ``shape``, or ``None`` when it has a symbolic dimension."""
     dims = list(shape)
-    return math.prod(dims) if is_static(dims) else None  # type: ignore[arg-type]
+    return math.prod([d for d in dims if isinstance(d, int)]) if is_static(dims) else None
 
 
 def symbols(shape: Iterable[Any]) -> list[SymbolicDim]:

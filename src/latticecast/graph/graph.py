@@ -20,7 +20,8 @@ verifies the result; ``Graph.mlir(before_passes=True)`` shows the IR as built.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Iterable, Sequence
+from types import FrameType
+from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 from jaxlib.mlir import ir, passmanager
 from jaxlib.mlir.dialects import stablehlo
@@ -70,14 +71,17 @@ class _ScalarFactory:
         return self._graph.constant(value, None if dtype is None else DType.parse(dtype))
 
 
-class _ClassProperty:
+_T = TypeVar("_T")
+
+
+class _ClassProperty(Generic[_T]):
     """A read-only property of the class itself (``Graph.current``, as MAX spells it)."""
 
-    def __init__(self, fget: Callable[[type], Any]) -> None:
+    def __init__(self, fget: Callable[[Any], _T]) -> None:
         self.fget = fget
         self.__doc__ = fget.__doc__
 
-    def __get__(self, obj: Any, owner: type) -> Any:
+    def __get__(self, obj: Any, owner: type) -> _T:
         return self.fget(owner)
 
 
@@ -148,7 +152,7 @@ class Graph:
                              "debug_locations=, diagnose_lossy=, context=)")
         self.name = name
         self.policy: Policy = get_policy(policy)
-        self.options = ImplicitCastOptions(policy=self.policy, diagnose_lossy=diagnose_lossy)
+        self.options = ImplicitCastOptions(policy=self.policy, diagnose_lossy=diagnose_lossy)  # type: ignore[arg-type]  # __post_init__ parses a str
         self.context = context or default_context()
         self.tc: TypeCache = type_cache(self.context)
         self.debug_locations = debug_locations
@@ -308,7 +312,7 @@ class Graph:
     # -- the door every op enters by ------------------------------------------------------------
 
     def _add_op(self, name: str, results: Sequence[ir.Type], operands: Sequence[ir.Value[ir.Type]] = (),
-                attributes: dict[str, ir.Attribute] | None = None, *, regions: int = 0,
+                attributes: Mapping[str, ir.Attribute] | None = None, *, regions: int = 0,
                 weak: bool = False, weak_array: bool = False, loc: ir.Location | None = None) -> ir.Operation:
         """Append ``name`` to ``@main``: the one place ops are created, located, and marked weak
         (``weak_array``: a weakly typed array's constant, ``latticecast.weak = "array"``)."""
@@ -317,14 +321,15 @@ class Graph:
             attributes[WEAK_ATTR] = self._weak_array if weak_array else self._unit
         if loc is None:
             loc = self.location() if self.debug_locations else self.loc
-        return ir.Operation.create(name, results=results, operands=operands, attributes=attributes,
+        return ir.Operation.create(name, results=results, operands=operands,
+                                   attributes=attributes,  # type: ignore[arg-type]  # callers pass dicts; Mapping: variance
                                    regions=regions, loc=loc, ip=self.ip)
 
     def location(self) -> ir.Location:
         """Where a new op comes from: the user's source line with ``debug_locations``."""
         if not self.debug_locations:
             return self.loc
-        frame = sys._getframe(1)
+        frame: FrameType | None = sys._getframe(1)
         while frame is not None and frame.f_globals.get("__name__", "").startswith("latticecast."):
             frame = frame.f_back
         if frame is None:
@@ -440,10 +445,10 @@ class Graph:
         which prints the generic form: mixed-dtype ops do not verify)."""
         if before_passes:
             op = self._before if self._before is not None else self._module.operation
-            return op.get_asm(print_generic_op_form=True, enable_debug_info=debug_info)
+            return str(op.get_asm(print_generic_op_form=True, enable_debug_info=debug_info))  # object in the stubs
         self._run_pass()
-        return self._module.operation.get_asm(print_generic_op_form=generic, enable_debug_info=debug_info,
-                                              assume_verified=True)
+        return str(self._module.operation.get_asm(print_generic_op_form=generic, enable_debug_info=debug_info,
+                                                  assume_verified=True))
 
     def __str__(self) -> str:
         return self.mlir(before_passes=not self._closed)

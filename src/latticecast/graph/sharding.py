@@ -33,12 +33,15 @@ Mesh axes must be ``AxisType.Auto``: these are propagation-style shardings, and
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from ..errors import GraphError
+
+if TYPE_CHECKING:
+    from ..dims import SymbolicDim
 
 __all__ = ["MeshLayout", "MESH_NAME"]
 
@@ -94,7 +97,7 @@ class MeshLayout:
         ip = ir.InsertionPoint.at_block_begin(body) if len(body.operations) else ir.InsertionPoint(body)
         ir.Operation.create("sdy.mesh", attributes={"sym_name": ir.StringAttr.get(MESH_NAME), "mesh": mesh}, loc=loc, ip=ip)
 
-    def sharding(self, spec: Any, shape: Sequence[int], what: str, *, boundary: bool) -> ir.Attribute:
+    def sharding(self, spec: Any, shape: Sequence[int | SymbolicDim], what: str, *, boundary: bool) -> ir.Attribute:
         """The ``#sdy.sharding<@mesh, [...]>`` of ``spec`` (``None``: replicated) for a value of ``shape``.
 
         ``boundary``: an input or output of the graph, where every dimension must split evenly
@@ -104,7 +107,7 @@ class MeshLayout:
             MESH_NAME, [sdy.DimensionShardingAttr.get([sdy.AxisRefAttr.get(a) for a in axes], is_closed=not open_)
                         for axes, open_ in dims], [], [])
 
-    def dimensions(self, spec: Any, shape: Sequence[int], what: str, *,
+    def dimensions(self, spec: Any, shape: Sequence[int | SymbolicDim], what: str, *,
                    boundary: bool) -> list[tuple[tuple[str, ...], bool]]:
         """Per dimension: the axes it is split over, and whether it is open (``P.UNCONSTRAINED``)."""
         if spec is None:
