@@ -17,7 +17,8 @@ under policy 'array-api': ...``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, overload
+from typing import Literal as _Literally  # Literal is this module's Python-scalar operand
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -127,6 +128,12 @@ def graph_of(*xs: Any) -> "Graph":
     g = found if found is not None else current_graph()
     g.check_open()
     return g
+
+
+@overload
+def operand(x: TensorValueLike, g: "Graph", *, promotes: _Literally[False] = False) -> "Value | Literal": ...
+@overload
+def operand(x: TensorValueLike, g: "Graph", *, promotes: bool) -> "Value | Literal | WeakArray": ...
 
 
 def operand(x: TensorValueLike, g: "Graph", *, promotes: bool = False) -> "Value | Literal | WeakArray":
