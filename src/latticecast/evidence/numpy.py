@@ -30,7 +30,7 @@ def _errata() -> dict[tuple[PType, PType], tuple[PType | None, PType | None, str
                 "the 2021 table predates ml_dtypes' bfloat16 in NumPy (JAX imports ml_dtypes, which registers it "
                 f"with safe casts); NumPy 2 gives {'-' if now is None else now} here "
                 "(np.promote_types / np.result_type)"))  # type: ignore[assignment]
-    return cells  # type: ignore[return-value]
+    return cells
 
 
 PUBLISHED_TABLE_ERRATA = _errata()

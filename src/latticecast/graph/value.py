@@ -56,7 +56,7 @@ class Value:
         self.graph = graph
         self.ir = value
         self.ptype = ptype
-        self.shape: tuple["int | SymbolicDim", ...] = shape if shape.__class__ is tuple else tuple(shape)  # type: ignore[assignment]
+        self.shape: tuple["int | SymbolicDim", ...] = shape if shape.__class__ is tuple else tuple(shape)
         self.storage: DType = storage if storage is not None else (
             ptype if ptype.__class__ is DType else graph.policy.materialize(ptype))
 

@@ -101,7 +101,7 @@ class JaxStrictPolicy(JaxPolicy):
     name = "jax-strict"
     title = "JAX with jax_numpy_dtype_promotion='strict'"
     source = "jax._src.dtypes._type_promotion_lattice(strict=True); jax-type-promotion-design.md"
-    edges = JAX_STRICT_EDGES  # type: ignore[assignment]
+    edges = JAX_STRICT_EDGES
     lattice_rule = "join on JAX's strict lattice"
 
     def two_strong(self, a: DType, b: DType) -> Decision:

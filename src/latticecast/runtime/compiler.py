@@ -210,7 +210,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
             return compile(refined, device, devices=devices, input_names=names, cache_dir=cache_dir,
                            use_cache=use_cache, source_name=name)
 
-        return PolymorphicModel(module, polymorphic, compile_static, name, input_names)  # type: ignore[return-value]
+        return PolymorphicModel(module, polymorphic, compile_static, name, input_names)
     job = _Job(module, name, targets, device, devices)
     names = check_input_names(input_names, job.signature)
     program, source = _program(job, use_cache, cache_dir, fast_key)

@@ -28,6 +28,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..dims import SymbolicDim
 from ..dtypes import DType
 from ..values import misfit
 from .errors import InputArrayError, InputDTypeError, InputError, InputRangeError, InputShapeError
@@ -45,7 +46,7 @@ def describe_input(index: int, name: str | None) -> str:
     return f"input {index} ({name!r})" if name is not None else f"input {index}"
 
 
-def _shape_text(shape: tuple[int, ...]) -> str:
+def _shape_text(shape: tuple["int | SymbolicDim", ...]) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
@@ -173,7 +174,7 @@ def _convert_python(value: Any, spec: TensorSpec, where: str) -> np.ndarray:
             f"{_shape_text(inferred.shape)}; the runtime does not broadcast.",
             expected=spec, got=inferred.shape)
     if inferred.size == 0:
-        return np.zeros(spec.shape, spec.np_dtype)
+        return np.zeros(inferred.shape, spec.np_dtype)  # spec.shape, which it equals
     if inferred.dtype.kind == "f" and not dtype.is_inexact:
         # NumPy reads ints that fit neither int64 nor uint64 together ([-1, 2**63]) as floats;
         # look at the values themselves before calling them floats.

@@ -21,6 +21,7 @@ import jax
 import jax.errors
 import numpy as np
 
+from ..dims import SymbolicDim
 from .devices import device_name
 from .errors import ExecutionError, InputCountError
 from .execute import SMALL_COPY, private_copy
@@ -294,7 +295,7 @@ def bind_arguments(args: tuple[Any, ...], kwargs: Mapping[str, Any], names: "Seq
         expected=n, got=len(args))
 
 
-def _prod(shape: tuple[int, ...]) -> int:
+def _prod(shape: tuple["int | SymbolicDim", ...]) -> int:
     n = 1
     for d in shape:
         n *= d

@@ -39,7 +39,7 @@ def _i64_constant(g: "Graph", values: Sequence[int], shape: Sequence[int]) -> ir
 def dim_value(g: "Graph", d: "int | SymbolicDim") -> ir.Value[ir.Type]:
     """The size ``d`` as a ``tensor<i64>``: a constant, or the symbolic dimension's size when the graph runs."""
     if d.__class__ is SymbolicDim:
-        return g.dim_value(d)  # type: ignore[arg-type]
+        return g.dim_value(d)
     return _i64_constant(g, [int(d)], ())  # type: ignore[arg-type]
 
 

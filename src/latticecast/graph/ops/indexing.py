@@ -121,9 +121,9 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
         i = int(entry.__index__())
         if n.__class__ is SymbolicDim:
             return _Axis(i, i + 1 if i != -1 else _I64_MAX, 1, None)
-        if not -n <= i < n:  # type: ignore[operator]
+        if not -n <= i < n:
             raise GraphError(f"{where}: index {i} is out of range for axis {axis} of size {n}")
-        i %= n  # type: ignore[operator]
+        i %= n
         return _Axis(i, i + 1, 1, None)
     step = 1 if entry.step is None else entry.step
     if isinstance(step, bool) or not isinstance(step, int) or step <= 0:
@@ -142,9 +142,9 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
         elif isinstance(b, bool) or not hasattr(b, "__index__"):
             raise GraphError(f"{where}: slice {name} {b!r} must be an integer")
         b = int(b.__index__())
-        bounds.append(b + n if b < 0 else b)  # type: ignore[operator]
+        bounds.append(b + n if b < 0 else b)
     start, stop = bounds
-    if not 0 <= start <= n or not 0 <= stop <= n:  # type: ignore[operator]
+    if not 0 <= start <= n or not 0 <= stop <= n:
         raise GraphError(f"{where}: slice bounds {entry.start}:{entry.stop} are out of range for axis {axis} of "
                          f"size {n} (MAX does not clamp them as Python does)")
     if start > stop:

@@ -198,7 +198,7 @@ class Promoted:
 
     values: tuple[Value, ...]
     decision: OpPromotion
-    shape: tuple[int, ...]
+    shape: tuple["int | SymbolicDim", ...]
 
 
 _SCALARS = (bool, int, float, complex)
@@ -235,9 +235,9 @@ def fast_operands(rule: OpRule, symbol: str, x: Any, y: Any) -> "tuple[OpPromoti
     if decision is None:
         decision = g.decisions[key] = decide_operands(g, rule, symbol, (a, b))
     if a.__class__ is Literal:
-        a = emit_literal(g, a, decision.target, b.shape)  # type: ignore[arg-type]
+        a = emit_literal(g, a, decision.target, b.shape)
     elif b.__class__ is Literal:
-        b = emit_literal(g, b, decision.target, a.shape)  # type: ignore[arg-type]
+        b = emit_literal(g, b, decision.target, a.shape)
     return decision, a, b  # type: ignore[return-value]
 
 
@@ -280,7 +280,7 @@ def decide_operands(g: "Graph", rule: OpRule, symbol: str,
         raise with_op(symbol, e) from None
 
 
-def realize(g: "Graph", x: "Value | Literal | WeakArray", target: DType, shape: tuple[int, ...]) -> Value:
+def realize(g: "Graph", x: "Value | Literal | WeakArray", target: DType, shape: tuple["int | SymbolicDim", ...]) -> Value:
     """``x`` in the IR at ``shape``: a literal or a weak array becomes a weak constant checked against
     ``target``."""
     if isinstance(x, Literal):
@@ -319,7 +319,7 @@ def _literal_key(value: Scalar) -> tuple[type, Any]:
     return (cls, value if cls is int or cls is bool else repr(value))
 
 
-def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple[int, ...]) -> Value:
+def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple["int | SymbolicDim", ...]) -> Value:
     """A weak constant for ``lit`` that will promote to ``target``: checked against ``target`` now
     (with the policy's literal rules), stored in the policy's type for the literal (the pass
     re-types it).

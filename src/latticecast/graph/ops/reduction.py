@@ -187,7 +187,7 @@ def _count(v: Value, axes: list[int]) -> Value:
     for a in axes:
         d = v.shape[a]
         if d.__class__ is int:
-            static *= d  # type: ignore[operator]
+            static *= d
             continue
         size = convert(Value(g, g.dim_value(d), DType.int64, ()), v.storage)  # type: ignore[arg-type]
         count = size if count is None else multiply(count, size)

@@ -146,7 +146,7 @@ def flatten(x: TensorValueLike, start_dim: int = 0, end_dim: int = -1) -> Value:
         raise GraphError(f"flatten of {format_shape(merged)} would need an algebraic dimension (MAX's "
                          f"{' * '.join(map(str, merged))}), which latticecast does not support; flatten static axes")
     size = merged[0] if len(merged) == 1 else static_size(merged)
-    return _reshaped(v, v.shape[:start] + (size,) + v.shape[end + 1:])  # type: ignore[operator]
+    return _reshaped(v, v.shape[:start] + (size,) + v.shape[end + 1:])
 
 
 def squeeze(x: TensorValueLike, axis: int) -> Value:
@@ -204,7 +204,7 @@ def concat(original_vals: Iterable[TensorValueLike], axis: int = 0) -> Value:
     if not is_static(joined):
         raise GraphError(f"concat along an axis of sizes {format_shape(joined)} would need an algebraic dimension "
                          "(MAX's sum of them), which latticecast does not support; concatenate along a static axis")
-    shape = vals[0].shape[:a] + (sum(joined),) + vals[0].shape[a + 1:]  # type: ignore[arg-type]
+    shape = vals[0].shape[:a] + (sum(joined),) + vals[0].shape[a + 1:]
     g = vals[0].graph
     with g.context:
         attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), a)}
@@ -246,8 +246,8 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
             attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)}
         size = g._add_op("stablehlo.get_dimension_size", [g.tc.tensor(DType.int32, ())], [v.ir], attrs).result
         size = g._add_op("stablehlo.convert", [i64], [size]).result
-        if want.__class__ is SymbolicDim and not g.knows_dim(want):  # type: ignore[arg-type]
-            g.name_dim(want, size)  # type: ignore[arg-type]  # a new name: its size is this dimension's
+        if want.__class__ is SymbolicDim and not g.knows_dim(want):
+            g.name_dim(want, size)  # a new name: its size is this dimension's
             continue
         expected = dim_value(g, want)
         with g.context:
