@@ -36,16 +36,16 @@ def value_sharding(value: ir.Value[ir.Type]) -> tuple[str, ir.Attribute] | None:
     """
     owner = value.owner
     if isinstance(owner, ir.Block):
-        parent = owner.owner
-        if parent is None:
+        view = owner.owner
+        if view is None:
             return None
-        parent = parent.operation  # the OpView of a func.func answers .name with its symbol
+        parent = view.operation  # the OpView of a func.func answers .name with its symbol
         if parent.name != "func.func" or "arg_attrs" not in parent.attributes:
             return None
         if owner.region.blocks[0] != owner:
             return None
         attrs = ir.ArrayAttr(parent.attributes["arg_attrs"])
-        index = value.arg_number
+        index = ir.BlockArgument(value).arg_number
         if index >= len(attrs):
             return None
         d = ir.DictAttr(attrs[index])
@@ -53,20 +53,20 @@ def value_sharding(value: ir.Value[ir.Type]) -> tuple[str, ir.Attribute] | None:
             if name in d:
                 return name, d[name]
         return None
-    owner = owner.operation  # an OpView's .name may be an attribute of the op (sdy.named_computation's)
-    attrs = owner.attributes
-    if owner.name in _SHARDING_OPS and "sharding" in attrs:
-        return SDY_SHARDING, attrs["sharding"]
-    if SDY_SHARDING in attrs:
-        per_value = attrs[SDY_SHARDING]
+    op = owner.operation  # an OpView's .name may be an attribute of the op (sdy.named_computation's)
+    op_attrs = op.attributes
+    if op.name in _SHARDING_OPS and "sharding" in op_attrs:
+        return SDY_SHARDING, op_attrs["sharding"]
+    if SDY_SHARDING in op_attrs:
+        per_value = op_attrs[SDY_SHARDING]
         if sdy.TensorShardingPerValueAttr.isinstance(per_value):
             shardings = sdy.TensorShardingPerValueAttr(per_value).shardings
-            index = value.result_number
+            index = ir.OpResult(value).result_number
             if index < len(shardings):
                 return SDY_SHARDING, shardings[index]
         return None
-    if MHLO_SHARDING in attrs and len(owner.results) == 1:
-        return MHLO_SHARDING, attrs[MHLO_SHARDING]
+    if MHLO_SHARDING in op_attrs and len(op.results) == 1:
+        return MHLO_SHARDING, op_attrs[MHLO_SHARDING]
     return None
 
 

@@ -30,7 +30,7 @@ _KIND_ORDER = (Kind.BOOL, Kind.UNSIGNED, Kind.SIGNED, Kind.FLOAT, Kind.COMPLEX)
 
 
 @functools.cache
-def _references() -> tuple[tuple[Lattice, frozenset[DType]], ...]:
+def _references() -> tuple[tuple[Lattice[PType], frozenset[DType]], ...]:
     return ((Lattice(jax_lattice(x64=True), name="jax"), frozenset(JAX_DTYPES)),
             (Lattice(MAX_EDGES, nodes=MAX_DTYPES, name="max"), frozenset(MAX_DTYPES)))
 

@@ -418,7 +418,7 @@ class Policy(ABC):
         return self._audit.commutative
 
     @property
-    def lattice(self) -> Lattice | None:
+    def lattice(self) -> Lattice[PType] | None:
         """The lattice that defines the policy, when one does."""
         return None
 
@@ -450,11 +450,11 @@ class LatticePolicy(Policy):
         return self.lattice_types
 
     @functools.cached_property
-    def _lattice(self) -> Lattice:
+    def _lattice(self) -> Lattice[PType]:
         return Lattice(self.edges, nodes=self.lattice_types, name=self.name)
 
     @property
-    def lattice(self) -> Lattice:
+    def lattice(self) -> Lattice[PType]:
         return self._lattice
 
     def join(self, a: PType, b: PType, why_not: str | None = None) -> Decision:
