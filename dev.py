@@ -2,7 +2,7 @@
 """Set up and run latticecast on a machine that has only Python and pip.
 
     python3 dev.py demo     # the main job: build a mixed-dtype graph, show the pass, run it
-    python3 dev.py test     # every test: pytest, lit + FileCheck, mypy, then a bounded fixed-seed fuzz run
+    python3 dev.py test     # every test: pytest, lit + FileCheck, then a bounded fixed-seed fuzz run
     python3 dev.py fuzz     # a long fuzz run of latticecast-opt and the Python API (fuzz/README.md)
     python3 dev.py bench    # the benchmarks in benchmarks/ (ratios against JAX)
     python3 dev.py setup    # only make the environment
