@@ -155,7 +155,7 @@ def audit(table: PromotionTable, *, max_examples: int = 5, progress: Progress | 
     g = grid[:k, :k]
 
     diagonal = np.diagonal(g)
-    for i in np.nonzero(diagonal != np.arange(k))[0]:
+    for i in np.nonzero(diagonal != np.arange(k))[0].tolist():
         report.non_idempotent.append((labels[i], cells[(labels[i], labels[i])]))
     differ = np.triu(g != g.T, 1)
     both_open = np.triu((g == open_code) & (g.T == open_code), 1)
@@ -184,12 +184,12 @@ def audit(table: PromotionTable, *, max_examples: int = 5, progress: Progress | 
     return report
 
 
-def _label(labels: tuple, value: int) -> Hashable | None:
+def _label(labels: tuple[Hashable, ...], value: int) -> Hashable | None:
     """The label behind a composed cell (``None`` when undefined or not a row)."""
     return labels[value] if value < len(labels) else None
 
 
-def _check_lattice(table: PromotionTable, labels: tuple, g: np.ndarray, report: AuditReport,
+def _check_lattice(table: PromotionTable, labels: tuple[Hashable, ...], g: np.ndarray, report: AuditReport,
                    progress: Progress | None) -> None:
     """Derive ``a <= b`` iff ``a . b == b``; the table is a lattice iff it is that order's join."""
     problems = report.problems

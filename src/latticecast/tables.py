@@ -13,7 +13,7 @@ import html
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 __all__ = ["PromotionTable", "TableFormatError", "UNDEFINED"]
 
@@ -48,7 +48,7 @@ class PromotionTable:
         return cls(tuple(rows), cols, {(r, c): fn(r, c) for r in rows for c in cols}, name)
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping, name: str = "") -> "PromotionTable":
+    def from_mapping(cls, mapping: Mapping[Hashable, Any], name: str = "") -> "PromotionTable":
         """From ``{(row, col): result}`` or ``{row: {col: result}}``; ``None``/``"-"`` is undefined."""
         cells: dict[tuple[Hashable, Hashable], Hashable | None] = {}
         rows: list[Hashable] = []
@@ -92,6 +92,7 @@ class PromotionTable:
         if not lines:
             raise TableFormatError(f"{source}: empty table")
         first = lines[0][1]
+        split: Callable[[str], list[str]]
         if "|" in first:
             split = _split_markdown
         elif "," in first:

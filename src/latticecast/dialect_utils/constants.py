@@ -23,7 +23,7 @@ def constant_values(op: ir.Operation, dtype: DType, shape: tuple[int, ...]) -> n
     """
     if not dtype.is_complex:
         return dense_values(op.attributes["value"], dtype, shape)
-    text = op.get_asm(print_generic_op_form=True)
+    text = str(op.get_asm(print_generic_op_form=True))  # object in the stubs (bytes when binary)
     m = _DENSE.search(text)
     if m is None:
         raise ValueError(f"cannot read the value of {text.strip()}")

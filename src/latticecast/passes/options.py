@@ -61,7 +61,7 @@ class PassOptions:
         return cls(**values)
 
     @classmethod
-    def _read(cls, f: dataclasses.Field, kind: Any, value: str, *, bare: bool) -> Any:
+    def _read(cls, f: dataclasses.Field[Any], kind: Any, value: str, *, bare: bool) -> Any:
         option = f.name.replace("_", "-")
         if bare and "bare" in f.metadata:
             return f.metadata["bare"]

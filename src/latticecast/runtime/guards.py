@@ -62,7 +62,7 @@ def refuse_what_crashes_xla(module: Any, name: str, platform: str = "cpu",
     when compiling for ``platform`` (a PJRT platform name: ``cpu``, ``cuda``, ``rocm``);
     ``device`` names the device in the message. Returns the integer divisions whose divisor may be
     zero, for :func:`shield_divisions`."""
-    lacking = {d.mlir_name: problem for d in DType if (problem := platform_problem(d, platform))}
+    lacking = {d.mlir_name: lack for d in DType if (lack := platform_problem(d, platform))}
     calls: dict[str, list[str]] = {}
     divisions: list[ir.Operation] = []
     for op in module.body.operations:
@@ -124,7 +124,7 @@ def shield_divisions(divisions: list[ir.Operation]) -> None:
                                        ip=ir.InsertionPoint(op)).result
 
         with op.location:
-            compare = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get("EQ")}
+            compare: dict[str, ir.Attribute] = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get("EQ")}
             mask_type = ir.RankedTensorType.get(t.shape, ir.IntegerType.get_signless(1))
             is_zero = ir.Operation.create("stablehlo.compare", results=[mask_type], operands=[divisor, splat(0)],
                                           attributes=compare, ip=ir.InsertionPoint(op)).result
@@ -171,7 +171,7 @@ def _complex_operand(op: ir.Operation) -> bool:
     t = op.operands[0].type
     if t.typeid != ir.RankedTensorType.static_typeid:
         return False
-    return ir.RankedTensorType(t).element_type.typeid == ir.ComplexType.static_typeid
+    return bool(ir.RankedTensorType(t).element_type.typeid == ir.ComplexType.static_typeid)
 
 
 def _complex_problem(op: ir.Operation) -> str | None:
@@ -209,7 +209,7 @@ def _splat_constant(value: ir.Value[ir.Type], depth: int = 0) -> bool:
     name = owner.name
     if name in ("stablehlo.constant", "arith.constant"):
         # read from the text: jaxlib's bindings cannot hand out a complex dense attribute
-        m = _DENSE_LITERAL.search(owner.get_asm(print_generic_op_form=True, large_elements_limit=1))
+        m = _DENSE_LITERAL.search(str(owner.get_asm(print_generic_op_form=True, large_elements_limit=1)))
         if m is None:
             return False
         body = m.group(1).strip()

@@ -107,13 +107,13 @@ class WeakValues:
             owner = v.owner
             if isinstance(owner, ir.Block):
                 return False
-            owner = owner.operation  # an OpView's .name may be one of its attributes
-            name = owner.name
+            op = owner.operation  # an OpView's .name may be one of its attributes
+            name = op.name
             if name in CONSTANT_LIKE:
-                return "value" in owner.attributes
-            if name not in RETYPABLE or len(owner.operands) != 1 or owner.operands[0] not in self.values:
+                return "value" in op.attributes
+            if name not in RETYPABLE or len(op.operands) != 1 or op.operands[0] not in self.values:
                 return False
-            v = owner.operands[0]
+            v = op.operands[0]
 
     def retype_constant_chain(self, value: ir.Value[ir.Type], target: DType, user: ir.Operation,
                               cache: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]]) -> ir.Value[ir.Type] | None:
@@ -121,10 +121,10 @@ class WeakValues:
         ``cache`` holds what was already rebuilt: each (value, type) is built once."""
         chain: list[ir.Operation] = []
         v = value
-        while v.owner.operation.name not in CONSTANT_LIKE:
-            chain.append(v.owner.operation)
-            v = v.owner.operands[0]
-        const = v.owner.operation
+        while _op(v).name not in CONSTANT_LIKE:  # a chain of ops (is_constant_chain)
+            chain.append(_op(v))
+            v = _op(v).operands[0]
+        const = _op(v)
         base = cache.get((v, target))
         if base is None:
             base = self._retyped_constant(const, v, target, user)
@@ -237,3 +237,10 @@ def _marks_array(marker: ir.Attribute) -> bool:
 
 def _where(loc: ir.Location) -> str:
     return Diagnostic.at(loc, "note", "").where or "<unknown>"
+
+
+def _op(value: ir.Value[ir.Type]) -> ir.Operation:
+    """The op that defines ``value`` (a value of a constant chain: not a block argument)."""
+    owner = value.owner
+    assert not isinstance(owner, ir.Block)
+    return owner.operation
