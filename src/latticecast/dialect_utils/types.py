@@ -35,7 +35,7 @@ class TypeCache:
         self.context = context
         self._elements: dict[DType, ir.Type] = {}
         self._dtype_of_element: dict[ir.Type, DType | None] = {}
-        self._tensors: dict[tuple[DType, Shape], ir.RankedTensorType] = {}
+        self._tensors: dict[tuple[DType, tuple[object, ...]], ir.RankedTensorType] = {}
         self._tensor_info: dict[ir.Type, tuple[DType, Shape]] = {}
         self._retyped: dict[tuple[ir.Type, DType], ir.Type] = {}
 
@@ -131,10 +131,12 @@ class TypeCache:
         array = np.ascontiguousarray(values, dtype=dtype.np_dtype)
         with self.context, ir.Location.unknown():
             if array.size == 1:  # a one-element buffer with a shape is a splat
-                return ir.DenseElementsAttr.get(array.reshape(1), type=self.element(dtype), shape=list(shape))
+                return ir.DenseElementsAttr.get(  # type: ignore[call-overload, no-any-return]  # ndarray: a Buffer (py3.12+)
+                    array.reshape(1), type=self.element(dtype), shape=list(shape))
             if array.shape != tuple(shape):
                 raise ValueError(f"constant of shape {array.shape} does not have shape {tuple(shape)}")
-            return ir.DenseElementsAttr.get(array, type=self.element(dtype), shape=list(shape))
+            return ir.DenseElementsAttr.get(  # type: ignore[call-overload, no-any-return]  # as above
+                array, type=self.element(dtype), shape=list(shape))
 
 
 _CACHES: "weakref.WeakKeyDictionary[ir.Context, TypeCache]" = weakref.WeakKeyDictionary()

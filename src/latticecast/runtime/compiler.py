@@ -204,11 +204,13 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
     polymorphic = read_polymorphic_signature(module)
     if polymorphic is not None:
         if input_names is not None:
-            check_input_names(input_names, polymorphic)  # type: ignore[arg-type]
+            check_input_names(input_names, polymorphic)
 
         def compile_static(refined: Any, names: Sequence[str] | None) -> Model:
-            return compile(refined, device, devices=devices, input_names=names, cache_dir=cache_dir,
-                           use_cache=use_cache, source_name=name)
+            model = compile(refined, device, devices=devices, input_names=names, cache_dir=cache_dir,
+                            use_cache=use_cache, source_name=name)
+            assert isinstance(model, Model)  # a refined module has static shapes
+            return model
 
         return PolymorphicModel(module, polymorphic, compile_static, name, input_names)
     job = _Job(module, name, targets, device, devices)

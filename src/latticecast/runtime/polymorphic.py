@@ -31,13 +31,18 @@ import io
 import re
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
 from ..tensor_type import TensorType
 from .errors import InputShapeError
 from .inputs import convert_input, describe_input
+
+if TYPE_CHECKING:
+    from .model import Model
+
+_Key = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]  # (the inputs' shapes, the dimensions' sizes)
 from .partitioning import uses_shardy
 from .signature import DIM_VAR_ATTR, PolymorphicSignature, TensorPattern, find_main
 
@@ -65,7 +70,7 @@ class PolymorphicModel:
     model compiled for them; ``specializations`` counts the shape signatures compiled so far.
     """
 
-    def __init__(self, module: Any, signature: PolymorphicSignature, compile_static: Callable[..., Any],
+    def __init__(self, module: Any, signature: PolymorphicSignature, compile_static: Callable[..., Model],
                  name: str, input_names: Sequence[str] | None = None) -> None:
         self._bytecode = _bytecode(module)
         self._signature = signature
@@ -73,7 +78,7 @@ class PolymorphicModel:
         self._name = name
         self._shardy = uses_shardy(module)
         self.input_names: tuple[str, ...] | None = tuple(input_names) if input_names else None
-        self._models: "OrderedDict[tuple, Any]" = OrderedDict()
+        self._models: "OrderedDict[_Key, Model]" = OrderedDict()
         self._lock = threading.Lock()
         self.cache_source = "refined per shape"
 
@@ -143,7 +148,7 @@ class PolymorphicModel:
                 f"(0 or more), got {size}.", index=index, name=name, expected=pattern, got=size)
         return size
 
-    def _specialize(self, key: tuple, shapes: list[tuple[int, ...]], dims: list[int]) -> Any:
+    def _specialize(self, key: _Key, shapes: list[tuple[int, ...]], dims: list[int]) -> Model:
         with self._lock:
             model = self._models.get(key)
             if model is not None:
@@ -221,7 +226,8 @@ def _bind_dimension_variables(module: Any, values: Sequence[int]) -> None:
         arg = block.arguments[i]
         dtype = np.dtype(np.int64) if "i64" in str(ir.RankedTensorType(arg.type).element_type) else np.dtype(np.int32)
         const = ir.Operation.create("stablehlo.constant", results=[arg.type], attributes={
-            "value": ir.DenseElementsAttr.get(np.array(value, dtype=dtype), type=arg.type)},
+            "value": ir.DenseElementsAttr.get(  # type: ignore[call-overload]  # ndarray: a Buffer (py3.12+)
+                np.array(value, dtype=dtype), type=arg.type)},
             ip=ir.InsertionPoint.at_block_begin(block))
         arg.replace_all_uses_with(const.result)
     for i in reversed(bound):

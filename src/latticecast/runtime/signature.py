@@ -227,7 +227,8 @@ RESERVED_KEYWORD = "return_arrays"
 """The keyword a model call takes for itself (``model(x, return_arrays=True)``), so no input can be named so."""
 
 
-def check_input_names(names: Sequence[str] | None, signature: Signature) -> tuple[str, ...] | None:
+def check_input_names(names: Sequence[str] | None,
+                      signature: Signature | PolymorphicSignature) -> tuple[str, ...] | None:
     """Validate ``compile(..., input_names=...)`` against the signature."""
     if names is None:
         return None
