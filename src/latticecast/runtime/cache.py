@@ -35,6 +35,7 @@ them) and the cache format version.
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import os
 import platform as _platform
@@ -46,7 +47,7 @@ import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar, Union
+from typing import Any, Final, Generic, TypeVar, Union
 
 __all__ = [
     "CacheInfo", "ExecutableCache", "DiskCache", "CacheDir",
@@ -333,10 +334,10 @@ def device_fingerprint(device: Any) -> str:
     """Everything about the device and the software that changes what XLA emits."""
     fp = _device_fingerprints.get(device)
     if fp is None:
-        import jaxlib
+        import jaxlib.version
 
         client = device.client
-        parts = [CACHE_FORMAT, f"jaxlib={jaxlib.__version__}",
+        parts = [CACHE_FORMAT, f"jaxlib={jaxlib.version.__version__}",
                  f"platform={client.platform}", f"platform_version={client.platform_version}",
                  f"device_kind={device.device_kind}"]
         if client.platform == "cpu":
@@ -373,8 +374,12 @@ def memory_key(source_digest: str, device: Any, request: bytes) -> str:
 MEMORY_CACHE: ExecutableCache[Any] = ExecutableCache()
 
 _settings_lock = threading.Lock()
-_UNSET = object()
-_disk_dir: Any = _UNSET  # Path | None once resolved
+class _Unset(enum.Enum):
+    UNSET = "unset"
+
+
+_UNSET: Final = _Unset.UNSET
+_disk_dir: Path | None | _Unset = _UNSET  # Path | None once resolved
 _disk_caches: dict[Path, DiskCache] = {}
 
 

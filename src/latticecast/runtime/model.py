@@ -209,7 +209,7 @@ class Model:
         if len(args) != self._n:
             args = self._bind(args, {})
         ndarray = np.ndarray
-        arrays = []
+        arrays: list[Any] = []
         append = arrays.append
         for a, (dt, shape, small) in zip(args, self._expected):
             if type(a) is ndarray and a.dtype is dt and a.shape == shape:
@@ -264,7 +264,7 @@ def bind_arguments(args: tuple[Any, ...], kwargs: Mapping[str, Any], names: "Seq
     :class:`InputCountError` that lists what ``@main`` takes."""
     n = len(input_types)
     expected = ", ".join(f"{name}: {t}" if name else str(t)
-                         for name, t in zip(names or [None] * n, input_types))
+                         for name, t in zip(names or [""] * n, input_types))
     if kwargs:
         if names is None:
             raise InputCountError(

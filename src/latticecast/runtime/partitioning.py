@@ -146,9 +146,9 @@ def read_partitioning(module: Any, what: str = "<module>") -> Partitioning:
         op = op.operation
         if op.name != "sdy.mesh":
             continue
-        mesh = sdy.MeshAttr(op.attributes["mesh"])
-        axes = [sdy.MeshAxisAttr(a) for a in mesh.axes]
-        ids = tuple(int(i) for i in mesh.device_ids)
+        attr = sdy.MeshAttr(op.attributes["mesh"])
+        axes = [sdy.MeshAxisAttr(a) for a in attr.axes]
+        ids = tuple(int(i) for i in attr.device_ids)
         meshes[ir.StringAttr(op.attributes["sym_name"]).value] = MeshInfo(
             tuple(a.name for a in axes), tuple(int(a.size) for a in axes), ids or None)
     main = find_main(module)

@@ -52,7 +52,7 @@ def _sdy_named_sharding(attr: Any, part: Partitioning, devices: Sequence[Any]) -
         mesh_attr = sdy.MeshAttr(ref)
         axes = [sdy.MeshAxisAttr(a) for a in mesh_attr.axes]
         ids = tuple(int(i) for i in mesh_attr.device_ids)
-        mesh = MeshInfo(tuple(a.name for a in axes), tuple(int(a.size) for a in axes), ids or None)
+        mesh: MeshInfo | None = MeshInfo(tuple(a.name for a in axes), tuple(int(a.size) for a in axes), ids or None)
     else:
         mesh = part.meshes.get(ir.FlatSymbolRefAttr(ref).value)
     if mesh is None or not mesh.names or mesh.device_ids is not None or mesh.size != len(devices):
@@ -226,7 +226,8 @@ class ShardedCall:
                     buffers.append(self._device_put_host(a, sharding))
             results = self.executable.execute_sharded(buffers)
             if self._handlers is not None:
-                return results.consume_with_handlers(self._handlers)
+                out: list[Any] = results.consume_with_handlers(self._handlers)
+                return out
             return [self._assemble(aval.shape, sharding, pieces) for aval, sharding, pieces in
                     zip(self.out_avals, self.out_shardings, results.disassemble_into_single_device_arrays())]
         except self._runtime_error as e:
