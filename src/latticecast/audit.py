@@ -43,7 +43,7 @@ class AuditReport:
         """:attr:`problems` with every label written with ``str``."""
         return self.problem_texts(str)
 
-    def problem_texts(self, namer: Callable[[Hashable], str]) -> list[str]:
+    def problem_texts(self, namer: Callable[[Hashable], object]) -> list[str]:
         return [template.format(*("-" if x is None else namer(x) for x in args))
                 for template, args in self.problems]
 

@@ -13,12 +13,15 @@ import html
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence, TypeVar
 
 __all__ = ["PromotionTable", "TableFormatError", "UNDEFINED"]
 
 UNDEFINED = "-"
 _UNDEFINED_SPELLINGS = {"-", "", "none", "undefined", "error", "x", "—"}
+
+
+_L = TypeVar("_L", bound=Hashable)  # the labels a table is made from
 
 
 class TableFormatError(ValueError):
@@ -42,18 +45,19 @@ class PromotionTable:
     # -- construction -----------------------------------------------------------------
 
     @classmethod
-    def from_function(cls, rows: Sequence[Hashable], columns: Sequence[Hashable] | None,
-                      fn: Callable[[Hashable, Hashable], Hashable | None], name: str = "") -> "PromotionTable":
+    def from_function(cls, rows: Sequence[_L], columns: Sequence[_L] | None,
+                      fn: Callable[[_L, _L], Hashable | None], name: str = "") -> "PromotionTable":
         cols = tuple(rows if columns is None else columns)
         return cls(tuple(rows), cols, {(r, c): fn(r, c) for r in rows for c in cols}, name)
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping[Hashable, Any], name: str = "") -> "PromotionTable":
+    def from_mapping(cls, mapping: Mapping[_L, Any], name: str = "") -> "PromotionTable":
         """From ``{(row, col): result}`` or ``{row: {col: result}}``; ``None``/``"-"`` is undefined."""
         cells: dict[tuple[Hashable, Hashable], Hashable | None] = {}
         rows: list[Hashable] = []
         cols: list[Hashable] = []
         for key, value in mapping.items():
+            pairs: list[tuple[tuple[Hashable, Hashable], Any]]
             if isinstance(key, tuple):
                 pairs = [(key, value)]
             else:

@@ -10,7 +10,7 @@ would have on its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Hashable, Union
 
 from .dtypes import DType, DTypeLike, Kind, UnknownDTypeError, valid_dtype_names
 
@@ -66,6 +66,18 @@ def is_weak(t: PType) -> bool:
 def dtype_of(t: PType) -> DType:
     """The dtype a promotable type carries, weak or not."""
     return t.dtype if isinstance(t, Weak) else t
+
+
+def as_ptype(label: Hashable) -> PType:
+    """A label of a table over types (a policy's, a typed seed table) as the type it is."""
+    if isinstance(label, (DType, Weak)):
+        return label
+    raise TypeError(f"{label!r} is not a dtype or a weak type")
+
+
+def cell_ptype(cell: Hashable | None) -> PType | None:
+    """A cell of a table over types: :func:`as_ptype`, or ``None`` where it is undefined."""
+    return None if cell is None else as_ptype(cell)
 
 
 def ptype_name(t: PType, style: str = "short") -> str:

@@ -12,7 +12,7 @@ import argparse
 from typing import Hashable
 
 from ..policies import Policy
-from ..weak import Weak
+from ..weak import Weak, as_ptype
 from .common import EXIT_OK, CliError, load_policy, namer, write_output
 from .dot import dag_to_dot
 from .render_graph import RenderUnavailable, render
@@ -37,10 +37,10 @@ def policy_dag(pol: Policy) -> tuple[dict[Hashable, tuple[Hashable, ...]], str]:
     """The generating DAG of the policy's lattice, and a caption saying where it comes from."""
     lattice = pol.lattice
     if lattice is not None:
-        return lattice.hasse_edges(), f"{pol.title}: promotion lattice"
+        return dict(lattice.hasse_edges().items()), f"{pol.title}: promotion lattice"
     report = pol.audit()
     if report.generator is None:
-        texts = report.problem_texts(pol.type_name)
+        texts = report.problem_texts(lambda t: pol.type_name(as_ptype(t)))
         why = texts[0] if texts else "its table fails the lattice laws"
         if not report.associative:
             why = (f"it is not associative ({report.non_associative} of {report.triples} triples); "

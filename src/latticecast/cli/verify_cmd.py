@@ -53,8 +53,8 @@ def run(args: argparse.Namespace) -> int:
     out: list[str] = [f"verify policy {pol.name} ({pol.title})", ""]
     report = pol.audit()
     n_weak = len(pol.types) - len(pol.dtypes)
-    scope = f"all {len(pol.types)} types" + (f", the {n_weak} weak types included" if n_weak else "")
-    out += [f"== the policy's promotion table ({scope}) ==", report.summary(namer(pol)).rstrip(),
+    all_types = f"all {len(pol.types)} types" + (f", the {n_weak} weak types included" if n_weak else "")
+    out += [f"== the policy's promotion table ({all_types}) ==", report.summary(namer(pol)).rstrip(),
             f"=> {verdict(report)}"]
     scope = pol.lattice_scope
     is_lattice = report.is_lattice

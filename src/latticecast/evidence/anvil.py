@@ -10,7 +10,7 @@ policy is a lattice.
 from __future__ import annotations
 
 from ..tables import PromotionTable
-from ..weak import PType, Weak, dtype_of
+from ..weak import PType, Weak, as_ptype, cell_ptype, dtype_of
 from . import Evidence
 from .seeds import seed_table
 
@@ -24,12 +24,12 @@ def literal_reading(types: tuple[PType, ...]) -> PromotionTable:
     def cell(a: PType, b: PType) -> PType | None:
         if isinstance(a, Weak) and isinstance(b, Weak):
             r = known[(a.dtype, b.dtype)]
-            return None if r is None else Weak(dtype_of(r))
+            return None if r is None else Weak(dtype_of(as_ptype(r)))
         if isinstance(a, Weak):
-            return amb[(a.dtype, b)]
+            return cell_ptype(amb[(a.dtype, b)])
         if isinstance(b, Weak):
-            return amb[(b.dtype, a)]
-        return known[(a, b)]
+            return cell_ptype(amb[(b.dtype, a)])
+        return cell_ptype(known[(a, b)])
 
     return PromotionTable.from_function(types, None, cell, name="anvil seed tables, literal reading")
 

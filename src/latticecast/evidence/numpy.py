@@ -11,7 +11,7 @@ its errata; the policy follows the measured table in every cell.
 from __future__ import annotations
 
 from ..dtypes import DType
-from ..weak import PType
+from ..weak import PType, as_ptype, cell_ptype
 from . import Evidence, measured
 from .measured import measured_table
 from .seeds import seed_table
@@ -26,10 +26,10 @@ def _errata() -> dict[tuple[PType, PType], tuple[PType | None, PType | None, str
         now = live.cells[(a, b)]
         if now != published:
             assert DType.bfloat16 in (a, b), (a, b)  # the appendix holds everywhere else
-            cells[(a, b)] = (published, now, (
+            cells[(as_ptype(a), as_ptype(b))] = (cell_ptype(published), cell_ptype(now), (
                 "the 2021 table predates ml_dtypes' bfloat16 in NumPy (JAX imports ml_dtypes, which registers it "
                 f"with safe casts); NumPy 2 gives {'-' if now is None else now} here "
-                "(np.promote_types / np.result_type)"))  # type: ignore[assignment]
+                "(np.promote_types / np.result_type)"))
     return cells
 
 

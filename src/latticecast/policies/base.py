@@ -38,7 +38,7 @@ from ..errors import LiteralRangeError, PromotionError
 from ..lattice import Lattice
 from ..tables import PromotionTable
 from ..values import Scalar, candidates, literal_fix, scalar_problem
-from ..weak import PType, Weak, parse_ptype, ptype_name
+from ..weak import PType, Weak, as_ptype, cell_ptype, parse_ptype, ptype_name
 from .advice import cast_advice, suggest_cast
 
 __all__ = ["Policy", "LatticePolicy", "TablePolicy", "Decision", "DivisionOperands"]
@@ -258,9 +258,10 @@ class Policy(ABC):
         if len(types) > 2 and not left_to_right and not self.is_associative:
             a, b, c, left, right = self.audit().associativity_examples[0]
             raise PromotionError(
-                f"policy {self.name!r} is not associative ({self.type_name(a)}, {self.type_name(b)}, "
-                f"{self.type_name(c)} give {self.type_name(left)} bracketed left and "
-                f"{self.type_name(right)} bracketed right), so promoting {len(types)} types at once "
+                f"policy {self.name!r} is not associative ({self.type_name(as_ptype(a))}, "
+                f"{self.type_name(as_ptype(b))}, {self.type_name(as_ptype(c))} give "
+                f"{self.type_name(cell_ptype(left))} bracketed left and "
+                f"{self.type_name(cell_ptype(right))} bracketed right), so promoting {len(types)} types at once "
                 "depends on the order; pass left_to_right=True to fold them in order",
                 policy=self.name)
         acc = self.canonical(types[0])
@@ -501,7 +502,7 @@ class TablePolicy(Policy):
     table_rule: ClassVar[str] = "the system's promotion table"
 
     def _lookup(self, a: PType, b: PType) -> Decision:
-        return Decision(self.promotion_table.cells.get((a, b)), self.table_rule,
+        return Decision(cell_ptype(self.promotion_table.cells.get((a, b))), self.table_rule,
                         f"the {self.name} table has no entry for this pair")
 
     def two_strong(self, a: DType, b: DType) -> Decision:
