@@ -80,7 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv = list(sys.argv[1:] if argv is None else argv)
         _check_options_before_command(argv)
         args = _parse(parser, argv)
-        return args.handler(args)
+        code: int = args.handler(args)
+        return code
     except SystemExit as e:
         # argparse (ours or the demo's) has printed usage (exit 2) or help (exit 0);
         # return the code so that in-process callers get an int like every other outcome.

@@ -45,7 +45,8 @@ def render(dot_text: str, fmt: str) -> bytes:
     import graphviz
 
     try:
-        return graphviz.Source(dot_text, engine="dot").pipe(format=fmt)
+        image: bytes = graphviz.Source(dot_text, engine="dot").pipe(format=fmt)
+        return image
     except graphviz.ExecutableNotFound:  # found by shutil.which but not runnable
         raise RenderUnavailable(f"--format {fmt}: Graphviz's dot program could not be run; reinstall "
                                 "the system package graphviz, or use --format dot") from None

@@ -68,6 +68,7 @@ def run(config: OptConfig, stdout: TextIO | None = None, stderr: TextIO | None =
             raise OptError("--split-input-file and --verify-diagnostics read MLIR text; the input is bytecode")
         chunks = [(source, 1)]
     else:
+        assert isinstance(source, str)  # decode_source: bytes only for bytecode
         chunks = [(c.text, c.first_line) for c in split_input(source, config.split_input_file)]
     outputs: list[str | bytes] = []
     ok = True
@@ -126,7 +127,7 @@ def _write_output(data: "str | bytes", path: str | None, out: TextIO, ok: bool) 
     if path is None or path == "-":
         if isinstance(data, bytes):
             out.flush()
-            getattr(out, "buffer", out).write(data)
+            getattr(out, "buffer", out).write(data)  # type: ignore[arg-type]  # without .buffer: a stream that takes bytes
         else:
             out.write(data)
         out.flush()
