@@ -88,10 +88,10 @@ class DeviceRef:
                 raise GraphError(f"invalid device {device!r}: expected 'cpu', 'gpu' or 'gpu:1'")
             return DeviceRef(kind, int(index) if sep else 0)
         for attr in ("device_type", "label"):
-            kind = getattr(device, attr, None)
-            index = getattr(device, "id", None)
-            if kind is not None and isinstance(index, int):
-                return DeviceRef(kind, index)
+            found = getattr(device, attr, None)
+            number = getattr(device, "id", None)
+            if found is not None and isinstance(number, int):
+                return DeviceRef(found, number)
         raise GraphError(f"{device!r} is not a device: use DeviceRef.CPU(), DeviceRef.GPU(i) or a name such "
                          "as 'cpu' or 'gpu:1'")
 

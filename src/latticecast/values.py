@@ -240,7 +240,8 @@ def _ir_spelling(d: DType) -> str:
 def convert_array(values: np.ndarray, target: DType) -> np.ndarray:
     """``values`` as ``target``'s host dtype, for values already known to fit (see :func:`array_problem`)."""
     if target.is_bool:
-        return values != 0
+        nonzero: np.ndarray = values != 0
+        return nonzero
     if not target.is_complex and values.dtype.kind == "c":
         values = values.real
     return values.astype(target.np_dtype)

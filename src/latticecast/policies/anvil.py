@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..dtypes import DType
 from ..errors import PromotionError
-from ..weak import PType, Weak, parse_ptype, ptype_name
+from ..weak import PType, Weak, dtype_of, parse_ptype, ptype_name
 from .base import Decision, LatticePolicy
 from .lattices import ANVIL_DTYPES, ANVIL_EDGES
 
@@ -70,7 +70,7 @@ class AnvilPolicy(LatticePolicy):
 
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         joined = self._lattice.join(a.dtype, b.dtype)
-        return Decision(None if joined is None else Weak(joined),
+        return Decision(None if joined is None else Weak(dtype_of(joined)),
                         "both ambiguous: the known-type join, still ambiguous",
                         "no type lies above both on anvil's lattice")
 

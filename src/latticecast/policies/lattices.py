@@ -254,7 +254,7 @@ TORCH_DTYPES: tuple[DType, ...] = (
     _D.bfloat16, _D.float16, _D.float32, _D.float64, _D.complex64, _D.complex128, *TORCH_FLOAT8,
     *TORCH_BITS_SIGNED, *TORCH_BITS_UNSIGNED)
 
-TORCH_EDGES: dict[PType, list[PType]] = {
+TORCH_EDGES: dict[DType, list[DType]] = {
     _D.bool: [_D.uint8, _D.int8],
     _D.uint8: [_D.int16],
     _D.int8: [_D.int16],

@@ -280,6 +280,7 @@ class MaxPythonPolicy(Policy):
         if source.is_integral:
             lo, hi = self.scalar_range(target)
             for value in candidates(values):
+                assert not isinstance(value, complex)  # an integer array's elements
                 if not lo <= value <= hi:
                     return (f"Refusing to implicitly promote external array with precision loss for DType "
                             f"DType.{target.name} (MAX takes an integer array only with values within "

@@ -84,7 +84,7 @@ class TorchPolicy(Policy):
     rank_sensitive = True
 
     @functools.cached_property
-    def _classic(self) -> Lattice[PType]:
+    def _classic(self) -> Lattice[DType]:
         return Lattice(TORCH_EDGES, name="torch")
 
     def missing_dtype_reason(self, d: DType) -> str:
