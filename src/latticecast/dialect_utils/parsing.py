@@ -204,6 +204,7 @@ def _deserialize_portable(data: bytes, ctx: ir.Context, source_name: str) -> ir.
         return True
 
     handle = ctx.attach_diagnostic_handler(handler)
+    assert isinstance(handle, ir.DiagnosticHandler)  # object in jaxlib's stubs
     try:
         module = stablehlo.deserialize_portable_artifact(ctx, data)
     except (ValueError, ir.MLIRError) as e:

@@ -20,10 +20,16 @@ from jaxlib.mlir import ir
 
 from ..dtypes import DType, NoStableHLOTypeError, UnknownDTypeError
 
-__all__ = ["TypeCache", "type_cache", "Shape"]
+__all__ = ["TypeCache", "type_cache", "Shape", "static_shape"]
 
 Shape = tuple["int | None", ...]
 """A tensor shape; ``None`` is a dynamic dimension."""
+
+
+def static_shape(shape: Shape) -> tuple[int, ...] | None:
+    """``shape`` if every dimension is static, else ``None``."""
+    sizes = tuple(d for d in shape if d is not None)
+    return sizes if len(sizes) == len(shape) else None
 
 _DYNAMIC = ir.ShapedType.get_dynamic_size()
 

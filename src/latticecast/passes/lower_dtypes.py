@@ -22,7 +22,7 @@ from jaxlib.mlir import ir
 
 from ..dialect_utils.constants import constant_values
 from ..op_rules import CONSTANT_LIKE
-from ..dialect_utils.types import TypeCache, type_cache
+from ..dialect_utils.types import TypeCache, static_shape, type_cache
 from ..dtypes import DType
 from .base import LatticecastPass, PassResult
 from .options import LowerDTypesOptions
@@ -105,9 +105,9 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache, *, everywhere: bool = False)
     # uses it does not verify with it (the ops the policy produced, the converts the pass
     # inserted, mixed-dtype ops), never where legal IR already uses the type (an index
     # tensor of a shape computation, a dimension operand of stablehlo.dynamic_reshape).
-    verdict: dict[ir.Operation, bool] = {}
+    verdict: dict[ir.Operation | ir.OpView, bool] = {}
 
-    def accepts(op: ir.Operation) -> bool:
+    def accepts(op: ir.Operation | ir.OpView) -> bool:
         found = verdict.get(op)
         if found is None:
             if op.name in _SIGNATURE_OPS:
@@ -134,7 +134,8 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache, *, everywhere: bool = False)
         if d is DType.tensor_float32:
             tf32_values.append(value)
         if not is_arg and owner.name in CONSTANT_LIKE:
-            _, shape = tc.tensor_info(value.type)
+            shape = static_shape(tc.tensor_info(value.type)[1])
+            assert shape is not None  # a constant's type is static
             values = constant_values(owner, d, shape)
             owner.attributes["value"] = tc.dense_attr(values.astype(d.stored_as.np_dtype), d.stored_as, shape)
         value.set_type(tc.with_element(value.type, d.stored_as))

@@ -56,17 +56,19 @@ class DiagnosticCollector:
         self.context = context
         self.source_name = source_name
         self.caught: list[Diagnostic] = []
-        self._handler: object | None = None
+        self._handler: ir.DiagnosticHandler | None = None
 
     def _handle(self, d: ir.Diagnostic) -> bool:
         self.caught.append(Diagnostic.from_mlir(d, self.source_name))
         return True
 
     def __enter__(self) -> "DiagnosticCollector":
-        self._handler = self.context.attach_diagnostic_handler(self._handle)
+        handler = self.context.attach_diagnostic_handler(self._handle)
+        assert isinstance(handler, ir.DiagnosticHandler)  # object in jaxlib's stubs
+        self._handler = handler
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._handler is not None:
-            self._handler.detach()  # type: ignore[attr-defined]
+            self._handler.detach()
             self._handler = None

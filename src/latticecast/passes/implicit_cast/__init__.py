@@ -142,7 +142,7 @@ class _Run:
             if weak_values and (a in weak_values or b in weak_values):
                 flags = (a in weak_values, b in weak_values) if not self.weak.arrays else \
                     (self.weak.flag(a), self.weak.flag(b))
-            types = (a.type, b.type)
+            types: tuple[ir.Type, ...] = (a.type, b.type)
             if flags is None and types[0] == types[1]:
                 return
         else:

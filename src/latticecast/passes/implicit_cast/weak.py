@@ -26,7 +26,7 @@ from jaxlib.mlir import ir
 
 from ...dialect_utils.constants import constant_values
 from ...dialect_utils.diagnostics import Diagnostic
-from ...dialect_utils.types import TypeCache
+from ...dialect_utils.types import TypeCache, static_shape
 from ...dtypes import DType
 from ...errors import PromotionError
 from ...op_rules import (CONSTANT_LIKE, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO, WEAK_ARRAY, WEAK_ATTR,
@@ -148,10 +148,11 @@ class WeakValues:
     def _retyped_constant(self, const: ir.Operation, value: ir.Value[ir.Type], target: DType,
                           user: ir.Operation) -> ir.Value[ir.Type] | None:
         tc = self.tc
-        const_dtype, shape = tc.tensor_info(value.type)
-        if any(d is None for d in shape):
+        const_dtype, dims = tc.tensor_info(value.type)
+        shape = static_shape(dims)
+        if shape is None:
             return None
-        values = constant_values(const, const_dtype, shape)  # type: ignore[arg-type]
+        values = constant_values(const, const_dtype, shape)
         if value in self.arrays:
             problem = self.policy.weak_array_problem(values, target)
             what, fix = "weakly typed array", "make it a constant of the dtype you mean"
