@@ -22,14 +22,14 @@ from __future__ import annotations
 import enum
 import math
 import re
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Union, cast
 
 import numpy as np
 
 from .errors import GraphError
 
-__all__ = ["SymbolicDim", "Dim", "DimLike", "MAX_DIM", "as_dim", "check_shape", "is_static", "static_size",
-           "symbols"]
+__all__ = ["SymbolicDim", "Dim", "DimLike", "MAX_DIM", "as_dim", "check_shape", "is_static", "static_dims",
+           "static_size", "symbols"]
 
 MAX_DIM = (1 << 62) - 1
 """The largest static dimension accepted: MLIR stores dimensions as int64, and products of dimensions
@@ -152,6 +152,11 @@ def check_shape(shape: Any, what: str) -> tuple["int | SymbolicDim", ...]:
 def is_static(shape: Iterable[Any]) -> bool:
     """Whether every dimension of ``shape`` is a size (no symbolic dimension)."""
     return all(d.__class__ is int for d in shape)
+
+
+def static_dims(shape: tuple["int | SymbolicDim", ...]) -> tuple[int, ...] | None:
+    """``shape`` itself when every dimension is a size (:func:`is_static`), else ``None``."""
+    return cast("tuple[int, ...]", shape) if is_static(shape) else None
 
 
 def static_size(shape: Iterable["int | SymbolicDim"]) -> "int | None":

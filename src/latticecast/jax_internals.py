@@ -190,9 +190,9 @@ def sharding_of(op_sharding: Any, devices: Sequence[Any]) -> Any:
         names = tuple(f"tile{i}" for i in range(len(tile_dims)))
         mesh = Mesh(in_order.reshape(tile_dims), names)
         return NamedSharding(mesh, PartitionSpec(*(names[i] if tile_dims[i] > 1 else None for i in range(rank))))
-    sizes, names, groups = found
+    sizes, axis_names, groups = found
     spec = [None if not groups[i] else groups[i][0] if len(groups[i]) == 1 else tuple(groups[i]) for i in range(rank)]
-    return NamedSharding(Mesh(in_order.reshape(sizes), tuple(names)), PartitionSpec(*spec))
+    return NamedSharding(Mesh(in_order.reshape(sizes), tuple(axis_names)), PartitionSpec(*spec))
 
 
 def _iota_mesh(text: str, tile_dims: list[int]) -> tuple[list[int], list[str], list[list[str]]] | None:

@@ -13,7 +13,7 @@ NumPy and JAX do. Every promotion is :func:`latticecast.op_rules.decide`'s.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Mapping
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 
-def _emit(p: Promoted, name: str, attributes: dict[str, ir.Attribute] | None = None) -> Value:
+def _emit(p: Promoted, name: str, attributes: Mapping[str, ir.Attribute] | None = None) -> Value:
     """The op ``name`` on promoted operands; its result type and weakness are the decision's."""
     g = p.values[0].graph
     d = p.decision
@@ -159,6 +159,7 @@ def _as_inexact(g: "Graph", x: "Value | Literal | WeakArray", target: DType,
     if isinstance(x, Literal):
         if not isinstance(x.ptype, Weak) or x.ptype.dtype.is_inexact:
             return x
+        assert not isinstance(x.value, complex)  # a weak int or bool literal
         value = complex(x.value) if target.is_complex else float(x.value)
         return Literal(value, g.policy.literal_type(value))
     if isinstance(x, WeakArray):

@@ -20,7 +20,7 @@ steps and its ``(slice, out_dim)`` form.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from jaxlib.mlir import ir
 
@@ -33,6 +33,9 @@ from .elementwise import add, less
 from .promotion import constant_value, convert, unary_operand
 from .selection import where
 from .shape import _reshaped, format_shape
+
+if TYPE_CHECKING:
+    from ..graph import Graph
 
 __all__ = ["slice_tensor", "getitem"]
 
@@ -185,7 +188,7 @@ def _symbolic_slice(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
-def _plus(g: Any, size: ir.Value[ir.Type], k: int) -> ir.Value[ir.Type]:
+def _plus(g: Graph, size: ir.Value[ir.Type], k: int) -> ir.Value[ir.Type]:
     i64 = g.tc.tensor(DType.int64, ())
     return g._add_op("stablehlo.add", [i64], [size, dim_value(g, k)]).result
 
@@ -208,7 +211,8 @@ def _dynamic_index(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim"
         zero, size = constant_value(g, 0, DType.int64), constant_value(g, n, DType.int64)
         starts.append(where(less(i, zero), add(i, size), i))
     with g.context:
-        attrs = {"slice_sizes": ir.DenseI64ArrayAttr.get([1 if a.size is None else a.size for a in axes])}
+        attrs = {"slice_sizes": ir.DenseI64ArrayAttr.get([a.size if isinstance(a.size, int) else 1  # static: checked
+                                                          for a in axes])}
     op = g._add_op("stablehlo.dynamic_slice", [g.tc.tensor(v.storage, shape)], [v.ir, *(s.ir for s in starts)],
                    attrs, weak=v.is_weak)
     return Value(g, op.result, v.ptype, shape, storage=v.storage)

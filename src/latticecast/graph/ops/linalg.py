@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from jaxlib.mlir.dialects import stablehlo
 
+from ...dims import SymbolicDim
 from ...dtypes import DType
 from ...errors import GraphError, PromotionError
 from ...op_rules import STABLEHLO, decide
@@ -44,7 +45,7 @@ def matmul(x: TensorValueLike, y: TensorValueLike) -> Value:
         raise GraphError(f"@: shapes {format_shape(a.shape)} and {format_shape(b.shape)} do not align "
                          f"({lhs.shape[-1]} != {rhs.shape[-2]})")
     if rhs.rank == 2:  # no batch on the right: contract directly, the left's batch stays in front
-        batch: tuple = ()
+        batch: tuple[int | SymbolicDim, ...] = ()
         lhs_batch = list(lhs.shape[:-2])
     else:
         try:

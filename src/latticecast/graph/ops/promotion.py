@@ -23,7 +23,7 @@ from typing import Literal as _Literally  # Literal is this module's Python-scal
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import SymbolicDim, is_static
+from ...dims import SymbolicDim, is_static, static_dims
 from ...dtypes import DType, UnknownDTypeError
 from ...errors import GraphError, LiteralRangeError, PromotionError
 from ...op_rules import IMPLICIT_BROADCAST_ATTR, OpPromotion, OpRule, decide
@@ -333,7 +333,8 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple["int | Sy
     if (key, target) not in g.checked_literals:
         g.policy.check_literal(lit.value, target)
         g.checked_literals.add((key, target))
-    if not is_static(shape):  # a constant has a static shape: broadcast it when the graph runs
+    dims = static_dims(shape)
+    if dims is None:  # a constant has a static shape: broadcast it when the graph runs
         return broadcast(emit_literal(g, lit, target, ()), shape)
     if isinstance(lit.ptype, Weak):
         storage = g.policy.materialize(lit.ptype)
@@ -343,13 +344,13 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple["int | Sy
         if scalar_problem(lit.value, storage) is None and storage.has_dense_constants:
             found = g.literal_constants.get((key, lit.ptype, shape, storage))
             if found is None:
-                attr = g.tc.dense_attr(np.asarray(lit.value, dtype=storage.np_dtype), storage, shape)
+                attr = g.tc.dense_attr(np.asarray(lit.value, dtype=storage.np_dtype), storage, dims)
                 op = g._add_op("stablehlo.constant", [g.tc.tensor(storage, shape)], [], {"value": attr}, weak=True)
                 found = g.literal_constants[(key, lit.ptype, shape, storage)] = Value(g, op.result, lit.ptype, shape)
             return found
     # a strong literal (a JAX bool), or one its weak storage cannot hold: build it at the target
     dtype = target if isinstance(lit.ptype, Weak) else lit.ptype
-    return _constant(g, _host_array(lit.value, dtype), dtype, shape)
+    return _constant(g, _host_array(lit.value, dtype), dtype, dims)
 
 
 def emit_weak_array(g: "Graph", arr: WeakArray, target: DType, shape: tuple["int | SymbolicDim", ...]) -> Value:
@@ -478,7 +479,7 @@ def broadcast(v: Value, shape: tuple["int | SymbolicDim", ...], *, implicit: boo
     g = v.graph
     dims = list(range(len(shape) - len(v.shape), len(shape)))
     with g.context:
-        attrs = {"broadcast_dimensions": ir.DenseI64ArrayAttr.get(dims)}
+        attrs: dict[str, ir.Attribute] = {"broadcast_dimensions": ir.DenseI64ArrayAttr.get(dims)}
         if implicit and not v.shape and g.policy.rank_sensitive:
             attrs[IMPLICIT_BROADCAST_ATTR] = ir.UnitAttr.get()
     result = [g.tc.tensor(v.storage, shape)]

@@ -76,7 +76,7 @@ class _Body:
         self.bool = g.tc.tensor(DType.bool, ())
 
     def emit(self, name: str, result: ir.Type, *operands: ir.Value[ir.Type], direction: str | None = None) -> ir.Value[ir.Type]:
-        attributes = None
+        attributes: dict[str, ir.Attribute] | None = None
         if direction is not None:
             with self.g.context:
                 attributes = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get(direction)}

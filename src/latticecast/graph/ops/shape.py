@@ -10,7 +10,7 @@ dimensions (``"batch"``): a result shape that needs one is built when the graph 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
@@ -43,11 +43,12 @@ def normalize_axis(axis: Any, rank: int, what: str) -> int:
         raise GraphError(f"{what}: axis {axis} is out of range for a value of rank {rank} "
                          f"(expected {-rank} to {rank - 1})" if rank else
                          f"{what}: axis {axis} is out of range for a value of rank 0 (it has no axes)")
-    return axis % rank
+    normalized: int = axis % rank
+    return normalized
 
 
 def _move(v: Value, name: str, shape: Sequence["int | SymbolicDim"], operands: Sequence[ir.Value[ir.Type]] = (),
-          attributes: dict[str, ir.Attribute] | None = None) -> Value:
+          attributes: Mapping[str, ir.Attribute] | None = None) -> Value:
     """Data movement ``name`` of ``v`` to ``shape``: same dtype, same weakness."""
     g = v.graph
     op = g._add_op(name, [g.tc.tensor(v.storage, shape)], [v.ir, *operands], attributes, weak=v.is_weak)
@@ -146,6 +147,7 @@ def flatten(x: TensorValueLike, start_dim: int = 0, end_dim: int = -1) -> Value:
         raise GraphError(f"flatten of {format_shape(merged)} would need an algebraic dimension (MAX's "
                          f"{' * '.join(map(str, merged))}), which latticecast does not support; flatten static axes")
     size = merged[0] if len(merged) == 1 else static_size(merged)
+    assert size is not None  # several merged axes are static (checked above)
     return _reshaped(v, v.shape[:start] + (size,) + v.shape[end + 1:])
 
 
