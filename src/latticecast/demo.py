@@ -17,16 +17,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
 from .dtypes import DType
 from .errors import PromotionError
 
+if TYPE_CHECKING:
+    from jax.sharding import Mesh
+
+    from .graph import Graph, Value
+
 __all__ = ["main", "build_program", "INPUTS", "OUTPUTS", "fp8_lines", "FP8_INPUTS", "MAX_PROGRAM", "run_max_program"]
 
-INPUTS = {
+INPUTS: dict[str, tuple[DType, np.ndarray]] = {
     "x": (DType.int16, np.array([1, 2, 3, 4], np.int16)),
     "y": (DType.float32, np.array([0.5, 0.25, -1.0, 8.0], np.float32)),
     "a": (DType.int8, np.array([-1, 2, -3, 4], np.int8)),
@@ -38,7 +43,7 @@ OUTPUTS = ("x * one + y - 2", "a + b")
 """The program's outputs, as the demo prints them."""
 
 
-def build_program(policy: str, diagnose_lossy: str = "off", *, refused: list[str] | None = None):
+def build_program(policy: str, diagnose_lossy: str = "off", *, refused: list[str] | None = None) -> Graph:
     """``(x * one + y - 2, a + b)`` under ``policy``: MAX's example, a weak literal, and the pair
     ``int8 + uint64`` on which JAX, MAX and NumPy disagree (and the Array API refuses).
 
@@ -52,7 +57,8 @@ def build_program(policy: str, diagnose_lossy: str = "off", *, refused: list[str
         x, y, a, b = g.inputs
         one = g.scalar[DType.int16](1)      # a typed scalar, MAX's g.scalar[DType.int16](1)
         outputs = []
-        for label, make in zip(OUTPUTS, (lambda: x * one + y - 2, lambda: a + b)):  # 2 is weakly typed
+        makers: tuple[Callable[[], Value], ...] = (lambda: x * one + y - 2, lambda: a + b)
+        for label, make in zip(OUTPUTS, makers):  # 2 is weakly typed
             try:
                 outputs.append(make())
             except PromotionError as e:
@@ -79,7 +85,7 @@ with Graph("classifier", input_types=input_types) as graph:
 
 def run_max_program(device: str = "cpu") -> tuple[list[np.ndarray], list[np.ndarray]]:
     """:data:`MAX_PROGRAM` built, compiled and run on seeded inputs: (latticecast's outputs, NumPy's)."""
-    namespace: dict = {}
+    namespace: dict[str, Any] = {}
     exec(MAX_PROGRAM, namespace)
     rng = np.random.default_rng(0)
     x, w, b = (rng.standard_normal(s, dtype=np.float32) for s in ((4, 8), (8, 3), (3,)))
@@ -248,7 +254,7 @@ SHARDED_SNIPPET = """    mesh = jax.make_mesh(({data}, {model}), ("data", "model
         g.output(ops.maximum(y + bias, 0), shardings=[P("data", None)])"""
 
 
-def build_sharded_layer(policy: str, mesh):
+def build_sharded_layer(policy: str, mesh: Mesh) -> Graph:
     """The mixed-precision layer of :data:`SHARDED_SNIPPET` over ``mesh`` (axes ``data`` and ``model``)."""
     from jax.sharding import PartitionSpec as P
 
