@@ -410,7 +410,7 @@ class DType(enum.Enum):
     @classmethod
     def _from_numpy(cls, obj: object) -> "DType":
         try:
-            np_dtype = np.dtype(obj)  # type: ignore[call-overload]
+            np_dtype = np.dtype(obj)  # type: ignore[call-overload]  # anything: np.dtype refuses what is not one
         except (TypeError, ValueError):
             raise UnknownDTypeError(
                 f"cannot interpret {obj!r} as a dtype; valid names are: {', '.join(valid_dtype_names())}"

@@ -55,7 +55,7 @@ class TensorValue(metaclass=_ValueType):
     constant of the current graph; a Python scalar is refused, as in MAX), and every graph value is an
     instance. The values themselves are :class:`latticecast.Value`."""
 
-    def __new__(cls, value: Any) -> Value:  # type: ignore[misc]
+    def __new__(cls, value: Any) -> Value:  # type: ignore[misc]  # MAX's constructor gives a graph value
         return as_value(value, graph_of(value))
 
 

@@ -132,7 +132,7 @@ class OpPromotion:
     target: DType
     result: DType
     result_weak: bool
-    result_ptype: PType = None  # type: ignore[assignment]
+    result_ptype: PType = None  # type: ignore[assignment]  # set by __post_init__
     """The result's type as a value of the graph carries it (weak or not); derived."""
     operand_dtypes: tuple[DType, ...] | None = None
     """Where the system gives each operand its dtype before the op converts them (MAX's ``/``:

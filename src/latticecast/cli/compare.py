@@ -18,7 +18,7 @@ from typing import Hashable, Iterable
 from ..errors import PromotionError
 from ..policies import Policy
 from ..tables import PromotionTable
-from ..weak import PType, Weak
+from ..weak import PType, Weak, as_ptype, cell_ptype
 
 __all__ = ["Cell", "differs_from_policy", "differs_from_published", "same_result"]
 
@@ -48,7 +48,7 @@ def same_result(mine: PType | None, theirs: PType | None, me: Policy, them: Poli
 def differs_from_policy(me: Policy, table: PromotionTable, other: Policy) -> set[Cell]:
     """Cells of ``table`` (a table of ``me``) where ``other`` promotes differently."""
     return {(a, b) for (a, b), mine in table.cells.items()
-            if not same_result(mine, other.try_promote(a, b), me, other)}  # type: ignore[arg-type]
+            if not same_result(cell_ptype(mine), other.try_promote(as_ptype(a), as_ptype(b)), me, other)}
 
 
 def differs_from_published(me: Policy, table: PromotionTable,
@@ -58,5 +58,5 @@ def differs_from_published(me: Policy, table: PromotionTable,
     materialise by ``me``'s rules, the only ones that apply to it."""
     seeds = list(published)
     return {(a, b) for (a, b), mine in table.cells.items()
-            if any((a, b) in s.cells and not same_result(mine, s.cells[(a, b)], me, me)  # type: ignore[arg-type]
+            if any((a, b) in s.cells and not same_result(cell_ptype(mine), cell_ptype(s.cells[(a, b)]), me, me)
                    for s in seeds)}

@@ -152,7 +152,8 @@ class Graph:
                              "debug_locations=, diagnose_lossy=, context=)")
         self.name = name
         self.policy: Policy = get_policy(policy)
-        self.options = ImplicitCastOptions(policy=self.policy, diagnose_lossy=diagnose_lossy)  # type: ignore[arg-type]  # __post_init__ parses a str
+        self.options = ImplicitCastOptions(policy=self.policy,
+                                           diagnose_lossy=diagnose_lossy)  # type: ignore[arg-type]  # parsed if a str
         self.context = context or default_context()
         self.tc: TypeCache = type_cache(self.context)
         self.debug_locations = debug_locations

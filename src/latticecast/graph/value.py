@@ -236,10 +236,10 @@ class Value:
     def __rmatmul__(self, other: Any) -> "Value":
         return _ops.matmul(other, self)
 
-    def __eq__(self, other: Any) -> "Value":  # type: ignore[override]
+    def __eq__(self, other: Any) -> "Value":  # type: ignore[override]  # elementwise, as MAX's and NumPy's
         return _ops.equal(self, other)
 
-    def __ne__(self, other: Any) -> "Value":  # type: ignore[override]
+    def __ne__(self, other: Any) -> "Value":  # type: ignore[override]  # elementwise, as MAX's and NumPy's
         return _ops.not_equal(self, other)
 
     def __lt__(self, other: Any) -> "Value":

@@ -68,7 +68,7 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache, *, everywhere: bool = False)
             except TypeError:
                 d = None
             found = lowered[element] = d if d is not None and d.needs_lowering else None
-        return found  # type: ignore[return-value]
+        return found  # type: ignore[return-value]  # not _UNSEEN: a DType or None
 
     ranked = ir.RankedTensorType.static_typeid
 

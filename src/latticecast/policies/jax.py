@@ -51,7 +51,7 @@ class JaxPolicy(LatticePolicy):
     x64 = True
 
     @property
-    def edges(self) -> Mapping[PType, list[PType]]:  # type: ignore[override]
+    def edges(self) -> Mapping[PType, list[PType]]:  # type: ignore[override]  # a property for a class attribute
         return jax_lattice(x64=self.x64)
 
     def weak_default(self, t: Weak) -> DType:

@@ -279,7 +279,7 @@ def resolve_devices(devices: Sequence[DeviceLike]) -> tuple[Any, ...]:
                          f"one program runs on the devices of one platform")
     if len({d.id for d in out}) != len(out):
         seen: set[int] = set()
-        dup = next(d for d in out if d.id in seen or seen.add(d.id))  # type: ignore[func-returns-value]
+        dup = next(d for d in out if d.id in seen or seen.add(d.id))  # type: ignore[func-returns-value]  # add: None
         raise ValueError(f"devices= lists {device_name(dup)} more than once; each partition needs its own device")
     return tuple(out)
 

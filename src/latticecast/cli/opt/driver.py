@@ -127,7 +127,7 @@ def _write_output(data: "str | bytes", path: str | None, out: TextIO, ok: bool) 
     if path is None or path == "-":
         if isinstance(data, bytes):
             out.flush()
-            getattr(out, "buffer", out).write(data)  # type: ignore[arg-type]  # without .buffer: a stream that takes bytes
+            getattr(out, "buffer", out).write(data)  # type: ignore[arg-type]  # no .buffer: takes bytes
         else:
             out.write(data)
         out.flush()

@@ -40,7 +40,7 @@ def dim_value(g: "Graph", d: "int | SymbolicDim") -> ir.Value[ir.Type]:
     """The size ``d`` as a ``tensor<i64>``: a constant, or the symbolic dimension's size when the graph runs."""
     if d.__class__ is SymbolicDim:
         return g.dim_value(d)
-    return _i64_constant(g, [int(d)], ())  # type: ignore[arg-type]
+    return _i64_constant(g, [int(d)], ())  # type: ignore[arg-type]  # an int: `__class__ is` does not narrow
 
 
 def shape_value(g: "Graph", shape: Shape) -> ir.Value[ir.Type]:
@@ -49,7 +49,7 @@ def shape_value(g: "Graph", shape: Shape) -> ir.Value[ir.Type]:
     key = tuple(shape)
     found = g._shape_values.get(key)
     if found is None:
-        found = g._shape_values[key] = vector_value(g, [d if d.__class__ is int else g.dim_value(d)  # type: ignore
+        found = g._shape_values[key] = vector_value(g, [d if d.__class__ is int else g.dim_value(d)  # type: ignore[arg-type]  # as above
                                                          for d in key])
     return found
 
@@ -57,10 +57,10 @@ def shape_value(g: "Graph", shape: Shape) -> ir.Value[ir.Type]:
 def vector_value(g: "Graph", parts: Sequence["int | ir.Value[ir.Type]"]) -> ir.Value[ir.Type]:
     """A ``tensor<Nxi64>`` of ``parts``: sizes known now (``int``) or when the graph runs (a ``tensor<i64>``)."""
     if all(p.__class__ is int for p in parts):
-        return _i64_constant(g, list(parts), (len(parts),))  # type: ignore[arg-type]
+        return _i64_constant(g, list(parts), (len(parts),))  # type: ignore[arg-type]  # ints (`__class__ is`)
     one = g.tc.tensor(DType.int64, (1,))
     pieces = [_i64_constant(g, [p], (1,)) if p.__class__ is int else
-              g._add_op("stablehlo.reshape", [one], [p]).result for p in parts]  # type: ignore[list-item]
+              g._add_op("stablehlo.reshape", [one], [p]).result for p in parts]  # type: ignore[list-item]  # as above
     if len(pieces) == 1:
         return pieces[0]
     with g.context:

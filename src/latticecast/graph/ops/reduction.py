@@ -189,7 +189,7 @@ def _count(v: Value, axes: list[int]) -> Value:
         if d.__class__ is int:
             static *= d
             continue
-        size = convert(Value(g, g.dim_value(d), DType.int64, ()), v.storage)  # type: ignore[arg-type]
+        size = convert(Value(g, g.dim_value(d), DType.int64, ()), v.storage)  # type: ignore[arg-type]  # a SymbolicDim
         count = size if count is None else multiply(count, size)
     fixed = constant_value(g, np.asarray(static, v.storage.np_dtype), v.storage)
     return fixed if count is None else (count if static == 1 else multiply(count, fixed))
