@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from typing import NoReturn, Sequence
 
 from ... import __version__
+from ...passes.options import ImplicitCastOptions, LossyLevel
 
 
 __all__ = ["OptConfig", "UsageError", "parse_args", "build_parser", "PROG", "PassFlag", "compose_pipeline"]
 
 PROG = "latticecast-opt"
-LOSSY_LEVELS = ("off", "remark", "warning", "error")
+LOSSY_LEVELS = tuple(level.value for level in LossyLevel)
 
 _VALUE_OPTIONS = {"--pass-pipeline", "--policy", "--output"}
 _FLAG_OPTIONS = {
@@ -56,7 +57,7 @@ class OptConfig:
     emit_bytecode: bool = False
 
 
-IMPLICIT_CAST = "implicit-cast"
+IMPLICIT_CAST = ImplicitCastOptions.pass_name
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ class ImplicitCastPass(LatticecastPass):
     warnings MLIR's Python bindings cannot emit.
     """
 
-    argument = "implicit-cast"
+    argument = ImplicitCastOptions.pass_name
     description = "Join operand types on a promotion lattice and insert stablehlo.convert"
     Options = ImplicitCastOptions
     options: ImplicitCastOptions
