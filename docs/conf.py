@@ -47,6 +47,9 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
 autodoc_default_options = {"member-order": "bysource"}
+# Signatures show the library's names for its argument types, not their expansions.
+autodoc_type_aliases = {name: name for name in ("TensorValueLike", "DTypeLike", "DeviceRefLike", "DeviceLike",
+                                                "ModuleSource", "CacheDir", "PType")}
 
 # The doctest builder runs every ``>>>`` block of the pages and of the docstrings they show.
 doctest_global_setup = """

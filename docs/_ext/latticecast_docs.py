@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from typing import Any
 
 from docutils import nodes
@@ -126,7 +127,19 @@ class Help(SphinxDirective):
         return [block]
 
 
+_ALIAS_REPR = re.compile(r"TypeAliasForwardRef\('(\w+)'\)")
+
+
+def _alias_names(app: Sphinx, what: str, name: str, obj: Any, options: Any, signature: str | None,
+                 return_annotation: str | None) -> tuple[str | None, str | None]:
+    """Show an alias of ``autodoc_type_aliases`` by its name inside a union too (``DTypeLike | None``),
+    where Sphinx shows the repr of its forward reference."""
+    fix = (lambda text: _ALIAS_REPR.sub(r"\1", text) if text else text)
+    return fix(signature), fix(return_annotation)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("autodoc-process-signature", _alias_names)
     app.add_directive("latticecast-policy-tables", PolicyTables)
     app.add_directive("latticecast-help", Help)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
