@@ -130,3 +130,19 @@ def test_every_public_function_is_in_the_reference() -> None:
     shown = _documented_objects()
     missing = sorted(name for name, fn in FUNCTIONS.items() if id(fn) not in shown)
     assert not missing, f"not shown by any auto* directive in docs/*.rst: {missing}"
+
+
+def test_dev_py_builds_the_docs_with_warnings_as_errors() -> None:
+    """``dev.py docs`` (and the full ``dev.py test``) build the HTML with -W, then run the doctest builder."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("latticecast_dev_docs", root / "dev.py")
+    assert spec is not None and spec.loader is not None
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    assert "docs" in dev.COMMANDS
+    assert dev.parse_args(["docs"]) == ("docs", None, [])
+    for args, builder in ((dev.DOCS_HTML, "html"), (dev.DOCS_DOCTEST, "doctest")):
+        assert "-W" in args and args[args.index("-b") + 1] == builder and "docs" in args

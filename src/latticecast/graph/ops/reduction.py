@@ -252,8 +252,8 @@ def prod(x: TensorValueLike, axis: int = -1) -> Value:
         axis: The one axis to reduce (negative counts from the end); default -1 (MAX's meaning).
 
     Returns:
-        The product, in the policy's accumulation type (small integers widen, as ``jnp.sum``: int16 multiplies in int64 under
-        ``jax``), with ``axis`` kept with size 1 (``[2, 3]`` gives ``[2, 1]``).
+        The product, in the policy's accumulation type (small integers widen, as ``jnp.prod``:
+        int16 multiplies in int64 under ``jax``), with ``axis`` kept with size 1.
 
     Raises:
         GraphError: ``axis`` is not one axis of ``x`` (use the ``reduce_*`` op for several).

@@ -151,7 +151,8 @@ def permute(x: TensorValueLike, dims: Sequence[int]) -> Value:
         dims: A permutation of all of ``x``'s axes (negative axes count from the end).
 
     Returns:
-        A value of ``x``'s dtype (and weakness), its axes reordered: ``permute(x, [1, 0])`` of a ``[2, 3]`` value is ``[3, 2]``.
+        A value of ``x``'s dtype (and weakness), its axes reordered: ``permute(x, [1, 0])`` of a
+        ``[2, 3]`` value is ``[3, 2]``.
 
     Raises:
         GraphError: ``dims`` is not a permutation of ``x``'s axes.
