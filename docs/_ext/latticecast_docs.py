@@ -39,6 +39,7 @@ class PolicyTables(SphinxDirective):
         import latticecast as lc
         from latticecast.cli.common import namer
 
+        self.env.note_reread()  # generated from the library: read again on every build
         lines: list[str] = []
         for name in lc.policies():
             pol = lc.policy(name)
@@ -49,7 +50,10 @@ class PolicyTables(SphinxDirective):
             lines += [f"Source: {escape(pol.source)}", ""]
             facts = [f"{len(pol.dtypes)} dtypes",
                      f"{len(pol.weak_types)} weak types" if pol.weak_types else "no weak types",
-                     "a lattice" if report.is_lattice else "not a lattice",
+                     f"{len(table.cells) - sum(v is not None for v in table.cells.values())} of "
+                     f"{len(table.cells)} cells refused" if report.undefined else "every cell defined",
+                     ("a partial lattice (the join of a partial order where defined)" if report.undefined
+                      else "a lattice") if report.is_lattice else "not a lattice",
                      "commutative" if report.commutative else "not commutative",
                      "associative" if report.associative else "not associative"]
             lines += ["Its table: " + ", ".join(facts) + ". Rows are the left operand, columns the "
@@ -118,6 +122,7 @@ class Help(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         prog, *sub = self.arguments
+        self.env.note_reread()  # generated from the parsers: read again on every build
         try:
             text = help_text(prog, sub[0] if sub else None)
         except ValueError as e:
