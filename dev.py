@@ -179,24 +179,29 @@ def fuzz(env: Env, runs: tuple[list[str], ...], extra: list[str]) -> int:
 
 # The API reference (docs/): HTML with Sphinx's warnings as errors, then its examples (the ``>>>``
 # blocks of the pages and of the docstrings they show) run by Sphinx's doctest builder, which
-# reuses the HTML build's parsed documents (build/docs/.doctrees). About 25 s here.
+# reuses the HTML build's parsed documents (build/docs/.doctrees). About 20 s here.
 DOCS_HTML = ["-W", "--keep-going", "-q", "-b", "html", "-d", "build/docs/.doctrees", "docs", "build/docs"]
 DOCS_DOCTEST = ["-W", "--keep-going", "-q", "-b", "doctest", "-d", "build/docs/.doctrees", "docs",
                 "build/docs-doctest"]
 
 
 def docs(env: Env, extra: list[str]) -> int:
-    """Build the API reference in build/docs/ (failing on any warning), then run its examples."""
-    code = run(env.py, "-m", "sphinx", *DOCS_HTML, *extra, check=False)
+    """Build the API reference in build/docs/ (failing on any warning), then run its examples; another
+    interpreter's build goes to its own directories (build/docs-3.13/, build/docs-3.13-doctest/)."""
+    suffix = env.venv.name[len(".venv"):]
+    html, doctest = ([a.replace("build/docs", f"build/docs{suffix}", 1) for a in args]
+                     for args in (DOCS_HTML, DOCS_DOCTEST))
+    code = run(env.py, "-m", "sphinx", *html, *extra, check=False)
     if code:
         return code
-    code = run(env.py, "-m", "sphinx", *DOCS_DOCTEST, *extra, check=False)
+    out = ROOT / doctest[-1]
+    code = run(env.py, "-m", "sphinx", *doctest, *extra, check=False)
     if code:
-        print("dev.py: the documentation's examples failed: see build/docs-doctest/output.txt", file=sys.stderr)
+        print(f"dev.py: the documentation's examples failed: see {doctest[-1]}/output.txt", file=sys.stderr)
         return code
-    summary = ROOT / "build" / "docs-doctest" / "output.txt"
+    summary = out / "output.txt"
     ran = re.search(r"Doctest summary\n=+\n\s*(\d+) tests?", summary.read_text()) if summary.exists() else None
-    print(f"dev.py: the API reference is in build/docs/index.html; {ran.group(1) if ran else 'its'} examples "
+    print(f"dev.py: the API reference is in {html[-1]}/index.html; {ran.group(1) if ran else 'its'} examples "
           "passed", flush=True)
     return 0
 

@@ -79,8 +79,8 @@ def evidence(policy: object) -> Evidence:
         An :class:`Evidence`; empty for a policy nothing covers (a user-registered one).
 
     Example:
-        >>> import latticecast as lc
-        >>> ev = lc.evidence("max")
+        >>> from latticecast.evidence import evidence
+        >>> ev = evidence("max")
         >>> sorted(ev.published) != [], isinstance(ev.errata, dict)
         (True, True)
     """
