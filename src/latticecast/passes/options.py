@@ -116,11 +116,27 @@ def _default_policy() -> Policy:
 
 @dataclasses.dataclass(frozen=True)
 class ImplicitCastOptions(PassOptions):
-    """``policy``: the promotion policy (a :class:`Policy`, or a registered name).
-    ``diagnose_lossy``: report promotions that can lose magnitude: ``off`` (default),
-    ``remark``, ``warning`` or ``error``.
-    ``lower_dtypes``: run ``lower-dtypes`` at the end, so the output is plain StableHLO
-    (``index``/``address`` as ``ui64``, ``tf32`` as ``f32``; default on)."""
+    """The options of ``implicit-cast``; in a pipeline string, ``implicit-cast{policy=max diagnose-lossy=warning}``.
+
+    Attributes:
+        policy: The promotion policy (a :class:`~latticecast.Policy`, or a registered name);
+            default ``"jax"``.
+        diagnose_lossy: Report promotions that can lose magnitude (``int64 -> float16``):
+            ``off`` (the default), ``remark``, ``warning`` or ``error``; a bare
+            ``diagnose-lossy`` in a pipeline string means ``warning``.
+        lower_dtypes: Run ``lower-dtypes`` at the end, so that the output is plain StableHLO
+            (``index``/``address`` as ``ui64``, ``tf32`` as ``f32``); default on.
+
+    Raises:
+        PassOptionError: ``diagnose_lossy`` is not one of the four levels.
+        UnknownPolicyError: ``policy`` names no registered policy.
+
+    Example:
+        >>> from latticecast import ImplicitCastOptions
+        >>> options = ImplicitCastOptions(policy="max", diagnose_lossy="warning")
+        >>> str(options)
+        'policy=max diagnose-lossy=warning lower-dtypes=true'
+    """
 
     pass_name: ClassVar[str] = "implicit-cast"
 
