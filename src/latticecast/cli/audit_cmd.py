@@ -1,5 +1,8 @@
 """``latticecast audit FILE``: the lattice laws, checked on a promotion table from a file.
 
+The exit code answers "is this table a (partial) lattice?" as ``verify``'s does: 0 yes, 1 no
+(the report says which law fails), 2 for a file that cannot be read.
+
 Labels need not be dtypes: any square CSV or markdown table can be audited. When
 every label does parse as a type (in the notation the file declares with a
 ``# notation: bytes`` comment, or that ``--notation`` gives), the labels are read
@@ -20,7 +23,7 @@ from ..audit import AuditReport, audit
 from ..dtypes import UnknownDTypeError
 from ..tables import PromotionTable
 from ..weak import PType, parse_ptype, ptype_name
-from .common import EXIT_OK, CliError, write_output
+from .common import EXIT_OK, EXIT_PROPERTY_FAILS, CliError, write_output
 
 __all__ = ["add_parser", "run", "read_table", "report_json"]
 
@@ -28,11 +31,13 @@ Namer = Callable[[Hashable], str]
 
 
 def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    p = sub.add_parser("audit", help="audit a promotion table from a CSV or markdown file",
+    p = sub.add_parser("audit", help="audit a promotion table from a CSV or markdown file; exit 1 if it is not "
+                                     "a lattice",
                        description="Check a promotion table for commutativity, associativity and "
                                    "whether a lattice generates it. The first row names the columns, "
                                    "the first column the rows; '-' marks an undefined promotion; "
-                                   "lines starting with # are comments.")
+                                   "lines starting with # are comments. Exit code 0 when the table is a "
+                                   "(partial) lattice, 1 when it is not (as verify), 2 when it cannot be read.")
     p.add_argument("file", help="a .csv or markdown table")
     p.add_argument("--notation", choices=("bits", "bytes"), default=None,
                    help="how dtype codes i1, i8, u8 are read: bit counts (i8 = int8) or byte counts "
@@ -49,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         write_output(json.dumps(report_json(report, namer, source=args.file), indent=2) + "\n", None)
     else:
         write_output(report.summary(namer), None)
-    return EXIT_OK
+    return EXIT_OK if report.is_lattice else EXIT_PROPERTY_FAILS
 
 
 class ProgressBar:

@@ -2,8 +2,8 @@
 
 Errors a user can fix (a misspelt policy, a dtype the policy lacks, an unwritable
 output file) become :class:`CliError`, which :func:`latticecast.cli.main.main`
-prints as one line and turns into exit code 2. Nothing here catches anything
-broader than the exceptions it names, so a bug still surfaces as a traceback.
+prints as one line and turns into exit code 2 (:mod:`.exit_codes`). Nothing here catches
+anything broader than the exceptions it names, so a bug still surfaces as a traceback.
 """
 
 from __future__ import annotations
@@ -12,20 +12,17 @@ import sys
 from pathlib import Path
 from typing import Callable, Hashable, cast
 
-from ..errors import PromotionError
+from ..errors import LatticecastError, PromotionError
 from ..policies import Policy
 from ..policies import policy as lookup_policy
 from ..weak import PType, parse_ptype
+from .exit_codes import EXIT_FAILURE as EXIT_PROPERTY_FAILS, EXIT_OK, EXIT_USAGE
 
 __all__ = ["CliError", "EXIT_OK", "EXIT_PROPERTY_FAILS", "EXIT_USAGE", "load_policy", "parse_types",
            "write_output", "yes_no", "namer"]
 
-EXIT_OK = 0
-EXIT_PROPERTY_FAILS = 1
-EXIT_USAGE = 2
 
-
-class CliError(Exception):
+class CliError(LatticecastError):
     """A mistake in the command line or its input; the message is the whole story (exit 2)."""
 
 

@@ -15,13 +15,13 @@ import enum
 import typing
 from typing import Any, ClassVar
 
-from ..errors import UnknownPolicyError
+from ..errors import LatticecastError, UnknownPolicyError
 from ..policies import Policy, policy as get_policy
 
 __all__ = ["PassOptions", "PassOptionError", "LossyLevel", "ImplicitCastOptions", "LowerDTypesOptions"]
 
 
-class PassOptionError(ValueError):
+class PassOptionError(LatticecastError, ValueError):
     """A pass option that does not exist or has a bad value; the message lists the valid ones."""
 
 

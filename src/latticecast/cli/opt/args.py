@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from typing import NoReturn, Sequence
 
 from ... import __version__
+from ..exit_codes import LATTICECAST_OPT, UsageError
 
 
 __all__ = ["OptConfig", "UsageError", "parse_args", "build_parser", "PROG", "PassFlag", "compose_pipeline"]
 
-PROG = "latticecast-opt"
+PROG = LATTICECAST_OPT
 LOSSY_LEVELS = ("off", "remark", "warning", "error")
 
 _VALUE_OPTIONS = {"--pass-pipeline", "--policy", "--output"}
@@ -33,10 +34,6 @@ _FLAG_OPTIONS = {
     "--mlir-pretty-debuginfo", "--mlir-print-local-scope", "--allow-unregistered-dialect",
     "--mlir-disable-threading", "--emit-bytecode", "--help", "--version",
 }
-
-
-class UsageError(Exception):
-    """The command line itself is wrong (argparse's kind of error; exit code 2)."""
 
 
 @dataclass(frozen=True)

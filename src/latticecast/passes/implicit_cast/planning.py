@@ -23,7 +23,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ...dialect_utils.types import TypeCache
 from ...dtypes import DType
-from ...errors import PromotionError
+from ...errors import DomainError, PromotionError
 from ...op_rules import WEAK_ARRAY, OpRule, decide
 from ...policies import Policy
 from ...weak import PType, Weak
@@ -81,7 +81,7 @@ class Planner:
         try:
             ptypes: list[PType] = [self._ptype(d, f) for d, f in zip(dtypes, flags or [False] * len(dtypes))]
             decision = decide(self.policy, rule, ptypes, zero_dim)
-        except PromotionError as e:
+        except (PromotionError, DomainError) as e:
             return str(e)
         if not decision.accepts_result(res_dtype, self.policy):
             names = " and ".join(self.policy.type_name(t) for t in ptypes)
