@@ -14,6 +14,7 @@ from ...dialect_utils.diagnostics import MLIRParseError
 from ...dialect_utils.parsing import decode_source, is_bytecode
 from ...errors import LatticecastError
 from ...passes import Pipeline, PipelineError
+from ...policies import Policy
 from ..common import write_file
 from ..exit_codes import EXIT_FAILURE, EXIT_OK, report
 from .args import PROG, OptConfig, parse_args
@@ -50,6 +51,8 @@ def run(config: OptConfig, stdout: TextIO | None = None, stderr: TextIO | None =
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     context = make_context(lenient=True)
+    if config.policy_file is not None:  # its mistakes as themselves (exit 1), not inside the pipeline's
+        Policy.from_table(config.policy_file)
     runner = _pipeline(config.pipeline, context)
     data, source_name = _read_input(config.input)
     printing = PrintOptions(config.print_generic, config.print_debuginfo, config.pretty_debuginfo,
