@@ -32,7 +32,8 @@ def _exception_classes() -> dict[type[BaseException], str]:
 def test_every_latticecast_exception_derives_from_the_root() -> None:
     classes = _exception_classes()
     assert len(classes) >= 25  # the walk does find them (PromotionError ... the CLIs' own)
-    orphans = [f"{module}.{cls.__name__}" for cls, module in classes.items() if not issubclass(cls, lc.LatticecastError)]
+    orphans = [f"{module}.{cls.__name__}" for cls, module in classes.items()
+               if not issubclass(cls, lc.LatticecastError)]
     assert orphans == [], f"derive these from latticecast.LatticecastError: {orphans}"
 
 
@@ -131,7 +132,8 @@ def test_report_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_both_tools_use_the_table() -> None:
     """Neither tool keeps exit codes or an error list of its own."""
-    for module in (importlib.import_module("latticecast.cli.main"), importlib.import_module("latticecast.cli.opt.driver")):
+    for name in ("latticecast.cli.main", "latticecast.cli.opt.driver"):
+        module = importlib.import_module(name)
         source = inspect.getsource(module)
         assert "exit_codes import" in source and "report(e, PROG)" in source
         assert "USER_ERRORS" not in source and "EXIT_USAGE = " not in source
