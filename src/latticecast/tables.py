@@ -15,13 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
+from .errors import LatticecastError
+
 __all__ = ["PromotionTable", "TableFormatError", "UNDEFINED"]
 
 UNDEFINED = "-"
 _UNDEFINED_SPELLINGS = {"-", "", "none", "undefined", "error", "x", "—"}
 
 
-class TableFormatError(ValueError):
+class TableFormatError(LatticecastError, ValueError):
     """A table file that cannot be read; the message names the file and line."""
 
 

@@ -17,6 +17,8 @@ from typing import Mapping
 
 from jaxlib.mlir import ir, passmanager
 
+from ..errors import LatticecastError
+
 from .base import LatticecastPass
 from .implicit_cast import ImplicitCastPass
 from .lower_dtypes import LowerDTypesPass
@@ -31,7 +33,7 @@ PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitC
 _ANCHOR = "builtin.module"
 
 
-class PipelineError(ValueError):
+class PipelineError(LatticecastError, ValueError):
     """A pass pipeline that cannot be parsed or built; the message (one line) says where and why."""
 
 

@@ -20,7 +20,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ...dtypes import DType, DTypeLike
-from ...errors import PromotionError
+from ...errors import DomainError, PromotionError
 from ...op_rules import FLOAT_FUNCTION, FLOOR_DIVIDE, INEXACT_BINARY, STABLEHLO, TRUE_DIVIDE, OpRule, decide
 from ...weak import PType, Weak
 from ..value import TensorValueLike, Value
@@ -552,7 +552,7 @@ def _comparison(direction: str, symbol: str, name: str) -> Callable[[TensorValue
             attrs = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get(direction)}
         p = promote(STABLEHLO["stablehlo.compare"], symbol, x, y, graph=g)
         if ordering and p.decision.target.is_complex:
-            raise PromotionError(f"{symbol}: complex numbers have no order (as in JAX); compare their real parts "
+            raise DomainError(f"{symbol}: complex numbers have no order (as in JAX); compare their real parts "
                                  f"or magnitudes (abs(x) {symbol} ...)", policy=g.policy.name)
         return _emit(p, "stablehlo.compare", attrs)
     op.__name__ = op.__qualname__ = name
@@ -783,7 +783,7 @@ def float_operand(x: TensorValueLike, what: str) -> Value:
     v = unary_operand(x, what)
     try:
         d = decide(v.graph.policy, FLOAT_FUNCTION, [v.ptype])
-    except PromotionError as e:
+    except (PromotionError, DomainError) as e:
         raise with_op(what, e) from None
     return convert(v, d.target, keep_weak=True)
 
@@ -845,7 +845,7 @@ def _rounding(name: str, what: str) -> Callable[[TensorValueLike], Value]:
     def op(x: TensorValueLike) -> Value:
         v = unary_operand(x, what)
         if v.storage.is_complex:
-            raise PromotionError(f"{what} is not defined for complex values")
+            raise DomainError(f"{what} is not defined for complex values")
         if not v.storage.is_inexact:
             return v  # integers are already whole (jnp.floor returns them unchanged)
         return _unary(name, v)
@@ -904,7 +904,7 @@ def trunc(x: TensorValueLike) -> Value:
     """
     v = unary_operand(x, "trunc")
     if v.storage.is_complex:
-        raise PromotionError("trunc is not defined for complex values")
+        raise DomainError("trunc is not defined for complex values")
     if not v.storage.is_inexact:
         return v
     return where(less(v, constant_value(v.graph, 0, v.storage)), ceil(v), floor(v))
@@ -953,7 +953,7 @@ def is_inf(x: TensorValueLike) -> Value:
     """
     v = unary_operand(x, "is_inf")
     if v.storage.is_complex:
-        raise PromotionError("is_inf is not defined for complex values; test the real and imaginary parts")
+        raise DomainError("is_inf is not defined for complex values; test the real and imaginary parts")
     if not v.storage.is_inexact:
         return not_equal(v, v)
     return equal(abs(v), constant_value(v.graph, float("inf"), v.storage))
@@ -981,7 +981,7 @@ def negative(x: TensorValueLike) -> Value:
     """
     v = unary_operand(x, "-")
     if v.storage.is_bool:
-        raise PromotionError("unary - is not defined for bool; use ~ (logical not) or cast first")
+        raise DomainError("unary - is not defined for bool; use ~ (logical not) or cast first")
     return _unary("stablehlo.negate", v)
 
 
@@ -1008,7 +1008,7 @@ def abs(x: TensorValueLike) -> Value:
     """
     v = unary_operand(x, "abs")
     if v.storage.is_bool:
-        raise PromotionError("abs is not defined for bool")
+        raise DomainError("abs is not defined for bool")
     if v.storage.is_unsigned:
         return v
     if v.storage.is_complex:
@@ -1038,7 +1038,7 @@ def sign(x: TensorValueLike) -> Value:
     """
     v = unary_operand(x, "sign")
     if v.storage.is_bool:
-        raise PromotionError("sign is not defined for bool")
+        raise DomainError("sign is not defined for bool")
     if v.storage.is_unsigned:
         return cast(not_equal(v, constant_value(v.graph, 0, v.storage)), v.storage)
     return _unary("stablehlo.sign", v)
@@ -1066,7 +1066,7 @@ def invert(x: TensorValueLike) -> Value:
     """
     v = unary_operand(x, "~")
     if v.storage.is_inexact:
-        raise PromotionError(f"~ needs integer or bool operands, not {v.storage.name}")
+        raise DomainError(f"~ needs integer or bool operands, not {v.storage.name}")
     return _unary("stablehlo.not", v)
 
 
@@ -1079,7 +1079,7 @@ def _bools(what: str, *xs: TensorValueLike) -> None:
         dtype = x.storage if isinstance(x, Value) else None
         if dtype is not None and not dtype.is_bool or dtype is None and not isinstance(x, bool):
             shown = dtype.name if dtype is not None else repr(x)
-            raise PromotionError(f"{what} needs bool operands, not {shown}; compare first (x != 0) or use the "
+            raise DomainError(f"{what} needs bool operands, not {shown}; compare first (x != 0) or use the "
                                  "bitwise operators & | ^ ~")
 
 

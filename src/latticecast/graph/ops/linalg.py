@@ -13,7 +13,7 @@ from __future__ import annotations
 from jaxlib.mlir.dialects import stablehlo
 
 from ...dtypes import DType
-from ...errors import GraphError, PromotionError
+from ...errors import DomainError, GraphError, PromotionError
 from ...op_rules import STABLEHLO, decide
 from ..value import TensorValueLike, Value
 from .dynamic import iota
@@ -64,7 +64,7 @@ def matmul(x: TensorValueLike, y: TensorValueLike) -> Value:
         raise GraphError("@ needs tensors of rank 1 or more; use * for scalars")
     try:  # decided like every op, but not broadcast: contraction shapes differ by design
         d = decide(g.policy, STABLEHLO["stablehlo.dot_general"], [a.ptype, b.ptype])
-    except PromotionError as e:
+    except (PromotionError, DomainError) as e:
         raise with_op("@", e) from None
     a, b = (v if v.storage is d.target and not v.is_weak else convert(v, d.target, keep_weak=True) for v in (a, b))
     lhs = unsqueeze(a, 0) if a.rank == 1 else a

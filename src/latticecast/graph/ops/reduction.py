@@ -28,7 +28,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ...dims import SymbolicDim
 from ...dtypes import DType
-from ...errors import GraphError, PromotionError
+from ...errors import DomainError, GraphError
 from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .dynamic import iota
@@ -150,7 +150,7 @@ def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, w
     every element is NaN, as MAX's kernels do; otherwise a NaN wins (NumPy's ``max``)."""
     v = unary_operand(x, what)
     if v.storage.is_complex:
-        raise PromotionError(f"{what} is not defined for complex values")
+        raise DomainError(f"{what} is not defined for complex values")
     axes = axes_of(v, what)
     empty = [a for a in axes if v.shape[a] == 0 and v.shape[a].__class__ is int]
     if empty:
@@ -204,7 +204,7 @@ def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
     if not v.storage.is_inexact:
         t = pol.true_divide_type(pol.sum_type(v.storage))
         if t is None:
-            raise PromotionError(f"{what} needs floats under policy '{pol.name}'; cast first")
+            raise DomainError(f"{what} needs floats under policy '{pol.name}'; cast first")
         v = convert(v, pol.materialize(t))
     _check_zero(v, what)
     total = _reduce(v, axes, "stablehlo.add", 0, keepdims)
@@ -389,7 +389,7 @@ def var(x: TensorValueLike, axis: int = -1) -> Value:
     """The population variance along ``axis`` (no Bessel correction), kept with size 1 (MAX's ``x.var()``)."""
     v = unary_operand(x, "var")
     if v.storage.is_bool:
-        raise PromotionError("var is not defined for bool values; cast first")
+        raise DomainError("var is not defined for bool values; cast first")
     d = subtract(v, mean(v, axis))
     return mean(multiply(d, d), axis)
 
@@ -406,7 +406,7 @@ def _arg(x: TensorValueLike, axis: int, largest: bool) -> Value:
     what = "argmax" if largest else "argmin"
     v = unary_operand(x, what)
     if v.storage.is_complex:
-        raise PromotionError(f"{what} is not defined for complex values")
+        raise DomainError(f"{what} is not defined for complex values")
     a = _one_axis(v, axis, what)[0]
     g = v.graph
     dtype = v.storage

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...dtypes import DType
-from ...errors import PromotionError
+from ...errors import DomainError
 from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .promotion import Literal, broadcast, broadcast_shapes, constant_value, graph_of, operand, promote
@@ -44,10 +44,10 @@ def where(condition: TensorValueLike, x: TensorValueLike, y: TensorValueLike) ->
     c = operand(condition, g)
     if isinstance(c, Literal):
         if not isinstance(c.value, bool):
-            raise PromotionError(f"where needs a bool condition, not {c.value!r}")
+            raise DomainError(f"where needs a bool condition, not {c.value!r}")
         c = constant_value(g, c.value, DType.bool)
     if not c.storage.is_bool:
-        raise PromotionError(f"where needs a bool condition, not {c.storage.name}; compare it first "
+        raise DomainError(f"where needs a bool condition, not {c.storage.name}; compare it first "
                              "(e.g. x != 0)")
     p = promote(STABLEHLO["stablehlo.select"], "where", x, y, graph=g)
     shape = broadcast_shapes(c.shape, p.shape)
