@@ -685,11 +685,15 @@ def test_inputs_that_kill_jaxlibs_parser_are_refused_with_a_location() -> None:
     out = subprocess.run([sys.executable, "-c", _KILLERS], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, (out.returncode, out.stdout, out.stderr[-2000:])
     lines = out.stdout.splitlines()
-    assert lines == [
+    # bytecode: jaxlib 0.10's verifier divides by zero (found in a child process and refused);
+    # jaxlib 0.12's reports the missing groups itself, at the op
+    bytecode = {"bytecode a2a.mlirbc: error: jaxlib's verifier crashes (SIGFPE) ",
+                "bytecode a2a.mlirbc:2:8: error: group size of replica_groups mu"}
+    assert len(lines) == 6 and lines[3] in bytecode, out.stdout
+    assert lines[:3] + lines[4:] == [
         "text True 2 8 group size of replica_groups must be 3",
         "text False 2 8 group size of replica_groups must be 3",
         "compile <input>:2:8: error: group size of replica_groups must be 3: ",
-        "bytecode a2a.mlirbc: error: jaxlib's verifier crashes (SIGFPE) ",
         "quant 2 90 type '!quant.uniform<i8:f32, 1.0:3>' created with ",
         "alive",
     ], out.stdout
