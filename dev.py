@@ -2,9 +2,10 @@
 """Set up and run latticecast on a machine that has only Python and pip.
 
     python3 dev.py demo     # the main job: build a mixed-dtype graph, show the pass, run it
-    python3 dev.py test     # every test: pytest, lit + FileCheck, then a bounded fixed-seed fuzz run
+    python3 dev.py test     # every test: pytest, lit + FileCheck, the docs build, mypy, a bounded fixed-seed fuzz run
     python3 dev.py fuzz     # a long fuzz run of latticecast-opt and the Python API (fuzz/README.md)
     python3 dev.py bench    # the benchmarks in benchmarks/ (ratios against JAX)
+    python3 dev.py docs     # the API reference (Sphinx) in build/docs/index.html, and its examples run
     python3 dev.py setup    # only make the environment
 
 Each command first makes ``.venv`` (once) and installs the package with its test
@@ -31,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 MIN_PYTHON = (3, 11)  # pyproject.toml's requires-python: jaxlib 0.10.2 has no wheel for 3.10
-COMMANDS = ("demo", "test", "bench", "fuzz", "setup")
+COMMANDS = ("demo", "test", "bench", "fuzz", "docs", "setup")
 NOT_FOUND = 3  # the exit code when the interpreter asked for with --python is not on this machine
 
 # What an interpreter says of itself: major.minor, then the identity its environment is built for
@@ -176,6 +177,35 @@ def fuzz(env: Env, runs: tuple[list[str], ...], extra: list[str]) -> int:
     return code
 
 
+# The API reference (docs/): HTML with Sphinx's warnings as errors, then its examples (the ``>>>``
+# blocks of the pages and of the docstrings they show) run by Sphinx's doctest builder, which
+# reuses the HTML build's parsed documents (build/docs/.doctrees). About 20 s here.
+DOCS_HTML = ["-W", "--keep-going", "-q", "-b", "html", "-d", "build/docs/.doctrees", "docs", "build/docs"]
+DOCS_DOCTEST = ["-W", "--keep-going", "-q", "-b", "doctest", "-d", "build/docs/.doctrees", "docs",
+                "build/docs-doctest"]
+
+
+def docs(env: Env, extra: list[str]) -> int:
+    """Build the API reference in build/docs/ (failing on any warning), then run its examples; another
+    interpreter's build goes to its own directories (build/docs-3.13/, build/docs-3.13-doctest/)."""
+    suffix = env.venv.name[len(".venv"):]
+    html, doctest = ([a.replace("build/docs", f"build/docs{suffix}", 1) for a in args]
+                     for args in (DOCS_HTML, DOCS_DOCTEST))
+    code = run(env.py, "-m", "sphinx", *html, *extra, check=False)
+    if code:
+        return code
+    out = ROOT / doctest[-1]
+    code = run(env.py, "-m", "sphinx", *doctest, *extra, check=False)
+    if code:
+        print(f"dev.py: the documentation's examples failed: see {doctest[-1]}/output.txt", file=sys.stderr)
+        return code
+    summary = out / "output.txt"
+    ran = re.search(r"Doctest summary\n=+\n\s*(\d+) tests?", summary.read_text()) if summary.exists() else None
+    print(f"dev.py: the API reference is in {html[-1]}/index.html; {ran.group(1) if ran else 'its'} examples "
+          "passed", flush=True)
+    return 0
+
+
 def parse_args(argv: list[str]) -> tuple[str, str | None, list[str]] | None:
     """``(command, --python's value or None, the arguments for the tool)``; ``None`` for a usage error.
     ``--python`` may come before or after the command; ``--`` passes all that follows to the tool."""
@@ -222,6 +252,8 @@ def main(argv: list[str]) -> int:
         return run(env.py, "benchmarks/run_all.py", *extra, check=False)
     if command == "fuzz":
         return fuzz(env, LONG_FUZZ, extra)
+    if command == "docs":
+        return docs(env, extra)
     # test: pytest ("no tests collected", exit code 5, is a failure of the set-up, not a pass)
     code = run(env.py, "-m", "pytest", *extra, check=False)
     if code == 5:
@@ -233,6 +265,9 @@ def main(argv: list[str]) -> int:
         return 0
     # lit from PyPI has no __main__ module (`python -m lit` fails): run its console script.
     code = run(env.tool("lit"), "-sv", "lit_tests", check=False)
+    if code:
+        return code
+    code = docs(env, [])  # the API reference builds with no warning, and its examples run
     if code:
         return code
     code = run(env.py, "-m", "mypy", check=False)  # strict, on src/latticecast: pyproject.toml's [tool.mypy]

@@ -21,7 +21,7 @@ Four campaigns, each a hypothesis test that records findings instead of failing
   subprocess.
 
 Oracles: only documented exceptions escape (``PromotionError``, ``LiteralRangeError``,
-``GraphError``, ``PassFailure``, ``UnknownPolicyError``, ``UnknownDTypeError``, ``InputError``,
+``DomainError``, ``GraphError``, ``PassFailure``, ``UnknownPolicyError``, ``UnknownDTypeError``, ``InputError``,
 ``CompileError``, ``DeviceNotFoundError``, and a ``TypeError``/``ValueError`` that a ``raise``
 statement in latticecast raised with a message); no crash and no hang (the campaigns run in
 a child process watched by the parent); and no silent wrong answer where it can be
@@ -99,8 +99,8 @@ class Finding:
         return f"[{self.oracle}] {self.key}  ({self.hits} hit(s), campaign {self.campaign})"
 
 
-_DOCUMENTED_NAMES = ("PromotionError", "LiteralRangeError", "GraphError", "PassFailure", "UnknownPolicyError",
-                     "UnknownDTypeError", "InputError", "CompileError", "DeviceNotFoundError")
+_DOCUMENTED_NAMES = ("PromotionError", "LiteralRangeError", "DomainError", "GraphError", "PassFailure",
+                     "UnknownPolicyError", "UnknownDTypeError", "InputError", "CompileError", "DeviceNotFoundError")
 _documented: tuple[type, ...] | None = None
 
 

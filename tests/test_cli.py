@@ -494,7 +494,7 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 
 def test_audit_maxs_published_table(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "audit", str(SEED_TABLES / "max.csv"))
-    assert code == 0 and err == ""
+    assert code == 1 and err == ""  # not a lattice: exit 1, as verify
     assert "16 types, 256 cells, 4096 triples" in out
     assert "commutative: no, 4 pairs differ:" in out
     assert "bool . index = int64 but index . bool = uint64" in out
@@ -505,7 +505,7 @@ def test_audit_maxs_published_table(capsys: pytest.CaptureFixture[str]) -> None:
 def test_audit_reads_the_files_byte_notation(capsys: pytest.CaptureFixture[str]) -> None:
     # JAX's docs table, in JAX's byte codes (the file says so): not associative without weak types.
     code, out, _ = run(capsys, "audit", str(SEED_TABLES / "jax_promotion_table.csv"))
-    assert code == 0
+    assert code == 1
     assert "15 types, 225 cells, 3375 triples" in out
     assert "associative: no, 64 of 3375 triples differ" in out
     assert "(u8 . i1) . bf = f8 but u8 . (i1 . bf) = bf" in out   # the file's own spelling
@@ -537,14 +537,14 @@ def test_audit_notation_decides_what_the_labels_mean(capsys: pytest.CaptureFixtu
     assert code == 0
     assert "lattice: yes" in out and "int8 -> i8" in out
     code, out, _ = run(capsys, "audit", path)          # default: bits (no '# notation' comment)
-    assert "closed: no" in out and "lattice: no" in out
+    assert code == 1 and "closed: no" in out and "lattice: no" in out
     code, out, _ = run(capsys, "audit", write(tmp_path, "b.csv", "# notation: bytes\n" + Path(path).read_text()))
     assert "lattice: yes" in out
 
 
 def test_audit_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "audit", str(SEED_TABLES / "max.csv"), "--format", "json")
-    assert code == 0
+    assert code == 1
     data = json.loads(out)
     assert data["types"][:3] == ["bool", "int8", "int16"]
     assert data["cells"] == 256 and data["defined_cells"] == 256 and data["complete"] is True
@@ -554,6 +554,7 @@ def test_audit_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["triples"] == 4096 and data["non_associative_triples"] == 68
     assert data["lattice"] is False and data["generator"] is None and data["lattice_problems"]
     code, out, _ = run(capsys, "audit", str(SEED_TABLES / "anvil_known.csv"), "--format", "json")
+    assert code == 0
     data = json.loads(out)
     assert data["lattice"] is True and data["associative"] is True
     assert data["generator"]["i1"] == ["i8", "ui8"] and data["generator"]["f64"] == []

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from latticecast import (DType, Graph, GraphError, LiteralRangeError, PassFailure, PromotionError,
+from latticecast import (DomainError, DType, Graph, GraphError, LiteralRangeError, PassFailure, PromotionError,
                          TensorType)
 from latticecast import ops
 from latticecast.graph.ops import promotion as emit
@@ -40,19 +40,19 @@ def test_shape_op_errors():
 def test_unary_and_selection_errors():
     with _g(DType.bool, DType.complex64, DType.int8) as g:
         b, c, i = g.inputs
-        with pytest.raises(PromotionError, match="where needs a bool condition, not int8; compare it first"):
+        with pytest.raises(DomainError, match="where needs a bool condition, not int8; compare it first"):
             ops.where(i, i, i)
-        with pytest.raises(PromotionError, match="where needs a bool condition, not 2"):
+        with pytest.raises(DomainError, match="where needs a bool condition, not 2"):
             ops.where(2, i, i)
-        with pytest.raises(PromotionError, match="unary - is not defined for bool"):
+        with pytest.raises(DomainError, match="unary - is not defined for bool"):
             -b
-        with pytest.raises(PromotionError, match="abs is not defined for bool"):
+        with pytest.raises(DomainError, match="abs is not defined for bool"):
             abs(b)
-        with pytest.raises(PromotionError, match="sign is not defined for bool"):
+        with pytest.raises(DomainError, match="sign is not defined for bool"):
             ops.sign(b)
-        with pytest.raises(PromotionError, match="floor is not defined for complex"):
+        with pytest.raises(DomainError, match="floor is not defined for complex"):
             ops.floor(c)
-        with pytest.raises(PromotionError, match="max is not defined for complex"):
+        with pytest.raises(DomainError, match="max is not defined for complex"):
             c.max()
         with pytest.raises(TypeError, match="cannot use dict .* as a tensor value"):
             i + {}
@@ -72,7 +72,7 @@ def test_matmul_errors():
 
 def test_policy_specific_errors():
     with _g(DType.int16, policy="jax-lax") as g:
-        with pytest.raises(PromotionError, match="mean needs floats under policy 'jax-lax'"):
+        with pytest.raises(DomainError, match="mean needs floats under policy 'jax-lax'"):
             g.inputs[0].mean()
     with _g(DType.float32, policy="max") as g:
         with pytest.raises(PromotionError, match="policy 'max' has no complex dtypes for the literal 1j"):

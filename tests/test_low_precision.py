@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from jax_oracle import jax_promote
-from latticecast import DType, Graph, LiteralRangeError, PromotionError, TensorType, ops, policy
+from latticecast import DomainError, DType, Graph, LiteralRangeError, PromotionError, TensorType, ops, policy
 from latticecast.dtypes import NoStableHLOTypeError
 from latticecast.runtime import PJRT_DTYPES
 from latticecast.runtime.signature import platform_problem
@@ -159,7 +159,7 @@ def test_random_mixed_programs_match_jax_bit_for_bit(program):
             operands = (b, values[i]) if swap else (values[i], b)
             try:
                 v = BINARY[op][1](*operands)
-            except (PromotionError, LiteralRangeError):
+            except (PromotionError, DomainError, LiteralRangeError):
                 continue
             ref_b = ("v", rhs[1] % len(values)) if rhs[0] == "value" else ("lit", rhs[1])
             chain.append((op, i, ref_b, swap))

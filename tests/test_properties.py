@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import latticecast as lc
-from latticecast import DType, Graph, LiteralRangeError, PromotionError, TensorType
+from latticecast import DomainError, DType, Graph, LiteralRangeError, PromotionError, TensorType
 from latticecast import ops
 from latticecast import GraphError
 
@@ -77,7 +77,7 @@ def _build(policy, inputs, steps):
                 else rhs
             try:
                 v = BINARY[op][1](a, b)
-            except (PromotionError, LiteralRangeError, GraphError):
+            except (PromotionError, DomainError, LiteralRangeError, GraphError):
                 continue
             values.append(v)
             predicted.append(v)

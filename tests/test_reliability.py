@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import latticecast as lc
-from latticecast import DType, Graph, GraphError, LiteralRangeError, PromotionError, TensorType, ops, weak
+from latticecast import DomainError, DType, Graph, GraphError, LiteralRangeError, TensorType, ops, weak
 from latticecast.dialect_utils.diagnostics import MLIRParseError
 from latticecast.dialect_utils.parsing import MAX_NESTING, parse_module
 from latticecast.runtime import InputRangeError, UnsupportedModuleError
@@ -529,11 +529,11 @@ def test_casts_of_complex_numbers_are_numpys() -> None:
 def test_the_builder_refuses_complex_orderings_and_remainders() -> None:
     with Graph("g", input_types=[TensorType(DType.complex64, [4])]) as g:
         (x,) = g.inputs
-        with pytest.raises(PromotionError, match="<=: complex numbers have no order"):
+        with pytest.raises(DomainError, match="<=: complex numbers have no order"):
             x <= 2
-        with pytest.raises(PromotionError, match="remainder: needs real numbers"):
+        with pytest.raises(DomainError, match="remainder: needs real numbers"):
             ops.remainder(x, x)
-        with pytest.raises(PromotionError, match="%: needs real numbers"):
+        with pytest.raises(DomainError, match="%: needs real numbers"):
             x % x
         with pytest.raises(GraphError, match="permute needs a list of axes"):
             ops.permute(x, 1)  # type: ignore[arg-type]
@@ -685,11 +685,15 @@ def test_inputs_that_kill_jaxlibs_parser_are_refused_with_a_location() -> None:
     out = subprocess.run([sys.executable, "-c", _KILLERS], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, (out.returncode, out.stdout, out.stderr[-2000:])
     lines = out.stdout.splitlines()
-    assert lines == [
+    # bytecode: jaxlib 0.10's verifier divides by zero (found in a child process and refused);
+    # jaxlib 0.12's reports the missing groups itself, at the op
+    bytecode = {"bytecode a2a.mlirbc: error: jaxlib's verifier crashes (SIGFPE) ",
+                "bytecode a2a.mlirbc:2:8: error: group size of replica_groups mu"}
+    assert len(lines) == 6 and lines[3] in bytecode, out.stdout
+    assert lines[:3] + lines[4:] == [
         "text True 2 8 group size of replica_groups must be 3",
         "text False 2 8 group size of replica_groups must be 3",
         "compile <input>:2:8: error: group size of replica_groups must be 3: ",
-        "bytecode a2a.mlirbc: error: jaxlib's verifier crashes (SIGFPE) ",
         "quant 2 90 type '!quant.uniform<i8:f32, 1.0:3>' created with ",
         "alive",
     ], out.stdout

@@ -447,6 +447,32 @@ def test_64_bit_inputs_are_not_narrowed_by_the_dispatcher(mlir_type: str, np_typ
                 np.testing.assert_array_equal(np.asarray(model(big, big, return_arrays=True)[0]), big + big)
 
 
+CHLO_AND_SDY = """module {
+  sdy.mesh @mesh = <["x"=1]>
+  func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = sdy.sharding_constraint %a <@mesh, [{}]> : tensor<4xf32>
+    %1 = chlo.erf %0 : tensor<4xf32> -> tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+}"""
+
+
+def test_chlo_and_shardy_ops_take_the_jax_jit_path_too() -> None:
+    """jax.export's own serializer writes chlo ops (erf, gelu's) and Shardy's sdy ops, which
+    StableHLO's public portable-artifact serializer refuses."""
+    import math
+
+    from latticecast import jax_internals
+
+    model = compile(CHLO_AND_SDY)
+    expected = np.array([math.erf(v) for v in (-1.0, 0.0, 0.5, 2.0)], np.float32)
+    np.testing.assert_allclose(model(np.array([-1.0, 0.0, 0.5, 2.0], np.float32))[0], expected, rtol=1e-6)
+    if jax_internals.PRIVATE_ALLOWED:
+        assert model.dispatch == "jax.jit" and model.dispatch_reason is None
+    else:  # public only: the client path runs it, and says why
+        assert model.dispatch == "client" and "jax.export cannot wrap" in (model.dispatch_reason or "")
+
+
 def test_a_32_bit_model_runs_whatever_the_x64_setting() -> None:
     import jax
 

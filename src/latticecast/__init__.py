@@ -14,7 +14,8 @@ from .audit import AuditReport, audit
 from .device_ref import DeviceRef
 from .dims import SymbolicDim
 from .dtypes import DType, Kind, UnknownDTypeError
-from .errors import GraphError, LiteralRangeError, NoCurrentGraphError, PromotionError, UnknownPolicyError
+from .errors import (DomainError, GraphError, LatticecastError, LiteralRangeError, NoCurrentGraphError, PromotionError,
+                     UnknownPolicyError)
 from .lattice import Lattice, LatticeError
 from . import policies  # the package is callable: lc.policies() lists the policy names
 from .policies import Policy, policy, register_policy
@@ -79,7 +80,8 @@ __all__ = [
     "DType", "Kind", "Weak", "weak", "PType", "Lattice", "LatticeError", "PromotionTable", "TableFormatError",
     "AuditReport", "audit", "Policy", "policy", "policies", "register_policy", "promote_types",
     "implicit_cast_type", "result_type", "explain", "default_policy", "set_default_policy",
-    "PromotionError", "LiteralRangeError", "UnknownDTypeError", "UnknownPolicyError", "NoCurrentGraphError",
+    "LatticecastError", "PromotionError", "LiteralRangeError", "DomainError", "UnknownDTypeError",
+    "UnknownPolicyError", "NoCurrentGraphError",
     "Graph", "TensorType", "DeviceRef", "SymbolicDim", "Value", "GraphError", "PassFailure", "ops", "compile",
     "Model", "TensorSpec", "PolymorphicModel", "UnsupportedModuleError", "InputShapeError",
     "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "InputError", "CompileError", "available_devices",

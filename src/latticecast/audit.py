@@ -127,6 +127,25 @@ def audit(table: PromotionTable, *, max_examples: int = 5, progress: Progress | 
     The checks are array operations over the table as a matrix of row indices, so the
     k**3 triples of associativity and the transitivity and least-upper-bound checks cost
     k passes of k-by-k NumPy work each: a 1,000-type table is audited in seconds.
+
+    Args:
+        table: A square :class:`~latticecast.PromotionTable` (rows and columns the same types,
+            in the same order), such as :meth:`Policy.table() <latticecast.Policy.table>`.
+        max_examples: How many counterexamples to keep for each law that fails.
+        progress: A callback for progress reports on large tables, or ``None``.
+
+    Returns:
+        An :class:`AuditReport`: commutativity, associativity, whether the table is a lattice,
+        and counterexamples.
+
+    Raises:
+        ValueError: The table is not square.
+
+    Example:
+        >>> import latticecast as lc
+        >>> report = lc.audit(lc.policy("numpy").table())
+        >>> report.commutative, report.associative, report.is_lattice
+        (True, False, False)
     """
     if not table.is_square:
         raise ValueError(

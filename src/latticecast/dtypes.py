@@ -60,6 +60,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from .errors import LatticecastError
+
 __all__ = ["DType", "DTypeInfo", "Kind", "UnknownDTypeError", "NoStableHLOTypeError", "DTypeLike",
            "valid_dtype_names"]
 
@@ -90,7 +92,7 @@ class Kind(str, enum.Enum):
 _KIND_CODES = {Kind.BOOL: "b", Kind.UNSIGNED: "u", Kind.SIGNED: "i", Kind.FLOAT: "f", Kind.COMPLEX: "c"}
 
 
-class UnknownDTypeError(ValueError, TypeError):
+class UnknownDTypeError(LatticecastError, ValueError, TypeError):
     """A name or object that is no dtype latticecast knows. The message lists the valid names.
 
     A ``ValueError`` for a misspelt name and a ``TypeError`` for an object that is not a
@@ -432,7 +434,7 @@ class DType(enum.Enum):
         return found
 
 
-class NoStableHLOTypeError(TypeError):
+class NoStableHLOTypeError(LatticecastError, TypeError):
     """A dtype that StableHLO has no element type for (``int1``, ``uint1``) met the IR.
 
     The message says why and which dtype to use instead.

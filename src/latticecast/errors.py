@@ -1,4 +1,30 @@
-"""The errors a user of the promotion layer sees; each one says how to fix the program."""
+"""Every error latticecast raises derives from :class:`LatticecastError`, defined here.
+
+``except latticecast.LatticecastError`` catches every mistake latticecast reports, from any layer.
+The subclasses say what went wrong:
+
+- :class:`PromotionError`: no implicit promotion is defined for the operand types;
+  :class:`LiteralRangeError`, one of them: a Python literal its promoted dtype cannot hold.
+- :class:`DomainError`: the op is not defined for its operands' dtype (unary ``-`` of bool, ``&``
+  of floats); no promotion was refused.
+- :class:`UnknownPolicyError`, ``UnknownDTypeError`` and ``NoStableHLOTypeError``
+  (:mod:`latticecast.dtypes`): a name that is no policy or dtype, a dtype StableHLO cannot hold.
+- ``LatticeError`` (:mod:`latticecast.lattice`) and ``TableFormatError`` (:mod:`latticecast.tables`):
+  a promotion DAG or a table file that cannot be used.
+- :class:`GraphError`: a graph used the wrong way; ``PassFailure`` (:mod:`latticecast.graph`):
+  ``implicit-cast`` rejected a graph.
+- ``MLIRParseError`` (:mod:`latticecast.dialect_utils.diagnostics`), ``PassOptionError`` and
+  ``PipelineError`` (:mod:`latticecast.passes`): input that is not MLIR, a pass option or pipeline
+  that cannot be read.
+- ``LatticecastRuntimeError`` (:mod:`latticecast.runtime.errors`): the runtime's errors
+  (``CompileError``, ``InputError``, ``DeviceNotFoundError``, ...).
+
+Each also keeps the builtin base a Python programmer expects for the same mistake (``TypeError``,
+``ValueError``, ``OverflowError``, ``RuntimeError``, ``LookupError``), so ``except ValueError`` keeps
+working. The command-line tools map them onto exit codes in one table
+(:mod:`latticecast.cli.exit_codes`). Warnings (``LossyPromotionWarning``,
+``UnsupportedVersionWarning``) are ``UserWarning`` subclasses, not errors.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +34,15 @@ if TYPE_CHECKING:
     from .dtypes import DType
     from .weak import PType
 
-__all__ = ["PromotionError", "LiteralRangeError", "UnknownPolicyError", "GraphError", "NoCurrentGraphError"]
+__all__ = ["LatticecastError", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
+           "GraphError", "NoCurrentGraphError"]
 
 
-class PromotionError(TypeError):
+class LatticecastError(Exception):
+    """The root of every error latticecast raises; the message says what went wrong and how to fix it."""
+
+
+class PromotionError(LatticecastError, TypeError):
     """An implicit promotion the policy does not define.
 
     ``lhs``, ``rhs`` and ``policy`` say which promotion failed; ``cast_to`` is the
@@ -36,14 +67,34 @@ class LiteralRangeError(PromotionError, OverflowError):
     """
 
 
-class UnknownPolicyError(KeyError, ValueError):
+class DomainError(LatticecastError, TypeError):
+    """An op that is not defined for the dtype of its operands, where no promotion was refused:
+    unary ``-`` of bool, ``floor`` of complex, ``&`` of operands that promote to a float, a ``where``
+    condition that is not bool, true division the policy leaves undefined. A ``TypeError``, as JAX and
+    NumPy raise for the same mistakes; not a :class:`PromotionError`.
+
+    The attributes are :class:`PromotionError`'s (each ``None`` where it does not apply): ``lhs`` and
+    ``rhs`` the operand types, ``policy`` the policy's name, ``cast_to`` a dtype an explicit cast could
+    target to make the program legal.
+    """
+
+    def __init__(self, message: str, *, lhs: "PType | None" = None, rhs: "PType | None" = None,
+                 policy: str | None = None, cast_to: "DType | None" = None) -> None:
+        super().__init__(message)
+        self.lhs = lhs
+        self.rhs = rhs
+        self.policy = policy
+        self.cast_to = cast_to
+
+
+class UnknownPolicyError(LatticecastError, KeyError, ValueError):
     """A policy name that is not registered. The message lists the registered names."""
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0])
 
 
-class GraphError(ValueError):
+class GraphError(LatticecastError, ValueError):
     """A graph used the wrong way: no output, a value from another graph, a closed graph, a bad
     shape or axis. The message says which, and what to write instead."""
 

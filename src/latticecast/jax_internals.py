@@ -24,6 +24,10 @@ name                                  why, and the public alternative when it is
                                       else: ``disassemble_into_single_device_arrays`` and
                                       ``jax.make_array_from_single_device_arrays``
 ``_jax.HostBufferSemantics``          lets PJRT's CPU client use a private host array in place
+``_jax.mlir.serialize_portable_artifact``  what ``jax.export`` serializes a module with: it writes
+                                      ``chlo`` ops and Shardy's ``sdy`` too; else: StableHLO's public
+                                      serializer, which refuses both (such a module then runs on the
+                                      client path)
 ``xla_bridge._backend_errors``        why a GPU plug-in that is installed failed to start; else:
                                       the error is not quoted
 ``jaxlib.lapack.registrations``       the custom-call targets of jaxlib's CPU LAPACK kernels
@@ -74,6 +78,7 @@ from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
 __all__ = ["MISSING", "TESTED_JAX", "JAXLIB_VERSION", "PRIVATE_ALLOWED", "DeviceList", "GSPMDSharding",
            "batched_device_put", "ZERO_COPY", "result_handler", "compile_on", "sharding_of", "backend_errors",
+           "portable_artifact",
            "INIT_LOCK", "register_upstream_dialects", "lapack_targets", "prepare_lapack",
            "registered_custom_call_targets", "lazily_registered_cpu_targets", "gspmd_device_count", "NAMES"]
 
@@ -124,6 +129,8 @@ GSPMDSharding = _get("jaxlib._jax.GSPMDSharding", lambda: _jax.GSPMDSharding)
 batched_device_put = _get("jaxlib._jax.batched_device_put", lambda: _jax.batched_device_put)
 _array_result_handler = _get("jaxlib._jax.array_result_handler", lambda: _jax.array_result_handler)
 ZERO_COPY = _get("jaxlib._jax.HostBufferSemantics.ZERO_COPY", lambda: _jax.HostBufferSemantics.ZERO_COPY)
+_serialize_portable_artifact = _get("jaxlib._jax.mlir.serialize_portable_artifact",
+                                    lambda: _jax.mlir.serialize_portable_artifact)
 register_upstream_dialects = _get("jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects",
                                   lambda: _jax_mlir_ext.register_dialects, gated=False)
 
@@ -140,6 +147,20 @@ def result_handler(aval: Any, sharding: Any) -> Any:
     if JAXLIB_VERSION < (0, 11, 0):
         return _array_result_handler(aval, sharding, True, _skip_checks=True)
     return _array_result_handler(aval, sharding, True)
+
+
+def portable_artifact(bytecode: bytes, *, mixed: bool = True) -> bytes:
+    """A StableHLO portable artifact of a module's bytecode, for the installed jaxlib (what
+    ``jax.export`` puts in ``Exported.mlir_module_serialized``). Where it is used, jaxlib's own
+    serializer, which ``jax.export`` calls (``mixed``: ``sdy`` ops and attributes are kept as they
+    are, as JAX does when its backend serializes with Shardy); else StableHLO's public
+    ``serialize_portable_artifact_str``, which takes StableHLO only. Call it inside an MLIR context."""
+    from jaxlib.mlir.dialects import stablehlo
+
+    target = stablehlo.get_current_version()
+    if _serialize_portable_artifact is not None:
+        return bytes(_serialize_portable_artifact(bytecode, target, mixed))
+    return bytes(stablehlo.serialize_portable_artifact_str(bytecode, target))
 
 
 def compile_on(devices: Sequence[Any], module: Any, options: Any) -> Any:
@@ -332,6 +353,7 @@ def gspmd_device_count(sharding: str) -> int | None:
 NAMES: tuple[str, ...] = (
     "jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects", "jaxlib._jax.DeviceList", "jaxlib._jax.GSPMDSharding",
     "jaxlib._jax.batched_device_put", "jaxlib._jax.array_result_handler", "jaxlib._jax.HostBufferSemantics.ZERO_COPY",
+    "jaxlib._jax.mlir.serialize_portable_artifact",
     "jax._src.xla_bridge._backend_errors", "jaxlib.lapack.registrations", "jaxlib.lapack.prepare_lapack_call",
     "jaxlib.cpu_sparse.registrations", "jaxlib.xla_client.custom_call_targets", "jaxlib.xla_client.HloSharding",
 )

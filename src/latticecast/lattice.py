@@ -22,12 +22,14 @@ from __future__ import annotations
 from collections import deque
 from typing import Generic, Hashable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
+from .errors import LatticecastError
+
 __all__ = ["Lattice", "LatticeError"]
 
 N = TypeVar("N", bound=Hashable)
 
 
-class LatticeError(ValueError):
+class LatticeError(LatticecastError, ValueError):
     """The DAG is not a (partial) lattice: a cycle, or a pair with two least upper bounds."""
 
 

@@ -7,7 +7,9 @@ result type is (:class:`ResultKind`), and which kinds of type the op exists for
 rule, and returns an :class:`OpPromotion`: the join, the dtype every promoted
 operand converts to, the result dtype, and whether the result is weak. A program
 the policy refuses raises one :class:`~latticecast.errors.PromotionError`, whose
-text names both types, the policy and the explicit cast that would fix it.
+text names both types, the policy and the explicit cast that would fix it; an op that
+does not exist for the promoted type (``&`` of floats) raises a
+:class:`~latticecast.errors.DomainError`.
 
 The builder (``latticecast.graph.ops``) and the ``implicit-cast`` pass are thin
 adapters over :func:`decide`: the builder calls it with the types of the values a
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .dtypes import DType
-from .errors import PromotionError
+from .errors import DomainError
 from .weak import PType, Weak
 
 if TYPE_CHECKING:
@@ -170,8 +172,8 @@ def decide(policy: Policy, rule: OpRule, types: Sequence[PType],
     ``types`` are the types of the operands that promote (see :attr:`OpRule.operands`),
     weak where the value is weakly typed. ``zero_dim`` says which are 0-d tensors, for a
     policy in which rank matters (``Policy.rank_sensitive``: PyTorch); others ignore it.
-    Raises :class:`PromotionError` when the policy refuses the promotion or the op does not
-    exist for the promoted type. A decision is made once per (policy, op, types): graph
+    Raises :class:`PromotionError` when the policy refuses the promotion, :class:`DomainError`
+    when the op does not exist for the promoted type. A decision is made once per (policy, op, types): graph
     builders ask the same few questions millions of times.
     """
     ranks = tuple(zero_dim) if zero_dim is not None and policy.rank_sensitive and \
@@ -213,7 +215,7 @@ def _decide(policy: Policy, rule: OpRule, types: tuple[PType, ...], zero_dim: tu
     target: DType = pol.materialize(computed)
     if not rule.needs.admits(target):
         joined = "promotes" if len(types) == 1 else "promote"
-        raise PromotionError(
+        raise DomainError(
             f"needs {rule.needs.value}, but its operand{'s' if len(types) > 1 else ''} "
             f"{_names(pol, types)} {joined} to {pol.type_name(target)} under policy "
             f"'{pol.name}'; cast {'them' if len(types) > 1 else 'it'} explicitly to a type the op accepts",

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence, TypeVar
 
+from .errors import LatticecastError
+
 __all__ = ["PromotionTable", "TableFormatError", "UNDEFINED"]
 
 UNDEFINED = "-"
@@ -24,7 +26,7 @@ _UNDEFINED_SPELLINGS = {"-", "", "none", "undefined", "error", "x", "—"}
 _L = TypeVar("_L", bound=Hashable)  # the labels a table is made from
 
 
-class TableFormatError(ValueError):
+class TableFormatError(LatticecastError, ValueError):
     """A table file that cannot be read; the message names the file and line."""
 
 

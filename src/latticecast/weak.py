@@ -53,7 +53,28 @@ _WEAK_KIND_DEFAULTS = {"b*": DType.bool, "i*": DType.int64, "u*": DType.uint64,
 
 
 def weak(dtype: DTypeLike) -> Weak:
-    """A weakly typed value of ``dtype`` (a :class:`DType`, or anything :meth:`DType.parse` takes)."""
+    """A weakly typed value of ``dtype``: what a Python scalar (or a weakly typed array) has.
+
+    A weak type defers to the other operand's dtype where the policy says so: JAX's ``i*``,
+    ``f*`` and ``c*``, anvil's ambiguous types.
+
+    Args:
+        dtype: A :class:`~latticecast.DType`, anything :meth:`DType.parse <latticecast.DType.parse>`
+            takes, or a weak type (returned as it is).
+
+    Returns:
+        The :class:`~latticecast.Weak` type of ``dtype``.
+
+    Raises:
+        UnknownDTypeError: ``dtype`` names no dtype.
+
+    Example:
+        >>> import latticecast as lc
+        >>> lc.weak("int64")
+        weak(DType.int64)
+        >>> lc.promote_types(lc.weak("int64"), lc.DType.uint8)
+        DType.uint8
+    """
     if isinstance(dtype, Weak):
         return dtype
     return Weak(DType.parse(dtype))

@@ -1,5 +1,8 @@
 """``latticecast audit FILE``: the lattice laws, checked on a promotion table from a file.
 
+The exit code answers "is this table a (partial) lattice?" as ``verify``'s does: 0 yes, 1 no
+(the report says which law fails), 2 for a file that cannot be read.
+
 Labels need not be dtypes: any square CSV or markdown table can be audited. When
 every label does parse as a type (in the notation the file declares with a
 ``# notation: bytes`` comment, or that ``--notation`` gives), the labels are read
@@ -20,7 +23,9 @@ from ..audit import AuditReport, audit
 from ..dtypes import UnknownDTypeError
 from ..tables import PromotionTable
 from ..weak import PType, parse_ptype, ptype_name
-from .common import EXIT_OK, CliError, write_output
+from ..policies import Policy
+from .common import EXIT_OK, EXIT_PROPERTY_FAILS, CliError, write_output
+from .common import namer as policy_namer
 
 __all__ = ["add_parser", "run", "read_table", "report_json"]
 
@@ -28,28 +33,41 @@ Namer = Callable[[Hashable], str]
 
 
 def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    p = sub.add_parser("audit", help="audit a promotion table from a CSV or markdown file",
+    p = sub.add_parser("audit", help="audit a promotion table from a CSV or markdown file; exit 1 if it is not "
+                                     "a lattice",
                        description="Check a promotion table for commutativity, associativity and "
                                    "whether a lattice generates it. The first row names the columns, "
                                    "the first column the rows; '-' marks an undefined promotion; "
-                                   "lines starting with # are comments.")
-    p.add_argument("file", help="a .csv or markdown table")
+                                   "lines starting with # are comments. Exit code 0 when the table is a "
+                                   "(partial) lattice, 1 when it is not (as verify), 2 when it cannot be read.")
+    p.add_argument("file", nargs="?", help="a .csv or markdown table")
+    p.add_argument("--policy-file", metavar="CSV", dest="policy_file",
+                   help="audit the policy this CSV promotion table defines instead (checked as --policy-file "
+                        "is everywhere: type names, square, symmetric)")
     p.add_argument("--notation", choices=("bits", "bytes"), default=None,
                    help="how dtype codes i1, i8, u8 are read: bit counts (i8 = int8) or byte counts "
                         "(i8 = int64, JAX's table); default: the file's '# notation:' comment, else bits")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, audit_parser=p)
 
 
 def run(args: argparse.Namespace) -> int:
-    table, namer = read_table(args.file, args.notation)
+    if (args.file is None) == (args.policy_file is None):  # argparse's usage error (exit 2), as before
+        args.audit_parser.error("give FILE or --policy-file CSV (one of them)")
+    if args.policy_file is not None:
+        pol = Policy.from_table(args.policy_file)
+        table, namer = pol.table(), policy_namer(pol)
+        source = args.policy_file
+    else:
+        table, namer = read_table(args.file, args.notation)
+        source = args.file
     with ProgressBar(sys.stderr) as bar:
         report = audit(table, progress=bar.update)
     if args.format == "json":
-        write_output(json.dumps(report_json(report, namer, source=args.file), indent=2) + "\n", None)
+        write_output(json.dumps(report_json(report, namer, source=source), indent=2) + "\n", None)
     else:
         write_output(report.summary(namer), None)
-    return EXIT_OK
+    return EXIT_OK if report.is_lattice else EXIT_PROPERTY_FAILS
 
 
 class ProgressBar:

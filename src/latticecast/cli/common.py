@@ -2,30 +2,28 @@
 
 Errors a user can fix (a misspelt policy, a dtype the policy lacks, an unwritable
 output file) become :class:`CliError`, which :func:`latticecast.cli.main.main`
-prints as one line and turns into exit code 2. Nothing here catches anything
-broader than the exceptions it names, so a bug still surfaces as a traceback.
+prints as one line and turns into exit code 2 (:mod:`.exit_codes`). Nothing here catches
+anything broader than the exceptions it names, so a bug still surfaces as a traceback.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 from typing import Callable, Hashable, cast
 
-from ..errors import PromotionError
+from ..errors import LatticecastError, PromotionError
 from ..policies import Policy
 from ..policies import policy as lookup_policy
 from ..weak import PType, parse_ptype
+from .exit_codes import EXIT_FAILURE as EXIT_PROPERTY_FAILS, EXIT_OK, EXIT_USAGE
 
 __all__ = ["CliError", "EXIT_OK", "EXIT_PROPERTY_FAILS", "EXIT_USAGE", "load_policy", "parse_types",
-           "write_output", "yes_no", "namer"]
-
-EXIT_OK = 0
-EXIT_PROPERTY_FAILS = 1
-EXIT_USAGE = 2
+           "write_output", "yes_no", "namer", "add_policy_options", "chosen_policy"]
 
 
-class CliError(Exception):
+class CliError(LatticecastError):
     """A mistake in the command line or its input; the message is the whole story (exit 2)."""
 
 
@@ -44,6 +42,24 @@ def load_policy(name: str) -> Policy:
             raise CliError(f"policy {name!r} is registered but its module {e.name} is not available "
                            "in this installation") from None
         raise
+
+
+def add_policy_options(p: argparse.ArgumentParser) -> None:
+    """``--policy NAME`` (default: jax) and ``--policy-file CSV``, a user-defined promotion table."""
+    p.add_argument("--policy", default=None, help="the policy (default: jax)")
+    p.add_argument("--policy-file", metavar="CSV", dest="policy_file",
+                   help="the policy a CSV promotion table defines: a header row of types, a first column of "
+                        "types, each cell the promoted type or empty (the format of 'table --format csv')")
+
+
+def chosen_policy(args: argparse.Namespace) -> Policy:
+    """The policy of :func:`add_policy_options`' options; a policy file's mistakes are
+    :class:`~latticecast.TableFormatError` with ``file:line:col`` (exit 2)."""
+    if args.policy_file is not None:
+        if args.policy is not None:
+            raise CliError("give --policy or --policy-file, not both")
+        return Policy.from_table(args.policy_file)
+    return load_policy(args.policy or "jax")
 
 
 def namer(pol: Policy) -> Callable[[Hashable], str]:

@@ -9,7 +9,7 @@ import sys
 
 from ..policies import policies
 from ..weak import parse_ptype
-from .common import EXIT_OK, CliError, load_policy, write_output, yes_no
+from .common import EXIT_OK, CliError, add_policy_options, chosen_policy, load_policy, write_output, yes_no
 
 __all__ = ["add_parsers"]
 
@@ -20,7 +20,7 @@ def add_parsers(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> N
                                    "rule or lattice path that gives it.")
     p.add_argument("a", metavar="A", help="a type (int16, i16, s2, bf16, i*, f32?, ...)")
     p.add_argument("b", metavar="B", help="the other type")
-    p.add_argument("--policy", default="jax", help="the policy (default: jax)")
+    add_policy_options(p)
     p.add_argument("--notation", choices=("bits", "bytes"), default="bits",
                    help="how i1, i8, u8 are read: bit counts (default) or byte counts (JAX's table)")
     p.set_defaults(handler=run_explain)
@@ -37,7 +37,7 @@ def add_parsers(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> N
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    pol = load_policy(args.policy)
+    pol = chosen_policy(args)
     a = parse_ptype(args.a, notation=args.notation)
     b = parse_ptype(args.b, notation=args.notation)
     write_output(pol.explain(a, b), None)

@@ -13,7 +13,7 @@ from typing import Hashable
 
 from ..policies import Policy
 from ..weak import Weak, as_ptype
-from .common import EXIT_OK, CliError, load_policy, namer, write_output
+from .common import EXIT_OK, CliError, add_policy_options, chosen_policy, namer, write_output
 from .dot import dag_to_dot
 from .render_graph import RenderUnavailable, render
 
@@ -26,7 +26,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
                                    "transitive reduction; weak types dashed). DOT needs nothing "
                                    "installed; SVG and PNG need the graphviz Python package and "
                                    "Graphviz's dot program.")
-    p.add_argument("--policy", default="jax", help="the policy (default: jax)")
+    add_policy_options(p)
     p.add_argument("--format", choices=("dot", "svg", "png"), default="dot")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE (required for png; dot and svg go to standard output without it)")
@@ -45,13 +45,15 @@ def policy_dag(pol: Policy) -> tuple[dict[Hashable, tuple[Hashable, ...]], str]:
         if not report.associative:
             why = (f"it is not associative ({report.non_associative} of {report.triples} triples); "
                    + why)
+        audit_it = f"audit --policy-file {path}" if (path := getattr(pol, "table_path", None)) else \
+            f"verify --policy {pol.name}"
         raise CliError(f"policy {pol.name!r} has no promotion lattice to draw: its table is not a "
-                       f"lattice ({why}); latticecast verify --policy {pol.name} shows the audit")
+                       f"lattice ({why}); latticecast {audit_it} shows the audit")
     return report.generator, f"{pol.title}: the DAG that generates its table"
 
 
 def run(args: argparse.Namespace) -> int:
-    pol = load_policy(args.policy)
+    pol = chosen_policy(args)
     if args.format == "png" and args.output in (None, "-"):
         raise CliError("--format png writes a binary file: give one with -o FILE")
     edges, title = policy_dag(pol)

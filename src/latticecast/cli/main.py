@@ -1,11 +1,12 @@
 """Entry point of the ``latticecast`` command: the parser, the dispatch, and the error boundary.
 
-Exit codes: 0 success; 1 when the question asked is "does this property hold?"
-and it does not (``verify`` on a policy that is not a lattice); 2 for usage and
-input errors (argparse's own, an unknown policy or dtype, a malformed table
-file). Usage errors are one line on standard error, ``latticecast: error: ...``,
-without a traceback. Only the library's user-facing exceptions are caught:
-anything else is a bug and is allowed to surface.
+Exit codes (the table is :mod:`latticecast.cli.exit_codes`, shared with ``latticecast-opt``):
+0 success; 1 when the question asked is "does this property hold?" and it does not
+(``verify`` of a policy, ``audit`` of a table that is not a lattice); 2 for usage and
+input errors (argparse's own, an unknown policy or dtype, a malformed table or policy
+file). Errors are one line on standard error, ``latticecast: error: ...``, without a
+traceback. Only :class:`~latticecast.LatticecastError` is caught: anything else is a bug
+and is allowed to surface.
 """
 
 from __future__ import annotations
@@ -16,18 +17,14 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from ..dtypes import UnknownDTypeError
-from ..errors import PromotionError, UnknownPolicyError
-from ..tables import TableFormatError
+from ..errors import LatticecastError
 from . import audit_cmd, info_cmd, lattice_cmd, table_cmd, verify_cmd
-from .common import EXIT_USAGE, CliError
+from .common import CliError
+from .exit_codes import LATTICECAST, report
 
 __all__ = ["main", "build_parser"]
 
-PROG = "latticecast"
-
-# The exceptions whose message is a complete, user-facing explanation.
-USER_ERRORS = (CliError, UnknownPolicyError, UnknownDTypeError, TableFormatError, PromotionError)
+PROG = LATTICECAST
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -86,9 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # argparse (ours or the demo's) has printed usage (exit 2) or help (exit 0);
         # return the code so that in-process callers get an int like every other outcome.
         return _exit_code(e)
-    except USER_ERRORS as e:
-        print(f"{PROG}: error: {' '.join(str(e).split())}", file=sys.stderr)
-        return EXIT_USAGE
+    except LatticecastError as e:  # every one says what went wrong; the exit code is the table's
+        return report(e, PROG)
 
 
 def _exit_code(e: SystemExit) -> int:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import importlib
 import shutil
 
+from ..errors import LatticecastError
+
 __all__ = ["RenderUnavailable", "missing_renderers", "render"]
 
 FORMATS = ("svg", "png")
 
 
-class RenderUnavailable(Exception):
+class RenderUnavailable(LatticecastError):
     """The Python package or the ``dot`` program needed for SVG/PNG is not installed."""
 
 

@@ -13,7 +13,8 @@ import argparse
 from ..evidence import evidence
 from ..policies import Policy
 from ..tables import PromotionTable
-from .common import EXIT_OK, CliError, load_policy, namer, parse_types, write_output
+from .common import (EXIT_OK, CliError, add_policy_options, chosen_policy, load_policy, namer, parse_types,
+                     write_output)
 from .compare import Cell, differs_from_policy, differs_from_published
 
 __all__ = ["add_parser", "run"]
@@ -26,7 +27,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
                        description="Print the promotion table of a policy; with --vs, mark the cells "
                                    "that differ from another policy or from the policy's published "
                                    "seed table ('-' is an undefined promotion).")
-    p.add_argument("--policy", default="jax", help="the policy (default: jax)")
+    add_policy_options(p)
     p.add_argument("--vs", metavar="Q", help="mark cells that differ from policy Q, or from the policy's "
                                              "published seed tables with --vs seed")
     p.add_argument("--types", metavar="T1,T2,...", help="only these types, in this order (any spelling: "
@@ -40,7 +41,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
 
 
 def run(args: argparse.Namespace) -> int:
-    pol = load_policy(args.policy)
+    pol = chosen_policy(args)
     types = parse_types(args.types, pol, notation=args.notation) if args.types is not None else None
     table = pol.table(types)
     footer = ""

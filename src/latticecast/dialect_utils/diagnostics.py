@@ -17,6 +17,8 @@ from typing import Sequence
 
 from jaxlib.mlir import ir
 
+from ..errors import LatticecastError
+
 __all__ = ["Diagnostic", "MLIRParseError", "LossyPromotionWarning", "location_parts", "SEVERITIES"]
 
 SEVERITIES = ("error", "warning", "remark", "note")
@@ -99,7 +101,7 @@ class Diagnostic:
         warnings.warn(LossyPromotionWarning(self.format()), stacklevel=3)
 
 
-class MLIRParseError(ValueError):
+class MLIRParseError(LatticecastError, ValueError):
     """Input that is not valid MLIR (or does not verify). ``diagnostics`` locates every problem;
     the message is the first one, as ``file:line:col: error: ...``, with the others after it."""
 

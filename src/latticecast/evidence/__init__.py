@@ -70,7 +70,20 @@ def measured(*names: str) -> dict[str, PromotionTable]:
 
 
 def evidence(policy: object) -> Evidence:
-    """The evidence for ``policy`` (a name or a Policy); empty for a policy nothing covers."""
+    """The evidence for ``policy``: its published tables, errata, and live measurements.
+
+    Args:
+        policy: A policy name or a :class:`~latticecast.Policy`.
+
+    Returns:
+        An :class:`Evidence`; empty for a policy nothing covers (a user-registered one).
+
+    Example:
+        >>> from latticecast.evidence import evidence
+        >>> ev = evidence("max")
+        >>> sorted(ev.published) != [], isinstance(ev.errata, dict)
+        (True, True)
+    """
     name = policy if isinstance(policy, str) else getattr(policy, "name", "")
     make = _BUILTIN.get(str(name))
     return make() if make is not None else Evidence(str(name))

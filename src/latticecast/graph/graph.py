@@ -32,7 +32,7 @@ from ..dialect_utils.diagnostics import Diagnostic
 from ..dialect_utils.types import TypeCache, type_cache
 from ..dims import SymbolicDim
 from ..dtypes import DType, DTypeLike
-from ..errors import GraphError
+from ..errors import GraphError, LatticecastError
 from ..op_rules import WEAK_ARRAY, WEAK_ATTR, OpPromotion
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
 from ..passes.lower_dtypes import lower_dtypes
@@ -49,7 +49,7 @@ from .value import Value
 __all__ = ["Graph", "PassFailure", "current_graph"]
 
 
-class PassFailure(RuntimeError):
+class PassFailure(LatticecastError, RuntimeError):
     """``implicit-cast`` (or the verifier after it) rejected a graph; ``diagnostics`` has the details."""
 
     def __init__(self, message: str, diagnostics: list[str]) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from ..dialect_utils.constants import constant_values
+from ..dialect_utils.placement import after_definition
 from ..op_rules import CONSTANT_LIKE
 from ..dialect_utils.types import TypeCache, static_shape, type_cache
 from ..dtypes import DType
@@ -33,7 +34,7 @@ LOWERED: tuple[DType, ...] = tuple(d for d in DType if d.needs_lowering)
 
 
 class LowerDTypesPass(LatticecastPass):
-    argument = "lower-dtypes"
+    argument = LowerDTypesOptions.pass_name
     description = "Lower index/address to ui64 and tf32 to f32 with reduce_precision"
     Options = LowerDTypesOptions
 
@@ -160,14 +161,9 @@ _SIGNATURE_OPS = frozenset({"func.func", "func.return"})
 
 def _round_to_tf32(value: ir.Value[ir.Type]) -> None:
     owner = value.owner
-    if isinstance(owner, ir.Block):
-        ip = ir.InsertionPoint.at_block_begin(owner)
-        loc = value.location
-    else:
-        if owner.name == "stablehlo.reduce_precision":
-            return
-        ip = ir.InsertionPoint.after(owner)
-        loc = owner.location
+    if not isinstance(owner, ir.Block) and owner.name == "stablehlo.reduce_precision":
+        return
+    ip, loc = after_definition(value)
     i32 = ir.IntegerType.get_signless(32)
     rounded = ir.Operation.create(
         "stablehlo.reduce_precision", results=[value.type], operands=[value],

@@ -3,7 +3,8 @@
 As in xDSL's ``ModulePass``, a pass's options are the fields of a frozen dataclass;
 the field's type says how a value written in a pipeline string is read
 (``bool``: ``true``/``false``; an ``Enum``: one of its values; :class:`Policy`:
-a registered policy name). Python callers construct the dataclass directly and
+a registered policy name, or with ``policy-file=PATH`` a CSV promotion table,
+:meth:`Policy.from_table`). Python callers construct the dataclass directly and
 may pass a :class:`~latticecast.Policy` object: names are resolved only where
 text comes in.
 """
@@ -15,13 +16,14 @@ import enum
 import typing
 from typing import Any, ClassVar
 
-from ..errors import UnknownPolicyError
+from ..errors import LatticecastError, UnknownPolicyError
 from ..policies import Policy, policy as get_policy
+from ..tables import TableFormatError
 
 __all__ = ["PassOptions", "PassOptionError", "LossyLevel", "ImplicitCastOptions", "LowerDTypesOptions"]
 
 
-class PassOptionError(ValueError):
+class PassOptionError(LatticecastError, ValueError):
     """A pass option that does not exist or has a bad value; the message lists the valid ones."""
 
 
@@ -43,6 +45,8 @@ class PassOptions:
     bare ``key`` (without ``=value``) means; ``metadata["aliases"]`` maps extra spellings."""
 
     pass_name: ClassVar[str] = "pass"
+    file_options: ClassVar[dict[str, str]] = {}
+    """Options that set a :class:`Policy` field from a file (``policy_file`` -> ``policy``)."""
 
     @classmethod
     def parse(cls, text: str) -> "PassOptions":
@@ -53,6 +57,12 @@ class PassOptions:
         for item in text.replace(",", " ").split():
             key, eq, value = item.partition("=")
             name = key.strip().replace("-", "_")
+            if name in cls.file_options:  # as every option, the last one written wins
+                try:
+                    values[cls.file_options[name]] = Policy.from_table(value.strip())
+                except TableFormatError as e:
+                    raise PassOptionError(f"{key.strip()}: {e}") from None
+                continue
             f = fields.get(name)
             if f is None:
                 raise PassOptionError(f"{cls.pass_name} has no option {key.strip()!r}; its options are "
@@ -98,12 +108,18 @@ class PassOptions:
             else:
                 shown = "<value>"
             parts.append(f"{f.name.replace('_', '-')}={shown}")
+        parts += [f"{key.replace('_', '-')}=<path>" for key in cls.file_options]
         return ", ".join(parts)
 
     def __str__(self) -> str:
         out = []
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
+            path = getattr(v, "table_path", None) if isinstance(v, Policy) else None
+            if path is not None:  # a policy read from a file is written as the file, so the text reads back
+                key = next(k for k, target in self.file_options.items() if target == f.name)
+                out.append(f"{key.replace('_', '-')}={path}")
+                continue
             shown = v.name if isinstance(v, Policy) else v.value if isinstance(v, enum.Enum) else \
                 ("true" if v else "false") if isinstance(v, bool) else str(v)
             out.append(f"{f.name.replace('_', '-')}={shown}")
@@ -116,13 +132,31 @@ def _default_policy() -> Policy:
 
 @dataclasses.dataclass(frozen=True)
 class ImplicitCastOptions(PassOptions):
-    """``policy``: the promotion policy (a :class:`Policy`, or a registered name).
-    ``diagnose_lossy``: report promotions that can lose magnitude: ``off`` (default),
-    ``remark``, ``warning`` or ``error``.
-    ``lower_dtypes``: run ``lower-dtypes`` at the end, so the output is plain StableHLO
-    (``index``/``address`` as ``ui64``, ``tf32`` as ``f32``; default on)."""
+    """The options of ``implicit-cast``; in a pipeline string, ``implicit-cast{policy=max diagnose-lossy=warning}``.
+
+    Attributes:
+        policy: The promotion policy (a :class:`~latticecast.Policy`, or a registered name;
+            ``policy-file=PATH`` in a pipeline string reads a CSV promotion table,
+            :meth:`Policy.from_table`); default ``"jax"``.
+        diagnose_lossy: Report promotions that can lose magnitude (``int64 -> float16``):
+            ``off`` (the default), ``remark``, ``warning`` or ``error``; a bare
+            ``diagnose-lossy`` in a pipeline string means ``warning``.
+        lower_dtypes: Run ``lower-dtypes`` at the end, so that the output is plain StableHLO
+            (``index``/``address`` as ``ui64``, ``tf32`` as ``f32``); default on.
+
+    Raises:
+        PassOptionError: ``diagnose_lossy`` is not one of the four levels.
+        UnknownPolicyError: ``policy`` names no registered policy.
+
+    Example:
+        >>> from latticecast import ImplicitCastOptions
+        >>> options = ImplicitCastOptions(policy="max", diagnose_lossy="warning")
+        >>> str(options)
+        'policy=max diagnose-lossy=warning lower-dtypes=true'
+    """
 
     pass_name: ClassVar[str] = "implicit-cast"
+    file_options: ClassVar[dict[str, str]] = {"policy_file": "policy"}
 
     policy: Policy = dataclasses.field(default_factory=_default_policy)
     diagnose_lossy: LossyLevel = dataclasses.field(

@@ -17,6 +17,8 @@ from typing import Mapping
 
 from jaxlib.mlir import ir, passmanager
 
+from ..errors import LatticecastError
+
 from .base import LatticecastPass
 from .implicit_cast import ImplicitCastPass
 from .lower_dtypes import LowerDTypesPass
@@ -31,7 +33,7 @@ PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitC
 _ANCHOR = "builtin.module"
 
 
-class PipelineError(ValueError):
+class PipelineError(LatticecastError, ValueError):
     """A pass pipeline that cannot be parsed or built; the message (one line) says where and why."""
 
 
@@ -142,8 +144,33 @@ def build_pass_manager(pipeline: "str | Pipeline", context: ir.Context) -> tuple
 
 def run_pipeline(module: "ir.Module | ir.Operation", pipeline: "str | Pipeline", *,
                  verify: bool = True) -> list[LatticecastPass]:
-    """Run ``pipeline`` on ``module`` in place, in the module's own context (JAX's works too);
-    raises ``ir.MLIRError`` with the diagnostics on failure."""
+    """Run a pass pipeline on ``module`` in place, in the module's own context (JAX's works too).
+
+    Args:
+        module: An ``ir.Module`` (or its operation): one of JAX's, or one parsed with ``jaxlib.mlir``.
+        pipeline: A :class:`Pipeline` or a textual pipeline such as
+            ``"builtin.module(implicit-cast{policy=max},canonicalize)"`` (the outer
+            ``builtin.module(...)`` may be left out).
+        verify: Run MLIR's verifier after each pass.
+
+    Returns:
+        The latticecast passes of the pipeline, as run (with their diagnostics).
+
+    Raises:
+        PipelineError: The pipeline text does not parse, or names an unknown pass or option.
+        jaxlib.mlir.ir.MLIRError: A pass failed; the error carries its diagnostics.
+
+    Example:
+        >>> import jax
+        >>> import jax.numpy as jnp
+        >>> import latticecast as lc
+        >>> module = jax.jit(lambda x: x + 1).lower(jnp.ones(2, jnp.int8)).compiler_ir("stablehlo")
+        >>> passes = lc.run_pipeline(module, "implicit-cast{policy=max},canonicalize")
+        >>> len(passes)
+        1
+        >>> "stablehlo.add" in str(module)     # legal StableHLO: implicit-cast leaves it as it is
+        True
+    """
     op = module.operation if hasattr(module, "operation") else module
     pm, ours = Pipeline.of(pipeline).build(op.context)
     pm.enable_verifier(verify)

@@ -16,7 +16,17 @@ __all__ = ["Policy", "LatticePolicy", "TablePolicy", "Decision", "policy", "poli
 
 
 def policies() -> list[str]:
-    """The names of every registered policy."""
+    """The names of every registered policy: the built-in ones, then those registered since.
+
+    Returns:
+        A list of names, each accepted by :func:`policy` (which also takes aliases such as
+        ``"pytorch"`` and ``"array_api"``).
+
+    Example:
+        >>> import latticecast as lc
+        >>> lc.policies()[:6]
+        ['jax', 'jax-x32', 'jax-strict', 'jax-lax', 'max', 'max-python']
+    """
     return _policy_names()
 
 

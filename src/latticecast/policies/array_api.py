@@ -16,7 +16,7 @@ complex array; two scalars do not promote with each other.
 from __future__ import annotations
 
 from ..dtypes import DType, Kind
-from ..errors import PromotionError
+from ..errors import DomainError
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, LatticePolicy
 from .lattices import ARRAY_API_DTYPES, ARRAY_API_EDGES
@@ -74,7 +74,7 @@ class ArrayApiPolicy(LatticePolicy):
         t = self.canonical(t)
         dtype = dtype_of(t)
         if not dtype.is_inexact:
-            raise PromotionError(
+            raise DomainError(
                 f"the Array API leaves true division of {dtype.name} implementation-defined; "
                 "cast the operands to a float dtype first, or use // for integer division",
                 lhs=t, policy=self.name, cast_to=DType.float64)

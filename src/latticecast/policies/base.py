@@ -26,6 +26,7 @@ the system's (published tables, errata, live measurements) lives in
 from __future__ import annotations
 
 import functools
+import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar, Mapping, Sequence
@@ -34,14 +35,15 @@ import numpy as np
 
 from ..audit import AuditReport, audit
 from ..dtypes import DType, Kind
-from ..errors import LiteralRangeError, PromotionError
+from ..errors import DomainError, LiteralRangeError, PromotionError
 from ..lattice import Lattice
 from ..tables import PromotionTable
 from ..values import Scalar, candidates, literal_fix, scalar_problem
-from ..weak import PType, Weak, as_ptype, cell_ptype, parse_ptype, ptype_name
+from ..weak import PType, Weak, as_ptype, cell_ptype, dtype_of, parse_ptype, ptype_name
 from .advice import cast_advice, suggest_cast
+from .table_file import Position, TableFile, read_table_file
 
-__all__ = ["Policy", "LatticePolicy", "TablePolicy", "Decision", "DivisionOperands"]
+__all__ = ["Policy", "LatticePolicy", "TablePolicy", "CsvTablePolicy", "Decision", "DivisionOperands"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,10 @@ class DivisionOperands:
 
     dtypes: tuple[DType, ...]
     cast_to: DType | None = None
+
+
+_FROM_TABLE: dict[tuple[TableFile, str | None], "CsvTablePolicy"] = {}
+"""The policies :meth:`Policy.from_table` made, by table file and name (a file is read once while unchanged)."""
 
 
 class Policy(ABC):
@@ -103,6 +109,31 @@ class Policy(ABC):
     says it stands for, and a NumPy array promotes as :meth:`weak_array_type` says, checked by
     :meth:`weak_array_problem`. It is a fact about values a program hands over, so the ``implicit-cast``
     pass, which reads types off IR, never asks it; the IR says which constants are weak."""
+
+    @classmethod
+    def from_table(cls, path: "str | os.PathLike[str]", *, name: str | None = None) -> "Policy":
+        """The policy a CSV promotion table defines: a header row of type names, a first column of
+        type names, each cell the promoted type or empty for no promotion (the format of
+        ``latticecast table --format csv``; :mod:`latticecast.policies.table_file` has the rules).
+        ``name`` defaults to the file's name. Raises :class:`~latticecast.TableFormatError` with
+        ``file:line:col`` and the fix for a file that breaks a rule. An unchanged file gives the same
+        policy object.
+
+        >>> pol = Policy.from_table("my.csv")                                  # doctest: +SKIP
+        >>> Graph("g", input_types=[...], policy=pol)                          # doctest: +SKIP
+        """
+        found = read_table_file(path)
+        key = (found, name)
+        if key not in _FROM_TABLE:
+            policy_name = name or found.name
+            made = type(f"CsvTablePolicy[{policy_name}]", (CsvTablePolicy,), {
+                "name": policy_name, "title": f"the promotion table {found.path}", "source": found.path,
+                "table_path": found.path, "dtypes": found.dtypes, "weak_types": found.weak_types,
+                "positions": found.positions,
+                "promotion_table": PromotionTable(found.table.rows, found.table.columns, found.table.cells,
+                                                  policy_name)})
+            _FROM_TABLE[key] = made()
+        return _FROM_TABLE[key]
 
     # -- the three decisions (subclasses) ------------------------------------------------
 
@@ -513,3 +544,62 @@ class TablePolicy(Policy):
 
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         return self._lookup(a, b)
+
+
+class CsvTablePolicy(TablePolicy):
+    """A user-defined :class:`TablePolicy` read from a CSV file (:meth:`Policy.from_table`; the rules of
+    the file are :mod:`.table_file`'s). ``table_path`` is the file, ``positions`` the ``(line, column)``
+    of each cell, so that a refusal names the cell that says so. What a table does not say follows
+    :class:`Policy`'s defaults; ``/`` of integers is refused, since a table does not say which float
+    it computes in."""
+
+    table_path: ClassVar[str]
+    positions: ClassVar[Mapping[tuple[PType, PType], Position]]
+
+    def _lookup(self, a: PType, b: PType) -> Decision:
+        line, col = self.positions.get((a, b), (0, 0))
+        return Decision(cell_ptype(self.promotion_table.cells.get((a, b))), f"the promotion table {self.table_path}",
+                        f"the cell at {self.table_path}:{line}:{col} is empty")
+
+    @functools.cached_property
+    def _weak_set(self) -> frozenset[Weak]:
+        return frozenset(self.weak_types)
+
+    @functools.cached_property
+    def weak_nodes(self) -> Mapping[Kind, PType]:
+        """One weak type per kind for values that are not the table's own weak types (a Python int is
+        ``Weak(int64)``): the table's weak type of the policy's default dtype of that kind, else its
+        widest; a bool is plain ``bool`` when the table has no weak bool."""
+        nodes: dict[Kind, PType] = {}
+        for w in sorted(self.weak_types, key=lambda w: w.dtype.bitwidth):
+            nodes[w.dtype.kind] = w
+        for w in self.weak_types:
+            if w.dtype in (self.default_int, self.default_float, self.default_complex):
+                nodes[w.dtype.kind] = w
+        if Kind.BOOL not in nodes and DType.bool in self._dtype_set:
+            nodes[Kind.BOOL] = DType.bool
+        if Kind.UNSIGNED not in nodes and Kind.SIGNED in nodes:  # a weak unsigned value is a Python int
+            nodes[Kind.UNSIGNED] = nodes[Kind.SIGNED]
+        return nodes
+
+    def canonical(self, t: "PType | str") -> PType:
+        """A weak type the table names is itself (anvil's ``i8?`` and ``i32?`` are two types); any
+        other weak value is the table's weak type of its kind."""
+        t = parse_ptype(t)
+        if isinstance(t, Weak) and t in self._weak_set:
+            return t
+        return super().canonical(t)
+
+    def weak_default(self, t: Weak) -> DType:
+        if t.dtype in self._dtype_set:
+            return t.dtype
+        same_kind = [d for d in self.dtypes if d.kind is t.dtype.kind]
+        return max(same_kind, key=lambda d: d.bitwidth) if same_kind else t.dtype
+
+    def true_divide_type(self, t: "PType | str") -> PType | None:
+        t = self.canonical(t)
+        if dtype_of(t).is_inexact:
+            return t
+        raise DomainError(f"the promotion table {self.table_path} does not say what true division of "
+                          f"{self.type_name(t)} computes in; cast the operands to a float first, or use // "
+                          "for integer division", lhs=t, policy=self.name)

@@ -40,7 +40,23 @@ def _normalise(name: str) -> str:
 
 
 def register_policy(name: str, factory: Callable[[], Policy], *, replace: bool = False) -> None:
-    """Make ``policy(name)`` return ``factory()`` (built once, on first use)."""
+    """Make ``policy(name)`` return ``factory()``, built once, on first use.
+
+    Args:
+        name: The policy's name (case and ``_``/``-`` do not matter).
+        factory: A callable without arguments that returns the :class:`~latticecast.Policy`.
+        replace: Replace a policy already registered under ``name``.
+
+    Raises:
+        ValueError: ``name`` is taken (a built-in policy, or one registered before) and
+            ``replace`` is false.
+
+    Example:
+        >>> import latticecast as lc
+        >>> lc.register_policy("my-jax", lambda: lc.policy("jax"), replace=True)
+        >>> lc.promote_types("int8", "uint8", policy="my-jax")
+        DType.int16
+    """
     key = _normalise(name)
     if not replace and (key in _FACTORIES or key in _BUILTIN):
         raise ValueError(f"a policy named {key!r} is already registered; pass replace=True to replace it")
@@ -49,12 +65,40 @@ def register_policy(name: str, factory: Callable[[], Policy], *, replace: bool =
 
 
 def policies() -> list[str]:
-    """The names of every registered policy."""
+    """The names of every registered policy: the built-in ones, then those registered since.
+
+    Returns:
+        A list of names, each accepted by :func:`policy` (which also takes aliases such as
+        ``"pytorch"`` and ``"array_api"``).
+
+    Example:
+        >>> import latticecast as lc
+        >>> lc.policies()[:6]
+        ['jax', 'jax-x32', 'jax-strict', 'jax-lax', 'max', 'max-python']
+    """
     return list(_BUILTIN) + [n for n in _FACTORIES if n not in _BUILTIN]
 
 
 def policy(name: "str | Policy") -> Policy:
-    """The policy called ``name`` (``"jax"``, ``"max"``, ``"array_api"``, ...); a policy passes through."""
+    """The policy called ``name``; a :class:`~latticecast.Policy` passes through.
+
+    Args:
+        name: A registered name or alias (``"jax"``, ``"max"``, ``"array_api"``, ``"pytorch"``,
+            ...; case and ``_``/``-`` do not matter), or a :class:`~latticecast.Policy`.
+
+    Returns:
+        The :class:`~latticecast.Policy` (one instance per name).
+
+    Raises:
+        UnknownPolicyError: No policy has that name (the message lists them).
+
+    Example:
+        >>> import latticecast as lc
+        >>> lc.policy("jax")
+        <policy jax: JAX, jax.numpy with jax_enable_x64>
+        >>> lc.policy("array_api").promote_types("int8", "int16")
+        DType.int16
+    """
     if isinstance(name, Policy):
         return name
     key = _normalise(name)

@@ -37,7 +37,7 @@ types, ``int1``, ``uint1``) TensorFlow does not have.
 from __future__ import annotations
 
 from ..dtypes import DType, Kind
-from ..errors import PromotionError
+from ..errors import DomainError
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, Policy
 from .lattices import TF_DTYPES, TF_STORAGE_ONLY
@@ -115,7 +115,7 @@ class TensorflowPolicy(Policy):
         if d.is_inexact:
             return t
         if d.is_bool:
-            raise PromotionError(
+            raise DomainError(
                 f"no true division of {self.type_name(t)} under policy {self.name!r}: tf.math.truediv "
                 "rejects bool operands; make it explicit: cast bool to float32 (x.cast(DType.float32) in a "
                 "graph, stablehlo.convert to f32 in IR)",

@@ -163,8 +163,17 @@ _ON, _OFF = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 
 def default_cache_dir() -> Path | None:
-    """``$XDG_CACHE_HOME/latticecast``, or ``~/.cache/latticecast``; ``None`` (with a warning) when
-    there is neither (no home directory): the cache is then off rather than a crash."""
+    """The disk cache's default directory: ``$XDG_CACHE_HOME/latticecast``, or ``~/.cache/latticecast``.
+
+    Returns:
+        The directory, or ``None`` (with a warning) when there is neither variable nor home
+        directory: the disk cache is then off rather than a crash.
+
+    Example:
+        >>> from latticecast.runtime import default_cache_dir
+        >>> default_cache_dir().name
+        'latticecast'
+    """
     base = os.environ.get("XDG_CACHE_HOME")
     if base and os.path.isabs(base):
         return Path(base) / "latticecast"
@@ -384,7 +393,23 @@ _disk_caches: dict[Path, DiskCache] = {}
 
 
 def get_cache_dir() -> Path | None:
-    """The directory of the disk cache, or ``None`` when it is off."""
+    """The directory of the disk cache, or ``None`` when it is off.
+
+    Unless :func:`set_cache_dir` chose one, the environment decides:
+    ``LATTICECAST_CACHE_DIR=path``, or ``LATTICECAST_DISK_CACHE=1`` for :func:`default_cache_dir`.
+
+    Returns:
+        The directory, or ``None``.
+
+    Example:
+        >>> from latticecast.runtime import get_cache_dir, set_cache_dir
+        >>> saved = get_cache_dir()
+        >>> set_cache_dir(None) is None
+        True
+        >>> get_cache_dir() is None
+        True
+        >>> _ = set_cache_dir(saved)
+    """
     global _disk_dir
     with _settings_lock:
         if _disk_dir is _UNSET:
@@ -393,10 +418,24 @@ def get_cache_dir() -> Path | None:
 
 
 def set_cache_dir(directory: CacheDir) -> Path | None:
-    """Turn the disk cache on (``True``: default directory; a path) or off (``None``/``False``).
+    """Turn the disk cache on or off for this process.
 
-    Overrides ``LATTICECAST_CACHE_DIR``/``LATTICECAST_DISK_CACHE`` for this process.
-    Returns the directory now in use.
+    This overrides ``LATTICECAST_CACHE_DIR`` and ``LATTICECAST_DISK_CACHE``.
+
+    Args:
+        directory: ``True`` for :func:`default_cache_dir`, a path, or ``None``/``False`` (off).
+
+    Returns:
+        The directory now in use, or ``None`` when the disk cache is off.
+
+    Example:
+        >>> import tempfile
+        >>> from latticecast.runtime import get_cache_dir, set_cache_dir
+        >>> saved = get_cache_dir()
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     set_cache_dir(d).is_dir()
+        True
+        >>> _ = set_cache_dir(saved)
     """
     global _disk_dir
     with _settings_lock:
@@ -427,7 +466,18 @@ def disk_cache_for(directory: CacheDir) -> DiskCache | None:
 
 
 def cache_info() -> CacheInfo:
-    """The cache's counters and settings (tests assert on these, never on time)."""
+    """The compilation cache's counters and settings (tests assert on these, never on time).
+
+    Returns:
+        A :class:`CacheInfo`: in-memory hits and misses, disk hits, misses, writes and errors, XLA
+        compilations, the number of entries and their limit, and the disk directory.
+
+    Example:
+        >>> from latticecast.runtime import cache_info
+        >>> info = cache_info()
+        >>> info.max_entries > 0
+        True
+    """
     s = MEMORY_CACHE.stats
     d = get_cache_dir()
     return CacheInfo(s.hits, s.misses, s.disk_hits, s.disk_misses, s.disk_writes, s.disk_errors,
@@ -436,7 +486,19 @@ def cache_info() -> CacheInfo:
 
 
 def clear_cache(*, memory: bool = True, disk: bool = False, stats: bool = True) -> None:
-    """Empty the in-memory cache (and, with ``disk=True``, the current disk cache directory)."""
+    """Empty the in-memory compilation cache (and, with ``disk=True``, the disk cache's directory).
+
+    Args:
+        memory: Empty the in-memory cache.
+        disk: Also delete the entries of the current disk cache directory.
+        stats: Reset the counters :func:`cache_info` reports.
+
+    Example:
+        >>> from latticecast.runtime import cache_info, clear_cache
+        >>> clear_cache()
+        >>> cache_info().entries, cache_info().hits
+        (0, 0)
+    """
     if memory:
         MEMORY_CACHE.clear()
     if disk:

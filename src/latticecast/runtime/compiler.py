@@ -161,33 +161,58 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
             source_name: str | None = None) -> "Model | PolymorphicModel":
     """Compile legal StableHLO for its devices and return a callable :class:`Model`.
 
-    ``module_or_text``: an ``ir.Module`` (one of JAX's too:
-    ``jax.jit(f).lower(x).compiler_ir("stablehlo")``), or MLIR text (``str``/``bytes``),
-    MLIR bytecode or a StableHLO portable artifact (``jax.export``'s
-    ``exported.mlir_module_serialized``), with a public ``func.func @main``. A ``@main``
-    with dynamic dimensions (``tensor<?x4xf32>``, symbolic shapes) gives a
-    :class:`PolymorphicModel`, refined and compiled once per shape of the arguments.
+    A ``@main`` with dynamic dimensions (``tensor<?x4xf32>``, symbolic shapes) gives a
+    :class:`PolymorphicModel` instead, refined and compiled once per shape of the arguments.
+    Compiled executables are cached in memory by the module's fingerprint, and on disk where
+    the disk cache is on (``LATTICECAST_DISK_CACHE=1``, ``LATTICECAST_CACHE_DIR``, ``cache_dir``).
 
-    Devices. ``device``: ``"cpu"`` (the default), ``"gpu"``/``"cuda"``/``"rocm"`` (through an
-    installed PJRT plug-in), ``"cpu:0"``-style indices, or a ``jax.Device``. A module
-    partitioned N ways (``mhlo.num_partitions = N``, as ``jax.jit`` writes for a mesh of N
-    devices, or a ``Graph`` with a mesh) compiles with XLA's SPMD partitioner for N devices:
-    ``devices=`` (N of them, partition ``i`` on ``devices[i]``; a mesh's ``mesh.devices``
-    works), or else the first N of ``device``'s platform (with ``jax.distributed``, counted
-    over every process). Fewer than N is a :class:`DeviceCountError` saying how to get more;
-    it never runs on fewer devices than it was written for.
+    A module partitioned N ways (``mhlo.num_partitions = N``, as ``jax.jit`` writes for a mesh
+    of N devices, or a ``Graph`` with a mesh) compiles with XLA's SPMD partitioner for N
+    devices: ``devices`` (partition ``i`` on ``devices[i]``), or else the first N of
+    ``device``'s platform (with ``jax.distributed``, counted over every process). It never runs
+    on fewer devices than it was written for.
 
-    ``input_names`` names the inputs in error messages (and allows keyword calls).
-    ``cache_dir`` overrides the disk cache setting for this call (``False``: off, ``True``:
-    the default directory, or a path); ``use_cache=False`` skips every cache and compiles.
-    ``source_name`` is the file name error messages use for text (``<input>``).
+    Args:
+        module_or_text: An ``ir.Module`` (one of JAX's too:
+            ``jax.jit(f).lower(x).compiler_ir("stablehlo")``), or MLIR text (``str``/``bytes``),
+            MLIR bytecode or a StableHLO portable artifact (``jax.export``'s
+            ``exported.mlir_module_serialized``), with a public ``func.func @main``.
+        device: ``"cpu"`` (the default), ``"gpu"``/``"cuda"``/``"rocm"`` (through an installed
+            PJRT plug-in), an index such as ``"cpu:0"``, or a ``jax.Device``.
+        devices: The N devices of a module partitioned N ways (a mesh's ``mesh.devices``
+            works); not together with ``device``.
+        input_names: Names of the inputs, for error messages and keyword calls.
+        cache_dir: The disk cache for this call: ``False`` (off), ``True`` (the default
+            directory) or a path; ``None`` follows the environment.
+        use_cache: ``False`` skips every cache and compiles.
+        source_name: The file name that error messages give text (default ``<input>``).
 
-    Raises :class:`MLIRParseError` (text that does not parse or verify, with
-    ``file:line:col``), :class:`UnsupportedModuleError` (no ``@main``, element types
-    PJRT cannot run or the device's compiler cannot (float6 on CPU), host callbacks or
-    tokens, a custom-call target the platform does not have, ``mhlo.num_replicas`` other
-    than 1), :class:`DeviceNotFoundError` (and its :class:`DeviceCountError`) and
-    :class:`CompileError`.
+    Returns:
+        A :class:`Model` (a :class:`PolymorphicModel` for dynamic shapes).
+
+    Raises:
+        MLIRParseError: Text that does not parse or verify (with ``file:line:col``).
+        UnsupportedModuleError: No ``@main``; element types PJRT cannot run or the device's
+            compiler cannot (float6 on the CPU); host callbacks or tokens; a custom-call target
+            the platform does not have; ``mhlo.num_replicas`` other than 1.
+        DeviceNotFoundError: The device asked for is not present (the message lists those that are).
+        DeviceCountError: Fewer devices than the module's partitions.
+        CompileError: XLA failed to compile the module.
+        TypeError: ``module_or_text`` is neither a module nor text, or both ``device`` and
+            ``devices`` are given.
+
+    Example:
+        >>> import numpy as np
+        >>> import latticecast as lc
+        >>> model = lc.compile('''
+        ...   func.func @main(%x: tensor<2xi32>, %y: tensor<2xi32>) -> tensor<2xi32> {
+        ...     %0 = stablehlo.multiply %x, %y : tensor<2xi32>
+        ...     return %0 : tensor<2xi32>
+        ...   }''', device="cpu", input_names=["x", "y"])
+        >>> model(np.array([1, 2], np.int32), y=np.array([3, 4], np.int32))
+        [array([3, 8], dtype=int32)]
+        >>> model.input_types[0].dtype
+        DType.int32
     """
     is_text = _is_text(module_or_text)
     _check_arguments(module_or_text, is_text, device, devices)

@@ -66,7 +66,17 @@ def device_name(device: Any) -> str:
 
 
 def available_devices() -> list[str]:
-    """The names of every device this process can run on, e.g. ``["cpu:0"]``."""
+    """The names of every device this process can run on.
+
+    Returns:
+        A list of names such as ``"cpu:0"`` or ``"cuda:1"``, each accepted as ``device=`` by
+        :func:`~latticecast.compile` and :meth:`Graph.compile <latticecast.Graph.compile>`.
+
+    Example:
+        >>> import latticecast as lc
+        >>> "cpu:0" in lc.available_devices()
+        True
+    """
     names: list[str] = []
     for client in _backends().values():
         names.extend(device_name(d) for d in _local_devices(client))
@@ -131,10 +141,26 @@ def _parse_name(name: str) -> tuple[str, int]:
 def resolve_device(device: DeviceLike = "cpu") -> Any:
     """The PJRT device (a ``jax.Device``) that ``device`` names.
 
-    Raises :class:`DeviceNotFoundError` listing the devices there are when the
-    platform is absent (``"gpu"`` on a machine with no GPU plug-in: the message
-    says how to install one), when the index is out of range, or when a
-    ``jax.Device`` belongs to another process.
+    Args:
+        device: ``"cpu"`` (or ``None``), ``"gpu"``/``"cuda"``/``"rocm"``, an index such as
+            ``"cpu:0"``, or a ``jax.Device`` (returned as it is, if this process can use it).
+
+    Returns:
+        The ``jax.Device``.
+
+    Raises:
+        DeviceNotFoundError: The platform is absent (``"gpu"`` on a machine with no GPU plug-in:
+            the message says how to install one), the index is out of range, or a ``jax.Device``
+            belongs to another process; the message lists the devices there are.
+
+    Example:
+        >>> from latticecast.runtime import resolve_device
+        >>> resolve_device("cpu:0").platform
+        'cpu'
+        >>> resolve_device("cpu:99")
+        Traceback (most recent call last):
+          ...
+        latticecast.runtime.errors.DeviceNotFoundError: device 'cpu:99' is not available: ...
     """
     if device is None:
         device = "cpu"

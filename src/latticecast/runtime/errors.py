@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..dialect_utils.diagnostics import Diagnostic, MLIRParseError
+from ..errors import LatticecastError
 
 __all__ = [
     "LatticecastRuntimeError",
@@ -37,8 +38,9 @@ __all__ = [
 ]
 
 
-class LatticecastRuntimeError(Exception):
-    """Base class of every error the runtime layer (compile, devices, calls) raises."""
+class LatticecastRuntimeError(LatticecastError):
+    """Base class of every error the runtime layer (compile, devices, calls) raises; a
+    :class:`~latticecast.LatticecastError` like every error of latticecast."""
 
 
 class DeviceNotFoundError(LatticecastRuntimeError, RuntimeError):

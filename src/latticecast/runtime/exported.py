@@ -28,6 +28,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..jax_internals import portable_artifact
 from .errors import ExecutionError
 from .sharded import ArrayPlacer
 from .signature import Signature
@@ -71,19 +72,18 @@ def _template(ins: _Specs, outs: _Specs, platform: str, x64: bool) -> Any:
         return jax.export.export(jax.jit(zeros), platforms=[platform])(*args)
 
 
-def _artifact(module: Any) -> bytes:
-    """The module as a StableHLO portable artifact for the installed jaxlib (what ``jax.export`` writes).
+def _artifact(module: Any, device: Any) -> bytes:
+    """The module as a StableHLO portable artifact for the installed jaxlib, as ``jax.export`` writes it
+    (``chlo`` and ``sdy`` included, see :func:`~latticecast.jax_internals.portable_artifact`).
 
     Serialized from the module's bytecode, not from the module: serializing an ``ir.Module``
     rewrites it to VHLO in place, and the module may be the caller's."""
     import io
 
-    from jaxlib.mlir.dialects import stablehlo
-
     buffer = io.BytesIO()
     module.operation.write_bytecode(buffer)
     with module.context:
-        return bytes(stablehlo.serialize_portable_artifact_str(buffer.getvalue(), stablehlo.get_current_version()))
+        return portable_artifact(buffer.getvalue(), mixed=bool(getattr(device.client, "serialize_with_sdy", True)))
 
 
 def compile_exported(module: Any, device: Any, signature: Signature, donated: Sequence[int],
@@ -104,7 +104,7 @@ def compile_exported(module: Any, device: Any, signature: Signature, donated: Se
     platform = export_platform(device)
     try:
         template = _template(_specs(signature.inputs), _specs(signature.outputs), platform, x64)
-        artifact = _artifact(module)
+        artifact = _artifact(module, device)
     except Exception as e:  # noqa: BLE001 - a dtype JAX lacks, MLIRError, ...: the client path takes it
         return None, None, f"jax.export cannot wrap the module ({type(e).__name__}: {e})"
     exported = dataclasses.replace(template, mlir_module_serialized=artifact, fun_name=name.lstrip("@"),

@@ -221,14 +221,44 @@ class Model:
         return arrays
 
     def __call__(self, *args: Any, return_arrays: bool = False, **kwargs: Any) -> list[Any]:
-        """Run the model: a list of NumPy arrays, one per output (``jax.Array`` s with
-        ``return_arrays=True``: no transfer to the host, no gather, shardings kept).
+        """Run the model on its inputs.
 
         NumPy arrays of exactly the input types go to PJRT as they are, as with ``jax.jit``
         (which may alias them while the call runs: do not write to an input from another thread
-        during a call); every other argument is checked and converted first. With
-        ``return_arrays=True``, or donated inputs, the model copies every input instead, since
-        the computation may still be running, or writing, when the call returns.
+        during a call); every other argument is checked (count, shape, dtype, the range of a
+        Python scalar) and converted first, and never cast silently. With ``return_arrays=True``,
+        or donated inputs, the model copies every input instead, since the computation may still
+        be running, or writing, when the call returns.
+
+        Args:
+            *args: One argument per input of ``@main``, in order: NumPy arrays, ``jax.Array`` s,
+                or Python scalars and lists whose values fit the input's dtype.
+            return_arrays: Return ``jax.Array`` s (no transfer to the host, no gather, shardings
+                kept) instead of NumPy arrays.
+            **kwargs: Inputs by name, where the model has ``input_names``.
+
+        Returns:
+            A list with one array per output of ``@main``.
+
+        Raises:
+            InputError: An argument does not match its input (its subclasses say how: count,
+                shape, dtype, range); the message names the input and the fix.
+            ExecutionError: PJRT failed while running the program.
+
+        Example:
+            >>> import numpy as np
+            >>> from latticecast import DType, Graph, TensorType
+            >>> with Graph("scale", input_types=[TensorType(DType.float32, [3])], input_names=["x"]) as g:
+            ...     g.output(g.inputs[0] * 2)
+            >>> model = g.compile()
+            >>> model(np.array([1, 2, 3], np.float32))
+            [array([2., 4., 6.], dtype=float32)]
+            >>> model(x=[1.0, 2.0, 3.0])                   # a list, checked and converted
+            [array([2., 4., 6.], dtype=float32)]
+            >>> model(np.array([1, 2, 3], np.int64))
+            Traceback (most recent call last):
+              ...
+            latticecast.runtime.errors.InputDTypeError: ...
         """
         direct = self._direct
         if direct is not None and not return_arrays and not kwargs and len(args) == self._n:

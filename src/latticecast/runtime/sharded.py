@@ -179,7 +179,7 @@ class ShardedCall:
     ``jax.Array`` s through its result handlers where :mod:`latticecast.jax_internals` allows them;
     otherwise through ``jax.device_put`` and ``jax.make_array_from_single_device_arrays``."""
 
-    kind = "sharded"
+    kind = "client"
 
     def __init__(self, executable: Any, devices: Sequence[Any], signature: Signature, part: Partitioning,
                  name: str = "@main", input_names: "Sequence[str] | None" = None) -> None:

@@ -13,8 +13,10 @@ remarks included (they are printed when the pipeline succeeds too).
 Exit codes follow ``mlir-opt``: 0 success; 1 for a failure of the input or the
 pipeline (a parse error, a pass error, a verifier error, a pipeline that does not
 parse, an unknown pass or option, unmatched ``expected-*`` comments, an input or
-output file that cannot be used); 2 for a command line argparse rejects. Errors
-of the tool are one line, ``latticecast-opt: error: ...``, never a traceback.
+output file that cannot be used, a ``--policy-file`` that cannot be read); 2 for a
+command line argparse rejects (the table is :mod:`latticecast.cli.exit_codes`, shared with
+``latticecast``). Errors of the tool are one line, ``latticecast-opt: error: ...``, never a
+traceback.
 """
 
 from __future__ import annotations

@@ -20,23 +20,21 @@ from dataclasses import dataclass
 from typing import NoReturn, Sequence
 
 from ... import __version__
+from ...passes.options import ImplicitCastOptions, LossyLevel
+from ..exit_codes import LATTICECAST_OPT, UsageError
 
 
 __all__ = ["OptConfig", "UsageError", "parse_args", "build_parser", "PROG", "PassFlag", "compose_pipeline"]
 
-PROG = "latticecast-opt"
-LOSSY_LEVELS = ("off", "remark", "warning", "error")
+PROG = LATTICECAST_OPT
+LOSSY_LEVELS = tuple(level.value for level in LossyLevel)
 
-_VALUE_OPTIONS = {"--pass-pipeline", "--policy", "--output"}
+_VALUE_OPTIONS = {"--pass-pipeline", "--policy", "--policy-file", "--output"}
 _FLAG_OPTIONS = {
     "--split-input-file", "--verify-diagnostics", "--mlir-print-op-generic", "--mlir-print-debuginfo",
     "--mlir-pretty-debuginfo", "--mlir-print-local-scope", "--allow-unregistered-dialect",
     "--mlir-disable-threading", "--emit-bytecode", "--help", "--version",
 }
-
-
-class UsageError(Exception):
-    """The command line itself is wrong (argparse's kind of error; exit code 2)."""
 
 
 @dataclass(frozen=True)
@@ -54,9 +52,11 @@ class OptConfig:
     print_local_scope: bool = False
     disable_threading: bool = False
     emit_bytecode: bool = False
+    policy_file: str | None = None
+    """The CSV table of ``--policy-file``, read (and its mistakes reported) before the pipeline is built."""
 
 
-IMPLICIT_CAST = "implicit-cast"
+IMPLICIT_CAST = ImplicitCastOptions.pass_name
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run implicit-cast here in the pipeline (options as in the pipeline, "
                         "e.g. --implicit-cast='policy=max diagnose-lossy=warning')")
     p.add_argument("--policy", metavar="NAME", help="implicit-cast's promotion policy (default: jax)")
+    p.add_argument("--policy-file", metavar="CSV", dest="policy_file",
+                   help="implicit-cast's promotion policy read from a CSV promotion table (the format of "
+                        "'latticecast table --format csv'; implicit-cast{policy-file=CSV} in a pipeline)")
     p.add_argument("--diagnose-lossy", metavar="LEVEL", dest="diagnose_lossy",
                    help="report lossy promotions: off, remark, warning (the default when given bare), error")
     p.add_argument("--lower-dtypes", metavar="BOOL", dest="lower_dtypes",
@@ -179,7 +182,12 @@ def parse_args(argv: Sequence[str]) -> OptConfig:
     ``--help``/``--version``."""
     kept, passes = _extract(argv)
     args = build_parser().parse_args(kept)
-    defaults = [f"{key}={value}" for key, value in (("policy", args.policy),
+    if args.policy is not None and args.policy_file is not None:
+        raise UsageError("give --policy or --policy-file, not both")
+    if args.policy_file is not None and (not args.policy_file or any(c in args.policy_file for c in " \t,{}")):
+        raise UsageError(f"--policy-file {args.policy_file!r}: a pass option cannot hold a path with spaces, commas "
+                         "or braces; rename the file or copy it to such a path")
+    defaults = [f"{key}={value}" for key, value in (("policy", args.policy), ("policy-file", args.policy_file),
                                                      ("diagnose-lossy", args.diagnose_lossy),
                                                      ("lower-dtypes", args.lower_dtypes)) if value is not None]
     has_cast = any(p.name == IMPLICIT_CAST for p in passes)
@@ -198,4 +206,5 @@ def parse_args(argv: Sequence[str]) -> OptConfig:
         split_input_file=args.split_input_file, verify_diagnostics=args.verify_diagnostics,
         print_generic=args.mlir_print_op_generic, print_debuginfo=args.mlir_print_debuginfo,
         pretty_debuginfo=args.mlir_pretty_debuginfo, print_local_scope=args.mlir_print_local_scope,
-        disable_threading=args.mlir_disable_threading, emit_bytecode=args.emit_bytecode)
+        disable_threading=args.mlir_disable_threading, emit_bytecode=args.emit_bytecode,
+        policy_file=args.policy_file)

@@ -18,6 +18,7 @@ from jaxlib.mlir import ir
 from ...dialect_utils.diagnostics import Diagnostic, MLIRParseError
 from ...dialect_utils.parsing import parse_module
 from ...passes import LatticecastPass, Pipeline
+from .args import IMPLICIT_CAST
 from .report import DiagnosticCollector, merge_diagnostics
 
 __all__ = ["PrintOptions", "ChunkResult", "process_chunk"]
@@ -55,7 +56,7 @@ class PipelineRunner:
         for p in self.ours:
             p.diagnostics.clear()
             p.results.clear()
-        if self.pipeline.first_pass != "implicit-cast":
+        if self.pipeline.first_pass != IMPLICIT_CAST:
             module.operation.verify()
         self.pm.run(module.operation)
 

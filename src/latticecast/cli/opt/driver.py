@@ -12,9 +12,12 @@ from jaxlib.mlir import ir
 from ...dialect_utils.context import make_context
 from ...dialect_utils.diagnostics import MLIRParseError
 from ...dialect_utils.parsing import decode_source, is_bytecode
+from ...errors import LatticecastError
 from ...passes import Pipeline, PipelineError
+from ...policies import Policy
 from ..common import write_file
-from .args import PROG, OptConfig, UsageError, parse_args
+from ..exit_codes import EXIT_FAILURE, EXIT_OK, report
+from .args import PROG, OptConfig, parse_args
 from .chunk import ChunkResult, PipelineRunner, PrintOptions, process_chunk
 from .report import without_op_dumps
 from .split import OUTPUT_SEPARATOR, split_input
@@ -22,27 +25,22 @@ from .verify import parse_expectations, verify_diagnostics
 
 __all__ = ["main", "run", "OptError"]
 
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
-
-
-class OptError(Exception):
-    """A failure the user can fix, reported as one line (exit code 1)."""
+class OptError(LatticecastError):
+    """A failure the user can fix, reported as one line (exit code 1, :mod:`..exit_codes`)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``latticecast-opt`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
     try:
         config = parse_args(list(sys.argv[1:] if argv is None else argv))
-    except UsageError as e:
-        print(f"{PROG}: error: {e} (see '{PROG} --help')", file=sys.stderr)
-        return EXIT_USAGE
     except SystemExit as e:  # --help, --version
         return e.code if isinstance(e.code, int) else EXIT_OK
+    except LatticecastError as e:  # a UsageError: exit 2 (the table in exit_codes)
+        return report(e, PROG)
     try:
         return run(config)
-    except OptError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_FAILURE
+    except LatticecastError as e:  # OptError, a policy file that cannot be used, ...: exit 1
+        return report(e, PROG)
     except BrokenPipeError:  # `latticecast-opt ... | head`: stop quietly, as other tools do
         _silence_stdout()
         return EXIT_FAILURE
@@ -53,6 +51,8 @@ def run(config: OptConfig, stdout: TextIO | None = None, stderr: TextIO | None =
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     context = make_context(lenient=True)
+    if config.policy_file is not None:  # its mistakes as themselves (exit 1), not inside the pipeline's
+        Policy.from_table(config.policy_file)
     runner = _pipeline(config.pipeline, context)
     data, source_name = _read_input(config.input)
     printing = PrintOptions(config.print_generic, config.print_debuginfo, config.pretty_debuginfo,

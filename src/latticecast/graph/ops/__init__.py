@@ -87,18 +87,68 @@ def _placed(device: DeviceRefLike, what: str) -> None:
 
 
 def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike = None) -> Value:
-    """A constant of the current graph (MAX's ``ops.constant(value, dtype, device)``): the values must fit
-    ``dtype`` exactly; without ``dtype``, a NumPy array keeps its dtype and a Python number takes the
-    policy's default (MAX requires ``dtype`` and ``device`` for a Python number). ``device`` must be
-    the graph's."""
+    """A constant of the current graph (MAX's ``ops.constant(value, dtype, device)``).
+
+    The values must fit ``dtype`` exactly. Without ``dtype``, a NumPy array keeps its dtype and
+    a Python number takes the policy's default dtype of its kind (MAX requires ``dtype`` and
+    ``device`` for a Python number). The constant is strongly typed.
+
+    Args:
+        value: A Python number, a NumPy scalar or array, or a nested list.
+        dtype: The constant's dtype (a :class:`~latticecast.DType` or a spelling); ``None`` as above.
+        device: The device; when given, it must be the graph's.
+
+    Returns:
+        A graph value of ``dtype`` and ``value``'s shape.
+
+    Raises:
+        LiteralRangeError: A value does not fit ``dtype`` exactly.
+        GraphError: There is no current graph, or ``device`` is not the graph's.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("constant", input_types=[TensorType(DType.int8, [2])]) as g:
+        ...     c = ops.constant(np.array([1, 2], np.uint8))
+        ...     h = ops.constant(1.5, DType.bfloat16)
+        >>> c.dtype, c.shape, h.dtype, h.shape
+        (DType.uint8, (2,), DType.bfloat16, ())
+    """
     _placed(device, "constant")
     return current_graph().constant(value, dtype)
 
 
 def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: DTypeLike,
           device: DeviceRefLike = None) -> Value:
-    """``start, start + step, ...`` below ``stop`` (NumPy's ``arange``) as a constant of ``dtype``. MAX also
-    takes graph values here (and then needs ``out_dim``); latticecast takes Python numbers."""
+    """``start, start + step, ...`` below ``stop`` (NumPy's ``arange``) as a constant of ``dtype``.
+
+    MAX also takes graph values as bounds (and then needs ``out_dim``); latticecast takes
+    Python numbers.
+
+    Args:
+        start: The first value.
+        stop: The bound, not included.
+        step: The increment; default 1.
+        out_dim: The number of elements, checked when given.
+        dtype: The constant's dtype.
+        device: The device; when given, it must be the graph's.
+
+    Returns:
+        A 1-D constant of ``dtype``.
+
+    Raises:
+        GraphError: A bound is a graph value, ``out_dim`` is not the number of elements, or
+            ``device`` is not the graph's.
+        LiteralRangeError: A value does not fit ``dtype``.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("range", input_types=[]) as g:
+        ...     r = ops.range(0, 6, 2, dtype=DType.int32)
+        ...     g.output(r)
+        >>> g.compile()()[0].tolist()
+        [0, 2, 4]
+    """
     _placed(device, "range")
     if any(isinstance(b, Value) for b in (start, stop, step)):
         raise GraphError("range takes Python numbers for start, stop and step; a range whose bounds are graph "

@@ -20,7 +20,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ...dtypes import DType, DTypeLike
-from ...errors import PromotionError
+from ...errors import DomainError, PromotionError
 from ...op_rules import FLOAT_FUNCTION, FLOOR_DIVIDE, INEXACT_BINARY, STABLEHLO, TRUE_DIVIDE, OpRule, decide
 from ...weak import PType, Weak
 from ..value import TensorValueLike, Value
@@ -66,23 +66,153 @@ def _binary(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str,
 # -- arithmetic ---------------------------------------------------------------------------------
 
 def add(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """Elementwise ``x + y``, after promotion (``x + y`` on values calls it).
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("add", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.add(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> with Graph("add1", input_types=[TensorType(DType.int8, [3])]) as g:
+        ...     w = ops.add(g.inputs[0], 1)      # a Python int is weak: the result stays int8
+        >>> w.dtype
+        DType.int8
+    """
     return _binary("stablehlo.add", x, y, "+")
 
 
 def subtract(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """Elementwise ``x - y``, after promotion (MAX's name: ``sub``).
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("subtract", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.subtract(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+    """
     return _binary("stablehlo.subtract", x, y, "-")
 
 
 def multiply(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """Elementwise ``x * y``, after promotion (MAX's name: ``mul``).
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("multiply", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.multiply(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+    """
     return _binary("stablehlo.multiply", x, y, "*")
 
 
 def power(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """Elementwise ``x ** y``, after promotion (MAX's name: ``pow``).
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("power", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.power(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> import numpy as np
+        >>> with Graph("power", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.power(g.inputs[0], 2))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([49,  1,  4, 25], dtype=int32)]
+    """
     return _binary("stablehlo.power", x, y, "**")
 
 
 def remainder(x: TensorValueLike, y: TensorValueLike) -> Value:
-    """StableHLO's ``remainder`` (C's ``fmod``: the sign of the dividend)."""
+    """StableHLO's ``remainder``: C's ``fmod``, whose result has the sign of the dividend.
+
+    Python's ``%`` (the sign of the divisor) is :func:`mod`.
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("remainder", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.remainder(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> import numpy as np
+        >>> with Graph("remainder", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.remainder(g.inputs[0], 3))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([-1, -1,  2,  2], dtype=int32)]
+    """
     return _binary("stablehlo.remainder", x, y, "remainder")
 
 
@@ -118,10 +248,71 @@ def _compare_values(a: Value, b: Value, direction: str) -> Value:
 
 
 def maximum(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """The elementwise maximum of ``x`` and ``y``, after promotion (MAX's ``ops.max(x, y)``).
+
+    Complex numbers are ordered lexicographically (real part, then imaginary part), as in
+    NumPy and JAX.
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("maximum", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.maximum(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> import numpy as np
+        >>> with Graph("maximum", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.maximum(g.inputs[0], 0))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([0, 0, 2, 5], dtype=int32)]
+    """
     return _extremum("stablehlo.maximum", x, y, "maximum")
 
 
 def minimum(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """The elementwise minimum of ``x`` and ``y``, after promotion (MAX's ``ops.min(x, y)``).
+
+    Complex numbers are ordered lexicographically, as in :func:`maximum`.
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("minimum", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.minimum(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> import numpy as np
+        >>> with Graph("minimum", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.minimum(g.inputs[0], 0))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([-7, -1,  0,  0], dtype=int32)]
+    """
     return _extremum("stablehlo.minimum", x, y, "minimum")
 
 
@@ -175,9 +366,37 @@ def _as_inexact(g: "Graph", x: "Value | Literal | WeakArray", target: DType,
 
 
 def divide(x: TensorValueLike, y: TensorValueLike) -> Value:
-    """True division (``/``). Integers divide in the policy's float, except under ``jax-lax``,
-    whose ``lax.div`` divides integers as integers (truncating); MAX 26.7 (``max-python``)
-    converts two integers to float64 first (``Policy.true_divide_operands``)."""
+    """True division ``x / y`` (MAX's name: ``div``; also ``true_divide``).
+
+    Integers divide in the policy's float, except under ``jax-lax``, whose ``lax.div`` divides
+    integers as integers (truncating); MAX 26.7 (``max-python``) converts two integers to
+    float64 first (:meth:`Policy.true_divide_operands <latticecast.Policy.true_divide_operands>`).
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the policy's inexact type for the operands (integers divide in the policy's
+        float: float32 for int16 under ``jax``), with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("divide", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     q = ops.divide(g.inputs[0], 2)
+        ...     g.output(q)
+        >>> q.dtype
+        DType.float32
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([-3.5, -0.5,  1. ,  2.5], dtype=float32)]
+    """
     return _inexact(TRUE_DIVIDE, "stablehlo.divide", x, y, "/")
 
 
@@ -185,6 +404,31 @@ true_divide = divide
 
 
 def atan2(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """The elementwise arc tangent of ``x / y``, in radians, in the quadrant of ``(y, x)``.
+
+    Integer operands are taken to the policy's float first, as for :func:`divide`.
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the policy's inexact type for the operands (integers divide in the policy's
+        float: float32 for int16 under ``jax``), with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("atan2", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     z = ops.atan2(*g.inputs)
+        >>> z.dtype
+        DType.float32
+    """
     return _inexact(INEXACT_BINARY, "stablehlo.atan2", x, y, "atan2")
 
 
@@ -206,7 +450,37 @@ def _has_negatives(dtype: DType) -> bool:
 
 
 def floor_divide(x: TensorValueLike, y: TensorValueLike) -> Value:
-    """``//``: rounds toward negative infinity, for integers too (StableHLO's divide truncates)."""
+    """Floor division ``x // y``: rounds toward negative infinity, for integers too (MAX's name: ``floor_div``).
+
+    StableHLO's ``divide`` truncates; this op corrects the quotient where the signs differ,
+    as Python, NumPy and MAX do.
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("floor_divide", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.floor_divide(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> import numpy as np
+        >>> with Graph("floor_divide", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.floor_divide(g.inputs[0], 3))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([-3, -1,  0,  1], dtype=int32)]
+    """
     p = _floor_operands(x, y, "//")
     a, b = p.values
     target = p.decision.target
@@ -232,7 +506,36 @@ def _one(v: Value) -> Value:
 
 
 def mod(x: TensorValueLike, y: TensorValueLike) -> Value:
-    """``%``: the remainder with the sign of the divisor, as in Python and NumPy."""
+    """Python's ``x % y``: the remainder with the sign of the divisor, as in Python and NumPy.
+
+    C's ``fmod`` (the sign of the dividend) is :func:`remainder`.
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("mod", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.mod(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> import numpy as np
+        >>> with Graph("mod", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.mod(g.inputs[0], 3))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([2, 2, 2, 2], dtype=int32)]
+    """
     p = _floor_operands(x, y, "%")
     r = _emit(p, "stablehlo.remainder")
     if not _has_negatives(p.decision.target):
@@ -250,12 +553,47 @@ def _comparison(direction: str, symbol: str, name: str) -> Callable[[TensorValue
             attrs = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get(direction)}
         p = promote(STABLEHLO["stablehlo.compare"], symbol, x, y, graph=g)
         if ordering and p.decision.target.is_complex:
-            raise PromotionError(f"{symbol}: complex numbers have no order (as in JAX); compare their real parts "
+            raise DomainError(f"{symbol}: complex numbers have no order (as in JAX); compare their real parts "
                                  f"or magnitudes (abs(x) {symbol} ...)", policy=g.policy.name)
         return _emit(p, "stablehlo.compare", attrs)
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``{symbol}`` elementwise, after promotion; the result is bool."
+    op.__doc__ = _COMPARISON_DOC.format(symbol=symbol, name=name, direction=direction,
+                                        ordered=" Complex operands have no order and are refused." if ordering else "",
+                                        raises=_COMPLEX_ORDER_RAISES if ordering else "",
+                                        out=_COMPARISON_EXAMPLES[direction])
     return op
+
+
+_COMPARISON_DOC = """Elementwise ``x {symbol} y``, after promotion; the result is bool.
+
+    The operands are promoted first, as for :func:`add` (``int8 {symbol} uint8`` compares in
+    int16 under ``jax``), then compared with StableHLO's ``compare`` (direction ``{direction}``).{ordered}
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A bool value of the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types.{raises}
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("{name}", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     g.output(ops.{name}(*g.inputs))
+        >>> g.compile()(np.array([-1, 2, 3], np.int8), np.array([2, 2, 2], np.uint8))
+        [array({out})]
+    """
+_COMPLEX_ORDER_RAISES = """
+            Also for complex operands, which have no order (as in JAX)."""
+_COMPARISON_EXAMPLES = {"EQ": "[False,  True, False]", "NE": "[ True, False,  True]",
+                        "LT": "[ True, False, False]", "LE": "[ True,  True, False]",
+                        "GT": "[False, False,  True]", "GE": "[False,  True,  True]"}
 
 
 equal = _comparison("EQ", "==", "equal")
@@ -269,23 +607,162 @@ greater_equal = _comparison("GE", ">=", "greater_equal")
 # -- bitwise ------------------------------------------------------------------------------------
 
 def bitwise_and(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """Elementwise ``x & y``: bitwise and on integers, logical and on bool.
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("bitwise_and", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.bitwise_and(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> import numpy as np
+        >>> with Graph("bitwise_and", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.bitwise_and(g.inputs[0], 6))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([0, 6, 2, 4], dtype=int32)]
+    """
     return _binary("stablehlo.and", x, y, "&")
 
 
 def bitwise_or(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """Elementwise ``x | y``: bitwise or on integers, logical or on bool.
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("bitwise_or", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.bitwise_or(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> import numpy as np
+        >>> with Graph("bitwise_or", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.bitwise_or(g.inputs[0], 1))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([-7, -1,  3,  5], dtype=int32)]
+    """
     return _binary("stablehlo.or", x, y, "|")
 
 
 def bitwise_xor(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """Elementwise ``x ^ y``: bitwise exclusive or on integers, logical on bool.
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("bitwise_xor", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.bitwise_xor(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> import numpy as np
+        >>> with Graph("bitwise_xor", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.bitwise_xor(g.inputs[0], 1))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([-8, -2,  3,  4], dtype=int32)]
+    """
     return _binary("stablehlo.xor", x, y, "^")
 
 
 def left_shift(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """Elementwise ``x << y``, after promotion.
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("left_shift", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.left_shift(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> import numpy as np
+        >>> with Graph("left_shift", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.left_shift(g.inputs[0], 1))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([-14,  -2,   4,  10], dtype=int32)]
+    """
     return _binary("stablehlo.shift_left", x, y, "<<")
 
 
 def right_shift(x: TensorValueLike, y: TensorValueLike) -> Value:
-    """``>>``: arithmetic for signed integers, logical for unsigned ones."""
+    """Elementwise ``x >> y``: arithmetic for signed integers, logical for unsigned ones.
+
+    Args:
+        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+            typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, with the operands' broadcast shape.
+
+    Raises:
+        PromotionError: The graph's policy defines no promotion of the operands' types (the
+            message names the explicit cast to write).
+        LiteralRangeError: A Python scalar operand does not fit the promoted dtype.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("right_shift", input_types=[TensorType(DType.int8, [3]), TensorType(DType.uint8, [3])]) as g:
+        ...     x, y = g.inputs
+        ...     z = ops.right_shift(x, y)
+        >>> z.dtype                      # jax: int8 and uint8 meet at int16
+        DType.int16
+        >>> import numpy as np
+        >>> with Graph("right_shift", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.right_shift(g.inputs[0], 1))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([-4, -1,  1,  2], dtype=int32)]
+    """
     p = promote(STABLEHLO["stablehlo.shift_right_arithmetic"], ">>", x, y)
     name = "stablehlo.shift_right_logical" if p.decision.target.is_unsigned else "stablehlo.shift_right_arithmetic"
     return _emit(p, name)
@@ -307,7 +784,7 @@ def float_operand(x: TensorValueLike, what: str) -> Value:
     v = unary_operand(x, what)
     try:
         d = decide(v.graph.policy, FLOAT_FUNCTION, [v.ptype])
-    except PromotionError as e:
+    except (PromotionError, DomainError) as e:
         raise with_op(what, e) from None
     return convert(v, d.target, keep_weak=True)
 
@@ -316,8 +793,41 @@ def _float_function(name: str, what: str) -> Callable[[TensorValueLike], Value]:
     def op(x: TensorValueLike) -> Value:
         return _unary(name, float_operand(x, what))
     op.__name__ = op.__qualname__ = what
-    op.__doc__ = f"``{what}`` elementwise; integers become the policy's float first (as jnp.{what})."
+    op.__doc__ = _FLOAT_FUNCTION_DOC.format(what=what, op=name, out=_FLOAT_FUNCTION_EXAMPLES[what])
     return op
+
+
+_FLOAT_FUNCTION_DOC = """Elementwise ``{what}``, computed in floating point (StableHLO's ``{op}``).
+
+    Integers and bool become the policy's float first (``{what}`` of an int16 value is float32
+    under ``jax``, as ``jnp.{what}``); a weak value stays weak.
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+
+    Returns:
+        A value of ``x``'s shape, of ``x``'s dtype if it is inexact, else of the float the policy
+        decides.
+
+    Raises:
+        PromotionError: The policy has no float for ``x``'s dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("{what}", input_types=[TensorType(DType.int16, [2])]) as g:
+        ...     y = ops.{what}(g.inputs[0])
+        ...     g.output(y)
+        >>> y.dtype
+        DType.float32
+        >>> (out,) = g.compile()(np.array([0, 1], np.int16))
+        >>> np.round(out, 4)
+        array({out}, dtype=float32)
+    """
+_FLOAT_FUNCTION_EXAMPLES = {"exp": "[1.    , 2.7183]", "log": "[-inf,   0.]", "log1p": "[0.    , 0.6931]",
+                            "sqrt": "[0., 1.]", "rsqrt": "[inf,  1.]", "tanh": "[0.    , 0.7616]",
+                            "sin": "[0.    , 0.8415]", "cos": "[1.    , 0.5403]", "sigmoid": "[0.5   , 0.7311]",
+                            "erf": "[0.    , 0.8427]"}
 
 
 exp = _float_function("stablehlo.exponential", "exp")
@@ -336,13 +846,36 @@ def _rounding(name: str, what: str) -> Callable[[TensorValueLike], Value]:
     def op(x: TensorValueLike) -> Value:
         v = unary_operand(x, what)
         if v.storage.is_complex:
-            raise PromotionError(f"{what} is not defined for complex values")
+            raise DomainError(f"{what} is not defined for complex values")
         if not v.storage.is_inexact:
             return v  # integers are already whole (jnp.floor returns them unchanged)
         return _unary(name, v)
     op.__name__ = op.__qualname__ = what
-    op.__doc__ = f"``{what}`` elementwise; the identity on integers and bool."
+    op.__doc__ = _ROUNDING_DOC.format(what=what, op=name, out=_ROUNDING_EXAMPLES[what])
     return op
+
+
+_ROUNDING_DOC = """Elementwise ``{what}`` (StableHLO's ``{op}``); the identity on integers and bool.
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+
+    Returns:
+        A value of ``x``'s dtype and shape (``x`` itself when it is an integer or bool).
+
+    Raises:
+        PromotionError: ``x`` is complex.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("{what}", input_types=[TensorType(DType.float32, [4])]) as g:
+        ...     g.output(ops.{what}(g.inputs[0]))
+        >>> g.compile()(np.array([-1.5, 0.5, 2.5, 2.7], np.float32))
+        [array({out}, dtype=float32)]
+    """
+_ROUNDING_EXAMPLES = {"floor": "[-2.,  0.,  2.,  2.]", "ceil": "[-1.,  1.,  3.,  3.]",
+                      "round": "[-2.,  0.,  2.,  3.]"}
 
 
 floor = _rounding("stablehlo.floor", "floor")
@@ -351,43 +884,132 @@ round = _rounding("stablehlo.round_nearest_even", "round")  # NumPy and MAX roun
 
 
 def trunc(x: TensorValueLike) -> Value:
-    """Rounds toward zero; the identity on integers and bool."""
+    """Elementwise rounding toward zero; the identity on integers and bool.
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+
+    Returns:
+        A value of ``x``'s dtype and shape.
+
+    Raises:
+        PromotionError: ``x`` is complex.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("trunc", input_types=[TensorType(DType.float32, [3])]) as g:
+        ...     g.output(ops.trunc(g.inputs[0]))
+        >>> g.compile()(np.array([-1.5, 0.5, 2.7], np.float32))
+        [array([-1.,  0.,  2.], dtype=float32)]
+    """
     v = unary_operand(x, "trunc")
     if v.storage.is_complex:
-        raise PromotionError("trunc is not defined for complex values")
+        raise DomainError("trunc is not defined for complex values")
     if not v.storage.is_inexact:
         return v
     return where(less(v, constant_value(v.graph, 0, v.storage)), ceil(v), floor(v))
 
 
 def is_nan(x: TensorValueLike) -> Value:
-    """Where ``x`` is NaN (bool; false everywhere for integers)."""
+    """Where ``x`` is NaN (false everywhere for integers and bool).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+
+    Returns:
+        A bool value of ``x``'s shape.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("is_nan", input_types=[TensorType(DType.float32, [3])]) as g:
+        ...     g.output(ops.is_nan(g.inputs[0]))
+        >>> g.compile()(np.array([1.0, np.nan, np.inf], np.float32))
+        [array([False,  True, False])]
+    """
     v = unary_operand(x, "is_nan")
     return not_equal(v, v)
 
 
 def is_inf(x: TensorValueLike) -> Value:
-    """Where ``x`` is +inf or -inf (bool; false everywhere for integers)."""
+    """Where ``x`` is +inf or -inf (false everywhere for integers and bool).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+
+    Returns:
+        A bool value of ``x``'s shape.
+
+    Raises:
+        PromotionError: ``x`` is complex (test its real and imaginary parts).
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("is_inf", input_types=[TensorType(DType.float32, [3])]) as g:
+        ...     g.output(ops.is_inf(g.inputs[0]))
+        >>> g.compile()(np.array([1.0, np.nan, -np.inf], np.float32))
+        [array([False, False,  True])]
+    """
     v = unary_operand(x, "is_inf")
     if v.storage.is_complex:
-        raise PromotionError("is_inf is not defined for complex values; test the real and imaginary parts")
+        raise DomainError("is_inf is not defined for complex values; test the real and imaginary parts")
     if not v.storage.is_inexact:
         return not_equal(v, v)
     return equal(abs(v), constant_value(v.graph, float("inf"), v.storage))
 
 
 def negative(x: TensorValueLike) -> Value:
+    """Elementwise ``-x`` (MAX's name: ``negate``).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+
+    Returns:
+        A value of ``x``'s dtype and shape (weak when ``x`` is).
+
+    Raises:
+        PromotionError: ``x`` is bool (use :func:`logical_not`, or cast first).
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("negative", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.negative(g.inputs[0]))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([ 7,  1, -2, -5], dtype=int32)]
+    """
     v = unary_operand(x, "-")
     if v.storage.is_bool:
-        raise PromotionError("unary - is not defined for bool; use ~ (logical not) or cast first")
+        raise DomainError("unary - is not defined for bool; use ~ (logical not) or cast first")
     return _unary("stablehlo.negate", v)
 
 
 def abs(x: TensorValueLike) -> Value:
-    """``abs``; a complex value's magnitude is real (complex64 -> float32)."""
+    """Elementwise absolute value; a complex value's magnitude is real (complex64 gives float32).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+
+    Returns:
+        A value of ``x``'s dtype (the matching float for a complex ``x``) and shape; an unsigned
+        ``x`` is returned as it is.
+
+    Raises:
+        PromotionError: ``x`` is bool.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("abs", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.abs(g.inputs[0]))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([7, 1, 2, 5], dtype=int32)]
+    """
     v = unary_operand(x, "abs")
     if v.storage.is_bool:
-        raise PromotionError("abs is not defined for bool")
+        raise DomainError("abs is not defined for bool")
     if v.storage.is_unsigned:
         return v
     if v.storage.is_complex:
@@ -396,19 +1018,56 @@ def abs(x: TensorValueLike) -> Value:
 
 
 def sign(x: TensorValueLike) -> Value:
+    """Elementwise sign: -1, 0 or 1 (NaN stays NaN).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+
+    Returns:
+        A value of ``x``'s dtype and shape.
+
+    Raises:
+        PromotionError: ``x`` is bool.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("sign", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.sign(g.inputs[0]))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([-1, -1,  1,  1], dtype=int32)]
+    """
     v = unary_operand(x, "sign")
     if v.storage.is_bool:
-        raise PromotionError("sign is not defined for bool")
+        raise DomainError("sign is not defined for bool")
     if v.storage.is_unsigned:
         return cast(not_equal(v, constant_value(v.graph, 0, v.storage)), v.storage)
     return _unary("stablehlo.sign", v)
 
 
 def invert(x: TensorValueLike) -> Value:
-    """``~``: bitwise not (logical not for bool)."""
+    """Elementwise ``~x``: bitwise not on integers, logical not on bool (also ``bitwise_not``).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+
+    Returns:
+        A value of ``x``'s dtype and shape.
+
+    Raises:
+        PromotionError: ``x`` is a float or complex value.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("invert", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.invert(g.inputs[0]))
+        >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
+        [array([ 6,  0, -3, -6], dtype=int32)]
+    """
     v = unary_operand(x, "~")
     if v.storage.is_inexact:
-        raise PromotionError(f"~ needs integer or bool operands, not {v.storage.name}")
+        raise DomainError(f"~ needs integer or bool operands, not {v.storage.name}")
     return _unary("stablehlo.not", v)
 
 
@@ -421,26 +1080,108 @@ def _bools(what: str, *xs: TensorValueLike) -> None:
         dtype = x.storage if isinstance(x, Value) else None
         if dtype is not None and not dtype.is_bool or dtype is None and not isinstance(x, bool):
             shown = dtype.name if dtype is not None else repr(x)
-            raise PromotionError(f"{what} needs bool operands, not {shown}; compare first (x != 0) or use the "
+            raise DomainError(f"{what} needs bool operands, not {shown}; compare first (x != 0) or use the "
                                  "bitwise operators & | ^ ~")
 
 
 def logical_and(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """Elementwise logical and of two bool operands (MAX's ``ops.logical_and``).
+
+    Args:
+        x: A bool graph value, or a Python bool.
+        y: A bool graph value, or a Python bool.
+
+    Returns:
+        A bool value of the operands' broadcast shape.
+
+    Raises:
+        PromotionError: An operand is not bool (compare first, ``x != 0``, or use the bitwise
+            ops ``&``, ``|``, ``^``, which also take integers).
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("logical_and", input_types=[TensorType(DType.bool, [4])] * 2) as g:
+        ...     g.output(ops.logical_and(*g.inputs))
+        >>> g.compile()(np.array([0, 0, 1, 1], bool), np.array([0, 1, 0, 1], bool))
+        [array([False, False, False,  True])]
+    """
     _bools("logical_and", x, y)
     return bitwise_and(x, y)
 
 
 def logical_or(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """Elementwise logical or of two bool operands.
+
+    Args:
+        x: A bool graph value, or a Python bool.
+        y: A bool graph value, or a Python bool.
+
+    Returns:
+        A bool value of the operands' broadcast shape.
+
+    Raises:
+        PromotionError: An operand is not bool (compare first, ``x != 0``, or use the bitwise
+            ops ``&``, ``|``, ``^``, which also take integers).
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("logical_or", input_types=[TensorType(DType.bool, [4])] * 2) as g:
+        ...     g.output(ops.logical_or(*g.inputs))
+        >>> g.compile()(np.array([0, 0, 1, 1], bool), np.array([0, 1, 0, 1], bool))
+        [array([False,  True,  True,  True])]
+    """
     _bools("logical_or", x, y)
     return bitwise_or(x, y)
 
 
 def logical_xor(x: TensorValueLike, y: TensorValueLike) -> Value:
+    """Elementwise logical exclusive or of two bool operands.
+
+    Args:
+        x: A bool graph value, or a Python bool.
+        y: A bool graph value, or a Python bool.
+
+    Returns:
+        A bool value of the operands' broadcast shape.
+
+    Raises:
+        PromotionError: An operand is not bool (compare first, ``x != 0``, or use the bitwise
+            ops ``&``, ``|``, ``^``, which also take integers).
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("logical_xor", input_types=[TensorType(DType.bool, [4])] * 2) as g:
+        ...     g.output(ops.logical_xor(*g.inputs))
+        >>> g.compile()(np.array([0, 0, 1, 1], bool), np.array([0, 1, 0, 1], bool))
+        [array([False,  True,  True, False])]
+    """
     _bools("logical_xor", x, y)
     return bitwise_xor(x, y)
 
 
 def logical_not(x: TensorValueLike) -> Value:
+    """Elementwise logical not of a bool operand.
+
+    Args:
+        x: A bool graph value, or a Python bool.
+
+    Returns:
+        A bool value of ``x``'s shape.
+
+    Raises:
+        PromotionError: ``x`` is not bool (use :func:`invert` for a bitwise not of integers).
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("logical_not", input_types=[TensorType(DType.bool, [2])]) as g:
+        ...     g.output(ops.logical_not(g.inputs[0]))
+        >>> g.compile()(np.array([False, True]))
+        [array([ True, False])]
+    """
     _bools("logical_not", x)
     return invert(x)
 
@@ -455,7 +1196,30 @@ negate = negative
 
 
 def cast(x: TensorValueLike, dtype: DTypeLike) -> Value:
-    """An explicit conversion; the result is strongly typed."""
+    """An explicit conversion of ``x`` to ``dtype``; the result is strongly typed.
+
+    A complex value converts to a real dtype through its real part, and to bool as "non-zero",
+    as in NumPy and JAX.
+
+    Args:
+        x: A graph value, or a Python scalar or NumPy value (then a constant of ``dtype``).
+        dtype: The target dtype: a :class:`~latticecast.DType` or any spelling
+            :meth:`DType.parse <latticecast.DType.parse>` takes (``"int16"``, ``"i16"``, ...).
+
+    Returns:
+        A value of ``dtype`` with ``x``'s shape (``x`` itself when it already is one).
+
+    Raises:
+        UnknownDTypeError: ``dtype`` names no dtype.
+        LiteralRangeError: A Python scalar ``x`` does not fit ``dtype``.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("cast", input_types=[TensorType(DType.int8, [3])]) as g:
+        ...     y = ops.cast(g.inputs[0], DType.float16)
+        >>> y.dtype
+        DType.float16
+    """
     g = graph_of(x)
     d = g.policy.canonical(DType.parse(dtype))
     assert isinstance(d, DType)

@@ -60,7 +60,36 @@ class _Axis:
 
 
 def slice_tensor(x: Any, indices: Sequence[Any]) -> Value:
-    """The sub-tensor of ``x`` that ``indices`` select (one entry per axis; see the module's rules)."""
+    """The sub-tensor of ``x`` that ``indices`` select; ``x[...]`` calls it (MAX's ``ops.slice_tensor``).
+
+    MAX's rules, which differ from NumPy's by being errors rather than other results: an
+    integer index drops its axis and must be in range; a slice has a positive step and bounds
+    inside the axis with ``start <= stop`` (no clamping, no empty result); ``None`` inserts an
+    axis of size 1 and ``...`` stands for the axes not named. A rank-0 integer graph value
+    indexes one axis when the graph runs.
+
+    Args:
+        x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        indices: One entry per axis: an ``int``, a ``slice``, ``None``, ``...``, or a rank-0
+            integer graph value.
+
+    Returns:
+        A value of ``x``'s dtype with the selected elements.
+
+    Raises:
+        GraphError: ``x`` has rank 0, there are more entries than axes or more than one ``...``,
+            an index is out of range, or a slice is not supported (negative step, ``start >
+            stop``, a partial slice of a symbolic axis).
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("slice", input_types=[TensorType(DType.float32, [2, 3])]) as g:
+        ...     x = g.inputs[0]
+        ...     y = ops.slice_tensor(x, [0, slice(1, 3)])     # x[0, 1:3]
+        ...     z = x[..., None]
+        >>> y.shape, z.shape
+        ((2,), (2, 3, 1))
+    """
     v = unary_operand(x, "slice")
     if isinstance(indices, (str, bytes)) or not isinstance(indices, Iterable):
         raise GraphError(f"slice_tensor needs a sequence of indices, such as [0, slice(1, 3)], not {indices!r}")

@@ -14,7 +14,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ...dims import SymbolicDim
 from ...dtypes import DType
-from ...errors import GraphError, PromotionError
+from ...errors import DomainError, GraphError, PromotionError
 from ...op_rules import STABLEHLO, decide
 from ..value import TensorValueLike, Value
 from .dynamic import iota
@@ -27,7 +27,36 @@ __all__ = ["matmul", "band_part"]
 
 
 def matmul(x: TensorValueLike, y: TensorValueLike) -> Value:
-    """``x @ y``: 1-D operands as NumPy treats them, batch dimensions broadcast."""
+    """Matrix product ``x @ y``, after promotion.
+
+    1-D operands are treated as NumPy and MAX treat them (a row on the left, a column on the
+    right, dropped again), and leading (batch) dimensions broadcast. The builder converts the
+    operands to the promoted type itself: a mixed-dtype ``dot_general`` is legal StableHLO
+    with its own meaning, which the pass leaves alone.
+
+    Args:
+        x: The left operand: a graph value or NumPy array of rank 1 or more.
+        y: The right operand, as ``x``.
+
+    Returns:
+        A value of the promoted dtype, of shape ``batch + [M, N]`` (less the dropped 1-D axes).
+
+    Raises:
+        GraphError: An operand is a Python scalar or of rank 0, the contracted dimensions differ,
+            or the batch dimensions do not broadcast.
+        PromotionError: The policy defines no promotion of the operands' types.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("matmul", input_types=[TensorType(DType.int8, [2, 3]), TensorType(DType.float16, [3])]) as g:
+        ...     m = ops.matmul(*g.inputs)
+        ...     g.output(m)
+        >>> m.dtype, m.shape
+        (DType.float16, (2,))
+        >>> g.compile()(np.array([[1, 2, 3], [4, 5, 6]], np.int8), np.array([1, 0, -1], np.float16))[0].tolist()
+        [-2.0, -2.0]
+    """
     g = graph_of(x, y)
     a, b = operand(x, g), operand(y, g)
     if isinstance(a, Literal) or isinstance(b, Literal):
@@ -36,7 +65,7 @@ def matmul(x: TensorValueLike, y: TensorValueLike) -> Value:
         raise GraphError("@ needs tensors of rank 1 or more; use * for scalars")
     try:  # decided like every op, but not broadcast: contraction shapes differ by design
         d = decide(g.policy, STABLEHLO["stablehlo.dot_general"], [a.ptype, b.ptype])
-    except PromotionError as e:
+    except (PromotionError, DomainError) as e:
         raise with_op("@", e) from None
     a, b = (v if v.storage is d.target and not v.is_weak else convert(v, d.target, keep_weak=True) for v in (a, b))
     lhs = unsqueeze(a, 0) if a.rank == 1 else a
@@ -74,9 +103,32 @@ def matmul(x: TensorValueLike, y: TensorValueLike) -> Value:
 
 def band_part(x: TensorValueLike, num_lower: int | None = None, num_upper: int | None = None,
               exclude: bool = False) -> Value:
-    """``x`` with everything outside a band of its last two axes set to zero: element ``(m, n)`` is kept
-    when ``m - n <= num_lower`` and ``n - m <= num_upper`` (``None``, or MAX's ``-1``: no bound);
-    ``exclude=True`` keeps the outside instead. ``band_part(ones, None, 0)`` is a causal mask."""
+    """``x`` with everything outside a band of its last two axes set to zero (MAX's ``ops.band_part``).
+
+    Element ``(m, n)`` is kept when ``m - n <= num_lower`` and ``n - m <= num_upper``;
+    ``band_part(ones, None, 0)`` is a causal mask.
+
+    Args:
+        x: A graph value of rank 2 or more (the last two axes are the matrix).
+        num_lower: How many diagonals below the main one to keep; ``None`` (or MAX's -1): all.
+        num_upper: How many diagonals above the main one to keep; ``None`` (or -1): all.
+        exclude: Keep the outside of the band instead, and zero the band.
+
+    Returns:
+        A value of ``x``'s dtype and shape.
+
+    Raises:
+        GraphError: ``x`` has rank below 2, or a bound is negative (other than -1), not an
+            integer, or not smaller than its axis.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("band_part", input_types=[TensorType(DType.float32, [3, 3])]) as g:
+        ...     g.output(ops.band_part(g.inputs[0], num_lower=None, num_upper=0))
+        >>> g.compile()(np.ones((3, 3), np.float32))[0].tolist()
+        [[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [1.0, 1.0, 1.0]]
+    """
     v = operand(x, graph_of(x))
     if isinstance(v, Literal) or v.rank < 2:
         raise GraphError(f"band_part needs a value of rank 2 or more (the last two axes are the matrix), not "

@@ -29,13 +29,48 @@ def _const(v: Value, value: float) -> Value:
 
 
 def relu(x: TensorValueLike) -> Value:
-    """``max(x, 0)``, in ``x``'s dtype (integers stay integers, as in MAX)."""
+    """``max(x, 0)`` elementwise, in ``x``'s dtype (integers stay integers, as in MAX).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+
+    Returns:
+        A value of ``x``'s dtype and shape.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("relu", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     g.output(ops.relu(g.inputs[0]))
+        >>> g.compile()(np.array([-1, 0, 1, 2], np.int32))[0].tolist()
+        [0, 0, 1, 2]
+    """
     v = unary_operand(x, "relu")
     return maximum(v, constant_value(v.graph, 0, v.storage))
 
 
 def silu(x: TensorValueLike) -> Value:
-    """``x * sigmoid(x)``."""
+    """SiLU (swish): ``x * sigmoid(x)`` elementwise.
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+
+    Returns:
+        A value of ``x``'s shape, in ``x``'s dtype if it is a float, else in the float the
+        policy gives its functions (float64 for int32 under ``jax``).
+
+    Raises:
+        PromotionError: The policy has no float for ``x``'s dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("silu", input_types=[TensorType(DType.float32, [4])]) as g:
+        ...     g.output(ops.silu(g.inputs[0]))
+        >>> (out,) = g.compile()(np.array([-1, 0, 1, 2], np.float32))
+        >>> np.round(out, 4)
+        array([-0.2689,  0.    ,  0.7311,  1.7616], dtype=float32)
+    """
     v = float_operand(x, "silu")
     return multiply(v, sigmoid(v))
 
@@ -44,8 +79,32 @@ _GELU = ("none", "tanh", "quick")
 
 
 def gelu(x: TensorValueLike, approximate: str = "none") -> Value:
-    """GELU: ``0.5 x (1 + erf(x / sqrt 2))`` (``"none"``), its ``"tanh"`` approximation
-    ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``, or ``"quick"``: ``x sigmoid(1.702 x)``."""
+    """GELU elementwise, exact or approximated (MAX's ``ops.gelu``).
+
+    ``"none"``: ``0.5 x (1 + erf(x / sqrt 2))``; ``"tanh"``:
+    ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``; ``"quick"``: ``x sigmoid(1.702 x)``.
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        approximate: ``"none"`` (the default), ``"tanh"`` or ``"quick"``.
+
+    Returns:
+        A value of ``x``'s shape, in ``x``'s dtype if it is a float, else in the float the
+        policy gives its functions (float64 for int32 under ``jax``).
+
+    Raises:
+        GraphError: ``approximate`` is not one of the three.
+        PromotionError: The policy has no float for ``x``'s dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("gelu", input_types=[TensorType(DType.float32, [4])]) as g:
+        ...     g.output(ops.gelu(g.inputs[0], approximate="tanh"))
+        >>> (out,) = g.compile()(np.array([-1, 0, 1, 2], np.float32))
+        >>> np.round(out, 4)
+        array([-0.1588,  0.    ,  0.8412,  1.9546], dtype=float32)
+    """
     if approximate not in _GELU:
         raise GraphError(f"gelu: invalid approximation method {approximate!r}; use one of {', '.join(_GELU)}")
     v = float_operand(x, "gelu")
@@ -61,14 +120,58 @@ def gelu(x: TensorValueLike, approximate: str = "none") -> Value:
 
 
 def softmax(value: TensorValueLike, axis: int = -1) -> Value:
-    """``exp(x - max) / sum(exp(x - max))`` along ``axis`` (the maximum is subtracted for range)."""
+    """Softmax along ``axis``: ``exp(x - max) / sum(exp(x - max))`` (the maximum is subtracted for range).
+
+    Args:
+        value: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: The axis to normalise; default -1.
+
+    Returns:
+        A value of ``value``'s shape, in ``value``'s dtype if it is a float, else in the float the
+        policy gives its functions (float64 for int32 under ``jax``).
+
+    Raises:
+        GraphError: ``axis`` is not an axis of ``value``.
+        PromotionError: The policy has no float for ``value``'s dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("softmax", input_types=[TensorType(DType.float32, [4])]) as g:
+        ...     g.output(ops.softmax(g.inputs[0]))
+        >>> (out,) = g.compile()(np.array([-1, 0, 1, 2], np.float32))
+        >>> np.round(out, 4)
+        array([0.0321, 0.0871, 0.2369, 0.6439], dtype=float32)
+    """
     v = float_operand(value, "softmax")
     e = exp(subtract(v, max_along(v, axis=axis)))
     return divide(e, sum_along(e, axis))
 
 
 def logsoftmax(value: TensorValueLike, axis: int = -1) -> Value:
-    """``x - max - log(sum(exp(x - max)))`` along ``axis``."""
+    """Log-softmax along ``axis``: ``x - max - log(sum(exp(x - max)))``.
+
+    Args:
+        value: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: The axis to normalise; default -1.
+
+    Returns:
+        A value of ``value``'s shape, in ``value``'s dtype if it is a float, else in the float the
+        policy gives its functions (float64 for int32 under ``jax``).
+
+    Raises:
+        GraphError: ``axis`` is not an axis of ``value``.
+        PromotionError: The policy has no float for ``value``'s dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("logsoftmax", input_types=[TensorType(DType.float32, [4])]) as g:
+        ...     g.output(ops.logsoftmax(g.inputs[0]))
+        >>> (out,) = g.compile()(np.array([-1, 0, 1, 2], np.float32))
+        >>> np.round(out, 4)
+        array([-3.4402, -2.4402, -1.4402, -0.4402], dtype=float32)
+    """
     v = float_operand(value, "logsoftmax")
     shifted = subtract(v, max_along(v, axis=axis))
     return subtract(shifted, log(sum_along(exp(shifted), axis)))
@@ -88,8 +191,34 @@ def _norm_parameter(p: TensorValueLike, v: Value, name: str) -> Value:
 
 
 def layer_norm(input: TensorValueLike, gamma: TensorValueLike, beta: TensorValueLike, epsilon: Any) -> Value:
-    """``(x - mean) / sqrt(var + epsilon) * gamma + beta`` over the last axis (``var`` without Bessel's
-    correction), in the input's dtype."""
+    """Layer normalisation over the last axis: ``(x - mean) / sqrt(var + epsilon) * gamma + beta``.
+
+    ``var`` is without Bessel's correction; the result is computed in the input's dtype
+    (MAX advises casting float16 to float32 first for stability).
+
+    Args:
+        input: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        gamma: The scale: a value, array or scalar with as many elements as the last axis (or 1),
+            converted to the input's dtype.
+        beta: The shift, as ``gamma``.
+        epsilon: A positive number added to the variance.
+
+    Returns:
+        A value of the input's shape, in its dtype if it is a float, else in the policy's float.
+
+    Raises:
+        GraphError: The input has rank 0, ``epsilon`` is not a positive number, or ``gamma`` or
+            ``beta`` does not match the last axis.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("layer_norm", input_types=[TensorType(DType.float32, [4])]) as g:
+        ...     g.output(ops.layer_norm(g.inputs[0], np.ones(4, np.float32), 0.0, 1e-5))
+        >>> (out,) = g.compile()(np.array([-1, 0, 1, 2], np.float32))
+        >>> np.round(out, 4)
+        array([-1.3416, -0.4472,  0.4472,  1.3416], dtype=float32)
+    """
     v = float_operand(input, "layer_norm")
     if v.rank == 0:
         raise GraphError("layer_norm normalises the last axis; a rank-0 value has none")

@@ -25,7 +25,7 @@ from jaxlib.mlir import ir
 
 from ...dims import SymbolicDim, is_static, static_dims
 from ...dtypes import DType, UnknownDTypeError
-from ...errors import GraphError, LiteralRangeError, PromotionError
+from ...errors import DomainError, GraphError, LiteralRangeError, PromotionError
 from ...op_rules import IMPLICIT_BROADCAST_ATTR, OpPromotion, OpRule, decide
 from ...passes.sharding import copy_sharding
 from ...values import Scalar, array_problem, candidates, convert_array, scalar_problem
@@ -186,7 +186,7 @@ def numpy_operator_operand(x: Any, g: "Graph") -> Any:
     return x
 
 
-def with_op(symbol: str, e: PromotionError) -> PromotionError:
+def with_op(symbol: str, e: "PromotionError | DomainError") -> "PromotionError | DomainError":
     """``e`` with the op as the user wrote it in front (``+: ...``)."""
     return type(e)(f"{symbol}: {e}", lhs=e.lhs, rhs=e.rhs, policy=e.policy, cast_to=e.cast_to)
 
@@ -276,7 +276,7 @@ def decide_operands(g: "Graph", rule: OpRule, symbol: str,
     zero_dim = [o.__class__ is Value and not o.shape for o in ops] if g.policy.rank_sensitive else None
     try:
         return decide(g.policy, rule, [o.ptype for o in ops], zero_dim)
-    except PromotionError as e:
+    except (PromotionError, DomainError) as e:
         raise with_op(symbol, e) from None
 
 

@@ -28,7 +28,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ...dims import SymbolicDim
 from ...dtypes import DType
-from ...errors import GraphError, PromotionError
+from ...errors import DomainError, GraphError
 from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .dynamic import iota
@@ -150,7 +150,7 @@ def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, w
     every element is NaN, as MAX's kernels do; otherwise a NaN wins (NumPy's ``max``)."""
     v = unary_operand(x, what)
     if v.storage.is_complex:
-        raise PromotionError(f"{what} is not defined for complex values")
+        raise DomainError(f"{what} is not defined for complex values")
     axes = axes_of(v, what)
     empty = [a for a in axes if v.shape[a] == 0 and v.shape[a].__class__ is int]
     if empty:
@@ -204,7 +204,7 @@ def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
     if not v.storage.is_inexact:
         t = pol.true_divide_type(pol.sum_type(v.storage))
         if t is None:
-            raise PromotionError(f"{what} needs floats under policy '{pol.name}'; cast first")
+            raise DomainError(f"{what} needs floats under policy '{pol.name}'; cast first")
         v = convert(v, pol.materialize(t))
     _check_zero(v, what)
     total = _reduce(v, axes, "stablehlo.add", 0, keepdims)
@@ -216,24 +216,125 @@ def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
 # -- MAX's reductions: one axis, kept ----------------------------------------------------------------
 
 def sum(x: TensorValueLike, axis: int = -1) -> Value:
-    """The sum along ``axis``, kept with size 1 (``[2, 3]`` -> ``[2, 1]``)."""
+    """The sum along one axis, kept with size 1 (MAX's ``ops.sum``).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: The one axis to reduce (negative counts from the end); default -1 (MAX's meaning).
+
+    Returns:
+        The sum, in the policy's accumulation type (small integers widen, as ``jnp.sum``: int16 sums in int64 under
+        ``jax``), with ``axis`` kept with size 1 (``[2, 3]`` gives ``[2, 1]``).
+
+    Raises:
+        GraphError: ``axis`` is not one axis of ``x`` (use the ``reduce_*`` op for several).
+        GraphError: ``x``'s dtype has no zero (``float8_e8m0fnu``).
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("sum", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.sum(g.inputs[0])
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.int64, (2, 1))
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        [[8], [-1]]
+    """
     return _summed(x, lambda v, w: _one_axis(v, axis, w), "sum", True, "stablehlo.add", 0)
 
 
 def prod(x: TensorValueLike, axis: int = -1) -> Value:
-    """The product along ``axis``, kept with size 1."""
+    """The product along one axis, kept with size 1 (MAX's ``ops.prod``).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: The one axis to reduce (negative counts from the end); default -1 (MAX's meaning).
+
+    Returns:
+        The product, in the policy's accumulation type (small integers widen, as ``jnp.prod``:
+        int16 multiplies in int64 under ``jax``), with ``axis`` kept with size 1.
+
+    Raises:
+        GraphError: ``axis`` is not one axis of ``x`` (use the ``reduce_*`` op for several).
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("prod", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.prod(g.inputs[0])
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.int64, (2, 1))
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        [[10], [0]]
+    """
     return _summed(x, lambda v, w: _one_axis(v, axis, w), "prod", True, "stablehlo.multiply", 1)
 
 
 def mean(x: TensorValueLike, axis: int = -1) -> Value:
-    """The mean along ``axis``, kept with size 1."""
+    """The mean along one axis, kept with size 1 (MAX's ``ops.mean``).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: The one axis to reduce (negative counts from the end); default -1 (MAX's meaning).
+
+    Returns:
+        The mean, with ``axis`` kept with size 1; integers average in the policy's float (as
+        ``jnp.mean``), or, where the policy keeps them integers (``max-python``), floored as ``//`` floors.
+
+    Raises:
+        GraphError: ``axis`` is not one axis of ``x`` (use the ``reduce_*`` op for several).
+        PromotionError: The policy has no float for ``x``'s integers.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("mean", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.mean(g.inputs[0])
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.float64, (2, 1))
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        [[2.6666666666666665], [-0.3333333333333333]]
+    """
     return _mean(x, lambda v, w: _one_axis(v, axis, w), True, "mean")
 
 
 def max(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | None = None) -> Value:
-    """``max(x)``: the maximum along ``axis`` (default -1), kept with size 1; ``max(x, y)``: the
-    elementwise maximum. Both as MAX's ``ops.max``: a NaN loses to a number (NumPy's ``nanmax`` and
-    ``fmax``; :func:`maximum` and :func:`reduce_max` propagate NaN as NumPy's ``maximum`` and ``max``)."""
+    """The maximum along one axis, kept with size 1; or, with ``y``, the elementwise maximum.
+
+    Both as MAX's ``ops.max``: a NaN loses to a number (NumPy's ``nanmax`` and ``fmax``);
+    :func:`maximum` and :func:`reduce_max` propagate NaN as NumPy's ``maximum`` and ``max`` do.
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        y: The other operand of the elementwise form (promoted with ``x`` as for :func:`add`).
+        axis: The one axis to reduce (negative counts from the end); default -1. Not with ``y``.
+
+    Returns:
+        With ``axis`` (or neither): a value of ``x``'s dtype with ``axis`` kept with size 1. With
+        ``y``: a value of the promoted dtype and the broadcast shape.
+
+    Raises:
+        GraphError: ``axis`` is not one axis of ``x``, or is given together with ``y``.
+        PromotionError: The policy defines no promotion of ``x`` and ``y``.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("max", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.max(g.inputs[0])
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.int16, (2, 1))
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        [[5], [3]]
+        >>> with Graph("nanmax", input_types=[TensorType(DType.float32, [3])]) as g:
+        ...     g.output(ops.max(g.inputs[0], 1.0))
+        >>> g.compile()(np.array([0.0, np.nan, 2.0], np.float32))[0].tolist()
+        [1.0, 1.0, 2.0]
+    """
     if y is None:
         return _extremum(x, lambda v, w: _one_axis(v, -1 if axis is None else axis, w), True, True, "max",
                          skip_nan=True)
@@ -243,8 +344,39 @@ def max(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | Non
 
 
 def min(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | None = None) -> Value:
-    """``min(x)``: the minimum along ``axis`` (default -1), kept with size 1; ``min(x, y)``: the
-    elementwise minimum; a NaN loses to a number, as in :func:`max`."""
+    """The minimum along one axis, kept with size 1; or, with ``y``, the elementwise minimum.
+
+    Both as MAX's ``ops.min``: a NaN loses to a number (NumPy's ``nanmin`` and ``fmin``);
+    :func:`minimum` and :func:`reduce_min` propagate NaN as NumPy's ``minimum`` and ``min`` do.
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        y: The other operand of the elementwise form (promoted with ``x`` as for :func:`add`).
+        axis: The one axis to reduce (negative counts from the end); default -1. Not with ``y``.
+
+    Returns:
+        With ``axis`` (or neither): a value of ``x``'s dtype with ``axis`` kept with size 1. With
+        ``y``: a value of the promoted dtype and the broadcast shape.
+
+    Raises:
+        GraphError: ``axis`` is not one axis of ``x``, or is given together with ``y``.
+        PromotionError: The policy defines no promotion of ``x`` and ``y``.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("min", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.min(g.inputs[0])
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.int16, (2, 1))
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        [[1], [-4]]
+        >>> with Graph("nanmin", input_types=[TensorType(DType.float32, [3])]) as g:
+        ...     g.output(ops.min(g.inputs[0], 1.0))
+        >>> g.compile()(np.array([0.0, np.nan, 2.0], np.float32))[0].tolist()
+        [0.0, 1.0, 1.0]
+    """
     if y is None:
         return _extremum(x, lambda v, w: _one_axis(v, -1 if axis is None else axis, w), True, False, "min",
                          skip_nan=True)
@@ -257,7 +389,7 @@ def var(x: TensorValueLike, axis: int = -1) -> Value:
     """The population variance along ``axis`` (no Bessel correction), kept with size 1 (MAX's ``x.var()``)."""
     v = unary_operand(x, "var")
     if v.storage.is_bool:
-        raise PromotionError("var is not defined for bool values; cast first")
+        raise DomainError("var is not defined for bool values; cast first")
     d = subtract(v, mean(v, axis))
     return mean(multiply(d, d), axis)
 
@@ -274,7 +406,7 @@ def _arg(x: TensorValueLike, axis: int, largest: bool) -> Value:
     what = "argmax" if largest else "argmin"
     v = unary_operand(x, what)
     if v.storage.is_complex:
-        raise PromotionError(f"{what} is not defined for complex values")
+        raise DomainError(f"{what} is not defined for complex values")
     a = _one_axis(v, axis, what)[0]
     g = v.graph
     dtype = v.storage
@@ -304,37 +436,196 @@ def _arg(x: TensorValueLike, axis: int, largest: bool) -> Value:
 
 
 def argmax(x: TensorValueLike, axis: int = -1) -> Value:
-    """The index of the largest element along ``axis`` (``int64``, the axis kept with size 1)."""
+    """The index of the largest element along one axis (MAX's ``ops.argmax``).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: The one axis to reduce (negative counts from the end); default -1 (MAX's meaning).
+
+    Returns:
+        An int64 value with ``axis`` kept with size 1; the first index where several are equal.
+
+    Raises:
+        GraphError: ``axis`` is not one axis of ``x`` (use the ``reduce_*`` op for several).
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("argmax", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.argmax(g.inputs[0])
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.int64, (2, 1))
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        [[1], [2]]
+    """
     return _arg(x, axis, True)
 
 
 def argmin(x: TensorValueLike, axis: int = -1) -> Value:
-    """The index of the smallest element along ``axis`` (``int64``, the axis kept with size 1)."""
+    """The index of the smallest element along one axis (MAX's ``ops.argmin``).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: The one axis to reduce (negative counts from the end); default -1 (MAX's meaning).
+
+    Returns:
+        An int64 value with ``axis`` kept with size 1; the first index where several are equal.
+
+    Raises:
+        GraphError: ``axis`` is not one axis of ``x`` (use the ``reduce_*`` op for several).
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("argmin", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.argmin(g.inputs[0])
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.int64, (2, 1))
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        [[0], [0]]
+    """
     return _arg(x, axis, False)
 
 
 # -- latticecast's NumPy-style reductions: any axes, dropped unless keepdims ---------------------------
 
 def reduce_sum(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
-    """The sum over ``axis`` (an int, a sequence, or ``None`` for all), as ``np.sum``."""
+    """The sum over ``axis``, as ``np.sum``.
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: An axis, a sequence of axes, or ``None`` (the default) for all of them (NumPy's meaning).
+        keepdims: Keep the reduced axes with size 1.
+
+    Returns:
+        The sum in the policy's accumulation type (int16 sums in int64 under ``jax``).
+
+    Raises:
+        GraphError: An axis is out of range or repeated.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("reduce_sum", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.reduce_sum(g.inputs[0], axis=0)
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.int64, (3,))
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        [-3, 5, 5]
+    """
     return _summed(x, lambda v, w: _axes(v, axis, w), "reduce_sum", keepdims, "stablehlo.add", 0)
 
 
 def reduce_prod(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
-    """The product over ``axis`` (default all), as ``np.prod``."""
+    """The product over ``axis``, as ``np.prod``.
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: An axis, a sequence of axes, or ``None`` (the default) for all of them (NumPy's meaning).
+        keepdims: Keep the reduced axes with size 1.
+
+    Returns:
+        The product in the policy's accumulation type.
+
+    Raises:
+        GraphError: An axis is out of range or repeated.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("reduce_prod", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.reduce_prod(g.inputs[0], axis=0)
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.int64, (3,))
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        [-4, 0, 6]
+    """
     return _summed(x, lambda v, w: _axes(v, axis, w), "reduce_prod", keepdims, "stablehlo.multiply", 1)
 
 
 def reduce_max(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
-    """The maximum over ``axis`` (default all), as ``np.max``."""
+    """The maximum over ``axis``, as ``np.max`` (a NaN propagates).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: An axis, a sequence of axes, or ``None`` (the default) for all of them (NumPy's meaning).
+        keepdims: Keep the reduced axes with size 1.
+
+    Returns:
+        A value of ``x``'s dtype.
+
+    Raises:
+        GraphError: An axis is out of range or repeated.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("reduce_max", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.reduce_max(g.inputs[0])
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.int16, ())
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        5
+    """
     return _extremum(x, lambda v, w: _axes(v, axis, w), keepdims, True, "reduce_max")
 
 
 def reduce_min(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
-    """The minimum over ``axis`` (default all), as ``np.min``."""
+    """The minimum over ``axis``, as ``np.min`` (a NaN propagates).
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: An axis, a sequence of axes, or ``None`` (the default) for all of them (NumPy's meaning).
+        keepdims: Keep the reduced axes with size 1.
+
+    Returns:
+        A value of ``x``'s dtype.
+
+    Raises:
+        GraphError: An axis is out of range or repeated.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("reduce_min", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.reduce_min(g.inputs[0])
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.int16, ())
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        -4
+    """
     return _extremum(x, lambda v, w: _axes(v, axis, w), keepdims, False, "reduce_min")
 
 
 def reduce_mean(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
-    """The mean over ``axis`` (default all), as ``np.mean``."""
+    """The mean over ``axis``, as ``np.mean``.
+
+    Args:
+        x: The operand: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: An axis, a sequence of axes, or ``None`` (the default) for all of them (NumPy's meaning).
+        keepdims: Keep the reduced axes with size 1.
+
+    Returns:
+        The mean; integers average in the policy's float (as ``jnp.mean``).
+
+    Raises:
+        GraphError: An axis is out of range or repeated.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("reduce_mean", input_types=[TensorType(DType.int16, [2, 3])]) as g:
+        ...     r = ops.reduce_mean(g.inputs[0], axis=0, keepdims=True)
+        ...     g.output(r)
+        >>> r.dtype, r.shape
+        (DType.float64, (1, 3))
+        >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
+        [[-1.5, 2.5, 2.5]]
+    """
     return _mean(x, lambda v, w: _axes(v, axis, w), keepdims, "reduce_mean")

@@ -64,8 +64,30 @@ def _reshaped(v: Value, new: tuple["int | SymbolicDim", ...]) -> Value:
 
 
 def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
-    """The same elements in a new shape; one dimension may be -1 (inferred). Symbolic dimensions
-    must appear on both sides (``[batch, 10] -> [batch, 2, 5]``)."""
+    """The same elements in a new shape (``stablehlo.reshape``).
+
+    One dimension may be -1 (inferred from the others). Symbolic dimensions must appear on
+    both sides, by name (``[batch, 10]`` to ``[batch, 2, 5]``).
+
+    Args:
+        x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        shape: The new shape: a sequence of sizes and symbolic dimensions, at most one -1.
+
+    Returns:
+        A value of ``x``'s dtype (and weakness) with shape ``shape``.
+
+    Raises:
+        GraphError: The sizes do not match, there is more than one -1, or the symbolic
+            dimensions differ (say they agree with :func:`rebind` first).
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("reshape", input_types=[TensorType(DType.float32, [2, 3])]) as g:
+        ...     x = g.inputs[0]
+        ...     y = ops.reshape(x, [3, -1])
+        >>> y.shape
+        (3, 2)
+    """
     v = unary_operand(x, "reshape")
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
         raise GraphError(f"reshape needs a sequence of dimensions such as [3, 2], not {shape!r}")
@@ -94,7 +116,27 @@ def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
 
 
 def broadcast_to(x: TensorValueLike, shape: Iterable[Any], out_dims: Iterable[Any] | None = None) -> Value:
-    """``x`` broadcast to ``shape`` by NumPy's rules (a symbolic dimension only against itself and 1)."""
+    """``x`` broadcast to ``shape`` by NumPy's rules (a symbolic dimension only against itself and 1).
+
+    Args:
+        x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        shape: The target shape: a sequence of sizes and symbolic dimensions.
+        out_dims: MAX's form for a shape computed in the graph; not supported (must be ``None``).
+
+    Returns:
+        A value of ``x``'s dtype (and weakness) with shape ``shape``.
+
+    Raises:
+        GraphError: ``x``'s shape does not broadcast to ``shape``, or the shape is a graph value.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("broadcast_to", input_types=[TensorType(DType.float32, [2, 3])]) as g:
+        ...     x = g.inputs[0]
+        ...     y = ops.broadcast_to(x, [4, 2, 3])
+        >>> y.shape
+        (4, 2, 3)
+    """
     v = unary_operand(x, "broadcast_to")
     if isinstance(shape, Value) or out_dims is not None:
         raise GraphError("broadcast_to takes its shape as a list of dimensions; a shape computed in the graph "
@@ -103,8 +145,27 @@ def broadcast_to(x: TensorValueLike, shape: Iterable[Any], out_dims: Iterable[An
 
 
 def permute(x: TensorValueLike, dims: Sequence[int]) -> Value:
-    """The axes of ``x`` in the order ``dims`` (a permutation of all of them; negative axes count from
-    the end): ``permute(x, [1, 0])`` of a ``[2, 3]`` value is ``[3, 2]``."""
+    """The axes of ``x`` in the order ``dims`` (``stablehlo.transpose``).
+
+    Args:
+        x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        dims: A permutation of all of ``x``'s axes (negative axes count from the end).
+
+    Returns:
+        A value of ``x``'s dtype (and weakness), its axes reordered: ``permute(x, [1, 0])`` of a
+        ``[2, 3]`` value is ``[3, 2]``.
+
+    Raises:
+        GraphError: ``dims`` is not a permutation of ``x``'s axes.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("permute", input_types=[TensorType(DType.float32, [2, 3])]) as g:
+        ...     x = g.inputs[0]
+        ...     y = ops.permute(x, [1, 0])
+        >>> y.shape
+        (3, 2)
+    """
     v = unary_operand(x, "permute")
     if isinstance(dims, (str, bytes)) or not isinstance(dims, Iterable):
         raise GraphError(f"permute needs a list of axes such as [1, 0], not {dims!r}")
@@ -123,8 +184,29 @@ def permute(x: TensorValueLike, dims: Sequence[int]) -> Value:
 
 
 def transpose(x: TensorValueLike, axis_1: int, axis_2: int) -> Value:
-    """``x`` with two axes swapped (MAX's meaning; ``x.T`` swaps the last two). For a full
-    permutation use :func:`permute`."""
+    """``x`` with two axes swapped (MAX's meaning; ``x.T`` swaps the last two).
+
+    For a full permutation, use :func:`permute`.
+
+    Args:
+        x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis_1: One axis (negative counts from the end).
+        axis_2: The other axis.
+
+    Returns:
+        A value of ``x``'s dtype (and weakness), with the two axes swapped.
+
+    Raises:
+        GraphError: An axis is out of range.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("transpose", input_types=[TensorType(DType.float32, [2, 3])]) as g:
+        ...     x = g.inputs[0]
+        ...     y = ops.transpose(x, 0, 1)
+        >>> y.shape
+        (3, 2)
+    """
     v = unary_operand(x, "transpose")
     a = normalize_axis(axis_1, v.rank, "transpose")
     b = normalize_axis(axis_2, v.rank, "transpose")
@@ -134,7 +216,28 @@ def transpose(x: TensorValueLike, axis_1: int, axis_2: int) -> Value:
 
 
 def flatten(x: TensorValueLike, start_dim: int = 0, end_dim: int = -1) -> Value:
-    """Axes ``start_dim`` to ``end_dim`` (inclusive) merged into one; a scalar becomes ``[1]``."""
+    """Axes ``start_dim`` to ``end_dim`` (inclusive) merged into one; a scalar becomes ``[1]``.
+
+    Args:
+        x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        start_dim: The first axis to merge; default 0.
+        end_dim: The last axis to merge; default -1.
+
+    Returns:
+        A value of ``x``'s dtype (and weakness), with the axes merged.
+
+    Raises:
+        GraphError: An axis is out of range, ``start_dim`` comes after ``end_dim``, or the merged
+            axes include a symbolic dimension besides others.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("flatten", input_types=[TensorType(DType.float32, [2, 3])]) as g:
+        ...     x = g.inputs[0]
+        ...     y = ops.flatten(x)
+        >>> y.shape
+        (6,)
+    """
     v = unary_operand(x, "flatten")
     if v.rank == 0:
         return _reshaped(v, (1,))
@@ -152,7 +255,26 @@ def flatten(x: TensorValueLike, start_dim: int = 0, end_dim: int = -1) -> Value:
 
 
 def squeeze(x: TensorValueLike, axis: int) -> Value:
-    """``x`` without ``axis``, which must have size 1."""
+    """``x`` without ``axis``, which must have size 1.
+
+    Args:
+        x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: The axis to remove (negative counts from the end).
+
+    Returns:
+        A value of ``x``'s dtype (and weakness), one rank lower.
+
+    Raises:
+        GraphError: ``axis`` is out of range or its size is not 1.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("squeeze", input_types=[TensorType(DType.float32, [2, 3])]) as g:
+        ...     x = g.inputs[0]
+        ...     y = ops.squeeze(ops.unsqueeze(x, 1), 1)
+        >>> y.shape
+        (2, 3)
+    """
     v = unary_operand(x, "squeeze")
     a = normalize_axis(axis, v.rank, "squeeze")
     if not (v.shape[a].__class__ is int and v.shape[a] == 1):
@@ -161,7 +283,26 @@ def squeeze(x: TensorValueLike, axis: int) -> Value:
 
 
 def unsqueeze(x: TensorValueLike, axis: int) -> Value:
-    """``x`` with a new axis of size 1 at ``axis`` (``-1`` appends one)."""
+    """``x`` with a new axis of size 1 at ``axis`` (``-1`` appends one).
+
+    Args:
+        x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        axis: Where the new axis goes, in ``[-rank - 1, rank]``.
+
+    Returns:
+        A value of ``x``'s dtype (and weakness), one rank higher.
+
+    Raises:
+        GraphError: ``axis`` is out of range.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("unsqueeze", input_types=[TensorType(DType.float32, [2, 3])]) as g:
+        ...     x = g.inputs[0]
+        ...     y = ops.unsqueeze(x, -1)
+        >>> y.shape
+        (2, 3, 1)
+    """
     v = unary_operand(x, "unsqueeze")
     a = normalize_axis(axis, v.rank + 1, "unsqueeze")
     return _reshaped(v, v.shape[:a] + (1,) + v.shape[a:])
@@ -189,7 +330,28 @@ def _tensors(values: Iterable[TensorValueLike], what: str) -> list[Value]:
 
 
 def concat(original_vals: Iterable[TensorValueLike], axis: int = 0) -> Value:
-    """The values joined along ``axis``; they must have one dtype and rank, and equal sizes elsewhere."""
+    """The values joined along ``axis`` (``stablehlo.concatenate``); it does not promote (as in MAX).
+
+    Args:
+        original_vals: The values: graph values or NumPy arrays of one dtype and rank (at least 1),
+            with equal sizes on every other axis.
+        axis: The axis to join along; default 0.
+
+    Returns:
+        A value of their dtype whose ``axis`` is the sum of theirs.
+
+    Raises:
+        GraphError: No values, a Python scalar among them, dtypes or ranks that differ, sizes
+            that differ on another axis, or symbolic sizes on ``axis``.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("concat", input_types=[TensorType(DType.float32, [2, 3])]) as g:
+        ...     x = g.inputs[0]
+        ...     y = ops.concat([x, x], axis=1)
+        >>> y.shape
+        (2, 6)
+    """
     vals = _tensors(original_vals, "concat")
     rank = vals[0].rank
     if rank == 0 or any(v.rank != rank for v in vals):
@@ -217,7 +379,26 @@ def concat(original_vals: Iterable[TensorValueLike], axis: int = 0) -> Value:
 
 
 def stack(values: Iterable[TensorValueLike], axis: int = 0) -> Value:
-    """The values (one dtype, one shape) stacked along a new axis ``axis``."""
+    """The values stacked along a new axis ``axis``; it does not promote (as in MAX).
+
+    Args:
+        values: The values: graph values or NumPy arrays of one dtype and one shape.
+        axis: Where the new axis goes; default 0.
+
+    Returns:
+        A value of their dtype with a new axis of size ``len(values)``.
+
+    Raises:
+        GraphError: No values, or dtypes or shapes that differ.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("stack", input_types=[TensorType(DType.float32, [2, 3])]) as g:
+        ...     x = g.inputs[0]
+        ...     y = ops.stack([x, x, x])
+        >>> y.shape
+        (3, 2, 3)
+    """
     vals = _tensors(values, "stack")
     if any(v.shape != vals[0].shape for v in vals):
         raise GraphError(f"stack needs values of one shape; got {', '.join(format_shape(v.shape) for v in vals)}")
@@ -226,9 +407,36 @@ def stack(values: Iterable[TensorValueLike], axis: int = 0) -> Value:
 
 
 def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value:
-    """``x`` with the shape ``shape``, asserted when the graph runs: where ``x`` has a symbolic
-    dimension and ``shape`` a size or another name (or the other way round), the sizes must agree
-    then (the runtime reports ``message`` if they do not). A name no input has is defined here."""
+    """``x`` with the shape ``shape``, asserted when the graph runs.
+
+    Where ``x`` has a symbolic dimension and ``shape`` a size or another name (or the other way
+    round), the sizes must agree when the graph runs; the runtime reports ``message`` (or a
+    message of its own) if they do not. A name no input has is defined here.
+
+    Args:
+        x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        shape: The shape ``x`` is asserted to have, of ``x``'s rank.
+        message: The error message when the sizes disagree at run time.
+
+    Returns:
+        ``x`` with shape ``shape`` (``x`` itself when the shapes are equal).
+
+    Raises:
+        GraphError: The ranks differ, or two static sizes differ.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("rebind", input_types=[TensorType(DType.float32, ["batch", 3])]) as g:
+        ...     y = ops.rebind(g.inputs[0], [4, 3])
+        ...     g.output(y)
+        >>> y.shape
+        (4, 3)
+        >>> g.compile()(np.ones((5, 3), np.float32))
+        Traceback (most recent call last):
+          ...
+        latticecast.runtime.errors.InputShapeError: ... axis 0 has size 5, not 4 ...
+    """
     v = unary_operand(x, "rebind")
     new = check_shape(shape, "rebind shape")
     if len(new) != v.rank:
@@ -262,8 +470,29 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
 
 
 def transfer_to(x: TensorValueLike, device: DeviceRefLike) -> Value:
-    """``x`` on ``device`` (MAX's ``ops.transfer_to``, ``x.to(device)``): the value itself when it is the
-    graph's device. latticecast compiles a graph for one device, so another one is an error."""
+    """``x`` on ``device`` (MAX's ``ops.transfer_to``, ``x.to(device)``).
+
+    latticecast compiles a graph for one device, so this is the value itself when ``device``
+    is the graph's, and an error otherwise.
+
+    Args:
+        x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
+        device: A :class:`~latticecast.DeviceRef` or a spelling such as ``"cpu"`` or ``"gpu:0"``.
+
+    Returns:
+        ``x``.
+
+    Raises:
+        GraphError: ``device`` is not the graph's device.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("transfer_to", input_types=[TensorType(DType.float32, [2, 3])]) as g:
+        ...     x = g.inputs[0]
+        ...     y = ops.transfer_to(x, "cpu")
+        >>> y.shape
+        (2, 3)
+    """
     v = unary_operand(x, "transfer_to")
     target = DeviceRef.parse(device)
     if target != v.graph.device:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from jaxlib.mlir import ir
 
+from ...dialect_utils.placement import after_definition
 from ...dialect_utils.types import type_cache
 from ...dtypes import DType
 from ...op_rules import IMPLICIT_BROADCAST_ATTR, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule
@@ -43,7 +44,7 @@ class ImplicitCastPass(LatticecastPass):
     warnings MLIR's Python bindings cannot emit.
     """
 
-    argument = "implicit-cast"
+    argument = ImplicitCastOptions.pass_name
     description = "Join operand types on a promotion lattice and insert stablehlo.convert"
     Options = ImplicitCastOptions
     options: ImplicitCastOptions
@@ -209,13 +210,7 @@ class _Run:
         return new
 
     def _convert(self, value: ir.Value[ir.Type], target: DType) -> ir.Value[ir.Type]:
-        owner = value.owner
-        if isinstance(owner, ir.Block):
-            ip = ir.InsertionPoint.at_block_begin(owner)
-            loc = value.location
-        else:
-            ip = ir.InsertionPoint.after(owner)
-            loc = owner.location
+        ip, loc = after_definition(value)
         op = ir.Operation.create("stablehlo.convert", results=[self.tc.with_element(value.type, target)],
                                  operands=[value], loc=loc, ip=ip)
         copy_sharding(value, op)

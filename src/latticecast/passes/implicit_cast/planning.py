@@ -23,7 +23,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ...dialect_utils.types import TypeCache
 from ...dtypes import DType
-from ...errors import PromotionError
+from ...errors import DomainError, PromotionError
 from ...op_rules import WEAK_ARRAY, OpRule, decide
 from ...policies import Policy
 from ...weak import PType, Weak
@@ -106,7 +106,7 @@ class Planner:
         for reading in readings:
             try:
                 decision = decide(self.policy, rule, ptypes, reading)
-            except PromotionError as e:
+            except (PromotionError, DomainError) as e:
                 problem = problem or str(e)
                 continue
             if decision.accepts_result(res_dtype, self.policy):

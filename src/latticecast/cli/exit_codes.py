@@ -1,0 +1,102 @@
+"""How both command-line tools, ``latticecast`` and ``latticecast-opt``, end: the one table of exit codes.
+
+Every error latticecast raises is a :class:`~latticecast.LatticecastError`, and its message is the
+whole story, so each tool catches the root at its boundary and calls :func:`report`: one line on
+standard error, ``PROG: error: MESSAGE``, and the exit code :data:`EXIT_TABLE` gives. Anything that
+is not a ``LatticecastError`` is a bug and surfaces as a traceback.
+
+====  ======================================================  ==================================================
+code  ``latticecast``                                         ``latticecast-opt`` (as ``mlir-opt``)
+====  ======================================================  ==================================================
+0     success                                                 success
+1     the property asked about does not hold: ``verify``      the input or the pipeline failed: a parse, pass or
+      or ``audit`` of a table that is not a lattice; the      verifier error, unmatched ``expected-*`` comments,
+      demo's program failed (a ``PassFailure``, a runtime     an unknown pass or option, a policy file or an
+      error)                                                  input or output file that cannot be used
+2     the command line or its input is wrong: an unknown      the command line is wrong (argparse's code): an
+      option, policy or dtype, a table or policy file that    unknown option, a missing value, options that
+      cannot be read, a promotion the policy refuses          contradict each other
+====  ======================================================  ==================================================
+
+The rows of :data:`EXIT_TABLE` are matched in order, so the most specific class comes first; the last
+row, :class:`~latticecast.LatticecastError` itself, catches the rest. Codes 0 and 1 for a property are
+what a subcommand returns, not errors: :data:`EXIT_OK`, :data:`EXIT_FAILURE`.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import TextIO
+
+from ..errors import LatticecastError
+
+__all__ = ["EXIT_OK", "EXIT_FAILURE", "EXIT_USAGE", "UsageError", "ExitRule", "EXIT_TABLE", "exit_code",
+           "one_line", "report", "LATTICECAST", "LATTICECAST_OPT"]
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+"""A property that does not hold (``verify``, ``audit``), or an input or pipeline that failed."""
+EXIT_USAGE = 2
+"""The command line is wrong (argparse's own code); for ``latticecast``, its input too."""
+
+LATTICECAST = "latticecast"
+LATTICECAST_OPT = "latticecast-opt"
+
+
+class UsageError(LatticecastError):
+    """The command line itself is wrong (argparse's kind of error): exit code 2 in both tools. The
+    message is followed by where to read the usage (``see 'latticecast-opt --help'``)."""
+
+
+@dataclass(frozen=True)
+class ExitRule:
+    """One row of the table: errors of class ``error`` (a dotted name, resolved only once its module
+    is imported, so that this table imports nothing of the IR or runtime layers) end ``latticecast``
+    with ``latticecast`` and ``latticecast-opt`` with ``opt``."""
+
+    error: str
+    latticecast: int
+    opt: int
+    meaning: str
+
+    def matches(self, e: BaseException) -> bool:
+        module, _, name = self.error.rpartition(".")
+        cls = getattr(sys.modules.get(module), name, None)  # not imported: nothing of it was raised
+        return isinstance(cls, type) and isinstance(e, cls)
+
+
+EXIT_TABLE: tuple[ExitRule, ...] = (
+    ExitRule("latticecast.cli.exit_codes.UsageError", EXIT_USAGE, EXIT_USAGE,
+             "the command line is wrong"),
+    ExitRule("latticecast.graph.graph.PassFailure", EXIT_FAILURE, EXIT_FAILURE,
+             "implicit-cast rejected a program (the demo's, in latticecast)"),
+    ExitRule("latticecast.runtime.errors.LatticecastRuntimeError", EXIT_FAILURE, EXIT_FAILURE,
+             "XLA or PJRT could not compile or run a program (the demo's, in latticecast)"),
+    ExitRule("latticecast.errors.LatticecastError", EXIT_USAGE, EXIT_FAILURE,
+             "the input is wrong: a policy, dtype, table, policy file, pass option or file that "
+             "cannot be used (latticecast's input errors are usage errors; mlir-opt's are failures)"),
+)
+"""Which exit code each error gives, per tool; the first matching row decides."""
+
+
+def exit_code(e: LatticecastError, tool: str) -> int:
+    """The exit code ``tool`` (:data:`LATTICECAST` or :data:`LATTICECAST_OPT`) ends with for ``e``."""
+    for rule in EXIT_TABLE:
+        if rule.matches(e):
+            return rule.opt if tool == LATTICECAST_OPT else rule.latticecast
+    raise AssertionError(f"{type(e).__name__} is not a LatticecastError")  # the last row matches every one
+
+
+def one_line(e: BaseException, tool: str) -> str:
+    """The message of ``e`` as one line, ``PROG: error: ...`` (a usage error says where the help is)."""
+    text = " ".join(str(e).split())
+    if isinstance(e, UsageError):
+        text += f" (see '{tool} --help')"
+    return f"{tool}: error: {text}"
+
+
+def report(e: LatticecastError, tool: str, stream: TextIO | None = None) -> int:
+    """Print ``e`` as :func:`one_line` on ``stream`` (default: standard error) and return its exit code."""
+    print(one_line(e, tool), file=stream or sys.stderr)
+    return exit_code(e, tool)
