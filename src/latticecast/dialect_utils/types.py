@@ -13,7 +13,7 @@ Shapes may be dynamic: a dimension of ``None`` (or a symbolic one, ``"batch"``) 
 from __future__ import annotations
 
 import weakref
-from typing import Sequence
+from typing import Any, Sequence, cast
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -32,6 +32,14 @@ def static_shape(shape: Shape) -> tuple[int, ...] | None:
     return sizes if len(sizes) == len(shape) else None
 
 _DYNAMIC = ir.ShapedType.get_dynamic_size()
+
+
+def dense_elements(array: np.ndarray, **kwargs: Any) -> ir.DenseElementsAttr:
+    """``ir.DenseElementsAttr.get`` of a NumPy array. jaxlib's stubs type the buffer argument as
+    ``collections.abc.Buffer`` (which an ``ndarray`` is only to Python 3.12's typing) and, before
+    jaxlib 0.12, the result as ``Any``; typed here once, the same on every supported stack."""
+    get: Any = ir.DenseElementsAttr.get
+    return cast(ir.DenseElementsAttr, get(array, **kwargs))
 
 
 class TypeCache:
@@ -137,12 +145,10 @@ class TypeCache:
         array = np.ascontiguousarray(values, dtype=dtype.np_dtype)
         with self.context, ir.Location.unknown():
             if array.size == 1:  # a one-element buffer with a shape is a splat
-                return ir.DenseElementsAttr.get(  # type: ignore[call-overload, no-any-return]  # ndarray: a Buffer (py3.12+)
-                    array.reshape(1), type=self.element(dtype), shape=list(shape))
+                return dense_elements(array.reshape(1), type=self.element(dtype), shape=list(shape))
             if array.shape != tuple(shape):
                 raise ValueError(f"constant of shape {array.shape} does not have shape {tuple(shape)}")
-            return ir.DenseElementsAttr.get(  # type: ignore[call-overload, no-any-return]  # as above
-                array, type=self.element(dtype), shape=list(shape))
+            return dense_elements(array, type=self.element(dtype), shape=list(shape))
 
 
 _CACHES: "weakref.WeakKeyDictionary[ir.Context, TypeCache]" = weakref.WeakKeyDictionary()

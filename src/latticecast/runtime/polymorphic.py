@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
+from ..dialect_utils.types import dense_elements
 from ..tensor_type import TensorType
 from .errors import InputShapeError
 from .inputs import convert_input, describe_input
@@ -226,8 +227,7 @@ def _bind_dimension_variables(module: Any, values: Sequence[int]) -> None:
         arg = block.arguments[i]
         dtype = np.dtype(np.int64) if "i64" in str(ir.RankedTensorType(arg.type).element_type) else np.dtype(np.int32)
         const = ir.Operation.create("stablehlo.constant", results=[arg.type], attributes={
-            "value": ir.DenseElementsAttr.get(  # type: ignore[call-overload]  # ndarray: a Buffer (py3.12+)
-                np.array(value, dtype=dtype), type=arg.type)},
+            "value": dense_elements(np.array(value, dtype=dtype), type=arg.type)},
             ip=ir.InsertionPoint.at_block_begin(block))
         arg.replace_all_uses_with(const.result)
     for i in reversed(bound):
