@@ -1,11 +1,12 @@
 // Every constant-like op is a constant (torch-mlir writes Python scalars as arith.constant): a weak
 // arith.constant is range-checked and rebuilt at its promoted type exactly as a weak
-// stablehlo.constant is, never converted (which would wrap 300 to 44 in ui8), and it stays the op
-// it was (policy torch).
+// stablehlo.constant is, never converted (which would wrap 300 to 44 in ui8); it stays the op it
+// was where arith can hold the type (signless integers, floats), and becomes a stablehlo.constant
+// where it cannot (arith's verifier refuses ui8 and complex) (policy torch).
 // RUN: latticecast-opt %s --split-input-file --implicit-cast --policy torch --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @arith_fits
-// CHECK:         %[[K:.+]] = arith.constant dense<3> : tensor<1xui8>
+// CHECK:         %[[K:.+]] = stablehlo.constant dense<3> : tensor<1xui8>
 // CHECK-NEXT:    %[[R:.+]] = stablehlo.reshape %[[K]] : (tensor<1xui8>) -> tensor<ui8>
 // CHECK-NEXT:    %[[B:.+]] = stablehlo.broadcast_in_dim %[[R]], dims = [] : (tensor<ui8>) -> tensor<4xui8>
 // CHECK-NEXT:    stablehlo.add %arg0, %[[B]] : tensor<4xui8>

@@ -167,7 +167,7 @@ class WeakValues:
         # MLIR has no dense constants of some dtypes (tf32, address): build those in the dtype
         # that stores them and convert (lower-dtypes then rounds to TF32 / drops the no-op convert)
         stored = target if target.has_dense_constants else target.stored_as
-        op = ir.Operation.create(const.name, results=[tc.tensor(stored, shape)],  # the op it was: arith stays arith
+        op = ir.Operation.create(_constant_op(const.name, stored), results=[tc.tensor(stored, shape)],
                                  attributes={"value": tc.dense_attr(convert_array(values, stored), stored, shape)},
                                  loc=const.location, ip=ir.InsertionPoint.after(const))
         if stored is not target:
@@ -245,3 +245,12 @@ def _op(value: ir.Value[ir.Type]) -> ir.Operation:
     owner = value.owner
     assert not isinstance(owner, ir.Block)
     return owner.operation
+
+
+def _constant_op(name: str, dtype: DType) -> str:
+    """The op a weak constant is rebuilt with at ``dtype``: the op it was (arith stays arith), unless
+    that op's dialect cannot hold ``dtype``: ``arith.constant`` holds signless integers and floats
+    only (its verifier refuses ``ui8`` and complex values), so those become ``stablehlo.constant``."""
+    if name == "arith.constant" and (dtype.is_unsigned or dtype.is_complex):
+        return "stablehlo.constant"
+    return name
