@@ -69,6 +69,10 @@ class CompiledProgram:
         return self._runner
 
 
+_NARROWED_TO = frozenset(np.dtype(t) for t in (np.int32, np.uint32, np.float32, np.complex64))
+"""The dtypes jax gives a 64-bit NumPy array when x64 is off (``jax.dtypes.canonicalize_dtype``)."""
+
+
 class Model:
     """A compiled program on one device, or partitioned over several (SPMD).
     ``model(*arrays)`` returns a list of NumPy arrays; ``model(*arrays, return_arrays=True)``
@@ -92,7 +96,7 @@ class Model:
     (no copy); call ``.copy()`` on one to write to it.
     """
 
-    __slots__ = ("_program", "_runner", "_run", "_direct", "_to_host", "_expected", "_exact", "_n", "_donated",
+    __slots__ = ("_program", "_runner", "_run", "_direct", "_to_host", "_expected", "_guarded", "_n", "_donated",
                  "_runtime_error", "input_names", "cache_source")
 
     def __init__(self, program: CompiledProgram, input_names: Sequence[str] | None = None,
@@ -104,7 +108,9 @@ class Model:
         # Per input: dtype, shape, and whether a plain ``.copy()`` is the cheapest private copy.
         self._expected = tuple((s.np_dtype, s.shape, s.np_dtype.itemsize * _prod(s.shape) < SMALL_COPY)
                                for s in program.signature.inputs)
-        self._exact = tuple((dt, shape) for dt, shape, _ in self._expected)
+        # the inputs JAX's dispatcher could take a narrowed array or an unchecked scalar for
+        self._guarded = tuple((i, dt) for i, (dt, shape, _) in enumerate(self._expected)
+                              if dt in _NARROWED_TO or shape == ())
         self._n = len(self._expected)
         self._donated = program.donated
         # NumPy in and out on one device without donation: arrays of exactly the input types go to
@@ -262,21 +268,23 @@ class Model:
         """
         direct = self._direct
         if direct is not None and not return_arrays and not kwargs and len(args) == self._n:
-            ndarray, exact, i = np.ndarray, self._exact, 0
-            for a in args:  # exactly the input types? (a few hundred nanoseconds; JAX checks again in C++)
-                dt, shape = exact[i]
-                if type(a) is not ndarray or a.dtype is not dt or a.shape != shape:
+            # NumPy arrays go straight to JAX's dispatcher, which refuses in C++ an array of another
+            # dtype or shape, a list, a scalar for an array (_prepare then says which input is wrong
+            # and how to fix it), with two exceptions checked here: with x64 off JAX narrows a 64-bit
+            # array to the 32-bit input type silently, and takes a Python scalar for a 0-d input
+            # without checking its range, and latticecast never casts implicitly.
+            ndarray = np.ndarray
+            for i, dt in self._guarded:
+                a = args[i]
+                if type(a) is not ndarray or a.dtype is not dt:
                     break
-                i += 1
             else:
                 try:
-                    outs = direct(*args)
+                    return list(map(np.asarray, direct(*args)))
                 except self._runtime_error as e:
                     raise ExecutionError(f"PJRT failed while running @main: {e}") from e
-                except ValueError:  # jax.disable_jit() is on: the runner runs it anyway
-                    outs = self._run(self._prepare(args))
-                asarray = np.asarray
-                return [asarray(o) for o in outs]
+                except Exception:  # noqa: BLE001 - what JAX refused (a dtype, a shape, a deleted array;
+                    pass           # or jax.disable_jit() on): _prepare names the problem, or runs it
         if kwargs:
             args = self._bind(args, kwargs)
         outs = self._run(self._prepare(args))
