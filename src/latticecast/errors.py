@@ -42,13 +42,9 @@ class LatticecastError(Exception):
     """The root of every error latticecast raises; the message says what went wrong and how to fix it."""
 
 
-class PromotionError(LatticecastError, TypeError):
-    """An implicit promotion the policy does not define.
-
-    ``lhs``, ``rhs`` and ``policy`` say which promotion failed; ``cast_to`` is the
-    dtype an explicit cast could target to make the program legal (``None`` when
-    there is no sensible suggestion).
-    """
+class _OperandTypesError(LatticecastError, TypeError):
+    """What :class:`PromotionError` and :class:`DomainError` both carry: the operand types ``lhs``
+    and ``rhs``, the ``policy``'s name and ``cast_to``, a dtype an explicit cast could target."""
 
     def __init__(self, message: str, *, lhs: "PType | None" = None, rhs: "PType | None" = None,
                  policy: str | None = None, cast_to: "DType | None" = None) -> None:
@@ -57,6 +53,16 @@ class PromotionError(LatticecastError, TypeError):
         self.rhs = rhs
         self.policy = policy
         self.cast_to = cast_to
+
+
+class PromotionError(_OperandTypesError):
+    """An implicit promotion the policy does not define.
+
+    ``lhs``, ``rhs`` and ``policy`` say which promotion failed; ``cast_to`` is the
+    dtype an explicit cast could target to make the program legal (``None`` when
+    there is no sensible suggestion).
+    """
+
 
 
 class LiteralRangeError(PromotionError, OverflowError):
@@ -67,7 +73,7 @@ class LiteralRangeError(PromotionError, OverflowError):
     """
 
 
-class DomainError(LatticecastError, TypeError):
+class DomainError(_OperandTypesError):
     """An op that is not defined for the dtype of its operands, where no promotion was refused:
     unary ``-`` of bool, ``floor`` of complex, ``&`` of operands that promote to a float, a ``where``
     condition that is not bool, true division the policy leaves undefined. A ``TypeError``, as JAX and
@@ -78,13 +84,6 @@ class DomainError(LatticecastError, TypeError):
     target to make the program legal.
     """
 
-    def __init__(self, message: str, *, lhs: "PType | None" = None, rhs: "PType | None" = None,
-                 policy: str | None = None, cast_to: "DType | None" = None) -> None:
-        super().__init__(message)
-        self.lhs = lhs
-        self.rhs = rhs
-        self.policy = policy
-        self.cast_to = cast_to
 
 
 class UnknownPolicyError(LatticecastError, KeyError, ValueError):

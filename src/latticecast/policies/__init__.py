@@ -9,30 +9,14 @@ import sys
 import types
 
 from .base import Decision, LatticePolicy, Policy, TablePolicy
-from .registry import policies as _policy_names
-from .registry import policy, register_policy
+from .registry import policies, policy, register_policy
 
 __all__ = ["Policy", "LatticePolicy", "TablePolicy", "Decision", "policy", "policies", "register_policy"]
 
 
-def policies() -> list[str]:
-    """The names of every registered policy: the built-in ones, then those registered since.
-
-    Returns:
-        A list of names, each accepted by :func:`policy` (which also takes aliases such as
-        ``"pytorch"`` and ``"array_api"``).
-
-    Example:
-        >>> import latticecast as lc
-        >>> lc.policies()[:6]
-        ['jax', 'jax-x32', 'jax-strict', 'jax-lax', 'max', 'max-python']
-    """
-    return _policy_names()
-
-
 class _CallablePackage(types.ModuleType):
     def __call__(self) -> list[str]:
-        return _policy_names()
+        return policies()
 
 
 sys.modules[__name__].__class__ = _CallablePackage
