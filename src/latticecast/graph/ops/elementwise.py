@@ -864,7 +864,7 @@ _ROUNDING_DOC = """Elementwise ``{what}`` (StableHLO's ``{op}``); the identity o
         A value of ``x``'s dtype and shape (``x`` itself when it is an integer or bool).
 
     Raises:
-        PromotionError: ``x`` is complex.
+        DomainError: ``x`` is complex.
 
     Example:
         >>> import numpy as np
@@ -893,7 +893,7 @@ def trunc(x: TensorValueLike) -> Value:
         A value of ``x``'s dtype and shape.
 
     Raises:
-        PromotionError: ``x`` is complex.
+        DomainError: ``x`` is complex.
 
     Example:
         >>> import numpy as np
@@ -942,7 +942,7 @@ def is_inf(x: TensorValueLike) -> Value:
         A bool value of ``x``'s shape.
 
     Raises:
-        PromotionError: ``x`` is complex (test its real and imaginary parts).
+        DomainError: ``x`` is complex (test its real and imaginary parts).
 
     Example:
         >>> import numpy as np
@@ -970,7 +970,7 @@ def negative(x: TensorValueLike) -> Value:
         A value of ``x``'s dtype and shape (weak when ``x`` is).
 
     Raises:
-        PromotionError: ``x`` is bool (use :func:`logical_not`, or cast first).
+        DomainError: ``x`` is bool (use :func:`logical_not`, or cast first).
 
     Example:
         >>> import numpy as np
@@ -997,7 +997,7 @@ def abs(x: TensorValueLike) -> Value:
         ``x`` is returned as it is.
 
     Raises:
-        PromotionError: ``x`` is bool.
+        DomainError: ``x`` is bool.
 
     Example:
         >>> import numpy as np
@@ -1027,7 +1027,7 @@ def sign(x: TensorValueLike) -> Value:
         A value of ``x``'s dtype and shape.
 
     Raises:
-        PromotionError: ``x`` is bool.
+        DomainError: ``x`` is bool.
 
     Example:
         >>> import numpy as np
@@ -1055,7 +1055,7 @@ def invert(x: TensorValueLike) -> Value:
         A value of ``x``'s dtype and shape.
 
     Raises:
-        PromotionError: ``x`` is a float or complex value.
+        DomainError: ``x`` is a float or complex value.
 
     Example:
         >>> import numpy as np
@@ -1095,7 +1095,7 @@ def logical_and(x: TensorValueLike, y: TensorValueLike) -> Value:
         A bool value of the operands' broadcast shape.
 
     Raises:
-        PromotionError: An operand is not bool (compare first, ``x != 0``, or use the bitwise
+        DomainError: An operand is not bool (compare first, ``x != 0``, or use the bitwise
             ops ``&``, ``|``, ``^``, which also take integers).
 
     Example:
@@ -1121,7 +1121,7 @@ def logical_or(x: TensorValueLike, y: TensorValueLike) -> Value:
         A bool value of the operands' broadcast shape.
 
     Raises:
-        PromotionError: An operand is not bool (compare first, ``x != 0``, or use the bitwise
+        DomainError: An operand is not bool (compare first, ``x != 0``, or use the bitwise
             ops ``&``, ``|``, ``^``, which also take integers).
 
     Example:
@@ -1147,7 +1147,7 @@ def logical_xor(x: TensorValueLike, y: TensorValueLike) -> Value:
         A bool value of the operands' broadcast shape.
 
     Raises:
-        PromotionError: An operand is not bool (compare first, ``x != 0``, or use the bitwise
+        DomainError: An operand is not bool (compare first, ``x != 0``, or use the bitwise
             ops ``&``, ``|``, ``^``, which also take integers).
 
     Example:
@@ -1172,7 +1172,7 @@ def logical_not(x: TensorValueLike) -> Value:
         A bool value of ``x``'s shape.
 
     Raises:
-        PromotionError: ``x`` is not bool (use :func:`invert` for a bitwise not of integers).
+        DomainError: ``x`` is not bool (use :func:`invert` for a bitwise not of integers).
 
     Example:
         >>> import numpy as np

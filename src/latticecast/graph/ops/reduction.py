@@ -285,7 +285,7 @@ def mean(x: TensorValueLike, axis: int = -1) -> Value:
 
     Raises:
         GraphError: ``axis`` is not one axis of ``x`` (use the ``reduce_*`` op for several).
-        PromotionError: The policy has no float for ``x``'s integers.
+        DomainError: The policy has no float for ``x``'s integers.
 
     Example:
         >>> from latticecast import DType, Graph, TensorType, ops

@@ -25,8 +25,8 @@ def where(condition: TensorValueLike, x: TensorValueLike, y: TensorValueLike) ->
         A value of the promoted dtype of ``x`` and ``y``, with the broadcast shape of all three.
 
     Raises:
-        PromotionError: ``condition`` is not bool, or the policy defines no promotion of ``x``
-            and ``y``.
+        DomainError: ``condition`` is not bool.
+        PromotionError: The policy defines no promotion of ``x`` and ``y``.
 
     Example:
         >>> import numpy as np
