@@ -137,3 +137,18 @@ def test_every_host_callback_target_is_recognised() -> None:
     assert all(is_host_callback(t) for t in callbacks), callbacks
     assert not any(is_host_callback(t) for t in jax_internals.lapack_targets())
     assert is_host_callback("xla_python_gpu_callback") and is_host_callback("xla_ffi_partitioned_python_gpu_callback")
+
+
+def test_the_public_sharding_refuses_a_device_list_out_of_partition_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An explicit device list that is not in partition order has no mesh in partition order: the
+    public path says so and names the fix, rather than laying tiles out wrongly."""
+    import jax
+    from jaxlib import xla_client
+
+    monkeypatch.setattr(jax_internals, "GSPMDSharding", None)
+    proto = xla_client.HloSharding.from_string("{devices=[2]1,0}").to_proto()
+    cpu = jax.devices("cpu")[0]
+    with pytest.raises(ValueError, match=r"lists its devices out of partition order; latticecast's public runtime "
+                                         r"path cannot lay arrays out for it \(a tested jaxlib can: pip install "
+                                         r"\"jaxlib>=0\.10\.2,<0\.13\"\)"):
+        jax_internals.sharding_of(proto, [cpu, cpu])
