@@ -524,3 +524,24 @@ def test_calls_from_many_threads() -> None:
 
     with ThreadPoolExecutor(4) as pool:
         assert all(pool.map(work, range(8)))
+
+
+def test_a_pjrt_failure_during_a_call_is_an_execution_error() -> None:
+    """XLA failing while a model runs (out of memory, a device lost) is latticecast's ExecutionError,
+    on the fast path and on the checked one alike, never a JaxRuntimeError escaping the call."""
+    import jax.errors
+
+    from latticecast.runtime.errors import ExecutionError
+
+    model = compile(MIXED)
+
+    def failing(*args):
+        raise jax.errors.JaxRuntimeError("RESOURCE_EXHAUSTED: out of memory")
+
+    model._direct = failing
+    model._runner.call = failing
+    x, y = np.arange(4, dtype=np.int16), np.ones(4, np.float32)
+    with pytest.raises(ExecutionError, match=r"PJRT failed while running @main: RESOURCE_EXHAUSTED: out of memory"):
+        model(x, y)
+    with pytest.raises(ExecutionError, match=r"PJRT failed while running @main: RESOURCE_EXHAUSTED: out of memory"):
+        model(x.tolist(), y)  # the checked path
