@@ -75,6 +75,17 @@ def read_csv_table(text: str) -> tuple[list[str], dict[tuple[str, str], str], se
     return header, cells, marks
 
 
+def read_diff_csv(text: str) -> tuple[list[str], dict[tuple[str, str], str], dict[tuple[str, str], str],
+                                        set[tuple[str, str]]]:
+    """The header and, per cell, this side's value, the other side's and whether it differs, of
+    ``table --vs Q --format csv`` (one row per cell, one column per side)."""
+    rows = list(csv.reader(io.StringIO(text)))
+    mine = {(r[0], r[1]): r[2] for r in rows[1:]}
+    theirs = {(r[0], r[1]): r[3] for r in rows[1:]}
+    marks = {(r[0], r[1]) for r in rows[1:] if r[4] == "1"}
+    return rows[0], mine, theirs, marks
+
+
 def numpy_policy_available() -> bool:
     return importlib.util.find_spec("latticecast.policies.numpy") is not None
 
@@ -221,23 +232,21 @@ def test_table_markdown(capsys: pytest.CaptureFixture[str]) -> None:
     lines = out.splitlines()
     assert lines[0] == "| | i8 | u64 | index |"
     assert set(lines[1]) <= set("|-")
-    # marked cells are bold: i8 . index is one of MAX's errata
-    assert lines[2] == "| **i8** | i8 | f16 | **f16** |"
+    # a differing cell is bold with both values: i8 . index is one of MAX's errata
+    assert lines[2] == "| **i8** | i8 | f16 | **f16/index** |"
     assert lines[4] == "| **index** | f16 | u64 | index |"
-    assert len(lines) == 5
+    assert lines[-1] == "A bold cell differs: max/seed."
 
 
-def test_table_html_marks_cells_with_class_d_as_the_jax_docs(capsys: pytest.CaptureFixture[str]) -> None:
+def test_table_html_is_a_page_whose_differing_cells_show_both_sides(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "table", "--policy", "max", "--types", "b,i8,index", "--format", "html",
                        "--vs", "seed")
     assert code == 0
-    assert out.startswith("<table") and out.rstrip().endswith("</table>")
-    assert out.count("<tr>") == 4
-    assert "<th>index</th>" in out
-    shaded = re.findall(r"<tr><td>([^<]+)</td>(.*?)</tr>", out)
-    marked = {(row, i) for row, tds in shaded for i, td in enumerate(re.findall(r"<td[^>]*>", tds))
-              if 'class="d"' in td}
-    assert marked == {("b", 2), ("i8", 2)}   # the column index: bool . index, int8 . index
+    assert out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>") and "<style>" in out
+    differing = set(re.findall(r'<td class="diff" data-row="([^"]+)" data-col="([^"]+)" data-this="([^"]+)" '
+                               r'data-other="([^"]+)"', out))
+    assert differing == {("b", "index", "u64", "i64"), ("i8", "index", "f16", "index")}
+    assert out.count('<td class="') == 9
 
 
 def test_table_writes_to_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -252,12 +261,15 @@ def test_table_writes_to_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 def test_table_vs_seed_marks_exactly_maxs_errata(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "table", "--policy", "max", "--vs", "seed", "--format", "csv")
     assert code == 0
-    _, cells, marks = read_csv_table(out)
+    header, cells, published, marks = read_diff_csv(out)
+    assert header == ["row", "column", "max", "seed", "differs"]
     assert marks == MAX_ERRATA
-    assert cells[("b", "index")] == "u64"      # the policy's value, not the published int64
+    assert cells[("b", "index")] == "u64"      # the policy's value, and the published int64 beside it
+    assert published[("b", "index")] == "i64"
     code, out, _ = run(capsys, "table", "--policy", "max", "--vs", "seed")
     assert "4 of 256 cells differ from seed table max; all 4 are documented errata" in out
-    assert "(* marks the cells that differ)" in out
+    assert "(a differing cell shows max/seed)" in out
+    assert " f16/index" in out          # both values in the differing cell
 
 
 def test_table_vs_seed_with_no_difference(capsys: pytest.CaptureFixture[str]) -> None:
@@ -271,7 +283,8 @@ def test_table_vs_another_policy(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "table", "--policy", "jax", "--vs", "jax-x32", "--types", "i8,u32,i32,i*",
                        "--format", "csv")
     assert code == 0
-    _, cells, marks = read_csv_table(out)
+    _, cells, other, marks = read_diff_csv(out)
+    assert other[("u32", "i32")] == "i32"
     # x64 off: u32 . i32 = i32 instead of i64 (JAX avoids making 64-bit types), and i* is 32-bit
     assert ("u32", "i32") in marks and ("i32", "u32") in marks
     assert ("i8", "i8") not in marks and ("i8", "i32") not in marks
@@ -285,14 +298,16 @@ def test_table_vs_another_policy(capsys: pytest.CaptureFixture[str]) -> None:
 def test_table_vs_compares_materialised_dtypes_when_one_side_is_weak(
         capsys: pytest.CaptureFixture[str]) -> None:
     # The other policy answers int64 where JAX answers i*: the same dtype in the end, so not marked.
-    code, out, _ = run(capsys, "table", "--policy", "jax", "--vs", "cli-test-jax-strong", "--format", "csv")
+    code, out, _ = run(capsys, "table", "--policy", "jax", "--vs", "cli-test-jax-strong", "--format", "csv",
+                       "--types", "all")
     assert code == 0
-    _, cells, marks = read_csv_table(out)
+    _, cells, _, marks = read_diff_csv(out)
     assert cells[("i*", "i*")] == "i*" and cells[("u64", "i8")] == "f*"
     assert marks == set()
     # ... but marked where the weak value would end up as another dtype (int32 here).
-    code, out, _ = run(capsys, "table", "--policy", "jax", "--vs", "cli-test-jax-int32", "--format", "csv")
-    _, _, marks = read_csv_table(out)
+    code, out, _ = run(capsys, "table", "--policy", "jax", "--vs", "cli-test-jax-int32", "--format", "csv",
+                       "--types", "all")
+    _, _, _, marks = read_diff_csv(out)
     assert marks == {("i*", "i*"), ("b", "i*"), ("i*", "b")}
 
 
@@ -311,7 +326,7 @@ def test_table_jax_vs_numpy_marks_the_cells_the_jax_docs_shade(capsys: pytest.Ca
     code, out, _ = run(capsys, "table", "--policy", "jax", "--vs", "numpy", "--types", JAX_DTYPES_RST_ORDER,
                        "--notation", "bytes", "--format", "csv")
     assert code == 0
-    _, _, marks = read_csv_table(out)
+    _, _, _, marks = read_diff_csv(out)
     shaded = seed_table("jax_promotion_table_marks")
     jax = policy("jax")
     checked = 0
@@ -425,15 +440,22 @@ def test_lattice_of_a_table_policy_is_the_dag_its_audit_finds(capsys: pytest.Cap
 
 
 @pytest.mark.usefixtures("cli_test_policies")
-def test_lattice_of_a_table_that_is_not_a_lattice(capsys: pytest.CaptureFixture[str]) -> None:
-    assert_usage_error(*run(capsys, "lattice", "--policy", "cli-test-max-published"),
-                       "has no promotion lattice to draw", "not a lattice",
-                       "68 of 4096 triples", "not commutative")
+def test_lattice_of_a_table_that_is_not_a_lattice_draws_its_promotion_graph(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """MAX's published table is not commutative: a . b and b . a that differ are drawn as non-lattice cells."""
+    code, out, _ = run(capsys, "lattice", "--policy", "cli-test-max-published")
+    assert code == 0
+    assert "promotion graph (not a lattice)" in out and "color=orange" in out
 
 
-@pytest.mark.skipif(not numpy_policy_available(), reason="latticecast.policies.numpy is not written yet")
-def test_lattice_of_numpy_says_it_is_not_a_lattice(capsys: pytest.CaptureFixture[str]) -> None:
-    assert_usage_error(*run(capsys, "lattice", "--policy", "numpy"), "not a lattice")
+def test_lattice_of_numpy_draws_its_promotion_graph_with_the_cells_that_break_the_laws(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "lattice", "--policy", "numpy")
+    assert code == 0
+    nodes, _, edges = parse_dot(out)
+    assert "not a lattice" in out and "dashed orange" in out
+    assert ("u8", "i16") in edges and ("i8", "i16") in edges     # u8 . i8 = i16
+    assert "f8e4m3fn" not in nodes.values()                    # the common types by default
 
 
 def test_dot_quotes_labels() -> None:
@@ -796,7 +818,7 @@ def test_console_script_table(tmp_path: Path) -> None:
     proc = subprocess.run([console_script(), "table", "--policy", "max", "--vs", "seed", "--format", "csv"],
                           check=False, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    _, _, marks = read_csv_table(proc.stdout)
+    _, _, _, marks = read_diff_csv(proc.stdout)
     assert marks == MAX_ERRATA
 
 

@@ -14,9 +14,12 @@ which carry no meaning and are marked ``style=invis``).
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Hashable, Mapping, Sequence
 
-__all__ = ["dag_to_dot", "quote", "GROUP_ROW"]
+if TYPE_CHECKING:
+    from ..promotion_graph import PromotionGraph
+
+__all__ = ["dag_to_dot", "promotion_graph_to_dot", "quote", "GROUP_ROW"]
 
 GROUP_ROW = 4
 """Nodes per row in a cluster of sibling sinks."""
@@ -31,8 +34,10 @@ def quote(text: str) -> str:
 
 def dag_to_dot(edges: Mapping[Hashable, Sequence[Hashable]], *, name: str, title: str,
                label: Callable[[Hashable], str] = str,
-               is_weak: Callable[[Hashable], bool] = lambda n: False) -> str:
-    """DOT for the DAG ``edges`` (node -> the nodes it promotes to directly)."""
+               is_weak: Callable[[Hashable], bool] = lambda n: False,
+               extra_edges: Sequence[tuple[Hashable, Hashable, str]] = (), notes: Sequence[str] = ()) -> str:
+    """DOT for the DAG ``edges`` (node -> the nodes it promotes to directly); ``extra_edges`` are
+    drawn too, each with its DOT attributes, and ``notes`` are lines added to the caption."""
     nodes: list[Hashable] = []
     for src, dsts in edges.items():
         for n in (src, *dsts):
@@ -40,7 +45,7 @@ def dag_to_dot(edges: Mapping[Hashable, Sequence[Hashable]], *, name: str, title
                 nodes.append(n)
     ids = {n: f"n{i}" for i, n in enumerate(nodes)}
     any_weak = any(is_weak(n) for n in nodes)
-    caption = title + ("\n(dashed: weakly typed)" if any_weak else "")
+    caption = "\n".join([title, *notes]) + ("\n(dashed: weakly typed)" if any_weak else "")
     lines = [
         f"digraph {quote(name)} {{",
         "  rankdir=BT;",
@@ -56,6 +61,8 @@ def dag_to_dot(edges: Mapping[Hashable, Sequence[Hashable]], *, name: str, title
     for src, dsts in edges.items():
         for d in dsts:
             lines.append(f"  {ids[src]} -> {ids[d]};")
+    for a, b, attributes in extra_edges:
+        lines.append(f"  {ids[a]} -> {ids[b]} [{attributes}];")
     for i, (parent, group) in enumerate(_sink_groups(edges, nodes)):
         lines.append(f"  subgraph cluster_{i} {{")
         lines.append(f"    label={quote('only from ' + label(parent))}; style=dotted; fontsize=10;")
@@ -80,3 +87,30 @@ def _sink_groups(edges: Mapping[Hashable, Sequence[Hashable]],
         if len(sinks) >= GROUP_MIN:
             groups.append((src, sinks))
     return groups
+
+
+def promotion_graph_to_dot(graph: "PromotionGraph", *, name: str, title: str,
+                           label: Callable[[Hashable], str] = str,
+                           is_weak: Callable[[Hashable], bool] = lambda n: False) -> str:
+    """DOT for a policy's "promotes to" graph (:func:`~latticecast.promotion_graph.promotion_graph`):
+    the order's transitive reduction as solid edges, refused pairs as dotted red lines, cells whose
+    result is not the least common upper bound as dashed orange edges (labelled with the other
+    operand), and pairs that promote to each other as bold red lines."""
+    drawn = set(graph.covers)
+    extra: list[tuple[Hashable, Hashable, str]] = []
+    for a, b in graph.refusals:
+        if a != b:
+            extra.append((a, b, "dir=none, style=dotted, color=red, constraint=false"))
+    for a, b, r in graph.non_lattice:
+        if r in drawn:
+            extra += [(x, r, f"style=dashed, color=orange, constraint=false, fontsize=9, label={quote('. ' + label(y))}")
+                      for x, y in ((a, b), (b, a)) if x != r]
+    for a, b in graph.cycles:
+        extra.append((a, b, "dir=both, penwidth=2, color=red, constraint=false"))
+    notes = [note for note, present in (("dotted red: no promotion", graph.refusals),
+                                        ("dashed orange: a . b is not the least type both promote to",
+                                         graph.non_lattice),
+                                        ("bold red: promote to each other", graph.cycles)) if present]
+    covers: dict[Hashable, tuple[Hashable, ...]] = {node: tuple(up) for node, up in graph.covers.items()}
+    return dag_to_dot(covers, name=name, title=title, label=label, is_weak=is_weak, extra_edges=extra,
+                      notes=notes)

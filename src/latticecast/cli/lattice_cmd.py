@@ -1,9 +1,11 @@
-"""``latticecast lattice``: a picture of a policy's promotion lattice (DOT, SVG or PNG).
+"""``latticecast lattice``: a picture of a policy's promotions (DOT, SVG or PNG).
 
-The picture is the generating DAG (:meth:`Lattice.hasse_edges`), which for JAX
-is the design note's figure. A policy defined by a table rather than a lattice
-(NumPy) gets the DAG its audit derives, when its table is a lattice; when it is
-not, there is nothing truthful to draw, and we say why.
+The picture of a lattice policy is its generating DAG (:meth:`Lattice.hasse_edges`),
+which for JAX is the design note's figure; a table policy whose table is a lattice gets
+the DAG its audit derives. Every other policy (PyTorch, NumPy, TensorFlow, MAX's
+``max.graph``) gets its promotion graph (:mod:`latticecast.promotion_graph`) over the
+common types (or ``--types``): the "promotes to" order, with the refusals and the cells
+that break the lattice laws marked.
 """
 
 from __future__ import annotations
@@ -12,53 +14,65 @@ import argparse
 from typing import Hashable
 
 from ..policies import Policy
-from ..weak import Weak, as_ptype
-from .common import EXIT_OK, CliError, add_policy_options, chosen_policy, namer, write_output
-from .dot import dag_to_dot
+from ..promotion_graph import promotion_graph
+from ..weak import PType, Weak
+from .common import EXIT_OK, CliError, add_policy_options, chosen_policy, namer, parse_types, write_output
+from .dot import dag_to_dot, promotion_graph_to_dot
 from .render_graph import RenderUnavailable, render
+from .table_diff import default_types
 
-__all__ = ["add_parser", "run", "policy_dag"]
+__all__ = ["add_parser", "run", "policy_dag", "policy_picture"]
 
 
 def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    p = sub.add_parser("lattice", help="draw a policy's promotion lattice",
+    p = sub.add_parser("lattice", help="draw a policy's promotion lattice, or its promotion graph",
                        description="Draw the DAG that generates a policy's promotion lattice (its "
-                                   "transitive reduction; weak types dashed). DOT needs nothing "
+                                   "transitive reduction; weak types dashed), or, for a policy whose "
+                                   "promotions are not a lattice, its promotion graph with the refusals and "
+                                   "the cells that break the lattice laws marked. DOT needs nothing "
                                    "installed; SVG and PNG need the graphviz Python package and "
                                    "Graphviz's dot program.")
     add_policy_options(p)
+    p.add_argument("--types", metavar="T1,T2,...", help="draw a promotion graph over these types (default for a "
+                                                        "policy that is not a lattice: the common types)")
     p.add_argument("--format", choices=("dot", "svg", "png"), default="dot")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE (required for png; dot and svg go to standard output without it)")
     p.set_defaults(handler=run)
 
 
-def policy_dag(pol: Policy) -> tuple[dict[Hashable, tuple[Hashable, ...]], str]:
-    """The generating DAG of the policy's lattice, and a caption saying where it comes from."""
+def policy_dag(pol: Policy) -> tuple[dict[Hashable, tuple[Hashable, ...]], str] | None:
+    """The generating DAG of the policy's lattice and a caption saying where it comes from, or
+    ``None`` when the policy's promotions are not a lattice."""
     lattice = pol.lattice
     if lattice is not None:
         return dict(lattice.hasse_edges().items()), f"{pol.title}: promotion lattice"
     report = pol.audit()
     if report.generator is None:
-        texts = report.problem_texts(lambda t: pol.type_name(as_ptype(t)))
-        why = texts[0] if texts else "its table fails the lattice laws"
-        if not report.associative:
-            why = (f"it is not associative ({report.non_associative} of {report.triples} triples); "
-                   + why)
-        audit_it = f"audit --policy-file {path}" if (path := getattr(pol, "table_path", None)) else \
-            f"verify --policy {pol.name}"
-        raise CliError(f"policy {pol.name!r} has no promotion lattice to draw: its table is not a "
-                       f"lattice ({why}); latticecast {audit_it} shows the audit")
+        return None
     return report.generator, f"{pol.title}: the DAG that generates its table"
+
+
+def policy_picture(pol: Policy, types: "list[PType] | None") -> str:
+    """DOT for the policy: its lattice's DAG where it has one (and no ``types`` were asked for),
+    else its promotion graph over ``types`` (default: the common types)."""
+    dag = policy_dag(pol) if types is None else None
+    if dag is not None:
+        edges, title = dag
+        return dag_to_dot(edges, name=pol.name, title=title, label=namer(pol),
+                          is_weak=lambda n: isinstance(n, Weak))
+    graph = promotion_graph(pol, [pol.canonical(t) for t in (types or default_types(pol))])
+    what = "promotion lattice" if graph.is_lattice else "promotion graph (not a lattice)"
+    return promotion_graph_to_dot(graph, name=pol.name, title=f"{pol.title}: {what}", label=namer(pol),
+                                  is_weak=lambda n: isinstance(n, Weak))
 
 
 def run(args: argparse.Namespace) -> int:
     pol = chosen_policy(args)
     if args.format == "png" and args.output in (None, "-"):
         raise CliError("--format png writes a binary file: give one with -o FILE")
-    edges, title = policy_dag(pol)
-    text = dag_to_dot(edges, name=pol.name, title=title, label=namer(pol),
-                      is_weak=lambda n: isinstance(n, Weak))
+    types = list(parse_types(args.types, pol)) if args.types is not None else None
+    text = policy_picture(pol, types)
     if args.format == "dot":
         write_output(text, args.output)
         return EXIT_OK

@@ -1,21 +1,32 @@
 """``latticecast table``: a policy's promotion table, optionally marked against another.
 
-``--vs Q`` marks the cells where the policy differs from policy ``Q`` (as JAX's
-docs shade the cells where JAX differs from NumPy); ``--vs seed`` marks those
-where it differs from its own published seed tables, which for MAX are exactly
-its documented errata.
+``--vs Q`` shows the cells where the policy differs from policy ``Q`` with both results
+(as JAX's docs shade the cells where JAX differs from NumPy); ``--vs seed`` compares with the
+policy's own published seed tables, whose differences for MAX are exactly its documented errata.
+``--only-diffs`` lists the differing pairs alone, and ``--format html`` writes a standalone page
+(:mod:`latticecast.cli.table_diff`). Without ``--types`` a comparison shows the common types
+(:data:`~latticecast.cli.table_diff.COMMON_TYPES`; ``--types all`` shows every one), and a
+policy's own table all of its types, in the CSV format ``--policy-file`` reads back.
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Callable
+
+from typing import Hashable
 
 from ..evidence import evidence
 from ..policies import Policy
-from ..tables import PromotionTable
+from ..promotion_graph import promotion_graph
+from ..tables import UNDEFINED, PromotionTable
+from ..weak import PType, Weak, as_ptype
 from .common import (EXIT_OK, CliError, add_policy_options, chosen_policy, load_policy, namer, parse_types,
                      write_output)
 from .compare import Cell, differs_from_policy, differs_from_published
+from .dot import promotion_graph_to_dot
+from .render_graph import RenderUnavailable, render
+from .table_diff import TableDiff, default_types, terminal_width
 
 __all__ = ["add_parser", "run"]
 
@@ -30,8 +41,12 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     add_policy_options(p)
     p.add_argument("--vs", metavar="Q", help="mark cells that differ from policy Q, or from the policy's "
                                              "published seed tables with --vs seed")
+    p.add_argument("--only-diffs", action="store_true", dest="only_diffs",
+                   help="with --vs: list only the pairs that differ (pair, this policy's result, the other's)")
     p.add_argument("--types", metavar="T1,T2,...", help="only these types, in this order (any spelling: "
-                                                        "i16, int16, s2, bf16, i*, ...)")
+                                                        "i16, int16, s2, bf16, i*, ...); 'all' for every type "
+                                                        "(default: every type; with --vs the common types and "
+                                                        "the weak ones)")
     p.add_argument("--notation", choices=("bits", "bytes"), default="bits",
                    help="how --types reads i1, i8, u8: bit counts (default; i8 = int8) or byte "
                         "counts as in JAX's table (i8 = int64)")
@@ -42,17 +57,92 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
 
 def run(args: argparse.Namespace) -> int:
     pol = chosen_policy(args)
-    types = parse_types(args.types, pol, notation=args.notation) if args.types is not None else None
+    if args.types is None:  # a comparison with a policy shows the common types; other tables all types
+        compared = args.vs is not None and not _is_seed(args.vs)
+        types: list[PType] | None = (default_types(pol) or None) if compared else None
+    elif args.types.strip().lower() == "all":
+        types = None
+    else:
+        types = list(parse_types(args.types, pol, notation=args.notation))
     table = pol.table(types)
-    footer = ""
-    if args.vs is not None:
-        table.marks, against = _marks(pol, table, args.vs)
-        footer = _footer(pol, table, against, errata=_is_seed(args.vs))
-    text = table.render(args.format, namer(pol))
-    if args.format == "text":
-        text += footer
+    if args.vs is None:
+        if args.only_diffs:
+            raise CliError("--only-diffs lists the cells that differ from another policy: give --vs Q too")
+        write_output(table.render(args.format, namer(pol)), args.output)
+        return EXIT_OK
+    table.marks, against = _marks(pol, table, args.vs)
+    diff = _diff(pol, table, args.vs)
+    if args.only_diffs and args.format != "html":
+        text = diff.diffs(args.format)
+    elif args.format == "csv":
+        text = diff.csv()
+    elif args.format == "markdown":
+        text = diff.markdown()
+    elif args.format == "html":
+        text = diff.html(_pictures(pol, args.vs, list(table.rows)))
+    else:
+        text = diff.text(terminal_width() if args.output in (None, "-") else None)
+        text += _footer(pol, table, against, errata=_is_seed(args.vs))
     write_output(text, args.output)
     return EXIT_OK
+
+
+def _diff(pol: Policy, table: PromotionTable, vs: str) -> TableDiff:
+    """The comparison: the other side's result for every cell, spelled by the other side."""
+    name = namer(pol)
+    other_cells: dict[Cell, str] = {}
+    if _is_seed(vs):
+        published = list(evidence(pol).published.values())
+        for cell in table.cells:
+            value = next((t.cells[cell] for t in published if cell in t.cells), UNDEFINED)
+            other_cells[cell] = UNDEFINED if value is None else name(value)
+        return TableDiff(table, pol.name, "seed", other_cells, name, _explainer(pol, None))
+    other = load_policy(vs)
+    other_name = namer(other)
+    for a, b in table.cells:
+        result = other.try_promote(as_ptype(a), as_ptype(b)) if _knows(other, a) and _knows(other, b) else None
+        other_cells[(a, b)] = UNDEFINED if result is None else other_name(result)
+    return TableDiff(table, pol.name, other.name, other_cells, name, _explainer(pol, other))
+
+
+def _knows(pol: Policy, t: Hashable) -> bool:
+    try:
+        pol.canonical(as_ptype(t))
+    except (ValueError, TypeError, LookupError):
+        return False
+    return True
+
+
+def _explainer(pol: Policy, other: Policy | None) -> "Callable[[Hashable, Hashable], str]":
+    """A cell's tooltip: ``explain`` under both policies (one where there is no other policy)."""
+    def explain(a: Hashable, b: Hashable) -> str:
+        parts = []
+        for p in (pol, other):
+            if p is None:
+                continue
+            try:
+                parts.append(p.explain(as_ptype(a), as_ptype(b)).strip())
+            except Exception as e:  # noqa: BLE001 - a type the other policy lacks: say so in the tooltip
+                parts.append(f"{p.name}: {e}")
+        return "\n\n".join(parts)
+    return explain
+
+
+def _pictures(pol: Policy, vs: str, types: list[Hashable]) -> list[tuple[str, str]]:
+    """Each policy's promotion graph over the table's types: SVG where Graphviz is installed, else DOT."""
+    policies = [pol] if _is_seed(vs) else [pol, load_policy(vs)]
+    out = []
+    for p in policies:
+        shown = [p.canonical(as_ptype(t)) for t in types if _knows(p, t)]
+        graph = promotion_graph(p, shown)
+        kind = "promotion lattice" if graph.is_lattice else "promotion graph"
+        dot = promotion_graph_to_dot(graph, name=p.name, title=f"{p.title}: {kind}", label=namer(p),
+                                     is_weak=lambda n: isinstance(n, Weak))
+        try:
+            out.append((f"{p.name}: {kind}", render(dot, "svg").decode()))
+        except RenderUnavailable as e:
+            out.append((f"{p.name}: {kind} (DOT text; {e})", dot))
+    return out
 
 
 def _is_seed(vs: str) -> bool:
