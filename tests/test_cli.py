@@ -243,7 +243,7 @@ def test_table_html_is_a_page_whose_differing_cells_show_both_sides(capsys: pyte
                        "--vs", "seed")
     assert code == 0
     assert out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>") and "<style>" in out
-    differing = set(re.findall(r'<td class="diff" data-row="([^"]+)" data-col="([^"]+)" data-this="([^"]+)" '
+    differing = set(re.findall(r'<td class="diff[^"]*" data-row="([^"]+)" data-col="([^"]+)" data-this="([^"]+)" '
                                r'data-other="([^"]+)"', out))
     assert differing == {("b", "index", "u64", "i64"), ("i8", "index", "f16", "index")}
     assert out.count('<td class="') == 9

@@ -25,6 +25,8 @@ GROUP_ROW = 4
 """Nodes per row in a cluster of sibling sinks."""
 GROUP_MIN = 4
 """The fewest sibling sinks drawn as a cluster."""
+NON_LATTICE_SHOWN = 6
+"""How many non-lattice cells a promotion graph's caption spells out."""
 
 
 def quote(text: str) -> str:
@@ -35,9 +37,11 @@ def quote(text: str) -> str:
 def dag_to_dot(edges: Mapping[Hashable, Sequence[Hashable]], *, name: str, title: str,
                label: Callable[[Hashable], str] = str,
                is_weak: Callable[[Hashable], bool] = lambda n: False,
-               extra_edges: Sequence[tuple[Hashable, Hashable, str]] = (), notes: Sequence[str] = ()) -> str:
+               extra_edges: Sequence[tuple[Hashable, Hashable, str]] = (), notes: Sequence[str] = (),
+               filled: "set[Hashable] | frozenset[Hashable]" = frozenset()) -> str:
     """DOT for the DAG ``edges`` (node -> the nodes it promotes to directly); ``extra_edges`` are
-    drawn too, each with its DOT attributes, and ``notes`` are lines added to the caption."""
+    drawn too, each with its DOT attributes, ``notes`` are lines added to the caption, and the
+    ``filled`` nodes are filled orange."""
     nodes: list[Hashable] = []
     for src, dsts in edges.items():
         for n in (src, *dsts):
@@ -57,6 +61,9 @@ def dag_to_dot(edges: Mapping[Hashable, Sequence[Hashable]], *, name: str, title
     ]
     for n in nodes:
         style = ", shape=ellipse, style=dashed" if is_weak(n) else ""
+        if n in filled:
+            style = (style.replace("style=dashed", 'style="dashed,filled"') if style else ", style=filled") + \
+                ", fillcolor=orange"
         lines.append(f"  {ids[n]} [label={quote(label(n))}{style}];")
     for src, dsts in edges.items():
         for d in dsts:
@@ -93,24 +100,25 @@ def promotion_graph_to_dot(graph: "PromotionGraph", *, name: str, title: str,
                            label: Callable[[Hashable], str] = str,
                            is_weak: Callable[[Hashable], bool] = lambda n: False) -> str:
     """DOT for a policy's "promotes to" graph (:func:`~latticecast.promotion_graph.promotion_graph`):
-    the order's transitive reduction as solid edges, refused pairs as dotted red lines, cells whose
-    result is not the least common upper bound as dashed orange edges (labelled with the other
-    operand), and pairs that promote to each other as bold red lines."""
-    drawn = set(graph.covers)
+    the order's transitive reduction as solid edges, refused pairs as dotted red lines, pairs that
+    promote to each other as bold red lines, and the results of the cells that break the lattice laws
+    filled orange, those cells listed in the caption."""
     extra: list[tuple[Hashable, Hashable, str]] = []
     for a, b in graph.refusals:
         if a != b:
             extra.append((a, b, "dir=none, style=dotted, color=red, constraint=false"))
-    for a, b, r in graph.non_lattice:
-        if r in drawn:
-            extra += [(x, r, f"style=dashed, color=orange, constraint=false, fontsize=9, label={quote('. ' + label(y))}")
-                      for x, y in ((a, b), (b, a)) if x != r]
     for a, b in graph.cycles:
         extra.append((a, b, "dir=both, penwidth=2, color=red, constraint=false"))
-    notes = [note for note, present in (("dotted red: no promotion", graph.refusals),
-                                        ("dashed orange: a . b is not the least type both promote to",
-                                         graph.non_lattice),
-                                        ("bold red: promote to each other", graph.cycles)) if present]
+    notes = []
+    if graph.refusals:
+        notes.append("dotted red: no promotion")
+    if graph.cycles:
+        notes.append("bold red: promote to each other")
+    cells = [f"{label(a)} . {label(b)} = {label(r)}" for a, b, r in graph.non_lattice]
+    if cells:
+        shown = ", ".join(cells[:NON_LATTICE_SHOWN]) + (f", and {len(cells) - NON_LATTICE_SHOWN} more"
+                                                          if len(cells) > NON_LATTICE_SHOWN else "")
+        notes.append(f"orange: the result of a cell that is not the least type both operands promote to ({shown})")
     covers: dict[Hashable, tuple[Hashable, ...]] = {node: tuple(up) for node, up in graph.covers.items()}
     return dag_to_dot(covers, name=name, title=title, label=label, is_weak=is_weak, extra_edges=extra,
-                      notes=notes)
+                      notes=notes, filled={r for _, _, r in graph.non_lattice})

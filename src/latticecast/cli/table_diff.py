@@ -144,7 +144,8 @@ class TableDiff:
             for c in t.columns:
                 mine, theirs = self._mine((r, c)), self.other_cells[(r, c)]
                 differs = (r, c) in t.marks
-                kind = "diff" if differs else ("undef" if mine == UNDEFINED else "same")
+                refused = UNDEFINED in (mine, theirs)
+                kind = ("diff refused" if refused else "diff") if differs else ("undef" if mine == UNDEFINED else "same")
                 shown = (f'<span class="this">{esc(mine)}</span><span class="sep">/</span>'
                          f'<span class="other">{esc(theirs)}</span>') if differs else esc(mine)
                 tds.append(f'<td class="{kind}" data-row="{esc(self.name(r))}" data-col="{esc(self.name(c))}" '
@@ -183,6 +184,8 @@ table.heat th { background: #f3f3f3; position: sticky; top: 0; }
 td.same { background: #ffffff; }
 td.undef { background: #eeeeee; color: #888; }
 td.diff { background: #f4a261; font-weight: bold; }
+td.diff.refused { background: #e76f51; color: #fff; }
+td.diff.refused .other { color: #fff; }
 td.diff .other { color: #1d3557; }
 td:hover { outline: 2px solid #264653; }
 table.list { border-collapse: collapse; font-size: 12px; }
@@ -199,8 +202,9 @@ _PAGE = """<!DOCTYPE html>
 <h1>{title}</h1>
 <p id="summary">{n} of {total} cells differ. A differing cell shows {this}/{other}; hover a cell for both
 policies' reasons.</p>
-<p class="legend"><span class="same">same</span><span class="diff" style="background:#f4a261">differs</span>
-<span class="undef" style="background:#eeeeee">undefined in both</span></p>
+<p class="legend"><span>same</span><span style="background:#f4a261">another type</span>
+<span style="background:#e76f51; color:#fff">refused by one side</span>
+<span style="background:#eeeeee">refused by both</span></p>
 <div class="layout">
 <table class="heat" id="heat"><thead><tr><th></th>{head}</tr></thead><tbody>
 {rows}
