@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 from typing import Iterator
 
+from typing import Any
+
 from .dtypes import DType
 from .policies import Policy, policy as get_policy
-from .weak import PType
+from .weak import PType, Weak, parse_ptype
 
 __all__ = ["promote_types", "implicit_cast_type", "result_type", "explain", "default_policy",
            "set_default_policy"]
@@ -71,13 +73,32 @@ def _resolve(policy: "str | Policy | None") -> Policy:
     return get_policy(_default if policy is None else policy)
 
 
+_BUILTIN_DTYPES = {int: DType.int64, float: DType.float64, complex: DType.complex128}
+
+
+def _type_of(pol: Policy, x: Any) -> "PType | str":
+    """The promotion type of one argument: a type (a dtype, a spelling, a Python type), or a value
+    (a Python or NumPy scalar, an array), each by the policy's rules for that kind of argument."""
+    if isinstance(x, type) and x in _BUILTIN_DTYPES:
+        builtin = _BUILTIN_DTYPES[x]
+        return Weak(builtin) if pol.builtin_types_are_weak else builtin
+    if isinstance(x, (bool, int, float, complex)) and not isinstance(x, type):
+        return pol.literal_type(x)          # a Python scalar: weak where the policy's are (JAX, NumPy 2)
+    dtype = getattr(x, "dtype", None)
+    if dtype is not None and not isinstance(x, type) and not isinstance(x, (str, DType, Weak)):
+        strong = DType.parse(dtype)         # an array or a NumPy scalar carries its dtype
+        return Weak(strong) if getattr(x, "weak_type", False) else strong   # a weakly typed jax.Array
+    return parse_ptype(x)
+
+
 def promote_types(a: "PType | str", b: "PType | str", policy: "str | Policy | None" = None) -> PType:
     """The type of ``a op b`` under ``policy``: weak in, weak out.
 
     Args:
         a: One operand's type: a :class:`~latticecast.DType`, a weak type
-            (:func:`~latticecast.weak`: a Python scalar's), or a spelling such as ``"int8"``,
-            ``"i8"``, ``"bf16"`` or ``"i*"``.
+            (:func:`~latticecast.weak`: a Python scalar's), a spelling such as ``"int8"``,
+            ``"i8"``, ``"bf16"`` or ``"i*"``, or a Python type (``int``, ``float``, ``complex``:
+            weak where the policy's system keeps them weak, as JAX does).
         b: The other operand's type, as ``a``.
         policy: The policy: a registered name (``"jax"``, ``"max"``, ``"numpy"``, ... see
             :func:`~latticecast.policies.policies`) or a :class:`~latticecast.Policy`; ``None``
@@ -102,12 +123,17 @@ def promote_types(a: "PType | str", b: "PType | str", policy: "str | Policy | No
         DType.uint8
         >>> lc.promote_types("i8", "u8", policy="max")
         DType.int16
+        >>> lc.promote_types(int, "int8")                          # JAX: the Python type int is weak
+        DType.int8
+        >>> lc.promote_types(int, "int8", policy="numpy")          # NumPy: int is int64
+        DType.int64
         >>> lc.promote_types(DType.int32, DType.float32, policy="array_api")
         Traceback (most recent call last):
           ...
         latticecast.errors.PromotionError: no implicit promotion of i32 and f32 under policy 'array-api': ...
     """
-    return _resolve(policy).promote_types(a, b)
+    p = _resolve(policy)
+    return p.promote_types(_type_of(p, a), _type_of(p, b))
 
 
 def implicit_cast_type(lhs: "PType | str", rhs: "PType | str", policy: "str | Policy | None" = None) -> DType:
@@ -144,17 +170,22 @@ def implicit_cast_type(lhs: "PType | str", rhs: "PType | str", policy: "str | Po
     return p.materialize(p.promote_types(lhs, rhs))
 
 
-def result_type(*types: "PType | str", policy: "str | Policy | None" = None, left_to_right: bool = False) -> PType:
+def result_type(*types: Any, policy: "str | Policy | None" = None, left_to_right: bool = False) -> PType:
     """The type of an op over several operands: their promotion, folded.
+
+    As NumPy's and JAX's ``result_type``, each argument may be a type or a value: a dtype (or its
+    spelling, or ``int``/``float``/``complex``, weak where the policy's system keeps them weak), an
+    array (its dtype; a weakly typed ``jax.Array`` is weak), a NumPy scalar (its dtype), or a Python
+    scalar (the policy's literal type: weak under JAX and NumPy 2).
 
     For a policy whose promotion is associative the order does not matter; for one that is not
     (NumPy's table, for example) folding depends on the order, so it is refused unless
     ``left_to_right`` says to fold in the order given.
 
     Args:
-        *types: The operands' types, each a :class:`~latticecast.DType`, a weak type
-            (:func:`~latticecast.weak`: a Python scalar's), or a spelling such as ``"int8"``,
-            ``"i8"``, ``"bf16"`` or ``"i*"``.
+        *types: The operands: types (a :class:`~latticecast.DType`, a weak type, a spelling such
+            as ``"int8"`` or ``"i*"``, a NumPy dtype, a Python type) or values (arrays, NumPy
+            scalars, Python scalars).
         policy: The policy: a registered name (``"jax"``, ``"max"``, ``"numpy"``, ... see
             :func:`~latticecast.policies.policies`) or a :class:`~latticecast.Policy`; ``None``
             for the default (``"jax"``, see :func:`set_default_policy`).
@@ -174,8 +205,14 @@ def result_type(*types: "PType | str", policy: "str | Policy | None" = None, lef
         DType.float16
         >>> lc.result_type(DType.int8, DType.uint8, DType.float16, policy="numpy", left_to_right=True)
         DType.float32
+        >>> import numpy as np
+        >>> lc.result_type(np.ones(3, np.int8), 2.5)           # an array and a Python float, as jnp.result_type
+        DType.float64
+        >>> lc.result_type(np.ones(3, np.float16), 2.5)
+        DType.float16
     """
-    return _resolve(policy).result_type(*types, left_to_right=left_to_right)
+    p = _resolve(policy)
+    return p.result_type(*(_type_of(p, t) for t in types), left_to_right=left_to_right)
 
 
 def explain(a: "PType | str", b: "PType | str", policy: "str | Policy | None" = None) -> str:
@@ -206,5 +243,18 @@ def explain(a: "PType | str", b: "PType | str", policy: "str | Policy | None" = 
           u64 -> f*
           f* is weakly typed; on its own it materialises as float64
         <BLANKLINE>
+        >>> print(lc.explain("u64", "i8", policy="jax-x32").splitlines()[0])
+        u64 is u32 under jax-x32: the policy has no u64
     """
-    return _resolve(policy).explain(a, b)
+    p = _resolve(policy)
+    notes = []
+    for t in (a, b):
+        asked = parse_ptype(_type_of(p, t))
+        try:
+            own = p.canonical(asked)
+        except Exception:  # noqa: BLE001 - a type the policy lacks: explain says so itself
+            continue
+        if own != asked and not isinstance(asked, Weak):
+            notes.append(f"{p.type_name(asked)} is {p.type_name(own)} under {p.name}: the policy has no "
+                         f"{p.type_name(asked)}\n")
+    return "".join(notes) + p.explain(_type_of(p, a), _type_of(p, b))

@@ -7,8 +7,11 @@ from ..audit import audit
 import argparse
 import sys
 
-from ..policies import policies
-from ..weak import parse_ptype
+from ..errors import PromotionError
+from ..policies import Policy, policies
+from ..promotion import explain
+from ..weak import PType, parse_ptype
+from .compare import same_result
 from .common import EXIT_OK, CliError, add_policy_options, chosen_policy, load_policy, write_output, yes_no
 
 __all__ = ["add_parsers"]
@@ -23,6 +26,8 @@ def add_parsers(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> N
     add_policy_options(p)
     p.add_argument("--notation", choices=("bits", "bytes"), default="bits",
                    help="how i1, i8, u8 are read: bit counts (default) or byte counts (JAX's table)")
+    p.add_argument("--vs", metavar="Q", help="explain the same promotion under policy Q too, and say whether "
+                                             "the two agree")
     p.set_defaults(handler=run_explain)
 
     p = sub.add_parser("policies", help="list the promotion policies",
@@ -40,8 +45,28 @@ def run_explain(args: argparse.Namespace) -> int:
     pol = chosen_policy(args)
     a = parse_ptype(args.a, notation=args.notation)
     b = parse_ptype(args.b, notation=args.notation)
-    write_output(pol.explain(a, b), None)
+    text = explain(a, b, policy=pol)
+    if args.vs is not None:
+        other = load_policy(args.vs)
+        text += "\n" + explain(a, b, policy=other)
+        mine, theirs = pol.try_promote(a, b), _try(other, a, b)
+        agree = same_result(mine, theirs, pol, other)
+        text += (f"\n{pol.name} and {other.name} agree: {_spell(pol, mine)}\n" if agree else
+                 f"\n{pol.name} and {other.name} differ: {_spell(pol, mine)} vs {_spell(other, theirs)}\n")
+    write_output(text, None)
     return EXIT_OK
+
+
+def _spell(pol: Policy, t: PType | None) -> str:
+    return "undefined" if t is None else pol.type_name(t)
+
+
+def _try(pol: Policy, a: PType, b: PType) -> PType | None:
+    """``pol``'s promotion of ``a`` and ``b``, or ``None`` where it has none (or lacks a type)."""
+    try:
+        return pol.try_promote(a, b)
+    except PromotionError:
+        return None
 
 
 def run_policies(args: argparse.Namespace) -> int:

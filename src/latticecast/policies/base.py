@@ -99,6 +99,11 @@ class Policy(ABC):
     rank_sensitive: ClassVar[bool] = False
     """Whether a 0-d tensor promotes differently from a dimensioned one (PyTorch): then the
     builder and the pass tell the policy which operands have rank 0 (:meth:`decide_ranked`)."""
+    builtin_types_are_weak: ClassVar[bool] = False
+    """Whether the Python types ``int``, ``float`` and ``complex`` given as *types* stand for weak types
+    (JAX: ``jnp.promote_types(int, 'int8')`` is int8, since ``jax.dtypes`` keeps them weak) or for the
+    dtypes NumPy maps them to (NumPy: ``np.promote_types(int, 'int8')`` is int64). ``bool`` is always
+    ``DType.bool``."""
     numpy_values_are_weak: ClassVar[bool] = False
     """Whether a NumPy scalar or array meeting a graph value in an op that promotes is weakly typed and
     takes the graph value's dtype, as a Python scalar does (MAX 26.7: NumPy values are "non-max

@@ -47,6 +47,7 @@ class JaxPolicy(LatticePolicy):
     default_float = DType.float64
     default_complex = DType.complex128
     weak_uint_is_int = True  # jax._src.dtypes._jax_type: one weak node per Python scalar type
+    builtin_types_are_weak = True  # jax._src.dtypes._weak_types: int, float, complex
     lattice_rule = "join on JAX's lattice"
     x64 = True
 
@@ -119,6 +120,7 @@ class JaxLaxPolicy(LatticePolicy):
     dtypes = JAX_DTYPES
     weak_types = (Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128))
     weak_uint_is_int = True
+    builtin_types_are_weak = True  # jax.dtypes' rule, as in JaxPolicy
     edges = jax_lax_edges()
     lattice_rule = "jax.lax: equal dtypes only"
     _WHY = ("jax.lax requires operands of the same dtype (a Python scalar only matches its default "
