@@ -232,6 +232,41 @@ def magnitude_loss(source: DType, target: DType) -> str | None:
     return None
 
 
+def precision_loss(source: DType, target: DType) -> str | None:
+    """Why converting ``source`` to ``target`` can round values (``None`` if every value converts exactly,
+    or if the loss is one of magnitude, :func:`magnitude_loss`).
+
+    ``int32 -> float32`` rounds integers above 2**24 (float32's significand has 24 bits), ``int64 ->
+    float64`` those above 2**53, and ``float16 -> bfloat16`` keeps 8 of float16's 11 significant bits.
+
+    Args:
+        source: The dtype converted from.
+        target: The dtype converted to.
+
+    Returns:
+        The reason as a phrase, or ``None``.
+
+    Example:
+        >>> from latticecast import DType
+        >>> precision_loss(DType.int32, DType.float32)
+        "can lose precision: i32 values above 2**24 round (f32's significand has 24 bits)"
+        >>> precision_loss(DType.int16, DType.float32) is None
+        True
+    """
+    if not target.is_inexact or source == target or source.is_bool:
+        return None
+    kept = target.mantissa_bits + 1
+    src, dst = _ir_spelling(source), _ir_spelling(target)
+    if source.is_inexact:
+        if source.mantissa_bits <= target.mantissa_bits:
+            return None
+        return (f"can lose precision: {dst} keeps {kept} of {src}'s {source.mantissa_bits + 1} significant bits")
+    magnitude_bits = max(abs(int(source.min_value)), int(source.max_value)).bit_length()
+    if magnitude_bits <= kept:
+        return None
+    return f"can lose precision: {src} values above 2**{kept} round ({dst}'s significand has {kept} bits)"
+
+
 def _ir_spelling(d: DType) -> str:
     """The MLIR spelling of ``d`` where StableHLO has one, else its name (``int1``)."""
     return d.mlir_name if d.in_stablehlo else d.name

@@ -31,6 +31,8 @@ class PassResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     converts: int = 0
     retyped_constants: int = 0
+    promotions: dict[str, int] = field(default_factory=dict)
+    """Inserted conversions and retyped weak literals by kind (:data:`~.implicit_cast.lossy.KINDS`)."""
 
     def error(self, op: ir.Operation, message: str) -> None:
         """Emit ``'op.name' op message`` at ``op`` through MLIR, and record it."""

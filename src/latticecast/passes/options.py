@@ -143,6 +143,12 @@ class ImplicitCastOptions(PassOptions):
             ``diagnose-lossy`` in a pipeline string means ``warning``.
         lower_dtypes: Run ``lower-dtypes`` at the end, so that the output is plain StableHLO
             (``index``/``address`` as ``ui64``, ``tf32`` as ``f32``); default on.
+        diagnose_precision: Report promotions that can lose precision but not magnitude
+            (``int32 -> float32`` rounds above 2**24, ``int64 -> float64`` above 2**53): the same
+            four levels as ``diagnose_lossy``, so that each kind can be an error on its own.
+        report_promotions: Emit a remark for every convert inserted and every weak literal
+            retyped, at the op that needed it (operand, from -> to, and the kind: widening,
+            precision loss, magnitude loss, weak literal), and a summary that counts them by kind.
 
     Raises:
         PassOptionError: ``diagnose_lossy`` is not one of the four levels.
@@ -152,7 +158,7 @@ class ImplicitCastOptions(PassOptions):
         >>> from latticecast import ImplicitCastOptions
         >>> options = ImplicitCastOptions(policy="max", diagnose_lossy="warning")
         >>> str(options)
-        'policy=max diagnose-lossy=warning lower-dtypes=true'
+        'policy=max diagnose-lossy=warning lower-dtypes=true diagnose-precision=off report-promotions=false'
     """
 
     pass_name: ClassVar[str] = "implicit-cast"
@@ -164,16 +170,23 @@ class ImplicitCastOptions(PassOptions):
         metadata={"bare": LossyLevel.WARNING, "aliases": {"true": "warning", "false": "off", "1": "warning",
                                                           "0": "off"}})
     lower_dtypes: bool = True
+    diagnose_precision: LossyLevel = dataclasses.field(
+        default=LossyLevel.OFF,
+        metadata={"bare": LossyLevel.WARNING, "aliases": {"true": "warning", "false": "off", "1": "warning",
+                                                          "0": "off"}})
+    report_promotions: bool = dataclasses.field(default=False, metadata={"bare": True})
 
     def __post_init__(self) -> None:
         if not isinstance(self.policy, Policy):
             object.__setattr__(self, "policy", get_policy(self.policy))
-        if not isinstance(self.diagnose_lossy, LossyLevel):
-            try:
-                object.__setattr__(self, "diagnose_lossy", LossyLevel(self.diagnose_lossy))
-            except ValueError:
-                raise PassOptionError(f"diagnose-lossy must be one of "
-                                      f"{', '.join(m.value for m in LossyLevel)}, not {self.diagnose_lossy!r}") from None
+        for name in ("diagnose_lossy", "diagnose_precision"):
+            level = getattr(self, name)
+            if not isinstance(level, LossyLevel):
+                try:
+                    object.__setattr__(self, name, LossyLevel(level))
+                except ValueError:
+                    raise PassOptionError(f"{name.replace('_', '-')} must be one of "
+                                          f"{', '.join(m.value for m in LossyLevel)}, not {level!r}") from None
 
 
 @dataclasses.dataclass(frozen=True)

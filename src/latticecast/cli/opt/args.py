@@ -106,6 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "'latticecast table --format csv'; implicit-cast{policy-file=CSV} in a pipeline)")
     p.add_argument("--diagnose-lossy", metavar="LEVEL", dest="diagnose_lossy",
                    help="report lossy promotions: off, remark, warning (the default when given bare), error")
+    p.add_argument("--diagnose-precision", metavar="LEVEL", dest="diagnose_precision",
+                   help="report promotions that can round (i32 -> f32): off, remark, warning (bare), error")
+    p.add_argument("--report-promotions", action="store_const", const="true", dest="report_promotions",
+                   help="a remark for every convert inserted and weak literal retyped (operand, from -> to, kind), "
+                        "and a summary by kind")
     p.add_argument("--lower-dtypes", metavar="BOOL", dest="lower_dtypes",
                    help="implicit-cast lowers index/address/tf32 (true, the default, or false)")
     p.add_argument("--split-input-file", action="store_true",
@@ -159,7 +164,7 @@ def _extract(argv: Sequence[str]) -> tuple[list[str], list[PassFlag]]:
             if name in _VALUE_OPTIONS and not eq and i < len(tokens):
                 kept.append(argv[i])  # the value as written (a value may start with '-')
                 i += 1
-        elif name == "--diagnose-lossy":
+        elif name in ("--diagnose-lossy", "--diagnose-precision"):
             if not eq:
                 value = "warning"
                 if i < len(tokens) and tokens[i] in LOSSY_LEVELS:
@@ -168,6 +173,8 @@ def _extract(argv: Sequence[str]) -> tuple[list[str], list[PassFlag]]:
             kept.append(f"{name}={value}")
         elif name == "--lower-dtypes":
             kept.append(f"{name}={value if eq else 'true'}")
+        elif name == "--report-promotions":
+            kept.append(name)
         elif name.startswith("--mlir-"):
             raise UsageError(f"unrecognized option {name} (this tool supports --mlir-print-op-generic, "
                              "--mlir-print-debuginfo, --mlir-pretty-debuginfo, --mlir-print-local-scope, "
@@ -189,6 +196,8 @@ def parse_args(argv: Sequence[str]) -> OptConfig:
                          "or braces; rename the file or copy it to such a path")
     defaults = [f"{key}={value}" for key, value in (("policy", args.policy), ("policy-file", args.policy_file),
                                                      ("diagnose-lossy", args.diagnose_lossy),
+                                                     ("diagnose-precision", args.diagnose_precision),
+                                                     ("report-promotions", args.report_promotions),
                                                      ("lower-dtypes", args.lower_dtypes)) if value is not None]
     has_cast = any(p.name == IMPLICIT_CAST for p in passes)
     if args.pass_pipeline is not None and passes:

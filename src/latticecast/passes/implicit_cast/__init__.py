@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from jaxlib.mlir import ir
 
+from ...dialect_utils.diagnostics import Diagnostic
 from ...dialect_utils.placement import after_definition
 from ...dialect_utils.types import type_cache
 from ...dtypes import DType
@@ -30,7 +31,7 @@ from ..base import LatticecastPass, PassResult
 from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
 from ..sharding import copy_sharding
-from .lossy import check_lossy
+from .lossy import check_lossy, report_conversion, report_weak_literal, summary
 from .planning import EXPLICIT_FROM_0D, Planner, Refusal
 from .weak import WeakValues
 
@@ -126,6 +127,8 @@ class _Run:
                 refresh_function_type(func)
         if self.result.ok and self.options.lower_dtypes and any(d.needs_lowering for d in self.policy.dtypes):
             lower_dtypes(self.root, self.tc)
+        if self.options.report_promotions:
+            self.result.diagnostics.append(Diagnostic.at(self.root.location, "remark", summary(self.result)))
 
     # -- promotion --------------------------------------------------------------------------
 
@@ -179,7 +182,7 @@ class _Run:
         for i, target in plan.converts:
             new = converted.get((values[i], target))
             if new is None:
-                new = self._materialize(values[i], target, op)
+                new = self._materialize(values[i], target, op, i if positions is None else positions[i])
                 if new is None:
                     return
             operands[i if positions is None else positions[i]] = new
@@ -192,18 +195,24 @@ class _Run:
 
     # -- conversion -------------------------------------------------------------------------
 
-    def _materialize(self, value: ir.Value[ir.Type], target: DType, user: ir.Operation) -> ir.Value[ir.Type] | None:
+    def _materialize(self, value: ir.Value[ir.Type], target: DType, user: ir.Operation,
+                     operand: int | None = None) -> ir.Value[ir.Type] | None:
         """``value`` as ``target``: a rebuilt weak constant, or one convert per (value, target)."""
         key = (value, target)
         found = self.converted.get(key)
         if found is not None:
             return found
         weak = self.weak
+        source = self.tc.tensor_info(value.type)[0]
         if value in weak.values and weak.is_constant_chain(value):
             new = weak.retype_constant_chain(value, target, user, self.converted)
+            if new is not None:
+                report_weak_literal(self.options, source, target, user, operand, self.result)
         else:
-            source = self.tc.tensor_info(value.type)[0]
-            check_lossy(self.options.diagnose_lossy, source, target, user, self.result)
+            options = self.options
+            check_lossy(options.diagnose_lossy, source, target, user, self.result, options.diagnose_precision)
+            report = report_weak_literal if value in weak.values else report_conversion
+            report(options, source, target, user, operand, self.result)
             new = self._convert(value, target)
         if new is not None:
             self.converted[key] = new
