@@ -56,6 +56,7 @@ def _word(name: str) -> str:
 
 _python = _quote(sys.executable)
 config.substitutions.append(("%python", _python))
+config.substitutions.append(("%latticecast", _tool("latticecast", "latticecast.cli")))
 config.substitutions.append((_word("latticecast-opt"), _tool("latticecast-opt", "latticecast.cli.opt")))
 config.substitutions.append((_word("FileCheck"), _tool("filecheck", "filecheck")))
 config.substitutions.append((_word("filecheck"), _tool("filecheck", "filecheck")))

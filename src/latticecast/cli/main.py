@@ -18,7 +18,7 @@ from typing import Sequence
 
 from .. import __version__
 from ..errors import LatticecastError
-from . import audit_cmd, info_cmd, lattice_cmd, table_cmd, verify_cmd
+from . import audit_cmd, compare_cmd, info_cmd, lattice_cmd, table_cmd, verify_cmd
 from .common import CliError
 from .exit_codes import LATTICECAST, report
 
@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit_cmd.add_parser(sub)
     verify_cmd.add_parser(sub)
     info_cmd.add_parsers(sub)
+    compare_cmd.add_parser(sub)
     return parser
 
 

@@ -35,6 +35,7 @@ from ..dtypes import DType, DTypeLike
 from ..errors import GraphError, LatticecastError
 from ..op_rules import WEAK_ARRAY, WEAK_ATTR, OpPromotion
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
+from ..passes.infer_types import Comparison
 from ..passes.lower_dtypes import lower_dtypes
 from ..passes.sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
@@ -450,6 +451,34 @@ class Graph:
         self._run_pass()
         return str(self._module.operation.get_asm(print_generic_op_form=generic, enable_debug_info=debug_info,
                                                   assume_verified=True))
+
+    def compare(self, policy: "str | Policy") -> "Comparison":
+        """This program's dtypes under another policy: every op's result type inferred again under
+        ``policy`` (:func:`~latticecast.passes.infer_types.compare`), against this graph's own.
+
+        Args:
+            policy: The policy to compare with (a registered name or a :class:`~latticecast.Policy`).
+
+        Returns:
+            A :class:`~latticecast.passes.infer_types.Comparison`; ``print(c.render())`` lists the ops
+            whose dtype differs and the outputs that change.
+
+        Raises:
+            GraphError: The graph has no output yet.
+
+        Example:
+            >>> from latticecast import DType, Graph, TensorType
+            >>> with Graph("mix", input_types=[TensorType(DType.int32, [2]), TensorType(DType.float16, [2])]) as g:
+            ...     g.output(g.inputs[0] + g.inputs[1])
+            >>> print(g.compare("numpy").render().splitlines()[-2])
+            @main outputs: jax (f16), numpy (f64)
+        """
+        from ..passes.infer_types import compare
+
+        self._require_output()
+        built = self._before if self._before is not None else self._module.operation
+        with self.context:
+            return compare(built, self.policy, get_policy(policy))
 
     def __str__(self) -> str:
         return self.mlir(before_passes=not self._closed)

@@ -146,6 +146,10 @@ class ImplicitCastOptions(PassOptions):
         diagnose_precision: Report promotions that can lose precision but not magnitude
             (``int32 -> float32`` rounds above 2**24, ``int64 -> float64`` above 2**53): the same
             four levels as ``diagnose_lossy``, so that each kind can be an error on its own.
+        retype_results: Infer the result types instead of checking the declared ones
+            (:func:`~latticecast.passes.infer_types.retype_results`): each promoting op's result,
+            and what moves it, takes the type the policy gives it, and function signatures follow.
+            For mixed IR written under another policy, or without meaningful result types.
         report_promotions: Emit a remark for every convert inserted and every weak literal
             retyped, at the op that needed it (operand, from -> to, and the kind: widening,
             precision loss, magnitude loss, weak literal), and a summary that counts them by kind.
@@ -158,7 +162,7 @@ class ImplicitCastOptions(PassOptions):
         >>> from latticecast import ImplicitCastOptions
         >>> options = ImplicitCastOptions(policy="max", diagnose_lossy="warning")
         >>> str(options)
-        'policy=max diagnose-lossy=warning lower-dtypes=true diagnose-precision=off report-promotions=false'
+        'policy=max diagnose-lossy=warning lower-dtypes=true diagnose-precision=off report-promotions=false retype-results=false'
     """
 
     pass_name: ClassVar[str] = "implicit-cast"
@@ -175,6 +179,7 @@ class ImplicitCastOptions(PassOptions):
         metadata={"bare": LossyLevel.WARNING, "aliases": {"true": "warning", "false": "off", "1": "warning",
                                                           "0": "off"}})
     report_promotions: bool = dataclasses.field(default=False, metadata={"bare": True})
+    retype_results: bool = dataclasses.field(default=False, metadata={"bare": True})
 
     def __post_init__(self) -> None:
         if not isinstance(self.policy, Policy):

@@ -28,6 +28,7 @@ from ...dialect_utils.types import type_cache
 from ...dtypes import DType
 from ...op_rules import IMPLICIT_BROADCAST_ATTR, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule
 from ..base import LatticecastPass, PassResult
+from ..infer_types import retype_results
 from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
 from ..sharding import copy_sharding
@@ -61,8 +62,11 @@ def run_implicit_cast(root: "ir.Operation | ir.Module", options: ImplicitCastOpt
     PassManager or diagnostic handler sees them) and recorded in the result.
     """
     op = root.operation if isinstance(root, ir.Module) else root
-    run = _Run(op.operation if hasattr(op, "operation") else op, options or ImplicitCastOptions())
+    options = options or ImplicitCastOptions()
+    run = _Run(op.operation if hasattr(op, "operation") else op, options)
     with op.context, ir.Location.unknown():
+        if options.retype_results:
+            retype_results(run.root, options.policy)
         run.run()
     return run.result
 
