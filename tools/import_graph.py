@@ -129,7 +129,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 RANKS: dict[str, int] = {
-    **{f"latticecast.{m}": 0 for m in ("dtypes", "weak", "values", "lattice", "audit", "tables", "errors",
+    **{f"latticecast.{m}": 0 for m in ("dtypes", "weak", "values", "lattice", "audit", "tables", "promotion_graph", "errors",
                                        "promotion", "op_rules", "policies", "evidence", "dims", "device_ref",
                                        "tensor_type", "jax_internals", "_versions")},
     "latticecast.dialect_utils": 1,
