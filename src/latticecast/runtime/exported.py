@@ -111,6 +111,7 @@ def compile_exported(module: Any, device: Any, signature: Signature, donated: Se
                                    module_kept_var_idx=tuple(range(len(signature.inputs))))
     sharding = jax.sharding.SingleDeviceSharding(device)
     n_in, n_out = len(signature.inputs), len(signature.outputs)
+    out_shardings: Any
     if n_out == 1:  # one output: the function returns the array itself, as a jax.jit function of one result does
         call, out_shardings = _only_result(exported.call), sharding
     else:
