@@ -73,6 +73,8 @@ _NARROWED_TO = frozenset(np.dtype(t) for t in (np.int32, np.uint32, np.float32, 
 """The dtypes jax gives a 64-bit NumPy array when x64 is off (``jax.dtypes.canonicalize_dtype``)."""
 
 
+_asarray = np.asarray
+
 class Model:
     """A compiled program on one device, or partitioned over several (SPMD).
     ``model(*arrays)`` returns a list of NumPy arrays; ``model(*arrays, return_arrays=True)``
@@ -96,7 +98,7 @@ class Model:
     (no copy); call ``.copy()`` on one to write to it.
     """
 
-    __slots__ = ("_program", "_runner", "_run", "_direct", "_to_host", "_expected", "_guarded", "_n", "_donated",
+    __slots__ = ("_program", "_runner", "_run", "_direct", "_to_host", "_expected", "_guarded", "_n", "_single", "_donated",
                  "_runtime_error", "input_names", "cache_source")
 
     def __init__(self, program: CompiledProgram, input_names: Sequence[str] | None = None,
@@ -112,6 +114,7 @@ class Model:
         self._guarded = tuple((i, dt) for i, (dt, shape, _) in enumerate(self._expected)
                               if dt in _NARROWED_TO or shape == ())
         self._n = len(self._expected)
+        self._single = len(program.signature.outputs) == 1
         self._donated = program.donated
         # NumPy in and out on one device without donation: arrays of exactly the input types go to
         # jax.jit's dispatcher as they are (it checks them again in C++); every other call reaches
@@ -280,7 +283,9 @@ class Model:
                     break
             else:
                 try:
-                    return list(map(np.asarray, direct(*args)))
+                    if self._single:  # one output: jax.jit returns it as it is (JitCall.single)
+                        return [_asarray(direct(*args))]
+                    return list(map(_asarray, direct(*args)))
                 except self._runtime_error as e:
                     raise ExecutionError(f"PJRT failed while running @main: {e}") from e
                 except Exception:  # noqa: BLE001 - what JAX refused (a dtype, a shape, a deleted array;
