@@ -205,6 +205,40 @@ def test_region_values_do_not_leak_into_the_graph_after_the_region() -> None:
     np.testing.assert_array_equal(got[1], np.full(3, 8.0, np.float32))
 
 
+def test_a_value_used_after_its_region_is_an_error_that_says_so() -> None:
+    with Graph("leak", input_types=[TensorType(DType.float32, [])]) as g:
+        (x,) = g.inputs
+        inside = []
+        ops.cond(x > 0, [TensorType(DType.float32, [])], lambda: inside.append(x * 3) or inside[-1], lambda: x)
+        g.output(inside[0] + 1)
+    with pytest.raises(lc.PassFailure, match="made inside a region of cond.*return it from the branch or body"):
+        g.mlir()
+
+
+def test_nested_control_flow_over_a_symbolic_batch() -> None:
+    with Graph("nested", input_types=[TensorType(DType.float16, ["batch", 3]), TensorType(DType.bool, [])]) as g:
+        x, p = g.inputs
+
+        def body(i, h):
+            inner = ops.fori_loop(0, 2, lambda j, s: s * 0.5 + 1, h)
+            (c,) = ops.cond(p, [TensorType(DType.float16, ["batch", 3])], lambda: inner + 2, lambda: inner)
+            return [i + 1, c]
+
+        g.output(ops.while_loop([ops.constant(0, DType.int32), x], lambda i, h: i < 2, body)[1])
+
+    def reference(h: np.ndarray, p: bool) -> np.ndarray:
+        for _ in range(2):
+            for _ in range(2):
+                h = h * np.float16(0.5) + np.float16(1)
+            h = h + np.float16(2) if p else h
+        return h
+
+    model = g.compile()
+    for batch, p in ((1, True), (3, False)):
+        x = np.linspace(-2, 2, batch * 3).astype(np.float16).reshape(batch, 3)
+        np.testing.assert_array_equal(model(x, np.bool_(p))[0], reference(x, p))
+
+
 # -- the pass on IR built in Python (text with such regions does not parse) ----------------------
 
 

@@ -441,8 +441,12 @@ class Graph:
                 pm.run(self._module.operation)
             except ir.MLIRError as e:
                 diags = [Diagnostic.from_mlir(d).format() for d in e.error_diagnostics]
+                hint = ""
+                if any("does not dominate" in d for d in diags):  # the builder appends in order: only a region
+                    hint = ("\n  a value made inside a region of cond, while_loop, fori_loop or switch is used after "
+                            "the region; return it from the branch or body and use the op's result instead")
                 self._failure = PassFailure(f"implicit-cast rejected graph {self.name!r}:\n  "
-                                            + "\n  ".join(diags), diags)
+                                            + "\n  ".join(diags) + hint, diags)
                 raise self._failure from None
         if self.options.lower_dtypes and any(d.needs_lowering for d in self.policy.dtypes):
             # the graph's own module: its index/address/tf32 values are MAX's dtypes however they

@@ -37,8 +37,9 @@ branch returns weak.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
+import numpy as np
 from jaxlib.mlir import ir
 
 from ...dims import SymbolicDim
@@ -116,7 +117,7 @@ def while_loop(initial_values: Any, predicate: Callable[..., Any], body: Callabl
     Python scalars there).
 
     Args:
-        initial_values: A value, or a list of values (Python scalars too); at least one.
+        initial_values: A value, or an iterable of values (Python scalars too); at least one.
         predicate: ``predicate(*values)``: whether to run the body again.
         body: ``body(*values)``: the next values, as a value or a list of values.
 
@@ -139,7 +140,7 @@ def while_loop(initial_values: Any, predicate: Callable[..., Any], body: Callabl
         >>> [a.item() for a in g.compile()()]
         [3, 1.875]
     """
-    values = list(initial_values) if isinstance(initial_values, (list, tuple)) else [initial_values]
+    values = _items(initial_values)
     if not values:
         raise GraphError("while_loop needs at least one loop-carried value (MAX: 'While loops must have at least "
                          "one iteration value'); carry a counter if the loop has no other state")
@@ -448,10 +449,20 @@ def _emit(g: "Graph", name: str, operands: Sequence[ir.Value[ir.Type]], holder: 
         else results
 
 
+def _items(x: Any) -> list[Any]:
+    """MAX's reading of what a branch or body returns (and of ``while_loop``'s initial values): ``None``
+    is nothing, an iterable several values, anything else one (a NumPy array is one value, a constant)."""
+    if x is None:
+        return []
+    if isinstance(x, Iterable) and not isinstance(x, (np.ndarray, str, bytes)):
+        return list(x)
+    return [x]
+
+
 def _values(g: "Graph", returned: Any, what: str) -> list[Value]:
-    """What a branch or body returned, as graph values: ``None`` is none, a tuple or list several,
-    anything else one (a Python scalar becomes its weak constant, of the policy's dtype for it)."""
-    items = [] if returned is None else list(returned) if isinstance(returned, (list, tuple)) else [returned]
+    """What a branch or body returned (:func:`_items`), as graph values (a Python scalar becomes its
+    weak constant, of the policy's dtype for it)."""
+    items = _items(returned)
     try:
         return [as_value(x, g, materialize=True) for x in items]
     except TypeError as e:
