@@ -7,6 +7,13 @@ declared result type. One conversion is made per (value, target type), placed ri
 after the value's definition so that it dominates every use, and it carries the
 value's sharding. Weak values (:mod:`.weak`) take part as the policy's weak types.
 
+Ops inside the regions of ``stablehlo.while``, ``if`` and ``case`` are legalised like the others,
+their converts and rebuilt constants in their own block. No promotion crosses a region boundary
+(MAX and JAX both require equal types there): a region that yields another type than its op's is
+refused at its terminator, and so is a ``while`` initial value of another type than the loop
+carries, unless it is weakly typed (JAX's ``while_loop`` rule: it takes the carried type). See
+:mod:`latticecast.graph.ops.control_flow` for the builder's side of the same rules.
+
 The jobs are split by module: :mod:`.planning` (what to do with an op of one shape),
 :mod:`.weak` (weak values, constants and cleanup), :mod:`.lossy` (diagnostics for
 conversions that can lose magnitude). Dtype lowering is its own pass
