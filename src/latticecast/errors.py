@@ -11,7 +11,8 @@ The subclasses say what went wrong:
   (:mod:`latticecast.dtypes`): a name that is no policy or dtype, a dtype StableHLO cannot hold.
 - ``LatticeError`` (:mod:`latticecast.lattice`) and ``TableFormatError`` (:mod:`latticecast.tables`):
   a promotion DAG or a table file that cannot be used.
-- :class:`GraphError`: a graph used the wrong way; ``PassFailure`` (:mod:`latticecast.graph`):
+- :class:`GraphError`: a graph used the wrong way (:class:`RegionTypeError`, one of them: a control-flow
+  op whose regions disagree on types); ``PassFailure`` (:mod:`latticecast.graph`):
   ``implicit-cast`` rejected a graph.
 - ``MLIRParseError`` (:mod:`latticecast.dialect_utils.diagnostics`), ``PassOptionError`` and
   ``PipelineError`` (:mod:`latticecast.passes`): input that is not MLIR, a pass option or pipeline
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from .weak import PType
 
 __all__ = ["LatticecastError", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
-           "GraphError", "NoCurrentGraphError"]
+           "GraphError", "NoCurrentGraphError", "RegionTypeError"]
 
 
 class LatticecastError(Exception):
@@ -96,6 +97,16 @@ class UnknownPolicyError(LatticecastError, KeyError, ValueError):
 class GraphError(LatticecastError, ValueError):
     """A graph used the wrong way: no output, a value from another graph, a closed graph, a bad
     shape or axis. The message says which, and what to write instead."""
+
+
+class RegionTypeError(GraphError, TypeError):
+    """A control-flow op (``cond``, ``while_loop``, ``fori_loop``, ``switch``) whose regions do not
+    agree on types: a branch result or loop-carried value of another dtype or shape than the op's,
+    or a predicate that is not a boolean scalar. No promotion crosses a region boundary (MAX and JAX
+    both require equal types there); the message names the value and the cast that fixes it.
+
+    A ``TypeError`` as JAX's and MAX's type mismatches are, and a :class:`GraphError`
+    (``ValueError``) as MAX's refused predicates are, so code written for either catches it."""
 
 
 class NoCurrentGraphError(GraphError, LookupError):

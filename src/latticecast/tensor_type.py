@@ -30,7 +30,7 @@ from .dims import MAX_DIM, SymbolicDim, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from .errors import GraphError
 
-__all__ = ["TensorType", "MAX_DIM", "check_shape"]
+__all__ = ["TensorType", "MAX_DIM", "check_shape", "as_tensor_type"]
 
 
 @dataclass(frozen=True)
@@ -91,3 +91,31 @@ class TensorType:
     def __str__(self) -> str:
         text = f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"
         return text if self.device == CPU else f"{text} on {self.device}"
+
+
+def as_tensor_type(t: Any) -> TensorType:
+    """``t`` as a :class:`TensorType`: a graph's input type or a control-flow op's result type, given as
+    a :class:`TensorType`, a ``(dtype, shape[, device])`` tuple, or MAX's ``TensorType``.
+
+    Args:
+        t: The type.
+
+    Returns:
+        A :class:`TensorType`.
+
+    Raises:
+        GraphError: ``t`` is not a tensor type.
+
+    Example:
+        >>> from latticecast.tensor_type import as_tensor_type
+        >>> as_tensor_type(("int8", [2])).shape
+        (2,)
+    """
+    if isinstance(t, TensorType):
+        return t
+    if isinstance(t, (tuple, list)):
+        return TensorType(*t)
+    if hasattr(t, "dtype") and hasattr(t, "shape"):
+        return TensorType(t.dtype, t.shape, getattr(t, "device", None))
+    raise GraphError(f"input type {t!r} is not a tensor type: use TensorType(dtype, shape, device) (latticecast "
+                     "graphs take tensors only, not MAX's buffer or opaque types)")

@@ -20,8 +20,9 @@ verifies the result; ``Graph.mlir(before_passes=True)`` shows the IR as built.
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from types import FrameType
-from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from jaxlib.mlir import ir, passmanager
 from jaxlib.mlir.dialects import stablehlo
@@ -39,7 +40,7 @@ from ..passes.infer_types import Comparison
 from ..passes.lower_dtypes import lower_dtypes
 from ..passes.sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
-from ..tensor_type import TensorType
+from ..tensor_type import TensorType, as_tensor_type
 from ..weak import PType
 from . import current
 from .current import current_graph
@@ -158,7 +159,7 @@ class Graph:
         self.context = context or default_context()
         self.tc: TypeCache = type_cache(self.context)
         self.debug_locations = debug_locations
-        types = [_tensor_type(t) for t in input_types]
+        types = [as_tensor_type(t) for t in input_types]
         for t in types:
             self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now
         self.input_types: tuple[TensorType, ...] = tuple(types)
@@ -327,6 +328,25 @@ class Graph:
                                    attributes=attributes,  # type: ignore[arg-type]  # callers pass dicts; Mapping: variance
                                    regions=regions, loc=loc, ip=self.ip)
 
+    @contextmanager
+    def building_in(self, block: ir.Block) -> Iterator[ir.Block]:
+        """Append the ops made inside the ``with`` to ``block`` (a region of a control-flow op), not
+        to ``@main``'s body.
+
+        What the graph reuses from before (weak constants, symbolic sizes, shape vectors) stays
+        visible inside, since a value defined above a region dominates it; what is made inside is
+        forgotten on the way out, since it does not dominate anything after the region.
+        """
+        saved = (self.ip, self.literal_constants, self._dim_values, self._shape_values)
+        self.ip = ir.InsertionPoint(block)
+        self.literal_constants = dict(self.literal_constants)
+        self._dim_values = dict(self._dim_values)
+        self._shape_values = dict(self._shape_values)
+        try:
+            yield block
+        finally:
+            self.ip, self.literal_constants, self._dim_values, self._shape_values = saved
+
     def location(self) -> ir.Location:
         """Where a new op comes from: the user's source line with ``debug_locations``."""
         if not self.debug_locations:
@@ -422,8 +442,12 @@ class Graph:
                 pm.run(self._module.operation)
             except ir.MLIRError as e:
                 diags = [Diagnostic.from_mlir(d).format() for d in e.error_diagnostics]
+                hint = ""
+                if any("does not dominate" in d for d in diags):  # the builder appends in order: only a region
+                    hint = ("\n  a value made inside a region of cond, while_loop, fori_loop or switch is used after "
+                            "the region; return it from the branch or body and use the op's result instead")
                 self._failure = PassFailure(f"implicit-cast rejected graph {self.name!r}:\n  "
-                                            + "\n  ".join(diags), diags)
+                                            + "\n  ".join(diags) + hint, diags)
                 raise self._failure from None
         if self.options.lower_dtypes and any(d.needs_lowering for d in self.policy.dtypes):
             # the graph's own module: its index/address/tf32 values are MAX's dtypes however they
@@ -508,18 +532,6 @@ class Graph:
         ins = ", ".join(str(t) for t in self.input_types)
         mesh = f" mesh={self.layout.describe()}" if self.layout is not None else ""
         return f"<Graph {self.name!r} ({ins}) policy={self.policy.name}{mesh}{' closed' if self._closed else ''}>"
-
-
-def _tensor_type(t: Any) -> TensorType:
-    """An input type: a :class:`TensorType`, a ``(dtype, shape[, device])`` tuple, or MAX's ``TensorType``."""
-    if isinstance(t, TensorType):
-        return t
-    if isinstance(t, (tuple, list)):
-        return TensorType(*t)
-    if hasattr(t, "dtype") and hasattr(t, "shape"):
-        return TensorType(t.dtype, t.shape, getattr(t, "device", None))
-    raise GraphError(f"input type {t!r} is not a tensor type: use TensorType(dtype, shape, device) (latticecast "
-                     "graphs take tensors only, not MAX's buffer or opaque types)")
 
 
 def _common_device(name: str, types: Sequence[TensorType]) -> DeviceRef:

@@ -17,6 +17,7 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
 ``nn``             ``relu``, ``silu``, ``gelu``, ``softmax``, ``logsoftmax``, ``layer_norm``
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
 ``promotion``      the adapter over ``op_rules`` that every promoting op goes through
+``control_flow``   MAX's ``cond``, ``while_loop``; JAX's ``lax_cond``, ``lax_while_loop``, ``fori_loop``, ``switch``
 ``dynamic``        symbolic dimensions in the IR (shape operands, ``dynamic_*`` ops)
 =================  =============================================================
 """
@@ -32,6 +33,7 @@ from ...dtypes import DType, DTypeLike
 from ...errors import GraphError
 from ..current import current_graph
 from ..value import Value
+from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, while_loop
 from .elementwise import (abs, add, atan2, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, cast, ceil, cos, div,
                           divide, equal, erf, exp, floor, floor_div, floor_divide, greater, greater_equal, invert,
                           is_inf, is_nan, left_shift, less, less_equal, log, log1p, logical_and, logical_not,
@@ -67,6 +69,8 @@ __all__ = [
     "rebind", "slice_tensor", "transfer_to",
     # sharding
     "shard",
+    # control flow: MAX's signatures, then JAX's (lax_cond and lax_while_loop are JAX's cond and while_loop)
+    "cond", "while_loop", "lax_cond", "lax_while_loop", "fori_loop", "switch",
     # reductions: MAX's (one axis, kept) and NumPy's (reduce_*)
     "sum", "mean", "max", "min", "prod", "argmax", "argmin", "reduce_sum", "reduce_mean", "reduce_max",
     "reduce_min", "reduce_prod",

@@ -325,9 +325,9 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple["int | Sy
     re-types it).
 
     A graph makes one constant per (literal, type, shape) and reuses it, as MLIR's ``cse``
-    would: ``x - 1`` a thousand times is one constant that the pass re-types once. Ops
-    are only ever appended to ``@main``'s block, so the first use's constant dominates the
-    later ones.
+    would: ``x - 1`` a thousand times is one constant that the pass re-types once. Ops are
+    only ever appended, and a region's constants are forgotten when it is left
+    (:meth:`Graph.building_in`), so the first use's constant dominates the later ones.
     """
     key = _literal_key(lit.value)
     if (key, target) not in g.checked_literals:

@@ -7,6 +7,13 @@ declared result type. One conversion is made per (value, target type), placed ri
 after the value's definition so that it dominates every use, and it carries the
 value's sharding. Weak values (:mod:`.weak`) take part as the policy's weak types.
 
+Ops inside the regions of ``stablehlo.while``, ``if`` and ``case`` are legalised like the others,
+their converts and rebuilt constants in their own block. No promotion crosses a region boundary
+(MAX and JAX both require equal types there): a region that yields another type than its op's is
+refused at its terminator, and so is a ``while`` initial value of another type than the loop
+carries, unless it is weakly typed (JAX's ``while_loop`` rule: it takes the carried type). See
+:mod:`latticecast.graph.ops.control_flow` for the builder's side of the same rules.
+
 The jobs are split by module: :mod:`.planning` (what to do with an op of one shape),
 :mod:`.weak` (weak values, constants and cleanup), :mod:`.lossy` (diagnostics for
 conversions that can lose magnitude). Dtype lowering is its own pass
@@ -97,6 +104,7 @@ class _Run:
         failure: list[BaseException] = []
         advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
         implicit = self.implicit_broadcasts
+        boundary = self._region_boundary
 
         # One pre-order walk does everything: definitions come before their uses, and the
         # rewrites only insert ops right after a definition (before the op being visited),
@@ -113,6 +121,8 @@ class _Run:
                     promote(op, rule)
                 elif weak_values and name in transparent:
                     propagate(op)
+                elif name in _REGION_BOUNDARY:
+                    boundary(op)
             except Exception as e:  # re-raised below as itself, not as the binding's RuntimeError
                 failure.append(e)
                 return interrupt
@@ -121,7 +131,7 @@ class _Run:
         self.root.walk(visit, ir.WalkOrder.PRE_ORDER)
         if failure:
             raise failure[0]
-        weak.materialize_escapes(self._materialize, self.created)
+        weak.materialize_escapes(self._materialize, self.created, _settled_by_region)
         weak.cleanup(self.funcs)
         for op in implicit:
             if IMPLICIT_BROADCAST_ATTR in op.attributes:
@@ -197,6 +207,59 @@ class _Run:
         if plan.weak_result:
             weak_values.add(result)
 
+    # -- region boundaries ------------------------------------------------------------------
+
+    def _region_boundary(self, op: ir.Operation) -> None:
+        """Values that cross into or out of a region: a ``stablehlo.while``'s initial values, and what a
+        region of ``while``, ``if`` or ``case`` yields. No promotion crosses a region boundary (MAX and
+        JAX both require equal types there), with JAX's one exception: a weakly typed initial value
+        of a ``while`` takes the type the loop carries. Any other mismatch is refused here, naming
+        the value, rather than left to the verifier."""
+        if op.name == "stablehlo.while":
+            if not op.regions or not op.regions[1].blocks:
+                return  # malformed: the verifier reports it
+            carried = [a.type for a in op.regions[1].blocks[0].arguments]
+            for n, (value, carry) in enumerate(zip(op.operands, carried)):
+                if value.type == carry:
+                    continue
+                if value in self.weak.values and self._same_shape(value.type, carry):
+                    new = self._materialize(value, self.tc.tensor_info(carry)[0], op)
+                    if new is not None:
+                        op.operands[n] = new
+                    continue
+                self.result.error(op, f"initial value {n} has type {value.type}, but the loop carries {carry}: "
+                                      f"{_NO_PROMOTION}; convert it (stablehlo.convert) to {carry}")
+            return
+        view = op.parent
+        if view is None:
+            return  # a detached terminator: nothing encloses it
+        parent = view.operation  # an OpView's .name may be its symbol (func.func's is)
+        kind = parent.name
+        if kind not in _REGIONS:
+            return  # a function's return, or another op's terminator: not a region boundary
+        region = _region_index(parent, op)
+        if kind == "stablehlo.while" and region == 0:
+            expected = [self.tc.tensor(DType.bool, ())]
+            what = "the condition region of stablehlo.while"
+        else:
+            expected = [r.type for r in parent.results]
+            what = {"stablehlo.while": "the body of stablehlo.while", "stablehlo.if":
+                    ("the true" if region == 0 else "the false") + " branch of stablehlo.if"}.get(
+                        kind, f"branch {region} of stablehlo.case")
+        if len(op.operands) != len(expected):
+            return  # the verifier reports a wrong count
+        for n, (value, want) in enumerate(zip(op.operands, expected)):
+            if value.type != want:
+                weak = "a weakly typed " if value in self.weak.values else ""
+                self.result.error(op, f"{what} yields {weak}{value.type} as result {n}, but {kind} has {want} "
+                                      f"there: {_NO_PROMOTION}; convert it (stablehlo.convert) to {want}")
+
+    def _same_shape(self, a: ir.Type, b: ir.Type) -> bool:
+        try:
+            return self.tc.tensor_info(a)[1] == self.tc.tensor_info(b)[1]
+        except TypeError:
+            return False
+
     # -- conversion -------------------------------------------------------------------------
 
     def _materialize(self, value: ir.Value[ir.Type], target: DType, user: ir.Operation,
@@ -233,6 +296,33 @@ class _Run:
 
 
 _BROADCASTS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"})
+
+_REGIONS = frozenset({"stablehlo.while", "stablehlo.if", "stablehlo.case"})
+"""Control-flow ops whose regions' results cross a boundary without promotion."""
+
+_REGION_BOUNDARY = frozenset({"stablehlo.while", "stablehlo.return"})
+"""The ops the walk checks at a region boundary: a while's initial values, a region's terminator."""
+
+_NO_PROMOTION = "no promotion crosses a region boundary (MAX and JAX both require equal types there)"
+
+
+def _region_index(parent: ir.Operation, terminator: ir.Operation) -> int:
+    """Which region of ``parent`` holds ``terminator``."""
+    block = terminator.block
+    for n, region in enumerate(parent.regions):
+        if block.region == region:
+            return n
+    return -1
+
+
+def _settled_by_region(user: ir.Operation) -> bool:
+    """Whether ``user`` gives a weak operand its type itself: a control-flow op (its initial values,
+    predicate or index) or a region's terminator, whose types the enclosing op fixes."""
+    name = user.name
+    if name in _REGIONS:
+        return True
+    parent = user.parent
+    return name == "stablehlo.return" and parent is not None and parent.operation.name in _REGIONS
 
 
 def _zero_dim(value: ir.Value[ir.Type]) -> "bool | str":

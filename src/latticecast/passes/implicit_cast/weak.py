@@ -179,10 +179,13 @@ class WeakValues:
 
     # -- what is left weak -----------------------------------------------------------------------
 
-    def materialize_escapes(self, materialize: Materialize, created: "set[ir.Operation]") -> None:
+    def materialize_escapes(self, materialize: Materialize, created: "set[ir.Operation]",
+                            settled: Callable[[ir.Operation], bool] = lambda op: False) -> None:
         """A weak value consumed by an op that does not promote takes the policy's default type for
         it (JAX: a Python scalar returned from a function is an int64/float64). The conversions the
-        pass made itself (``created``) are not consumers: they already give the value a type."""
+        pass made itself (``created``) are not consumers: they already give the value a type, and
+        neither are the users ``settled`` names (a region's terminator: the enclosing op's types
+        decide, and were checked)."""
         for value in list(self.values):
             if value in self.arrays:
                 continue  # an array no op promotes is the array it is, in its own dtype (MAX's TensorValue(array))
@@ -196,7 +199,7 @@ class WeakValues:
             for use in list(value.uses):
                 owner = use.owner.operation
                 name = owner.name
-                if name in WEAK_TRANSPARENT or name in STABLEHLO or owner in created:
+                if name in WEAK_TRANSPARENT or name in STABLEHLO or owner in created or settled(owner):
                     continue  # its result is weak too, or it was promoted already, or it is a conversion
                 new = materialize(value, default, owner)
                 if new is not None and new != value:
@@ -223,6 +226,11 @@ class WeakValues:
                     del func.attributes["arg_attrs"]
                 else:
                     func.attributes["arg_attrs"] = ir.ArrayAttr.get(cleaned)
+        for op in self.marked:  # a convert to its own type marked weak (a weak loop-carried value): a no-op now
+            if op.name == "stablehlo.convert" and len(op.operands) == 1 and len(op.results) == 1 \
+                    and op.operands[0].type == op.results[0].type:
+                op.results[0].replace_all_uses_with(op.operands[0])
+                op.erase()
         # Users were added after their operands, so erasing in reverse order frees a chain from
         # its far end; each op is in the dict once, so none is erased twice.
         for op in reversed(list(self._replaced)):
