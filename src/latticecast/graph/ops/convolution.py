@@ -15,8 +15,11 @@ meaning.
 
 ``conv2d_transpose`` is the gradient of ``conv2d`` with respect to its input: a convolution of
 the input dilated by the stride with the spatially reversed filter. Its filter is ``RSCF`` with
-``F`` the input's channels and ``C`` the result's, and, as MAX's kernel does, it returns the
-result channels-first (``NCHW``), whatever the input's layout.
+``F`` the input's channels and ``C`` the result's. The result is channels-last (``NHWC``), as MAX
+26.7 builds it (measured: ``tools/run_max_nn.py``), though MAX's docstring says ``NCHW``; for the
+same reason MAX 26.7's ``bias`` is added along the wrong axis (its op permutes the result as if it
+were ``NCHW`` first, and fails unless the sizes happen to agree), where latticecast adds it per
+output channel as the docstring says.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from ...op_rules import CONVOLUTION, decide
 from ..value import TensorValueLike, Value
 from .elementwise import add
 from .promotion import Literal, convert, graph_of, operand, with_op
-from .shape import format_shape, permute
+from .shape import format_shape
 
 __all__ = ["conv", "conv2d", "conv3d", "conv2d_transpose"]
 
@@ -275,7 +278,7 @@ def conv2d_transpose(x: TensorValueLike, filter: TensorValueLike, stride: tuple[
                      dilation: tuple[int, int] = (1, 1), padding: tuple[int, int, int, int] = (0, 0, 0, 0),
                      output_paddings: tuple[int, int] = (0, 0), bias: TensorValueLike | None = None,
                      input_layout: Any = "NHWC", filter_layout: Any = "RSCF") -> Value:
-    """2-D transposed convolution (MAX's ``ops.conv2d_transpose``): NHWC input, RSCF filter, **NCHW** result.
+    """2-D transposed convolution (MAX's ``ops.conv2d_transpose``): NHWC input, RSCF filter, NHWC result.
 
     The gradient of ``conv2d`` with the same filter and parameters with respect to its input.
     ``padding`` crops ``(top, bottom, left, right)`` from the result; ``output_paddings`` adds
@@ -293,7 +296,7 @@ def conv2d_transpose(x: TensorValueLike, filter: TensorValueLike, stride: tuple[
         filter_layout: ``"RSCF"``.
 
     Returns:
-        A value ``(batch, out_channels, out_height, out_width)``, where ``out_height =
+        A value ``(batch, out_height, out_width, out_channels)``, where ``out_height =
         (height - 1) * stride - top - bottom + dilation * (R - 1) + 1 + output_padding``.
 
     Raises:
@@ -308,7 +311,7 @@ def conv2d_transpose(x: TensorValueLike, filter: TensorValueLike, stride: tuple[
         ...     y = ops.conv2d_transpose(g.inputs[0], np.ones((1, 2, 1, 1), np.float32))
         ...     g.output(y)
         >>> y.shape
-        (1, 1, 1, 3)
+        (1, 1, 3, 1)
         >>> g.compile()(np.array([1, 2], np.float32).reshape(1, 1, 2, 1))[0].ravel().tolist()
         [1.0, 3.0, 2.0]
     """
@@ -337,7 +340,7 @@ def conv2d_transpose(x: TensorValueLike, filter: TensorValueLike, stride: tuple[
     out = _convolution(a, w, spatial=2, input_layout="NHWC", filter_layout="RSCF", stride=[1, 1],
                        dilation=dilations, padding=pads, groups=1, base_dilation=strides, reverse=True,
                        what=what, kernel_in_out=(3, 2))
-    return _with_bias(permute(out, [0, 3, 1, 2]), bias, 1, what)
+    return _with_bias(out, bias, 3, what)
 
 
 def conv(x: TensorValueLike, filter: TensorValueLike, stride: Sequence[int] | int = 1,

@@ -3,8 +3,9 @@
 The input is channels-last (``NHWC``), as in MAX. ``padding`` is one int for both sides of both
 spatial axes, or ``(pad_h, pad_w)`` for both sides of each. An output axis has
 ``(size + 2 * pad - dilation * (kernel - 1) - 1) // stride + 1`` windows; with ``ceil_mode`` the
-division rounds up, except that a last window starting beyond the input and its leading padding
-is dropped (PyTorch's rule, which MAX's kernels follow).
+division rounds up, and, unlike PyTorch, MAX keeps a last window that starts in the trailing
+padding (measured: ``tools/run_max_nn.py``; ``max_pool2d`` of a ``[1, 5, 7, 2]`` input with kernel
+``(2, 3)``, stride 2, padding 1 and ``ceil_mode`` has 4 rows in MAX, 3 in PyTorch).
 
 ``max_pool2d`` ignores padding (it never wins). ``avg_pool2d`` divides each window's sum by the
 number of its taps inside the input and the padding (``count_boundary=True``) or inside the input
@@ -42,12 +43,7 @@ def _windows(size: int, kernel: int, stride: int, dilation: int, pad: int, ceil_
     if span < 0:
         raise GraphError(f"{what}: a window of {kernel} (dilation {dilation}) does not fit an axis of {size} with "
                          f"padding {pad}; pad more or use a smaller kernel")
-    if not ceil_mode:
-        return span // stride + 1
-    n = -(-span // stride) + 1
-    if (n - 1) * stride >= size + pad:  # the last window would start in the trailing padding
-        n -= 1
-    return n
+    return (-(-span // stride) if ceil_mode else span // stride) + 1
 
 
 class _Geometry:
