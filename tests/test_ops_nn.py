@@ -288,6 +288,51 @@ def test_unary_math_is_numpys(name, numpy_name, lo, hi):
     assert out.dtype == DType.float32  # an integer takes the policy's float, as jnp.arccos(int16) does
 
 
+# -- signal ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("length", [0, 1, 2, 5, 8])
+@pytest.mark.parametrize("periodic", [True, False])
+def test_hann_window(length, periodic):
+    with Graph("hann", input_types=[]) as g:
+        window = ops.hann_window(length, periodic=periodic, dtype=DType.float64)
+        g.output(window)
+    got = g.compile()()[0]
+    span = length if periodic else length - 1
+    want = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(length) / span) if length > 1 else np.ones(length)
+    assert window.dtype == DType.float64 and window.shape == (length,)
+    np.testing.assert_allclose(got, want, atol=1e-15)
+
+
+def test_hann_window_errors_follow_max():
+    with Graph("hann", input_types=[]):
+        with pytest.raises(GraphError, match="window_length must be an integer"):
+            ops.hann_window(2.0)
+        with pytest.raises(GraphError, match="non-negative"):
+            ops.hann_window(-1)
+
+
+@pytest.mark.parametrize("shape,n,axis,normalization,interleaved", [
+    ((5,), None, -1, "backward", False), ((3, 6), 7, -1, "ortho", False), ((6, 3), 4, 0, "forward", False),
+    ((2, 5, 2), None, -1, "backward", True), ((4, 5, 2), 12, 0, "ortho", True),
+])
+def test_irfft_is_numpys(shape, n, axis, normalization, interleaved):
+    x = np.random.default_rng(8).standard_normal(shape).astype(np.float32)
+    out, got = _run(lambda v: ops.irfft(v, n, axis, normalization, interleaved), x)
+    want = np.fft.irfft(x[..., 0] + 1j * x[..., 1] if interleaved else x, n, axis, normalization)
+    assert out.dtype == DType.float32 and out.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_irfft_errors_follow_max():
+    with Graph("irfft", input_types=[TensorType(DType.float16, [4]), TensorType(DType.float32, [4, 3])]) as g:
+        with pytest.raises(GraphError, match="must be of type float32"):
+            ops.irfft(g.inputs[0])
+        with pytest.raises(GraphError, match="last dimension is not 2"):
+            ops.irfft(g.inputs[1], input_is_complex=True)
+        with pytest.raises(GraphError, match="Invalid normalization"):
+            ops.irfft(g.inputs[1], normalization="both")
+
+
 # -- refusals --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call,why,fix", [
@@ -311,7 +356,7 @@ def test_ops_without_a_stablehlo_form_are_refused_with_the_fix(call, why, fix):
 
 def test_the_new_ops_are_latticecast_max_ops():
     for name in ["conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d", "rms_norm", "group_norm",
-                 "acos", "atanh", "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store",
+                 "acos", "atanh", "hann_window", "irfft", "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store",
                  "buffer_store_slice", "side_stream", "qmatmul", "dequantize"]:
         assert getattr(lc_max.ops, name) is getattr(ops, name), name
         assert name in ops.__all__, name

@@ -20,6 +20,7 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
 ``convolution``    ``conv2d``, ``conv3d``, ``conv2d_transpose`` (MAX's, channels-last); ``conv`` (the generic
                    builder's: any number of spatial axes, ``conv`` of a rank-3 input is the 1-D convolution)
 ``pooling``        ``max_pool2d``, ``avg_pool2d`` (``stablehlo.reduce_window``)
+``signal``         ``hann_window``, ``irfft`` (``stablehlo.fft``)
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
                    ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``qmatmul``, ``dequantize``
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
@@ -57,6 +58,7 @@ from .selection import clamp, select, where
 from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, squeeze, stack, transfer_to, transpose,
                     unsqueeze)
 from .sharding import shard
+from .signal import hann_window, irfft
 from .unsupported import (buffer_create, buffer_load, buffer_store, buffer_store_slice, custom, dequantize,
                           inplace_custom, qmatmul, side_stream)
 
@@ -74,6 +76,8 @@ __all__ = [
     # neural network
     "relu", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "layer_norm", "rms_norm", "group_norm",
     "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d",
+    # signal
+    "hann_window", "irfft",
     # MAX's ops with no StableHLO form (each raises UnsupportedOpError with the fix)
     "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store", "buffer_store_slice",
     "side_stream", "qmatmul", "dequantize",
