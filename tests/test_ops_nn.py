@@ -10,6 +10,7 @@ Three checks per op:
 - MAX's errors, and the reason and fix in each refusal.
 """
 
+import json
 import sys
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from max_nn_cases import CASES, inputs  # noqa: E402
 
 REFERENCE = Path(__file__).parent / "data" / "max_nn_reference.npz"
 MAX_ARRAYS = dict(np.load(REFERENCE)) if REFERENCE.exists() else {}
+MAX_TYPES = json.loads((Path(__file__).parent / "data" / "max_nn_types.json").read_text())
 TOLERANCE = {"rtol": 1e-5, "atol": 2e-6}  # float32 kernels that sum in another order
 
 
@@ -39,6 +41,23 @@ def _run(fn, *arrays, dtype=DType.float32, graph=Graph):
 
 
 # -- MAX's own outputs -----------------------------------------------------------------------------
+
+def _on_latticecast_max(name):
+    ins = inputs(name)
+    types = [lc_max.TensorType(lc_max.DType.float32, a.shape, lc_max.DeviceRef.CPU()) for a in ins]
+    with lc_max.Graph(name, input_types=types) as g:
+        out = CASES[name][1](lc_max.ops, *[v.tensor for v in g.inputs])
+        g.output(out)
+    return g, out, ins
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_each_case_has_maxs_result_type(name):
+    _, out, _ = _on_latticecast_max(name)
+    want = MAX_TYPES["cases"][name]
+    assert (out.dtype.name, list(out.shape)) == (want["dtype"], want["shape"])
+    assert set(MAX_TYPES["cases"]) == set(CASES) and MAX_TYPES["max_version"].startswith("26.7")
+
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_each_case_matches_max(name):
@@ -343,6 +362,7 @@ def test_irfft_errors_follow_max():
     (lambda: ops.buffer_store(None, None), "immutable tensors", "dynamic_update_slice"),
     (lambda: ops.buffer_store_slice(None, None, []), "immutable tensors", "dynamic_update_slice"),
     (lambda: ops.side_stream([], lambda: None, result_types=[]), "no device streams", "call body_fn"),
+    (lambda: ops.print(None, label="x"), "host callback", "print it after the call"),
     (lambda: ops.qmatmul(None, None, None), "packed blocks", "dequantise the weights"),
     (lambda: ops.dequantize(None, None), "packed blocks", "dequantise the weights"),
 ])
@@ -357,6 +377,6 @@ def test_ops_without_a_stablehlo_form_are_refused_with_the_fix(call, why, fix):
 def test_the_new_ops_are_latticecast_max_ops():
     for name in ["conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d", "rms_norm", "group_norm",
                  "acos", "atanh", "hann_window", "irfft", "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store",
-                 "buffer_store_slice", "side_stream", "qmatmul", "dequantize"]:
+                 "buffer_store_slice", "side_stream", "print", "qmatmul", "dequantize"]:
         assert getattr(lc_max.ops, name) is getattr(ops, name), name
         assert name in ops.__all__, name

@@ -2,6 +2,10 @@
 
 Run with MAX 26.7 installed (it needs no latticecast):
     /work/venv-max/bin/python -u tools/run_max_nn.py [output.npz]
+    /work/venv-max/bin/python -u tools/run_max_nn.py --types-only [output.json]
+
+``--types-only`` builds the graph without compiling it and saves each case's result dtype and shape
+(``tests/data/max_nn_types.json``): MAX's facts about the ops, in seconds.
 
 All cases go into ONE graph (one compile: a cold MAX cache compiles each kernel for minutes), inputs in
 case order. Saves ``tests/data/max_nn_reference.npz``: ``<case>/in<i>`` and ``<case>/out`` (MAX's output,
@@ -11,6 +15,7 @@ whose dtype and shape are MAX's result type), which ``tests/test_ops_nn.py`` com
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 import sys
 import time
@@ -26,10 +31,14 @@ sys.path.insert(0, HERE)
 from max_nn_cases import CASES, inputs  # noqa: E402
 
 DEFAULT_OUTPUT = os.path.join(HERE, os.pardir, "tests", "data", "max_nn_reference.npz")
+DEFAULT_TYPES = os.path.join(HERE, os.pardir, "tests", "data", "max_nn_types.json")
 
 
 def main() -> None:
-    output = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_OUTPUT
+    args = sys.argv[1:]
+    types_only = "--types-only" in args
+    args = [a for a in args if a != "--types-only"]
+    output = args[0] if args else DEFAULT_TYPES if types_only else DEFAULT_OUTPUT
     names = list(CASES)
     arrays = {name: inputs(name) for name in names}
     types = [TensorType(DType.float32, a.shape, DeviceRef.CPU()) for name in names for a in arrays[name]]
@@ -43,7 +52,14 @@ def main() -> None:
             print(f"{name}: {out.type}", flush=True)
             outs.append(out)
         graph.output(*outs)
-    print(f"built in {time.perf_counter() - start:.1f} s; compiling", flush=True)
+    print(f"built in {time.perf_counter() - start:.1f} s", flush=True)
+    if types_only:
+        facts = {name: {"dtype": out.dtype.name, "shape": [int(d) for d in out.shape]} for name, out in zip(names, outs)}
+        with open(output, "w") as f:
+            json.dump({"max_version": importlib.metadata.version("max"), "cases": facts}, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"saved {len(names)} result types to {output}")
+        return
     start = time.perf_counter()
     model = InferenceSession(devices=[CPU()]).load(graph)
     print(f"compiled in {time.perf_counter() - start:.1f} s", flush=True)

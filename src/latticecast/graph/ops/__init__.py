@@ -22,7 +22,7 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
 ``pooling``        ``max_pool2d``, ``avg_pool2d`` (``stablehlo.reduce_window``)
 ``signal``         ``hann_window``, ``irfft`` (``stablehlo.fft``)
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
-                   ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``qmatmul``, ``dequantize``
+                   ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``print``, ``qmatmul``, ``dequantize``
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
 ``promotion``      the adapter over ``op_rules`` that every promoting op goes through
 ``dynamic``        symbolic dimensions in the IR (shape operands, ``dynamic_*`` ops)
@@ -60,7 +60,7 @@ from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, squ
 from .sharding import shard
 from .signal import hann_window, irfft
 from .unsupported import (buffer_create, buffer_load, buffer_store, buffer_store_slice, custom, dequantize,
-                          inplace_custom, qmatmul, side_stream)
+                          inplace_custom, print, qmatmul, side_stream)
 
 __all__ = [
     # arithmetic (NumPy's names and MAX's)
@@ -80,7 +80,7 @@ __all__ = [
     "hann_window", "irfft",
     # MAX's ops with no StableHLO form (each raises UnsupportedOpError with the fix)
     "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store", "buffer_store_slice",
-    "side_stream", "qmatmul", "dequantize",
+    "side_stream", "print", "qmatmul", "dequantize",
     # selection
     "where", "select", "clamp",
     # shape and indexing
