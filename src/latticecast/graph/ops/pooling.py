@@ -8,9 +8,15 @@ padding (measured: ``tools/run_max_nn.py``; ``max_pool2d`` of a ``[1, 5, 7, 2]``
 ``(2, 3)``, stride 2, padding 1 and ``ceil_mode`` has 4 rows in MAX, 3 in PyTorch).
 
 ``max_pool2d`` ignores padding (it never wins). ``avg_pool2d`` divides each window's sum by the
-number of its taps inside the input and the padding (``count_boundary=True``) or inside the input
-only (``False``); the taps that ``ceil_mode`` adds beyond the padding are never counted. The
-divisors depend on the shapes only, so they are a constant of the graph.
+kernel's area (``count_boundary=True``: the padding counts, and so do the taps a ``ceil_mode``
+window has beyond it, as MAX 26.7 computes it) or by the number of its taps inside the input
+(``False``). The divisors depend on the shapes only, so they are a constant of the graph.
+
+Measured against MAX 26.7 (``tools/run_max_nn.py``): with ``count_boundary=False`` MAX's CPU
+kernel divides a window at the bottom edge by fewer taps than it sums (a ``[1, 5, 7, 2]`` input,
+kernel ``(2, 3)``, stride 2, padding 1: its last row is divided by 2 and 3 where it sums 4 and 6
+inputs), and with ``ceil_mode`` as well by zero or negative counts; latticecast divides by the taps
+it sums, which is the average the docstring describes.
 """
 
 from __future__ import annotations
@@ -97,12 +103,13 @@ class _Geometry:
         return Value(g, op.result, dtype, shape)
 
     def counts(self, count_boundary: bool) -> np.ndarray:
-        """How many taps of each window fall inside the input (and its padding, ``count_boundary``)."""
+        """Each window's divisor: the kernel's area (``count_boundary``), or its taps inside the input."""
+        if count_boundary:
+            return np.full(self.out, self.kernel[0] * self.kernel[1])
         per_axis = []
         for n, k, s, d, p, o in zip(self.sizes, self.kernel, self.stride, self.dilation, self.pad, self.out):
             taps = np.arange(o)[:, None] * s - p + np.arange(k)[None, :] * d  # input index of each tap
-            lo, hi = (-p, n + p) if count_boundary else (0, n)
-            per_axis.append(((taps >= lo) & (taps < hi)).sum(axis=1))
+            per_axis.append(((taps >= 0) & (taps < n)).sum(axis=1))
         return np.outer(per_axis[0], per_axis[1])
 
 
@@ -156,7 +163,8 @@ def avg_pool2d(input: TensorValueLike, kernel_size: tuple[int, int], stride: int
         dilation: The spacing between window taps: one int, or a pair.
         padding: Zeros on both sides of each spatial axis: one int, or a pair.
         ceil_mode: Round the number of windows up instead of down.
-        count_boundary: Count the padding's taps in each window's divisor.
+        count_boundary: Divide by the kernel's area (padding included); ``False``: by the taps inside
+            the input.
 
     Returns:
         A value ``(batch, out_height, out_width, channels)`` of the input's dtype.
