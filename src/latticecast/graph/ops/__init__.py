@@ -21,6 +21,7 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
                    builder's: any number of spatial axes, ``conv`` of a rank-3 input is the 1-D convolution)
 ``pooling``        ``max_pool2d``, ``avg_pool2d`` (``stablehlo.reduce_window``)
 ``signal``         ``hann_window``, ``irfft`` (``stablehlo.fft``)
+``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum`` over the graph's mesh
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
                    ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``print``, ``qmatmul``, ``dequantize``
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
@@ -40,6 +41,7 @@ from ...dtypes import DType, DTypeLike
 from ...errors import GraphError
 from ..current import current_graph
 from ..value import Value
+from .collectives import allgather, allreduce, reducescatter
 from .convolution import conv, conv2d, conv2d_transpose, conv3d
 from .elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_not,
                           bitwise_or, bitwise_xor, cast, ceil, cos, cosh, div, divide, equal, erf, exp, expm1, floor,
@@ -78,6 +80,8 @@ __all__ = [
     "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d",
     # signal
     "hann_window", "irfft",
+    # multi-device collectives (over the graph's mesh)
+    "allgather", "allreduce", "reducescatter",
     # MAX's ops with no StableHLO form (each raises UnsupportedOpError with the fix)
     "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store", "buffer_store_slice",
     "side_stream", "print", "qmatmul", "dequantize",
