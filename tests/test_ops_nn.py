@@ -317,6 +317,50 @@ def test_unary_math_is_numpys(name, numpy_name, lo, hi):
     assert out.dtype == DType.float32  # an integer takes the policy's float, as jnp.arccos(int16) does
 
 
+# -- resize ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size,antialias", [((1, 2, 13, 5), False), ((1, 2, 5, 6), False), ((1, 2, 3, 4), True),
+                                            ((1, 2, 16, 18), True)])
+def test_resize_linear_is_jax_image_resize(size, antialias):
+    """Half-pixel linear resizing, and its antialiased downscale, are jax.image.resize's "linear"."""
+    x = np.random.default_rng(9).standard_normal((1, 2, 8, 9)).astype(np.float32)
+    out, got = _run(lambda v: ops.resize_linear(v, size, antialias=antialias), x)
+    assert out.shape == size and out.dtype == DType.float32
+    np.testing.assert_allclose(got, jax.image.resize(x, size, "linear", antialias=antialias), rtol=1e-5, atol=1e-5)
+
+
+def test_resize_nearest_picks_one_input_per_output():
+    x = np.arange(12, dtype=np.int32).reshape(1, 1, 3, 4)
+    out, got = _run(lambda v: ops.resize_nearest(v, [1, 1, 6, 2]), x, dtype=DType.int32)
+    assert out.dtype == DType.int32  # no arithmetic: any dtype resizes
+    # half-pixel rows (0.5 i - 0.25, then ceil(x - 0.5)): 0 0 1 1 2 2; columns (2 j + 0.5): 0 2
+    np.testing.assert_array_equal(got[0, 0], x[0, 0][[0, 0, 1, 1, 2, 2]][:, [0, 2]])
+
+
+def test_an_infinity_stays_in_its_taps():
+    x = np.array([[1, 2, 3, np.inf]], np.float32)
+    _, got = _run(lambda v: ops.resize_linear(v, [1, 8]), x)
+    # outputs 0-4 read inputs 0-2 only; 5 and 6 weigh the infinity (the last weighs it by 0: NaN)
+    np.testing.assert_allclose(got[0, :5], [1, 1.25, 1.75, 2.25, 2.75])
+    assert np.isinf(got[0, 5:7]).all()
+
+
+def test_resize_errors_follow_max():
+    with Graph("resize", input_types=[TensorType(DType.int32, [1, 1, 2, 2]), TensorType(DType.float32, [2, 2])]) as g:
+        with pytest.raises(GraphError, match="coordinate_transform_mode must be 0-3"):
+            ops.resize_linear(g.inputs[1], [4, 4], 4)
+        with pytest.raises(GraphError, match="round_mode must be 0-3"):
+            ops.resize_nearest(g.inputs[1], [4, 4], 0, 5)
+        with pytest.raises(GraphError, match="size must have the same rank as input"):
+            ops.resize_nearest(g.inputs[1], [4])
+        with pytest.raises(GraphError, match="requires rank-4"):
+            ops.resize_bicubic(g.inputs[1], [4, 4])
+        with pytest.raises(GraphError, match="must have rank 4"):
+            ops.resize(g.inputs[1], [4, 4])
+        with pytest.raises(DomainError, match="cast the input first"):
+            ops.resize_linear(g.inputs[0], [1, 1, 4, 4])
+
+
 # -- signal ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("length", [0, 1, 2, 5, 8])
@@ -386,7 +430,7 @@ def test_ops_without_a_stablehlo_form_are_refused_with_the_fix(call, why, fix):
 
 def test_the_new_ops_are_latticecast_max_ops():
     for name in ["conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d", "rms_norm", "group_norm",
-                 "acos", "atanh", "hann_window", "irfft", "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store",
+                 "acos", "atanh", "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft", "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store",
                  "buffer_store_slice", "side_stream", "print", "qmatmul", "dequantize"]:
         assert getattr(lc_max.ops, name) is getattr(ops, name), name
         assert name in ops.__all__, name

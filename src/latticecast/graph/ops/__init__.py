@@ -20,6 +20,7 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
 ``convolution``    ``conv2d``, ``conv3d``, ``conv2d_transpose`` (MAX's, channels-last); ``conv`` (the generic
                    builder's: any number of spatial axes, ``conv`` of a rank-3 input is the 1-D convolution)
 ``pooling``        ``max_pool2d``, ``avg_pool2d`` (``stablehlo.reduce_window``)
+``resize``         ``resize``, ``resize_nearest``, ``resize_linear``, ``resize_bicubic`` (gathers of static taps)
 ``signal``         ``hann_window``, ``irfft`` (``stablehlo.fft``)
 ``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum`` over the graph's mesh
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
@@ -56,6 +57,7 @@ from .nn import gelu, group_norm, layer_norm, logsoftmax, relu, rms_norm, silu, 
 from .pooling import avg_pool2d, max_pool2d
 from .reduction import (argmax, argmin, max, mean, min, prod, reduce_max, reduce_mean, reduce_min, reduce_prod,
                         reduce_sum, sum)
+from .resize import InterpolationMode, resize, resize_bicubic, resize_linear, resize_nearest
 from .selection import clamp, select, where
 from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, squeeze, stack, transfer_to, transpose,
                     unsqueeze)
@@ -78,8 +80,8 @@ __all__ = [
     # neural network
     "relu", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "layer_norm", "rms_norm", "group_norm",
     "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d",
-    # signal
-    "hann_window", "irfft",
+    # resizing and signal
+    "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft",
     # multi-device collectives (over the graph's mesh)
     "allgather", "allreduce", "reducescatter",
     # MAX's ops with no StableHLO form (each raises UnsupportedOpError with the fix)
