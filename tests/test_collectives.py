@@ -85,6 +85,12 @@ else:
         for out, want in zip(got, np.split(np.sum(shards, 0), DEVICES, 0), strict=True):
             np.testing.assert_allclose(out, want, rtol=1e-6, atol=1e-6)
 
+    def test_distributed_broadcast(mesh):
+        shards, got, collectives = _run(mesh, lambda xs: ops.distributed_broadcast(xs[3], [None] * DEVICES))
+        assert len(got) == DEVICES and collectives  # device 3's shard reaches the others
+        for out in got:
+            np.testing.assert_array_equal(out, shards[3])
+
     def test_groups_reduce_their_own_inputs(mesh):
         shards, got, _ = _run(mesh, lambda xs: ops.allreduce.sum(xs, [None] * DEVICES, group_size=2))
         for i, out in enumerate(got):

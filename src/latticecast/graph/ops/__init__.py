@@ -22,7 +22,8 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
 ``pooling``        ``max_pool2d``, ``avg_pool2d`` (``stablehlo.reduce_window``)
 ``resize``         ``resize``, ``resize_nearest``, ``resize_linear``, ``resize_bicubic`` (gathers of static taps)
 ``signal``         ``hann_window``, ``irfft`` (``stablehlo.fft``)
-``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum`` over the graph's mesh
+``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum``, ``distributed_broadcast``
+                   over the graph's mesh
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
                    ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``print``, ``qmatmul``, ``dequantize``
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
@@ -42,7 +43,7 @@ from ...dtypes import DType, DTypeLike
 from ...errors import GraphError
 from ..current import current_graph
 from ..value import Value
-from .collectives import allgather, allreduce, reducescatter
+from .collectives import allgather, allreduce, distributed_broadcast, reducescatter
 from .convolution import conv, conv2d, conv2d_transpose, conv3d
 from .elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_not,
                           bitwise_or, bitwise_xor, cast, ceil, cos, cosh, div, divide, equal, erf, exp, expm1, floor,
@@ -83,7 +84,7 @@ __all__ = [
     # resizing and signal
     "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft",
     # multi-device collectives (over the graph's mesh)
-    "allgather", "allreduce", "reducescatter",
+    "allgather", "allreduce", "reducescatter", "distributed_broadcast",
     # MAX's ops with no StableHLO form (each raises UnsupportedOpError with the fix)
     "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store", "buffer_store_slice",
     "side_stream", "print", "qmatmul", "dequantize",

@@ -1,4 +1,5 @@
-"""MAX's multi-device collectives over the graph's mesh: ``allgather``, ``allreduce.sum``, ``reducescatter.sum``.
+"""MAX's multi-device collectives over the graph's mesh: ``allgather``, ``allreduce.sum``, ``reducescatter.sum``,
+``distributed_broadcast``.
 
 MAX writes a multi-device program per device: ``inputs[i]`` lives on device ``i``, and a
 collective returns one value per device. A latticecast graph over a mesh
@@ -32,7 +33,7 @@ from .reduction import reduce_sum
 from .shape import concat, format_shape, normalize_axis, stack
 from .sharding import shard
 
-__all__ = ["allgather", "allreduce", "reducescatter", "allreduce_sum", "reducescatter_sum"]
+__all__ = ["allgather", "allreduce", "reducescatter", "allreduce_sum", "reducescatter_sum", "distributed_broadcast"]
 
 
 def _inputs(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], group_size: int | None,
@@ -237,6 +238,44 @@ def reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterabl
             index[axis] = slice(i * chunk, (i + 1) * chunk)
             out.append(total[tuple(index)])
     return out
+
+
+def distributed_broadcast(input: TensorValueLike, signal_buffers: Iterable[Any]) -> list[Value]:
+    """``input`` on every device of the graph's mesh (MAX's ``ops.distributed_broadcast``).
+
+    Args:
+        input: The tensor to broadcast.
+        signal_buffers: MAX's synchronisation buffers, one per device of the mesh (not used by StableHLO).
+
+    Returns:
+        One value per device: ``input``, replicated.
+
+    Raises:
+        GraphError: The graph has no mesh, or there is not one signal buffer per device.
+
+    Example:
+        >>> import jax
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> mesh = jax.make_mesh((1,), ("d",), axis_types=(jax.sharding.AxisType.Auto,), devices=jax.devices()[:1])
+        >>> with Graph("broadcast", input_types=[TensorType(DType.float32, [2])], mesh=mesh) as g:
+        ...     g.output(*ops.distributed_broadcast(g.inputs[0], [None]))
+        >>> g.compile()(np.ones(2, np.float32))[0].tolist()
+        [1.0, 1.0]
+    """
+    g = graph_of(input)
+    v = operand(input, g)
+    if isinstance(v, Literal):
+        raise GraphError("distributed_broadcast takes a tensor, not a Python scalar")
+    buffers = list(signal_buffers)
+    if g.layout is None:
+        raise GraphError(f"distributed_broadcast runs over the graph's devices, and graph {g.name!r} has no mesh; "
+                         "pass Graph(..., mesh=jax.make_mesh(...))")
+    if len(buffers) != g.layout.size:
+        raise GraphError(f"distributed_broadcast: {len(buffers)} signal buffers for a mesh of {g.layout.size} "
+                         f"devices {g.layout.describe()}; give one per device")
+    replicated = _replicated(v)
+    return [replicated] * len(buffers)
 
 
 allreduce = SimpleNamespace(sum=allreduce_sum)
