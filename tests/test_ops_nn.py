@@ -174,6 +174,15 @@ def test_conv_promotes_as_matmul():
     assert out.dtype == DType.float16 and got.ravel().tolist() == [8.0, 12.0, 20.0, 24.0]
 
 
+@pytest.mark.parametrize("dtype", [lc_max.DType.bfloat16, lc_max.DType.int8])
+def test_conv2d_promotes_strong_dtypes_as_max(dtype):
+    """Measured on MAX 26.7: a bfloat16 or int8 input with a float32 filter gives float32."""
+    device = lc_max.DeviceRef.CPU()
+    with lc_max.Graph("conv", input_types=[lc_max.TensorType(dtype, [1, 3, 3, 1], device),
+                                           lc_max.TensorType(lc_max.DType.float32, [2, 2, 1, 1], device)]) as g:
+        assert lc_max.ops.conv2d(g.inputs[0].tensor, g.inputs[1].tensor).dtype == DType.float32
+
+
 @pytest.mark.parametrize("call,message", [
     (lambda x, w: ops.conv2d(x[0], w), "must be rank 4"),
     (lambda x, w: ops.conv2d(x, w[0]), "filter for a 2-D convolution must be rank 4"),

@@ -9,9 +9,9 @@ input channels, spatial axes) are taken too; the result has the input's layout. 
 
 The operands promote as a matrix product's do (:data:`latticecast.op_rules.CONVOLUTION`): a
 Python scalar or weak value takes the other operand's dtype, two strong dtypes their promotion
-under the graph's policy (MAX requires equal strong dtypes), and the builder converts the
-operands itself, since a mixed-dtype ``stablehlo.convolution`` is legal StableHLO with its own
-meaning.
+under the graph's policy (MAX 26.7 too promotes ``bfloat16`` or ``int8`` with a ``float32`` filter
+to ``float32``), and the builder converts the operands itself, since a mixed-dtype
+``stablehlo.convolution`` is legal StableHLO with its own meaning.
 
 ``conv2d_transpose`` is the gradient of ``conv2d`` with respect to its input: a convolution of
 the input dilated by the stride with the spatially reversed filter. Its filter is ``RSCF`` with

@@ -66,7 +66,7 @@ class _Geometry:
         self.dilation = _pair(dilation, what, "dilation", 1)
         self.pad = _pair(padding, what, "padding", 0)
         for k, p in zip(self.kernel, self.pad):
-            if p > k // 2:  # as PyTorch and MAX: padding more than half the window makes all-padding windows
+            if p > k // 2:  # as PyTorch: more padding than half the window makes windows of padding only
                 raise GraphError(f"{what}: padding {p} must be at most half the kernel size {k}")
         self.sizes = []
         for axis in (1, 2):
