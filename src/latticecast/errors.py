@@ -12,7 +12,8 @@ The subclasses say what went wrong:
 - ``LatticeError`` (:mod:`latticecast.lattice`) and ``TableFormatError`` (:mod:`latticecast.tables`):
   a promotion DAG or a table file that cannot be used.
 - :class:`GraphError`: a graph used the wrong way (:class:`RegionTypeError`, one of them: a control-flow
-  op whose regions disagree on types); ``PassFailure`` (:mod:`latticecast.graph`):
+  op whose regions disagree on types; :class:`UnsupportedOpError`, a MAX op that StableHLO
+  cannot express: a Mojo kernel, a buffer); ``PassFailure`` (:mod:`latticecast.graph`):
   ``implicit-cast`` rejected a graph.
 - ``MLIRParseError`` (:mod:`latticecast.dialect_utils.diagnostics`), ``PassOptionError`` and
   ``PipelineError`` (:mod:`latticecast.passes`): input that is not MLIR, a pass option or pipeline
@@ -36,7 +37,8 @@ if TYPE_CHECKING:
     from .weak import PType
 
 __all__ = ["LatticecastError", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
-           "GraphError", "NoCurrentGraphError", "RegionTypeError"]
+           "GraphError", "NoCurrentGraphError", "RegionTypeError",
+           "UnsupportedOpError"]
 
 
 class LatticecastError(Exception):
@@ -114,3 +116,9 @@ class NoCurrentGraphError(GraphError, LookupError):
 
     A :class:`GraphError`, and a ``LookupError`` as MAX raises for the same mistake, so code
     written for MAX catches it unchanged."""
+
+
+class UnsupportedOpError(GraphError, NotImplementedError):
+    """A MAX op that StableHLO has no form for (``ops.custom``'s Mojo kernels, the buffer ops,
+    ``side_stream``, the quantised encodings). The message names the op, says why StableHLO cannot
+    express it, and what to write instead. A ``NotImplementedError`` too."""

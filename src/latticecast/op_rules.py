@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .policies.base import DivisionOperands, Policy
 
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
-           "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
+           "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "CONVOLUTION", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
            "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "WEAK_ARRAY"]
 
 WEAK_ATTR = "latticecast.weak"
@@ -281,6 +281,9 @@ FLOAT_FUNCTION = OpRule("float_function", Needs.INEXACT, ResultKind.INEXACT)
 """``exp``, ``log``, ``sqrt``, ...: one operand, taken to the system's inexact type."""
 FLOOR_DIVIDE = OpRule("floor_divide", Needs.REAL)
 """``//`` and ``%``: promote; defined for real numbers only."""
+CONVOLUTION = OpRule("convolution", Needs.NUMERIC, ResultKind.ACCUMULATE, mixed_is_legal=True)
+"""``conv2d``, ``conv3d``, ``conv2d_transpose``: the input and the filter promote as a matrix product's
+operands do, and the builder converts them itself (a mixed ``stablehlo.convolution`` is legal)."""
 
 CONSTANT_LIKE: frozenset[str] = frozenset({
     "stablehlo.constant", "arith.constant", "mhlo.constant", "chlo.constant",

@@ -7,14 +7,25 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
 ``max(x, y)``), and its NumPy-style reductions are ``reduce_sum`` and friends.
 
 =================  =============================================================
-``elementwise``    arithmetic, division, comparisons, bitwise and logical ops, shifts, unary math, casts
+``elementwise``    arithmetic, division, comparisons, bitwise and logical ops, shifts, unary math (``acos``,
+                   ``atanh`` ... are MAX's and NumPy 2's names), casts
 ``selection``      ``where``/``select``, ``clamp``
 ``shape``          ``reshape``, ``broadcast_to``, ``transpose``, ``permute``, ``flatten``, ``squeeze``,
                    ``unsqueeze``, ``concat``, ``stack``, ``rebind``, ``transfer_to``
 ``indexing``       ``slice_tensor`` (what ``x[...]`` calls)
 ``reduction``      MAX's ``sum mean max min prod argmax argmin``; ``reduce_sum`` ... (NumPy's)
 ``linalg``         ``matmul``, ``band_part``
-``nn``             ``relu``, ``silu``, ``gelu``, ``softmax``, ``logsoftmax``, ``layer_norm``
+``nn``             ``relu``, ``silu``, ``gelu``, ``softmax``, ``logsoftmax``, ``layer_norm``, ``rms_norm``,
+                   ``group_norm``
+``convolution``    ``conv2d``, ``conv3d``, ``conv2d_transpose`` (MAX's, channels-last); ``conv`` (the generic
+                   builder's: any number of spatial axes, ``conv`` of a rank-3 input is the 1-D convolution)
+``pooling``        ``max_pool2d``, ``avg_pool2d`` (``stablehlo.reduce_window``)
+``resize``         ``resize``, ``resize_nearest``, ``resize_linear``, ``resize_bicubic`` (gathers of static taps)
+``signal``         ``hann_window``, ``irfft`` (``stablehlo.fft``)
+``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum``, ``distributed_broadcast``
+                   over the graph's mesh
+``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
+                   ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``print``, ``qmatmul``, ``dequantize``
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
 ``promotion``      the adapter over ``op_rules`` that every promoting op goes through
 ``control_flow``   MAX's ``cond``, ``while_loop``; JAX's ``lax_cond``, ``lax_while_loop``, ``fori_loop``, ``switch``
@@ -34,21 +45,29 @@ from ...errors import GraphError
 from ..current import current_graph
 from ..value import Value
 from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, while_loop
-from .elementwise import (abs, add, atan2, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, cast, ceil, cos, div,
-                          divide, equal, erf, exp, floor, floor_div, floor_divide, greater, greater_equal, invert,
-                          is_inf, is_nan, left_shift, less, less_equal, log, log1p, logical_and, logical_not,
-                          logical_or, logical_xor, maximum, minimum, mod, mul, multiply, negate, negative,
-                          not_equal, pow, power, remainder, right_shift, round, rsqrt, sigmoid, sign, sin, sqrt,
-                          sub, subtract, tanh, true_divide, trunc)
+from .collectives import allgather, allreduce, distributed_broadcast, reducescatter
+from .convolution import conv, conv2d, conv2d_transpose, conv3d
+from .elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_not,
+                          bitwise_or, bitwise_xor, cast, ceil, cos, cosh, div, divide, equal, erf, exp, expm1, floor,
+                          floor_div, floor_divide, greater, greater_equal, invert, is_inf, is_nan, left_shift, less,
+                          less_equal, log, log1p, logical_and, logical_not, logical_or, logical_xor, maximum,
+                          minimum, mod, mul, multiply, negate, negative, not_equal, pow, power, remainder,
+                          right_shift, round, rsqrt, sigmoid, sign, sin, sinh, sqrt, sub, subtract, tan, tanh,
+                          true_divide, trunc)
 from .indexing import slice_tensor
 from .linalg import band_part, matmul
-from .nn import gelu, layer_norm, logsoftmax, relu, silu, softmax
+from .nn import gelu, group_norm, layer_norm, logsoftmax, relu, rms_norm, silu, softmax
+from .pooling import avg_pool2d, max_pool2d
 from .reduction import (argmax, argmin, max, mean, min, prod, reduce_max, reduce_mean, reduce_min, reduce_prod,
                         reduce_sum, sum)
+from .resize import InterpolationMode, resize, resize_bicubic, resize_linear, resize_nearest
 from .selection import clamp, select, where
 from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, squeeze, stack, transfer_to, transpose,
                     unsqueeze)
 from .sharding import shard
+from .signal import hann_window, irfft
+from .unsupported import (buffer_create, buffer_load, buffer_store, buffer_store_slice, custom, dequantize,
+                          inplace_custom, print, qmatmul, side_stream)
 
 __all__ = [
     # arithmetic (NumPy's names and MAX's)
@@ -60,8 +79,17 @@ __all__ = [
     "logical_xor", "logical_not", "is_nan", "is_inf",
     # unary math
     "exp", "log", "log1p", "sqrt", "rsqrt", "tanh", "sin", "cos", "erf", "floor", "ceil", "round", "trunc", "sign",
+    "acos", "asin", "atan", "acosh", "asinh", "atanh", "cosh", "sinh", "tan", "expm1",
     # neural network
-    "relu", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "layer_norm", "band_part",
+    "relu", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "layer_norm", "rms_norm", "group_norm",
+    "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d",
+    # resizing and signal
+    "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft",
+    # multi-device collectives (over the graph's mesh)
+    "allgather", "allreduce", "reducescatter", "distributed_broadcast",
+    # MAX's ops with no StableHLO form (each raises UnsupportedOpError with the fix)
+    "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store", "buffer_store_slice",
+    "side_stream", "print", "qmatmul", "dequantize",
     # selection
     "where", "select", "clamp",
     # shape and indexing

@@ -38,6 +38,7 @@ __all__ = [
     "negative", "abs", "sign", "exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos", "floor", "ceil", "round",
     "cast", "sub", "mul", "div", "floor_div", "pow", "negate", "log1p", "erf", "trunc", "is_nan", "is_inf",
     "logical_and", "logical_or", "logical_xor", "logical_not", "float_operand", "sigmoid",
+    "acos", "asin", "atan", "acosh", "asinh", "atanh", "cosh", "sinh", "tan", "expm1",
 ]
 
 
@@ -827,7 +828,10 @@ _FLOAT_FUNCTION_DOC = """Elementwise ``{what}``, computed in floating point (Sta
 _FLOAT_FUNCTION_EXAMPLES = {"exp": "[1.    , 2.7183]", "log": "[-inf,   0.]", "log1p": "[0.    , 0.6931]",
                             "sqrt": "[0., 1.]", "rsqrt": "[inf,  1.]", "tanh": "[0.    , 0.7616]",
                             "sin": "[0.    , 0.8415]", "cos": "[1.    , 0.5403]", "sigmoid": "[0.5   , 0.7311]",
-                            "erf": "[0.    , 0.8427]"}
+                            "erf": "[0.    , 0.8427]", "acos": "[1.5708, 0.    ]", "asin": "[0.    , 1.5708]",
+                            "atan": "[0.    , 0.7854]", "acosh": "[nan,  0.]", "asinh": "[0.    , 0.8814]",
+                            "atanh": "[ 0., inf]", "cosh": "[1.    , 1.5431]", "sinh": "[0.    , 1.1752]",
+                            "tan": "[0.    , 1.5574]", "expm1": "[0.    , 1.7183]"}
 
 
 exp = _float_function("stablehlo.exponential", "exp")
@@ -840,6 +844,16 @@ cos = _float_function("stablehlo.cosine", "cos")
 log1p = _float_function("stablehlo.log_plus_one", "log1p")
 sigmoid = _float_function("stablehlo.logistic", "sigmoid")
 erf = _float_function("chlo.erf", "erf")
+acos = _float_function("chlo.acos", "acos")
+asin = _float_function("chlo.asin", "asin")
+atan = _float_function("chlo.atan", "atan")
+acosh = _float_function("chlo.acosh", "acosh")
+asinh = _float_function("chlo.asinh", "asinh")
+atanh = _float_function("chlo.atanh", "atanh")
+cosh = _float_function("chlo.cosh", "cosh")
+sinh = _float_function("chlo.sinh", "sinh")
+tan = _float_function("chlo.tan", "tan")
+expm1 = _float_function("stablehlo.exponential_minus_one", "expm1")
 
 
 def _rounding(name: str, what: str) -> Callable[[TensorValueLike], Value]:
