@@ -12,6 +12,7 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
 ``shape``          ``reshape``, ``broadcast_to``, ``transpose``, ``permute``, ``flatten``, ``squeeze``,
                    ``unsqueeze``, ``concat``, ``stack``, ``rebind``, ``transfer_to``
 ``indexing``       ``slice_tensor`` (what ``x[...]`` calls)
+``gather``         ``gather``, ``gather_nd``, ``scatter*``, ``scatter_nd*``; NumPy's ``take``, ``take_along_axis``
 ``reduction``      MAX's ``sum mean max min prod argmax argmin``; ``reduce_sum`` ... (NumPy's)
 ``linalg``         ``matmul``, ``band_part``
 ``nn``             ``relu``, ``silu``, ``gelu``, ``softmax``, ``logsoftmax``, ``layer_norm``
@@ -38,6 +39,8 @@ from .elementwise import (abs, add, atan2, bitwise_and, bitwise_not, bitwise_or,
                           logical_or, logical_xor, maximum, minimum, mod, mul, multiply, negate, negative,
                           not_equal, pow, power, remainder, right_shift, round, rsqrt, sigmoid, sign, sin, sqrt,
                           sub, subtract, tanh, true_divide, trunc)
+from .gather import (gather, gather_nd, scatter, scatter_add, scatter_max, scatter_min, scatter_mul, scatter_nd,
+                     scatter_nd_add, scatter_nd_max, scatter_nd_min, scatter_nd_mul, take, take_along_axis)
 from .indexing import slice_tensor
 from .linalg import band_part, matmul
 from .nn import gelu, layer_norm, logsoftmax, relu, silu, softmax
@@ -65,6 +68,9 @@ __all__ = [
     # shape and indexing
     "reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat", "stack",
     "rebind", "slice_tensor", "transfer_to",
+    # gathering and scattering: MAX's and NumPy's (take, take_along_axis)
+    "gather", "gather_nd", "take", "take_along_axis", "scatter", "scatter_add", "scatter_max", "scatter_min",
+    "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul",
     # sharding
     "shard",
     # reductions: MAX's (one axis, kept) and NumPy's (reduce_*)
