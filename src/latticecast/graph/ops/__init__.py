@@ -14,6 +14,7 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
 ``indexing``       ``slice_tensor`` (what ``x[...]`` calls)
 ``gather``         ``gather``, ``gather_nd``, ``scatter*``, ``scatter_nd*``; NumPy's ``take``, ``take_along_axis``
 ``reduction``      MAX's ``sum mean max min prod argmax argmin``; ``reduce_sum`` ... (NumPy's)
+``sorting``        ``top_k``, ``bottom_k``, ``argsort``, ``cumsum``; NumPy's ``sort``, ``argsort_along``
 ``linalg``         ``matmul``, ``band_part``
 ``nn``             ``relu``, ``silu``, ``gelu``, ``softmax``, ``logsoftmax``, ``layer_norm``
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
@@ -50,6 +51,7 @@ from .selection import clamp, select, where
 from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, squeeze, stack, transfer_to, transpose,
                     unsqueeze)
 from .sharding import shard
+from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
 
 __all__ = [
     # arithmetic (NumPy's names and MAX's)
@@ -71,6 +73,8 @@ __all__ = [
     # gathering and scattering: MAX's and NumPy's (take, take_along_axis)
     "gather", "gather_nd", "take", "take_along_axis", "scatter", "scatter_add", "scatter_max", "scatter_min",
     "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul",
+    # sorting and running sums: MAX's and NumPy's (sort, argsort_along)
+    "top_k", "bottom_k", "argsort", "argsort_along", "sort", "cumsum",
     # sharding
     "shard",
     # reductions: MAX's (one axis, kept) and NumPy's (reduce_*)
