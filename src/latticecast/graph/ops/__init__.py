@@ -15,7 +15,8 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
 ``gather``         ``gather``, ``gather_nd``, ``scatter*``, ``scatter_nd*``; NumPy's ``take``, ``take_along_axis``
 ``reduction``      MAX's ``sum mean max min prod argmax argmin``; ``reduce_sum`` ... (NumPy's)
 ``sorting``        ``top_k``, ``bottom_k``, ``argsort``, ``cumsum``; NumPy's ``sort``, ``argsort_along``
-``linalg``         ``matmul``, ``band_part``
+``tiling``         ``pad``, ``split``, ``chunk``, ``tile``, ``repeat_interleave``
+``linalg``         ``matmul``, ``outer``, ``band_part``
 ``nn``             ``relu``, ``silu``, ``gelu``, ``softmax``, ``logsoftmax``, ``layer_norm``
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
 ``promotion``      the adapter over ``op_rules`` that every promoting op goes through
@@ -43,7 +44,7 @@ from .elementwise import (abs, add, atan2, bitwise_and, bitwise_not, bitwise_or,
 from .gather import (gather, gather_nd, scatter, scatter_add, scatter_max, scatter_min, scatter_mul, scatter_nd,
                      scatter_nd_add, scatter_nd_max, scatter_nd_min, scatter_nd_mul, take, take_along_axis)
 from .indexing import slice_tensor
-from .linalg import band_part, matmul
+from .linalg import band_part, matmul, outer
 from .nn import gelu, layer_norm, logsoftmax, relu, silu, softmax
 from .reduction import (argmax, argmin, max, mean, min, prod, reduce_max, reduce_mean, reduce_min, reduce_prod,
                         reduce_sum, sum)
@@ -52,6 +53,7 @@ from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, squ
                     unsqueeze)
 from .sharding import shard
 from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
+from .tiling import chunk, pad, repeat_interleave, split, tile
 
 __all__ = [
     # arithmetic (NumPy's names and MAX's)
@@ -75,6 +77,8 @@ __all__ = [
     "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul",
     # sorting and running sums: MAX's and NumPy's (sort, argsort_along)
     "top_k", "bottom_k", "argsort", "argsort_along", "sort", "cumsum",
+    # cutting, padding and repeating
+    "pad", "split", "chunk", "tile", "repeat_interleave", "outer",
     # sharding
     "shard",
     # reductions: MAX's (one axis, kept) and NumPy's (reduce_*)
