@@ -32,9 +32,11 @@ import numpy as np
 
 from ...device_ref import DeviceRef, DeviceRefLike
 from ...dtypes import DType, DTypeLike
-from ...errors import GraphError
+from ...errors import GraphError, LiteralRangeError
+from ...values import scalar_problem
 from ..current import current_graph
 from ..value import Value
+from .dynamic import iota
 from .elementwise import (abs, add, atan2, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, cast, ceil, cos, div,
                           divide, equal, erf, exp, floor, floor_div, floor_divide, greater, greater_equal, invert,
                           is_inf, is_nan, left_shift, less, less_equal, log, log1p, logical_and, logical_not,
@@ -132,43 +134,86 @@ def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike =
     return current_graph().constant(value, dtype)
 
 
+#: The most elements ``range`` makes: MAX's compiler stops above it (measured with MAX 26.7:
+#: ``ops.range(0, 2**63 - 1, 1)`` aborts with "SmallVector unable to grow ... maximum value for size
+#: type (4294967295)"), and a range that long would not fit a device either.
+RANGE_LIMIT = (1 << 32) - 1
+
+
 def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: DTypeLike,
           device: DeviceRefLike = None) -> Value:
-    """``start, start + step, ...`` below ``stop`` (NumPy's ``arange``) as a constant of ``dtype``.
+    """``start, start + step, ...``: ``(stop - start) // step`` values of ``dtype`` (MAX's ``ops.range``).
 
-    MAX also takes graph values as bounds (and then needs ``out_dim``); latticecast takes
-    Python numbers.
+    The count is MAX's, a floor: ``range(0, 5, 2)`` is ``[0, 2]`` and ``range(0, 1, 0.3)`` is
+    ``[0, 0.3, 0.6]`` (NumPy's ``arange`` rounds up and gives one more). Bounds may be rank-0
+    graph values (then ``out_dim`` gives the count); the values are ``start + i * step``
+    computed in ``dtype``.
 
     Args:
-        start: The first value.
-        stop: The bound, not included.
-        step: The increment; default 1.
-        out_dim: The number of elements, checked when given.
-        dtype: The constant's dtype.
+        start: The first value: a number or a rank-0 graph value.
+        stop: The bound, as ``start``.
+        step: The increment, as ``start``; default 1; not 0.
+        out_dim: The number of values: required (an integer) when a bound is a graph value, and
+            checked against ``(stop - start) // step`` otherwise.
+        dtype: The values' dtype.
         device: The device; when given, it must be the graph's.
 
     Returns:
-        A 1-D constant of ``dtype``.
+        A 1-D value of ``dtype``.
 
     Raises:
-        GraphError: A bound is a graph value, ``out_dim`` is not the number of elements, or
-            ``device`` is not the graph's.
-        LiteralRangeError: A value does not fit ``dtype``.
+        GraphError: ``step`` is 0, the count is negative, above ``RANGE_LIMIT`` or not
+            ``out_dim``, ``out_dim`` is missing or symbolic for graph-value bounds, a bound is not
+            rank 0, or ``device`` is not the graph's.
+        LiteralRangeError: ``start`` or the last value does not fit ``dtype``.
 
     Example:
         >>> from latticecast import DType, Graph, TensorType, ops
         >>> with Graph("range", input_types=[]) as g:
-        ...     r = ops.range(0, 6, 2, dtype=DType.int32)
-        ...     g.output(r)
-        >>> g.compile()()[0].tolist()
-        [0, 2, 4]
+        ...     g.output(ops.range(0, 6, 2, dtype=DType.int32), ops.range(0, 5, 2, dtype=DType.int32))
+        >>> [r.tolist() for r in g.compile()()]
+        [[0, 2, 4], [0, 2]]
     """
     _placed(device, "range")
-    if any(isinstance(b, Value) for b in (start, stop, step)):
-        raise GraphError("range takes Python numbers for start, stop and step; a range whose bounds are graph "
-                         "values has a size known only when the graph runs, which latticecast does not support")
     d = DType.parse(dtype)
-    values = np.arange(start, stop, step)
-    if out_dim is not None and out_dim != len(values):
-        raise GraphError(f"range({start}, {stop}, {step}) has {len(values)} elements, not out_dim={out_dim}")
-    return current_graph().constant(values, d)
+    g = current_graph()
+    what = f"range({start}, {stop}, {step})"
+    if any(isinstance(b, Value) for b in (start, stop, step)):
+        if out_dim is None or isinstance(out_dim, bool) or not isinstance(out_dim, (int, np.integer)):
+            raise GraphError(f"{what}: bounds that are graph values need out_dim, the number of values as an "
+                             f"integer, not {out_dim!r} (StableHLO needs it when it builds the graph)")
+        count = int(out_dim)
+    else:
+        for name, b in (("start", start), ("stop", stop), ("step", step)):
+            if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)):
+                raise GraphError(f"{what}: {name} must be a number or a rank-0 graph value, not {b!r}")
+        if step == 0:
+            raise GraphError(f"{what}: step must not be 0")
+        count = int((stop - start) // step)
+        if out_dim is not None and out_dim != count:
+            raise GraphError(f"{what} has {max(count, 0)} elements ((stop - start) // step, as MAX counts), not "
+                             f"out_dim={out_dim}")
+    if count < 0:
+        raise GraphError(f"{what}: (stop - start) // step is {count}: a negative count; for a descending range "
+                         "give a negative step")
+    if count > RANGE_LIMIT:
+        raise GraphError(f"{what} would have {count} elements, more than the {RANGE_LIMIT} a range can have (MAX's "
+                         "compiler stops there too); use a smaller range")
+    # integers count in int64 (an int8 range from -100 to 100 passes 127 on the way), floats in dtype
+    work = DType.int64 if d.is_integral and not d.is_bool else d
+    if not isinstance(start, Value) and not isinstance(step, Value) and count:
+        problem = scalar_problem(start, d) or scalar_problem(start + (count - 1) * step, d)
+        if problem:
+            raise LiteralRangeError(f"{what}: {problem}", policy=g.policy.name, rhs=d)
+    bounds = []
+    for b in (start, step):
+        if isinstance(b, Value):
+            if b.graph is not g or b.rank != 0:
+                raise GraphError(f"{what}: a graph-value bound must be a rank-0 value of this graph, not "
+                                 f"{b.storage.name}{list(b.shape)}")
+            bounds.append(b if b.storage is work and not b.is_weak else b.cast(work))
+        else:
+            bounds.append(g.constant(b, work))
+    first, increment = bounds
+    values = iota(g, work, (count,), 0) * increment + first
+    return values if work is d else values.cast(d)

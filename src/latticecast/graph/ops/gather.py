@@ -30,7 +30,7 @@ from typing import Sequence
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...dims import SymbolicDim, is_static
+from ...dims import SymbolicDim, static_dims, static_size
 from ...dtypes import DType
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
@@ -86,11 +86,12 @@ def _coordinates(indices: Value, axis: int, shape: Dims) -> Value:
 
 def _static_window(v: Value, sizes: Sequence["int | SymbolicDim"], what: str) -> list[int]:
     """The window sizes of a gather, which StableHLO needs as numbers."""
-    if not is_static(sizes):
+    window = static_dims(tuple(sizes))
+    if window is None:
         raise GraphError(f"{what}: the axes of {format_shape(v.shape)} that are taken whole must have static "
                          f"sizes (StableHLO's gather has a static window); rebind the symbolic ones to sizes "
                          f"first (x.rebind([...]))")
-    return [int(s) for s in sizes]  # type: ignore[call-overload]  # static: checked above
+    return list(window)
 
 
 def _gather(v: Value, start: Value, out_shape: Dims, *, offset_dims: Sequence[int], collapsed: Sequence[int],
@@ -180,11 +181,9 @@ def take(x: TensorValueLike, indices: TensorValueLike, axis: int | None = None) 
 
 
 def _flat_size(v: Value, what: str) -> int:
-    if not is_static(v.shape):
+    n = static_size(v.shape)
+    if n is None:
         raise GraphError(f"{what}: flattening {format_shape(v.shape)} needs static sizes; give an axis")
-    n = 1
-    for d in v.shape:
-        n *= int(d)  # type: ignore[call-overload]  # static: checked above
     return n
 
 
@@ -292,10 +291,11 @@ def _nd_layout(v: Value, i: Value, batch_dims: int, what: str) -> tuple[int, int
 
 def _nd_wrapped(i: Value, sizes: Dims) -> Value:
     """Coordinates ``i[..., j]`` with negative ones counted from the end of axis ``sizes[j]``."""
-    if not is_static(sizes):
+    static = static_dims(sizes)
+    if static is None:
         return i
     g = i.graph
-    n = g.constant([int(s) for s in sizes], DType.int64)  # type: ignore[call-overload]  # static
+    n = g.constant(list(static), DType.int64)
     return where(less(i, 0), add(i, n), i)
 
 

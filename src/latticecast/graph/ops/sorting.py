@@ -29,6 +29,7 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
+from ...dialect_utils.types import dense_elements
 from ...dims import SymbolicDim
 from ...dtypes import DType
 from ...errors import DomainError, GraphError
@@ -69,7 +70,7 @@ def _sorted(v: Value, axis: int, descending: bool) -> tuple[Value, Value]:
     with g.context:
         attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis),
                  "is_stable": ir.BoolAttr.get(True)}
-        compare = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get("GT" if descending else "LT")}
+        compare: dict[str, ir.Attribute] = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get("GT" if descending else "LT")}
         if v.storage.is_inexact:
             compare["compare_type"] = stablehlo.ComparisonTypeAttr.get("TOTALORDER")
     op = g._add_op("stablehlo.sort", [g.tc.tensor(v.storage, v.shape), g.tc.tensor(DType.int64, v.shape)],
@@ -310,7 +311,7 @@ def cumsum(x: TensorValueLike, axis: int = -1, exclusive: bool = False, reverse:
         padding = np.zeros((v.rank, 2), np.int64)
         padding[a, 0] = n - 1
         attrs = {"window_dimensions": ir.DenseI64ArrayAttr.get(window),
-                 "padding": ir.DenseElementsAttr.get(padding, type=ir.IntegerType.get_signless(64))}
+                 "padding": dense_elements(padding)}
     op = g._add_op("stablehlo.reduce_window", [g.tc.tensor(dtype, v.shape)], [v.ir, zero.ir], attrs, regions=1)
     block = ir.Block.create_at_start(op.regions[0], [scalar, scalar], [g.loc, g.loc])
     body = _Body(g, block)

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import SymbolicDim, is_static
+from ...dims import SymbolicDim, is_static, static_size
 from ...dtypes import DType
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
@@ -62,7 +62,11 @@ def _concat(parts: Sequence[Value], axis: int, like: Value) -> Value:
     if len(parts) == 1:
         return parts[0]
     g = like.graph
-    size = sum(int(p.shape[axis]) for p in parts)  # type: ignore[call-overload]  # static: checked by callers
+    size = 0
+    for p in parts:
+        n = p.shape[axis]
+        assert isinstance(n, int)  # static: checked by callers
+        size += n
     shape = tuple(size if d == axis else n for d, n in enumerate(like.shape))
     with g.context:
         attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)}
@@ -312,7 +316,7 @@ def tile(x: TensorValueLike, repeats: Iterable[Any]) -> Value:
             _static(v, d, "tile")
     wide = tuple(x for c, n in zip(counts, v.shape) for x in (c, n))
     spread = _broadcast_in_dim(v, wide, [2 * d + 1 for d in range(v.rank)])
-    return _reshaped(spread, tuple(c * n for c, n in zip(counts, v.shape)))  # type: ignore[operator]  # static
+    return _reshaped(spread, tuple(c * n if isinstance(n, int) else n for c, n in zip(counts, v.shape)))
 
 
 def repeat_interleave(x: TensorValueLike, repeats: "int | Value", axis: int | None = None,
@@ -348,10 +352,11 @@ def repeat_interleave(x: TensorValueLike, repeats: "int | Value", axis: int | No
     """
     v = unary_operand(x, "repeat_interleave")
     if axis is None:
-        if not is_static(v.shape):
+        total = static_size(v.shape)
+        if total is None:
             raise GraphError(f"repeat_interleave: flattening {format_shape(v.shape)} needs static sizes; give an "
                              "axis")
-        v = _reshaped(v, (int(np.prod(v.shape, dtype=np.int64)),))  # type: ignore[arg-type]  # static
+        v = _reshaped(v, (total,))
         a = 0
     else:
         a = normalize_axis(axis, v.rank, "repeat_interleave")
