@@ -12,7 +12,8 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
 ``shape``          ``reshape``, ``broadcast_to``, ``transpose``, ``permute``, ``flatten``, ``squeeze``,
                    ``unsqueeze``, ``concat``, ``stack``, ``rebind``, ``transfer_to``
 ``indexing``       ``slice_tensor`` (what ``x[...]`` calls)
-``gather``         ``gather``, ``gather_nd``, ``scatter*``, ``scatter_nd*``; NumPy's ``take``, ``take_along_axis``
+``gather``         ``gather``, ``gather_nd``, ``scatter*``, ``scatter_nd*``, ``nonzero``, ``masked_scatter``;
+                   NumPy's ``take``, ``take_along_axis``
 ``reduction``      MAX's ``sum mean max min prod argmax argmin``; ``reduce_sum`` ... (NumPy's)
 ``sorting``        ``top_k``, ``bottom_k``, ``argsort``, ``cumsum``; NumPy's ``sort``, ``argsort_along``
 ``tiling``         ``pad``, ``split``, ``chunk``, ``tile``, ``repeat_interleave``
@@ -43,7 +44,7 @@ from .elementwise import (abs, add, atan2, bitwise_and, bitwise_not, bitwise_or,
                           logical_or, logical_xor, maximum, minimum, mod, mul, multiply, negate, negative,
                           not_equal, pow, power, remainder, right_shift, round, rsqrt, sigmoid, sign, sin, sqrt,
                           sub, subtract, tanh, true_divide, trunc)
-from .gather import (gather, gather_nd, scatter, scatter_add, scatter_max, scatter_min, scatter_mul, scatter_nd,
+from .gather import (gather, gather_nd, masked_scatter, nonzero, scatter, scatter_add, scatter_max, scatter_min, scatter_mul, scatter_nd,
                      scatter_nd_add, scatter_nd_max, scatter_nd_min, scatter_nd_mul, take, take_along_axis)
 from .indexing import slice_tensor
 from .linalg import band_part, matmul, outer
@@ -77,6 +78,7 @@ __all__ = [
     # gathering and scattering: MAX's and NumPy's (take, take_along_axis)
     "gather", "gather_nd", "take", "take_along_axis", "scatter", "scatter_add", "scatter_max", "scatter_min",
     "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul",
+    "nonzero", "masked_scatter",
     # sorting and running sums: MAX's and NumPy's (sort, argsort_along)
     "top_k", "bottom_k", "argsort", "argsort_along", "sort", "cumsum",
     # cutting, padding and repeating

@@ -20,12 +20,17 @@ builds the graph), not converted; convert them with ``.cast(input.dtype)`` first
 ``scatter*(x, u, i, axis)`` MAX's (ONNX's ScatterElements): ``u[p]`` goes to ``x`` at ``p`` with
                             ``p[axis]`` replaced by ``i[p]``; ``i`` has ``u``'s shape
 ``scatter_nd*(x, u, i)``    MAX's (ONNX's ScatterND): the last axis of ``i`` holds coordinates
+``nonzero(x, out_dim)``     MAX's: the coordinates of the first ``out_dim`` nonzero elements, which
+                            StableHLO needs as an integer (JAX's ``jnp.nonzero(x, size=...)``)
+``masked_scatter``          MAX's: ``updates`` in order into the positions where ``mask`` holds
 ==========================  =======================================================================
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
+
+import numpy as np
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
@@ -35,15 +40,16 @@ from ...dtypes import DType
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, iota
-from .elementwise import add, less
+from .elementwise import add, floor_divide, less, logical_not, not_equal, remainder
 from .promotion import convert, graph_of, unary_operand
 from .reduction import _Body
 from .selection import where
-from .shape import _reshaped, format_shape, normalize_axis
+from .shape import _reshaped, broadcast_to, format_shape, normalize_axis
+from .sorting import _first, _sorted
 
 __all__ = ["gather", "gather_nd", "take", "take_along_axis", "scatter", "scatter_add", "scatter_max",
            "scatter_min", "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
-           "scatter_nd_mul"]
+           "scatter_nd_mul", "nonzero", "masked_scatter"]
 
 Dims = tuple["int | SymbolicDim", ...]
 
@@ -483,6 +489,111 @@ def scatter_nd_min(input: TensorValueLike, updates: TensorValueLike, indices: Te
 
 def scatter_nd_mul(input: TensorValueLike, updates: TensorValueLike, indices: TensorValueLike) -> Value:
     return _nd(input, updates, indices, "mul")
+
+
+def nonzero(x: TensorValueLike, out_dim: Any) -> Value:
+    """The coordinates of the nonzero elements of ``x``, in row-major order (MAX's ``ops.nonzero``).
+
+    Their number is known only when the graph runs, and StableHLO needs a result size when it
+    builds the graph: ``out_dim`` gives it as an integer. Where ``x`` has fewer nonzero elements,
+    the remaining rows are zeros; where it has more, the first ``out_dim`` are returned (JAX's
+    ``jnp.nonzero(x, size=out_dim)``). MAX's symbolic ``out_dim`` (``"nnz"``) is refused.
+
+    Args:
+        x: The value: a graph :class:`~latticecast.Value` (or a NumPy array), rank 1 or more.
+        out_dim: The number of rows of the result, an integer from 0 to ``x``'s size.
+
+    Returns:
+        An ``int64`` value of shape ``[out_dim, rank]``.
+
+    Raises:
+        GraphError: ``x`` is a scalar or has symbolic axes, or ``out_dim`` is not such an integer.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("nonzero", input_types=[TensorType(DType.float32, [2, 2])]) as g:
+        ...     g.output(ops.nonzero(g.inputs[0], 3))
+        >>> g.compile()(np.array([[0, 1], [2, 0]], np.float32))[0].tolist()
+        [[0, 1], [1, 0], [0, 0]]
+    """
+    v = unary_operand(x, "nonzero")
+    return _nonzero(v, out_dim, "nonzero", fill_out_of_range=False)
+
+
+def _nonzero(v: Value, out_dim: Any, what: str, *, fill_out_of_range: bool) -> Value:
+    """``nonzero``; ``fill_out_of_range``: the rows past the count hold each axis's size (an index that
+    a scatter drops) instead of 0."""
+    if v.rank == 0:
+        raise GraphError(f"{what}: a scalar has no coordinates; give a value with at least one axis")
+    size = static_size(v.shape)
+    if size is None:
+        raise GraphError(f"{what}: {format_shape(v.shape)} has symbolic axes; rebind them to sizes first")
+    if isinstance(out_dim, bool) or not isinstance(out_dim, (int, np.integer)) or not 0 <= out_dim <= size:
+        raise GraphError(f"{what}: out_dim must be an integer from 0 to {size}, the number of results, not "
+                         f"{out_dim!r}: StableHLO needs the size when it builds the graph (MAX's symbolic "
+                         f"out_dim is a size known only when the graph runs)")
+    g = v.graph
+    flat = _reshaped(v, (size,))
+    is_zero = logical_not(not_equal(flat, False if v.storage.is_bool else 0))
+    zeros_last, positions = _sorted(is_zero, 0, descending=False)
+    k = int(out_dim)
+    past_count, positions = _first(zeros_last, 0, k), _first(positions, 0, k)
+    columns, stride = [], size
+    for n in v.shape:
+        assert isinstance(n, int)  # static: checked above
+        stride //= n
+        coordinate = remainder(floor_divide(positions, stride), n) if n else positions
+        fill = g.constant(n if fill_out_of_range else 0, DType.int64)
+        columns.append(_reshaped(where(past_count, fill, coordinate), (k, 1)))
+    if len(columns) == 1:
+        return columns[0]
+    with g.context:
+        attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)}
+    op = g._add_op("stablehlo.concatenate", [g.tc.tensor(DType.int64, (k, v.rank))], [c.ir for c in columns], attrs)
+    return Value(g, op.result, DType.int64, (k, v.rank))
+
+
+def masked_scatter(input: TensorValueLike, mask: TensorValueLike, updates: TensorValueLike, out_dim: Any) -> Value:
+    """``input`` with the elements of ``updates``, in order, where ``mask`` holds (MAX's
+    ``ops.masked_scatter``; PyTorch's ``Tensor.masked_scatter``).
+
+    ``mask`` broadcasts to ``input``'s shape; ``out_dim``, an integer, is the number of elements
+    written: the first ``out_dim`` positions where ``mask`` holds take ``updates``' first
+    ``out_dim`` elements (row-major); where ``mask`` holds fewer times, the rest are not written.
+
+    Args:
+        input: The value to write into.
+        mask: A bool value (or a NumPy array) that broadcasts to ``input``'s shape.
+        updates: A value of ``input``'s dtype with ``out_dim`` elements.
+        out_dim: The number of elements written, an integer (StableHLO needs it when it builds the graph).
+
+    Returns:
+        A value of ``input``'s dtype and shape.
+
+    Raises:
+        GraphError: ``updates`` has another dtype or not ``out_dim`` elements, ``mask`` is not bool or
+            does not broadcast, or ``out_dim`` is not an integer in range.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("masked_scatter", input_types=[TensorType(DType.int32, [4])]) as g:
+        ...     x = g.inputs[0]
+        ...     g.output(ops.masked_scatter(x, x > 1, np.array([10, 20], np.int32), 2))
+        >>> g.compile()(np.array([1, 5, 0, 3], np.int32))[0].tolist()
+        [1, 10, 0, 20]
+    """
+    v, u = _scatter_operands(input, updates, "masked_scatter")
+    m = unary_operand(mask, "masked_scatter")
+    if not m.storage.is_bool:
+        raise GraphError(f"masked_scatter: the mask must be bool, not {m.storage.name}; compare it first (x > 0)")
+    indices = _nonzero(broadcast_to(m, v.shape), out_dim, "masked_scatter", fill_out_of_range=True)
+    n = static_size(u.shape)
+    if n != out_dim:
+        raise GraphError(f"masked_scatter: updates of shape {format_shape(u.shape)} must have out_dim={out_dim} "
+                         "elements, one for each position written")
+    return _nd(v, _reshaped(u, (int(out_dim),)), indices, "")
 
 
 def _document() -> None:
