@@ -52,8 +52,8 @@ from .nn import gelu, layer_norm, logsoftmax, relu, silu, softmax
 from .reduction import (argmax, argmin, max, mean, min, prod, reduce_max, reduce_mean, reduce_min, reduce_prod,
                         reduce_sum, sum)
 from .selection import clamp, select, where
-from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, squeeze, stack, transfer_to, transpose,
-                    unsqueeze)
+from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, shape_to_tensor, squeeze, stack,
+                    transfer_to, transpose, unsqueeze)
 from .sharding import shard
 from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
 from .tiling import chunk, pad, repeat_interleave, split, tile
@@ -74,7 +74,7 @@ __all__ = [
     "where", "select", "clamp",
     # shape and indexing
     "reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat", "stack",
-    "rebind", "slice_tensor", "transfer_to",
+    "rebind", "slice_tensor", "transfer_to", "shape_to_tensor",
     # gathering and scattering: MAX's and NumPy's (take, take_along_axis)
     "gather", "gather_nd", "take", "take_along_axis", "scatter", "scatter_add", "scatter_max", "scatter_min",
     "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul",

@@ -24,7 +24,7 @@ from .dynamic import dim_value, shape_value
 from .promotion import Literal, broadcast, graph_of, operand, unary_operand
 
 __all__ = ["reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat",
-           "stack", "rebind", "transfer_to", "normalize_axis", "format_shape"]
+           "stack", "rebind", "transfer_to", "shape_to_tensor", "normalize_axis", "format_shape"]
 
 
 def format_shape(shape: Iterable[Any]) -> str:
@@ -501,3 +501,29 @@ def transfer_to(x: TensorValueLike, device: DeviceRefLike) -> Value:
                          "compiles a graph for one device; give the input types the device you want (or compile "
                          "with g.compile(device=...))")
     return v
+
+
+def shape_to_tensor(shape: Iterable[Any]) -> Value:
+    """A shape as a rank-1 ``int64`` value (MAX's ``ops.shape_to_tensor``): its sizes, a symbolic
+    dimension's read when the graph runs.
+
+    Args:
+        shape: A sequence of sizes and symbolic dimensions (such as ``x.shape``).
+
+    Returns:
+        An ``int64`` value of shape ``[len(shape)]`` in the current graph.
+
+    Raises:
+        GraphError: A dimension is neither a size nor a symbolic dimension, or there is no current graph.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("shape_to_tensor", input_types=[TensorType(DType.float32, ["batch", 3])]) as g:
+        ...     g.output(ops.shape_to_tensor(g.inputs[0].shape))
+        >>> g.compile()(np.zeros((5, 3), np.float32))[0].tolist()
+        [5, 3]
+    """
+    dims = check_shape(shape, "shape_to_tensor")
+    g = graph_of()
+    return Value(g, shape_value(g, dims), DType.int64, (len(dims),))
