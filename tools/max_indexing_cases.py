@@ -99,7 +99,6 @@ BUILDS: list[Case] = [
      "ops.scatter_nd(a, b, c)"),
     # MAX builds a [2] range here and then fails to compile it; so is range(5, 0, -2)
     ("range", [], "ops.range(0, 5, 2, dtype=DType.int64, device=DeviceRef.CPU())"),
-    ("shape_to_tensor", [("float32", X)], "ops.shape_to_tensor(a.shape)"),
     ("nonzero_symbolic", [("float32", X)], "ops.nonzero(a, 'nnz')"),
     ("nonzero_scalar", [("float32", 1.0)], "ops.nonzero(a, 1)"),
     ("range_neg_step", [], "ops.range(5, 0, -2, dtype=DType.int64, device=DeviceRef.CPU())"),
