@@ -7,9 +7,12 @@ is an error. A negative index counts from the end of its axis, as in MAX's kerne
 index out of range after that is not an error when the graph runs: StableHLO clamps a gathered
 window into the operand and drops a scattered update that falls outside it (JAX's defaults).
 
-Gathering moves data and keeps the input's dtype and weakness. A scatter's ``updates`` take the
-input's dtype, as MAX requires: updates of another dtype are refused (MAX refuses them when it
-builds the graph), not converted; convert them with ``.cast(input.dtype)`` first.
+Gathering moves data and keeps the input's dtype and weakness. A scatter keeps the input's dtype:
+updates of another dtype convert to it where the graph's policy promotes the two to the input's
+dtype (``int32`` updates into ``float32`` under ``jax``, as ``x.at[i].set(u)`` does), and are refused
+where it does not: under MAX's policies, which promote no two strong dtypes (MAX refuses such
+updates when it builds the graph), and where the promotion would widen the result (``float64``
+updates into ``float32``, which ``x.at[i].set`` would silently round).
 
 ==========================  =======================================================================
 ``gather(x, i, axis)``      ``x``'s shape with ``axis`` replaced by ``i``'s shape (MAX; ``np.take``)
@@ -37,11 +40,12 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ...dims import SymbolicDim, static_dims, static_size
 from ...dtypes import DType
-from ...errors import GraphError
+from ...errors import GraphError, PromotionError
+from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, iota
 from .elementwise import add, floor_divide, less, logical_not, not_equal, remainder
-from .promotion import convert, graph_of, unary_operand
+from .promotion import convert, decide_operands, graph_of, unary_operand
 from .reduction import _Body
 from .selection import where
 from .shape import _reshaped, broadcast_to, format_shape, normalize_axis
@@ -333,14 +337,26 @@ def _scatter(v: Value, coords: Value, u: Value, combine: str, *, window_dims: Se
 
 
 def _scatter_operands(input: TensorValueLike, updates: TensorValueLike, what: str) -> tuple[Value, Value]:
+    """The input and the updates, in the input's dtype: updates of another dtype convert to it where
+    the graph's policy promotes the two to the input's dtype (``float32`` input, ``int32`` updates
+    under ``jax``), and are refused elsewhere (MAX's policies, which promote no two strong dtypes;
+    ``float64`` updates into ``float32``, which would lose precision)."""
     g = graph_of(input, updates)
     v = unary_operand(input, what)
     u = unary_operand(updates, what)
-    if u.graph is not g or v.graph is not g:
-        raise GraphError(f"{what}: the operands belong to different graphs")
     if u.storage is not v.storage:
-        raise GraphError(f"{what}: updates of dtype {u.storage.name} do not match the input's {v.storage.name} "
-                         f"(MAX requires one dtype); convert them first (updates.cast(DType.{v.storage.name}))")
+        fix = f"convert them first (updates.cast(DType.{v.storage.name}))"
+        try:
+            target = decide_operands(g, STABLEHLO["stablehlo.add"], what, [v, u]).target
+        except PromotionError as e:
+            raise GraphError(f"{what}: updates of dtype {u.storage.name} do not match the input's "
+                             f"{v.storage.name}, and policy {g.policy.name!r} does not promote them ({e}); "
+                             f"{fix}") from None
+        if target is not v.storage:
+            raise GraphError(f"{what}: updates of dtype {u.storage.name} into an input of {v.storage.name} would "
+                             f"promote to {target.name} under policy {g.policy.name!r}, but a scatter keeps the "
+                             f"input's dtype; {fix}")
+        u = convert(u, v.storage)
     if v.storage.is_bool and what.split("_")[-1] in ("add", "mul"):
         raise GraphError(f"{what} of bool values has no arithmetic; cast them to an integer dtype first")
     return v, u
@@ -383,7 +399,7 @@ _SCATTER_DOC = """{summary} (MAX's ``ops.{name}``).
 
     Args:
         input: The value to scatter into.
-        updates: The values to scatter, of ``input``'s dtype and rank, and its sizes except along ``axis``.
+        updates: The values to scatter, of ``input``'s rank, and its sizes except along ``axis``.
         indices: Integer indices into ``axis``, of ``updates``' shape; negative ones count from the end.
         axis: The axis the indices point along (negative counts from the end); default -1.
 
@@ -392,8 +408,8 @@ _SCATTER_DOC = """{summary} (MAX's ``ops.{name}``).
 
     Raises:
         AxisError: ``axis`` is out of range.
-        GraphError: ``updates`` has another dtype than ``input``, the shapes do not fit, or
-            ``indices`` are not integers.
+        GraphError: ``updates`` has a dtype the policy does not promote to ``input``'s, the shapes
+            do not fit, or ``indices`` are not integers.
 
     Example:
         >>> import numpy as np
@@ -413,16 +429,15 @@ _SCATTER_ND_DOC = """{summary} (MAX's ``ops.{name}``).
 
     Args:
         input: The value to scatter into.
-        updates: The values to scatter, of ``input``'s dtype and shape
-            ``indices.shape[:-1] + input.shape[k:]``.
+        updates: The values to scatter, of shape ``indices.shape[:-1] + input.shape[k:]``.
         indices: Integer coordinates; negative ones count from the end.
 
     Returns:
         A value of ``input``'s dtype and shape.
 
     Raises:
-        GraphError: ``updates`` has another dtype than ``input``, the shapes do not fit, or
-            ``indices`` are not integers.
+        GraphError: ``updates`` has a dtype the policy does not promote to ``input``'s, the shapes
+            do not fit, or ``indices`` are not integers.
 
     Example:
         >>> import numpy as np
