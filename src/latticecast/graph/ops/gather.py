@@ -371,7 +371,11 @@ def _elements(input: TensorValueLike, updates: TensorValueLike, indices: TensorV
     if i.shape != u.shape:
         raise GraphError(f"{what}: indices of shape {format_shape(i.shape)} must have the shape of the updates "
                          f"{format_shape(u.shape)} (one index per update)")
-    _same_but_axis(v, u, a, what, "updates")
+    if u.rank != v.rank or any(d != a and (n.__class__ is not int or m.__class__ is not int or m > n)
+                               and n != m for d, (n, m) in enumerate(zip(v.shape, u.shape))):
+        raise GraphError(f"{what}: updates of shape {format_shape(u.shape)} must have the input's rank ({v.rank}) "
+                         f"and at most its sizes {format_shape(v.shape)} on every axis but {a} (ONNX's "
+                         "ScatterElements, as MAX)")
     coords = _coordinates(i, a, v.shape)
     return _scatter(v, coords, u, combine, window_dims=[], inserted=list(range(v.rank)),
                     index_map=list(range(v.rank)), index_vector_dim=i.rank)
@@ -399,7 +403,8 @@ _SCATTER_DOC = """{summary} (MAX's ``ops.{name}``).
 
     Args:
         input: The value to scatter into.
-        updates: The values to scatter, of ``input``'s rank, and its sizes except along ``axis``.
+        updates: The values to scatter, of ``input``'s rank, and at most its sizes on the other axes
+            (an update at position ``p`` goes to ``p`` there).
         indices: Integer indices into ``axis``, of ``updates``' shape; negative ones count from the end.
         axis: The axis the indices point along (negative counts from the end); default -1.
 
