@@ -283,3 +283,32 @@ def test_scatter_converts_updates_where_the_policy_promotes_them_to_the_input_dt
                   policy="max-python") as g:
         with pytest.raises(GraphError, match="does not promote them"):
             lc.ops.scatter_nd(g.inputs[0], g.inputs[1], np.array([[2], [0]]))
+
+
+def _fold_reference(x: np.ndarray, size: tuple, kernel: tuple, stride: tuple, dilation: tuple,
+                    padding: tuple) -> np.ndarray:
+    """PyTorch's ``nn.Fold`` written as loops over the blocks."""
+    (h, w), (kh, kw), (sh, sw), (dh, dw), (ph, pw) = size, kernel, stride, dilation, padding
+    n, ckk, _ = x.shape
+    c = ckk // (kh * kw)
+    out = np.zeros((n, c, h + 2 * ph, w + 2 * pw), x.dtype)
+    cols = (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    for k in range(ckk):
+        ch, i, j = k // (kh * kw), k // kw % kh, k % kw
+        for block in range(x.shape[2]):
+            out[:, ch, block // cols * sh + i * dh, block % cols * sw + j * dw] += x[:, k, block]
+    return out[:, :, ph:ph + h, pw:pw + w]
+
+
+@pytest.mark.parametrize("size, kernel, stride, dilation, padding", [
+    ((4, 5), (2, 3), (1, 1), (1, 1), (0, 0)),
+    ((5, 4), (3, 2), (2, 1), (1, 2), (1, 1)),
+])
+def test_fold_matches_a_loop_over_blocks(size, kernel, stride, dilation, padding) -> None:
+    (h, w), (kh, kw), (sh, sw), (dh, dw), (ph, pw) = size, kernel, stride, dilation, padding
+    blocks = ((h + 2 * ph - dh * (kh - 1) - 1) // sh + 1) * ((w + 2 * pw - dw * (kw - 1) - 1) // sw + 1)
+    x = np.random.default_rng(1).standard_normal((2, 3 * kh * kw, blocks)).astype(np.float32)
+    (r,) = _run([lc.TensorType(lc.DType.float32, x.shape)],
+                lambda v: lc.ops.fold(v, size, kernel, stride=stride, dilation=dilation, padding=padding), x)
+    np.testing.assert_allclose(r, _fold_reference(x, size, kernel, stride, dilation, padding), rtol=1e-5,
+                               atol=1e-6)

@@ -16,7 +16,7 @@ NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` i
                    NumPy's ``take``, ``take_along_axis``
 ``reduction``      MAX's ``sum mean max min prod argmax argmin``; ``reduce_sum`` ... (NumPy's)
 ``sorting``        ``top_k``, ``bottom_k``, ``argsort``, ``cumsum``; NumPy's ``sort``, ``argsort_along``
-``tiling``         ``pad``, ``split``, ``chunk``, ``tile``, ``repeat_interleave``
+``tiling``         ``pad``, ``split``, ``chunk``, ``tile``, ``repeat_interleave``, ``fold``
 ``linalg``         ``matmul``, ``outer``, ``band_part``
 ``nn``             ``relu``, ``silu``, ``gelu``, ``softmax``, ``logsoftmax``, ``layer_norm``
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
@@ -56,7 +56,7 @@ from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, sha
                     transfer_to, transpose, unsqueeze)
 from .sharding import shard
 from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
-from .tiling import chunk, pad, repeat_interleave, split, tile
+from .tiling import chunk, fold, pad, repeat_interleave, split, tile
 
 __all__ = [
     # arithmetic (NumPy's names and MAX's)
@@ -82,7 +82,7 @@ __all__ = [
     # sorting and running sums: MAX's and NumPy's (sort, argsort_along)
     "top_k", "bottom_k", "argsort", "argsort_along", "sort", "cumsum",
     # cutting, padding and repeating
-    "pad", "split", "chunk", "tile", "repeat_interleave", "outer",
+    "pad", "split", "chunk", "tile", "repeat_interleave", "fold", "outer",
     # sharding
     "shard",
     # reductions: MAX's (one axis, kept) and NumPy's (reduce_*)

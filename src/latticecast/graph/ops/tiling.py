@@ -15,6 +15,8 @@ differs, MAX's signature wins:
 ``tile(x, repeats)``               MAX's: one positive count per axis (NumPy's ``np.tile`` also takes
                                    fewer counts, and 0)
 ``repeat_interleave``              MAX's (PyTorch's): each element repeated; NumPy's ``np.repeat``
+``fold``                           MAX's (PyTorch's ``nn.Fold``, col2im): sliding blocks summed back
+                                   into an image, by ``stablehlo.scatter``
 =================================  ======================================================================
 """
 
@@ -31,14 +33,14 @@ from ...errors import GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import iota
 from .elementwise import less_equal
-from .gather import gather
+from .gather import _scatter, gather
 from .indexing import slice_tensor
-from .promotion import Literal, constant_value, convert, graph_of, operand, unary_operand
+from .promotion import Literal, broadcast, constant_value, convert, graph_of, operand, unary_operand
 from .reduction import reduce_sum
 from .shape import _reshaped, format_shape, normalize_axis
 from .sorting import cumsum
 
-__all__ = ["pad", "split", "chunk", "tile", "repeat_interleave"]
+__all__ = ["pad", "split", "chunk", "tile", "repeat_interleave", "fold"]
 
 
 def _count(n: Any, what: str) -> int:
@@ -392,3 +394,79 @@ def _repeat_by_value(v: Value, axis: int, n: int, repeats: Value, out_dim: Any) 
     positions = iota(v.graph, DType.int64, (int(out_dim), 1), 0)
     source = reduce_sum(convert(less_equal(totals, positions), DType.int64), axis=1)
     return gather(v, source, axis)
+
+
+def _pair(x: Any, what: str, least: int) -> tuple[int, int]:
+    pair = tuple(x) if isinstance(x, (tuple, list)) else (x, x)
+    if len(pair) != 2:
+        raise GraphError(f"fold: {what} must be an integer or two, not {x!r}")
+    a, b = (_count(p, f"fold: {what}") for p in pair)
+    if a < least or b < least:
+        raise GraphError(f"fold: {what} must be at least {least}, not {x!r}")
+    return a, b
+
+
+def fold(input: TensorValueLike, output_size: tuple[Any, Any], kernel_size: tuple[Any, Any],
+         stride: "int | tuple[int, int]" = 1, dilation: "int | tuple[int, int]" = 1,
+         padding: "int | tuple[int, int]" = 0) -> Value:
+    """Sliding blocks summed back into an image (MAX's ``ops.fold``; PyTorch's ``nn.Fold``, col2im).
+
+    ``input[n, c * kh * kw + i * kw + j, l]`` is element ``(i, j)`` of channel ``c`` of block ``l``
+    (blocks in row-major order); each is added at its place in the ``output_size`` image, and
+    overlapping places add up.
+
+    Args:
+        input: A value of shape ``[N, C * kh * kw, L]``, ``L`` the number of blocks.
+        output_size: The image's ``(height, width)``.
+        kernel_size: The block's ``(kh, kw)``.
+        stride: The step between blocks (one integer or two); default 1.
+        dilation: The step between a block's elements; default 1.
+        padding: Zeros around the image that blocks may cover (dropped from the result); default 0.
+
+    Returns:
+        A value of ``input``'s dtype and shape ``[N, C, height, width]``.
+
+    Raises:
+        GraphError: ``input`` is not rank 3, its axis 1 is not a multiple of ``kh * kw``, its
+            axis 2 is not the number of blocks, a size is not a positive integer, or an axis
+            other than the first is symbolic.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("fold", input_types=[TensorType(DType.float32, [1, 4, 4])]) as g:
+        ...     g.output(ops.fold(g.inputs[0], (3, 3), (2, 2)))
+        >>> g.compile()(np.ones((1, 4, 4), np.float32))[0][0, 0].tolist()
+        [[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]
+    """
+    v = unary_operand(input, "fold")
+    if v.rank != 3:
+        raise GraphError(f"fold takes a value of shape [N, C * kh * kw, L], not {format_shape(v.shape)}")
+    (h, w), (kh, kw) = _pair(output_size, "output_size", 1), _pair(kernel_size, "kernel_size", 1)
+    (sh, sw), (dh, dw), (ph, pw) = _pair(stride, "stride", 1), _pair(dilation, "dilation", 1), \
+        _pair(padding, "padding", 0)
+    ckk, blocks = _static(v, 1, "fold"), _static(v, 2, "fold")
+    if ckk % (kh * kw):
+        raise GraphError(f"fold: axis 1 of {format_shape(v.shape)} ({ckk}) must be a multiple of the kernel size "
+                         f"{kh} * {kw}")
+    rows, cols = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    if rows < 1 or cols < 1 or rows * cols != blocks:
+        raise GraphError(f"fold: axis 2 of {format_shape(v.shape)} ({blocks}) must be the number of blocks, "
+                         f"{max(rows, 0)} * {max(cols, 0)} = {max(rows, 0) * max(cols, 0)} for output_size "
+                         f"{(h, w)}, kernel_size {(kh, kw)}, stride {(sh, sw)}, dilation {(dh, dw)}, padding "
+                         f"{(ph, pw)}")
+    channels, hp, wp = ckk // (kh * kw), h + 2 * ph, w + 2 * pw
+    k, block = np.arange(ckk)[:, None], np.arange(blocks)[None, :]
+    row = (block // cols) * sh + (k // kw % kh) * dh
+    col = (block % cols) * sw + (k % kw) * dw
+    target = (k // (kh * kw)) * hp * wp + row * wp + col  # [C * kh * kw, L]: a place in the padded image
+    g = v.graph
+    n = v.shape[0]
+    places = constant_value(g, target.reshape(-1, 1), DType.int64)
+    image = broadcast(constant_value(g, np.zeros((), v.storage.np_dtype), v.storage), (n, channels * hp * wp))
+    summed = _scatter(image, places, _reshaped(v, (n, ckk * blocks)), "add", window_dims=[0], inserted=[1],
+                      index_map=[1], index_vector_dim=1)
+    padded = _reshaped(summed, (n, channels, hp, wp))
+    if not ph and not pw:
+        return padded
+    return slice_tensor(padded, [slice(None), slice(None), slice(ph, ph + h), slice(pw, pw + w)])
