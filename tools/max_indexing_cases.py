@@ -67,6 +67,8 @@ VALUES: list[Case] = [
     ("nonzero_bool", [("bool", [False, True, True])], "ops.nonzero(a, 2)"),
     ("masked_scatter", [("float32", X), ("bool", [[True, False, False, True], [False, True, True, False]]),
                         ("float32", [10.0, 20.0, 30.0, 40.0])], "ops.masked_scatter(a, b, c, out_dim=4)"),
+    ("fold", [("float32", [[[float(i * 6 + j) for j in range(6)] for i in range(8)]])],
+     "ops.fold(a, (4, 3), (2, 2), stride=(2, 1), dilation=1, padding=(1, 0))"),
     ("range_float", [], "ops.range(0, 1, 0.3, dtype=DType.float32, device=DeviceRef.CPU())"),
 ]
 
@@ -101,5 +103,7 @@ BUILDS: list[Case] = [
     ("range", [], "ops.range(0, 5, 2, dtype=DType.int64, device=DeviceRef.CPU())"),
     ("nonzero_symbolic", [("float32", X)], "ops.nonzero(a, 'nnz')"),
     ("nonzero_scalar", [("float32", 1.0)], "ops.nonzero(a, 1)"),
+    ("fold_bad_blocks", [("float32", [[[0.0] * 3] * 8])], "ops.fold(a, (4, 3), (2, 2))"),
+    ("fold_bad_channels", [("float32", [[[0.0] * 6] * 7])], "ops.fold(a, (4, 3), (2, 2))"),
     ("range_neg_step", [], "ops.range(5, 0, -2, dtype=DType.int64, device=DeviceRef.CPU())"),
 ]

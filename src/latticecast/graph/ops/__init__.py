@@ -4,13 +4,18 @@ Where MAX 26.7's ``max.graph.ops`` has a name, the op here has MAX's signature a
 meaning (``transpose(x, axis_1, axis_2)`` swaps two axes; ``sum``/``max``/``min``/``mean``
 reduce one axis, default -1, and keep it; ``max(x, y)`` is elementwise). latticecast's
 NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` is
-``max(x, y)``), and its NumPy-style reductions are ``reduce_sum`` and friends.
+``max(x, y)``), and its NumPy-style reductions are ``reduce_sum`` and friends. Where NumPy's
+function of a MAX name has another signature, MAX's wins and the module's table says where
+NumPy's went: ``argsort`` (NumPy's is ``argsort_along``), ``cumsum`` (the last axis by default,
+where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one count per axis) and
+``pad`` (MAX's flat paddings; NumPy's pairs are accepted too). NumPy's ``take``,
+``take_along_axis`` and ``sort`` keep NumPy's signatures.
 
 =================  =============================================================
 ``elementwise``    arithmetic, division, comparisons, bitwise and logical ops, shifts, unary math, casts
 ``selection``      ``where``/``select``, ``clamp``
 ``shape``          ``reshape``, ``broadcast_to``, ``transpose``, ``permute``, ``flatten``, ``squeeze``,
-                   ``unsqueeze``, ``concat``, ``stack``, ``rebind``, ``transfer_to``
+                   ``unsqueeze``, ``concat``, ``stack``, ``rebind``, ``transfer_to``, ``shape_to_tensor``
 ``indexing``       ``slice_tensor`` (what ``x[...]`` calls)
 ``gather``         ``gather``, ``gather_nd``, ``scatter*``, ``scatter_nd*``, ``nonzero``, ``masked_scatter``;
                    NumPy's ``take``, ``take_along_axis``
