@@ -413,7 +413,9 @@ def fold(input: TensorValueLike, output_size: tuple[Any, Any], kernel_size: tupl
 
     ``input[n, c * kh * kw + i * kw + j, l]`` is element ``(i, j)`` of channel ``c`` of block ``l``
     (blocks in row-major order); each is added at its place in the ``output_size`` image, and
-    overlapping places add up.
+    overlapping places add up. With ``padding``, the result is the padded image cropped at the
+    padding, as in PyTorch and MAX's documentation (MAX 26.7's kernel crops it at 0 instead:
+    measured in ``tests/test_ops_indexing.py``).
 
     Args:
         input: A value of shape ``[N, C * kh * kw, L]``, ``L`` the number of blocks.
