@@ -61,6 +61,13 @@ def build(name: str, inputs: list[tuple[str, Any]], code: str) -> dict[str, Any]
     return record
 
 
+def write(path: str, version: str, cases: dict[str, Any]) -> None:
+    """The record as JSON, one case a line (it diffs by case)."""
+    lines = [f" {json.dumps(name)}: {json.dumps(cases[name], sort_keys=True)}" for name in sorted(cases)]
+    with open(path, "w") as f:
+        f.write(f'{{"max": {json.dumps(version)}, "cases": {{\n' + ",\n".join(lines) + "\n}}\n")
+
+
 def main(path: str = DEFAULT_OUTPUT) -> None:
     cases = {name: build(name, inputs, code) for name, inputs, code in VALUES + BUILDS}
     failed = {name: cases[name]["error"] for name, _, _ in VALUES if cases[name]["error"]}
@@ -79,9 +86,7 @@ def main(path: str = DEFAULT_OUTPUT) -> None:
     results = [o.to_numpy() for o in model.execute(*arrays)]
     for name, (lo, hi) in spans.items():
         cases[name]["values"] = [r.tolist() for r in results[lo:hi]]
-    with open(path, "w") as f:
-        json.dump({"max": importlib.metadata.version("max"), "cases": cases}, f, indent=1, sort_keys=True)
-        f.write("\n")
+    write(path, importlib.metadata.version("max"), cases)
     print(f"wrote {len(cases)} cases to {path}")
 
 
