@@ -334,3 +334,15 @@ def test_fold_with_padding_keeps_pytorchs_meaning_where_max_differs() -> None:
     padded = _fold_reference(x, (6, 3), (2, 2), (2, 1), (1, 1), (0, 0))
     np.testing.assert_array_equal(np.asarray(case["values"][0]), padded[:, :, :4])
     assert not np.array_equal(r, padded[:, :, :4])
+
+
+def test_a_weak_value_sorts_and_pads_as_its_stored_dtype() -> None:
+    with lc.Graph("weak", input_types=[lc.TensorType(lc.DType.float32, [3])]) as g:
+        weak = lc.ops.broadcast_to(2, [3])  # a Python int, broadcast: weak
+        assert weak.is_weak
+        values, indices = lc.ops.top_k(weak, 2)
+        padded = lc.ops.pad(weak, [1, 0])
+        assert indices.dtype is lc.DType.int64 and not values.is_weak and not padded.is_weak
+        g.output(values + g.inputs[0][:2], indices, padded)
+    out = g.compile()(np.zeros(3, np.float32))
+    assert [o.tolist() for o in out] == [[2.0, 2.0], [0, 1], [0, 2, 2, 2]]

@@ -59,7 +59,9 @@ def _sortable(x: TensorValueLike, what: str) -> Value:
         raise GraphError(f"{what} needs a value with at least one axis, not a scalar")
     if v.storage.is_complex:
         raise DomainError(f"{what}: complex values have no order; sort their real part or magnitude instead")
-    return v
+    # a weak value (a broadcast Python scalar) is sorted as the dtype it is stored in: the sort's second
+    # result, the int64 indices, must not be re-typed with it
+    return convert(v, v.storage) if v.is_weak else v
 
 
 def _sorted(v: Value, axis: int, descending: bool) -> tuple[Value, Value]:

@@ -191,13 +191,15 @@ def _pad_constant(v: Value, pads: list[tuple[int, int]], value: TensorValueLike)
                          f"{v.storage.name}, not {fill.storage.name}{format_shape(fill.shape)}; cast it first")
     if all(lo == 0 and hi == 0 for lo, hi in pads):
         return v
+    if v.is_weak:  # the fill is a strong constant of the stored dtype: pad the value as that dtype
+        v = convert(v, v.storage)
     shape = tuple(n + lo + hi for n, (lo, hi) in zip(v.shape, pads))  # padded axes are static
     with g.context:
         attrs = {"edge_padding_low": ir.DenseI64ArrayAttr.get([lo for lo, _ in pads]),
                  "edge_padding_high": ir.DenseI64ArrayAttr.get([hi for _, hi in pads]),
                  "interior_padding": ir.DenseI64ArrayAttr.get([0] * v.rank)}
-    op = g._add_op("stablehlo.pad", [g.tc.tensor(v.storage, shape)], [v.ir, fill.ir], attrs, weak=v.is_weak)
-    return Value(g, op.result, v.ptype, shape, storage=v.storage)
+    op = g._add_op("stablehlo.pad", [g.tc.tensor(v.storage, shape)], [v.ir, fill.ir], attrs)
+    return Value(g, op.result, v.storage, shape)
 
 
 def split(x: TensorValueLike, split_sizes: Sequence[Any], axis: int = 0) -> list[Value]:
