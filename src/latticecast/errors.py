@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LatticecastError", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
            "GraphError", "NoCurrentGraphError", "RegionTypeError",
-           "UnsupportedOpError"]
+           "UnsupportedOpError", "AxisError"]
 
 
 class LatticecastError(Exception):
@@ -109,6 +109,13 @@ class RegionTypeError(GraphError, TypeError):
 
     A ``TypeError`` as JAX's and MAX's type mismatches are, and a :class:`GraphError`
     (``ValueError``) as MAX's refused predicates are, so code written for either catches it."""
+
+
+class AxisError(GraphError, IndexError):
+    """An axis outside ``[-rank, rank)`` of the value it names.
+
+    A :class:`GraphError`, and an ``IndexError`` as MAX raises for a bad axis, so code written
+    for MAX catches it unchanged."""
 
 
 class NoCurrentGraphError(GraphError, LookupError):

@@ -4,17 +4,26 @@ Where MAX 26.7's ``max.graph.ops`` has a name, the op here has MAX's signature a
 meaning (``transpose(x, axis_1, axis_2)`` swaps two axes; ``sum``/``max``/``min``/``mean``
 reduce one axis, default -1, and keep it; ``max(x, y)`` is elementwise). latticecast's
 NumPy names stay where they do not clash (``subtract`` is ``sub``, ``maximum`` is
-``max(x, y)``), and its NumPy-style reductions are ``reduce_sum`` and friends.
+``max(x, y)``), and its NumPy-style reductions are ``reduce_sum`` and friends. Where NumPy's
+function of a MAX name has another signature, MAX's wins and the module's table says where
+NumPy's went: ``argsort`` (NumPy's is ``argsort_along``), ``cumsum`` (the last axis by default,
+where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one count per axis) and
+``pad`` (MAX's flat paddings; NumPy's pairs are accepted too). NumPy's ``take``,
+``take_along_axis`` and ``sort`` keep NumPy's signatures.
 
 =================  =============================================================
 ``elementwise``    arithmetic, division, comparisons, bitwise and logical ops, shifts, unary math (``acos``,
                    ``atanh`` ... are MAX's and NumPy 2's names), casts
 ``selection``      ``where``/``select``, ``clamp``
 ``shape``          ``reshape``, ``broadcast_to``, ``transpose``, ``permute``, ``flatten``, ``squeeze``,
-                   ``unsqueeze``, ``concat``, ``stack``, ``rebind``, ``transfer_to``
+                   ``unsqueeze``, ``concat``, ``stack``, ``rebind``, ``transfer_to``, ``shape_to_tensor``
 ``indexing``       ``slice_tensor`` (what ``x[...]`` calls)
+``gather``         ``gather``, ``gather_nd``, ``scatter*``, ``scatter_nd*``, ``nonzero``, ``masked_scatter``;
+                   NumPy's ``take``, ``take_along_axis``
 ``reduction``      MAX's ``sum mean max min prod argmax argmin``; ``reduce_sum`` ... (NumPy's)
-``linalg``         ``matmul``, ``band_part``
+``sorting``        ``top_k``, ``bottom_k``, ``argsort``, ``cumsum``; NumPy's ``sort``, ``argsort_along``
+``tiling``         ``pad``, ``split``, ``chunk``, ``tile``, ``repeat_interleave``, ``fold``
+``linalg``         ``matmul``, ``outer``, ``band_part``
 ``nn``             ``relu``, ``silu``, ``gelu``, ``softmax``, ``logsoftmax``, ``layer_norm``, ``rms_norm``,
                    ``group_norm``
 ``convolution``    ``conv2d``, ``conv3d``, ``conv2d_transpose`` (MAX's, channels-last); ``conv`` (the generic
@@ -41,11 +50,13 @@ import numpy as np
 
 from ...device_ref import DeviceRef, DeviceRefLike
 from ...dtypes import DType, DTypeLike
-from ...errors import GraphError
+from ...errors import GraphError, LiteralRangeError
+from ...values import scalar_problem
 from ..current import current_graph
 from ..value import Value
 from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, while_loop
 from .collectives import allgather, allreduce, distributed_broadcast, reducescatter
+from .dynamic import iota
 from .convolution import conv, conv2d, conv2d_transpose, conv3d
 from .elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_not,
                           bitwise_or, bitwise_xor, cast, ceil, cos, cosh, div, divide, equal, erf, exp, expm1, floor,
@@ -54,18 +65,23 @@ from .elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh
                           minimum, mod, mul, multiply, negate, negative, not_equal, pow, power, remainder,
                           right_shift, round, rsqrt, sigmoid, sign, sin, sinh, sqrt, sub, subtract, tan, tanh,
                           true_divide, trunc)
+from .gather import (gather, gather_nd, masked_scatter, nonzero, scatter, scatter_add, scatter_max, scatter_min,
+                     scatter_mul, scatter_nd, scatter_nd_add, scatter_nd_max, scatter_nd_min, scatter_nd_mul, take,
+                     take_along_axis)
 from .indexing import slice_tensor
-from .linalg import band_part, matmul
+from .linalg import band_part, matmul, outer
 from .nn import gelu, group_norm, layer_norm, logsoftmax, relu, rms_norm, silu, softmax
 from .pooling import avg_pool2d, max_pool2d
 from .reduction import (argmax, argmin, max, mean, min, prod, reduce_max, reduce_mean, reduce_min, reduce_prod,
                         reduce_sum, sum)
 from .resize import InterpolationMode, resize, resize_bicubic, resize_linear, resize_nearest
 from .selection import clamp, select, where
-from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, squeeze, stack, transfer_to, transpose,
-                    unsqueeze)
+from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, shape_to_tensor, squeeze, stack,
+                    transfer_to, transpose, unsqueeze)
 from .sharding import shard
 from .signal import hann_window, irfft
+from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
+from .tiling import chunk, fold, pad, repeat_interleave, split, tile
 from .unsupported import (buffer_create, buffer_load, buffer_store, buffer_store_slice, custom, dequantize,
                           inplace_custom, print, qmatmul, side_stream)
 
@@ -94,7 +110,15 @@ __all__ = [
     "where", "select", "clamp",
     # shape and indexing
     "reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat", "stack",
-    "rebind", "slice_tensor", "transfer_to",
+    "rebind", "slice_tensor", "transfer_to", "shape_to_tensor",
+    # gathering and scattering: MAX's and NumPy's (take, take_along_axis)
+    "gather", "gather_nd", "take", "take_along_axis", "scatter", "scatter_add", "scatter_max", "scatter_min",
+    "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul",
+    "nonzero", "masked_scatter",
+    # sorting and running sums: MAX's and NumPy's (sort, argsort_along)
+    "top_k", "bottom_k", "argsort", "argsort_along", "sort", "cumsum",
+    # cutting, padding and repeating
+    "pad", "split", "chunk", "tile", "repeat_interleave", "fold", "outer",
     # sharding
     "shard",
     # control flow: MAX's signatures, then JAX's (lax_cond and lax_while_loop are JAX's cond and while_loop)
@@ -150,43 +174,86 @@ def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike =
     return current_graph().constant(value, dtype)
 
 
+#: The most elements ``range`` makes: MAX's compiler stops above it (measured with MAX 26.7:
+#: ``ops.range(0, 2**63 - 1, 1)`` aborts with "SmallVector unable to grow ... maximum value for size
+#: type (4294967295)"), and a range that long would not fit a device either.
+RANGE_LIMIT = (1 << 32) - 1
+
+
 def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: DTypeLike,
           device: DeviceRefLike = None) -> Value:
-    """``start, start + step, ...`` below ``stop`` (NumPy's ``arange``) as a constant of ``dtype``.
+    """``start, start + step, ...``: ``(stop - start) // step`` values of ``dtype`` (MAX's ``ops.range``).
 
-    MAX also takes graph values as bounds (and then needs ``out_dim``); latticecast takes
-    Python numbers.
+    The count is MAX's, a floor: ``range(0, 5, 2)`` is ``[0, 2]`` and ``range(0, 1, 0.3)`` is
+    ``[0, 0.3, 0.6]`` (NumPy's ``arange`` rounds up and gives one more). Bounds may be rank-0
+    graph values (then ``out_dim`` gives the count); the values are ``start + i * step``
+    computed in ``dtype``.
 
     Args:
-        start: The first value.
-        stop: The bound, not included.
-        step: The increment; default 1.
-        out_dim: The number of elements, checked when given.
-        dtype: The constant's dtype.
+        start: The first value: a number or a rank-0 graph value.
+        stop: The bound, as ``start``.
+        step: The increment, as ``start``; default 1; not 0.
+        out_dim: The number of values: required (an integer) when a bound is a graph value, and
+            checked against ``(stop - start) // step`` otherwise.
+        dtype: The values' dtype.
         device: The device; when given, it must be the graph's.
 
     Returns:
-        A 1-D constant of ``dtype``.
+        A 1-D value of ``dtype``.
 
     Raises:
-        GraphError: A bound is a graph value, ``out_dim`` is not the number of elements, or
-            ``device`` is not the graph's.
-        LiteralRangeError: A value does not fit ``dtype``.
+        GraphError: ``step`` is 0, the count is negative, above ``RANGE_LIMIT`` or not
+            ``out_dim``, ``out_dim`` is missing or symbolic for graph-value bounds, a bound is not
+            rank 0, or ``device`` is not the graph's.
+        LiteralRangeError: ``start`` or the last value does not fit ``dtype``.
 
     Example:
         >>> from latticecast import DType, Graph, TensorType, ops
         >>> with Graph("range", input_types=[]) as g:
-        ...     r = ops.range(0, 6, 2, dtype=DType.int32)
-        ...     g.output(r)
-        >>> g.compile()()[0].tolist()
-        [0, 2, 4]
+        ...     g.output(ops.range(0, 6, 2, dtype=DType.int32), ops.range(0, 5, 2, dtype=DType.int32))
+        >>> [r.tolist() for r in g.compile()()]
+        [[0, 2, 4], [0, 2]]
     """
     _placed(device, "range")
-    if any(isinstance(b, Value) for b in (start, stop, step)):
-        raise GraphError("range takes Python numbers for start, stop and step; a range whose bounds are graph "
-                         "values has a size known only when the graph runs, which latticecast does not support")
     d = DType.parse(dtype)
-    values = np.arange(start, stop, step)
-    if out_dim is not None and out_dim != len(values):
-        raise GraphError(f"range({start}, {stop}, {step}) has {len(values)} elements, not out_dim={out_dim}")
-    return current_graph().constant(values, d)
+    g = current_graph()
+    what = f"range({start}, {stop}, {step})"
+    if any(isinstance(b, Value) for b in (start, stop, step)):
+        if out_dim is None or isinstance(out_dim, bool) or not isinstance(out_dim, (int, np.integer)):
+            raise GraphError(f"{what}: bounds that are graph values need out_dim, the number of values as an "
+                             f"integer, not {out_dim!r} (StableHLO needs it when it builds the graph)")
+        count = int(out_dim)
+    else:
+        for name, b in (("start", start), ("stop", stop), ("step", step)):
+            if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)):
+                raise GraphError(f"{what}: {name} must be a number or a rank-0 graph value, not {b!r}")
+        if step == 0:
+            raise GraphError(f"{what}: step must not be 0")
+        count = int((stop - start) // step)
+        if out_dim is not None and out_dim != count:
+            raise GraphError(f"{what} has {max(count, 0)} elements ((stop - start) // step, as MAX counts), not "
+                             f"out_dim={out_dim}")
+    if count < 0:
+        raise GraphError(f"{what}: (stop - start) // step is {count}: a negative count; for a descending range "
+                         "give a negative step")
+    if count > RANGE_LIMIT:
+        raise GraphError(f"{what} would have {count} elements, more than the {RANGE_LIMIT} a range can have (MAX's "
+                         "compiler stops there too); use a smaller range")
+    # integers count in int64 (an int8 range from -100 to 100 passes 127 on the way), floats in dtype
+    work = DType.int64 if d.is_integral and not d.is_bool else d
+    if not isinstance(start, Value) and not isinstance(step, Value) and count:
+        problem = scalar_problem(start, d) or scalar_problem(start + (count - 1) * step, d)
+        if problem:
+            raise LiteralRangeError(f"{what}: {problem}", policy=g.policy.name, rhs=d)
+    bounds = []
+    for b in (start, step):
+        if isinstance(b, Value):
+            if b.graph is not g or b.rank != 0:
+                raise GraphError(f"{what}: a graph-value bound must be a rank-0 value of this graph, not "
+                                 f"{b.storage.name}{list(b.shape)}")
+            bounds.append(b if b.storage is work and not b.is_weak else b.cast(work))
+        else:
+            bounds.append(g.constant(b, work))
+    first, increment = bounds
+    values = iota(g, work, (count,), 0) * increment + first
+    return values if work is d else values.cast(d)

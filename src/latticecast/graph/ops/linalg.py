@@ -1,4 +1,4 @@
-"""Linear algebra: ``matmul`` (``@``) by ``dot_general``, and ``band_part``.
+"""Linear algebra: ``matmul`` (``@``) by ``dot_general``, ``outer``, and ``band_part``.
 
 ``matmul`` follows NumPy's and MAX's rules: 1-D operands are a row (left) or a column
 (right) that is dropped again, and leading (batch) dimensions broadcast. A mixed-dtype
@@ -18,12 +18,12 @@ from ...errors import DomainError, GraphError, PromotionError
 from ...op_rules import STABLEHLO, decide
 from ..value import TensorValueLike, Value
 from .dynamic import iota
-from .elementwise import bitwise_and, greater_equal, invert, less_equal, subtract
+from .elementwise import bitwise_and, greater_equal, invert, less_equal, multiply, subtract
 from .promotion import Literal, broadcast, broadcast_shapes, constant_value, convert, graph_of, operand, with_op
 from .selection import where
-from .shape import format_shape, squeeze, unsqueeze
+from .shape import _reshaped, format_shape, squeeze, unsqueeze
 
-__all__ = ["matmul", "band_part"]
+__all__ = ["matmul", "outer", "band_part"]
 
 
 def matmul(x: TensorValueLike, y: TensorValueLike) -> Value:
@@ -99,6 +99,39 @@ def matmul(x: TensorValueLike, y: TensorValueLike) -> Value:
     if a.rank == 1:
         result = squeeze(result, -1 if b.rank == 1 else -2)
     return result
+
+
+def outer(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
+    """The outer product of two rank-1 values (MAX's ``ops.outer``; NumPy's ``np.outer``).
+
+    ``result[i, j] = lhs[i] * rhs[j]``, promoted as ``*`` promotes (MAX's ``outer`` is
+    ``lhs[:, None] * rhs[None, :]``).
+
+    Args:
+        lhs: A rank-1 value (or a NumPy array or list).
+        rhs: A rank-1 value.
+
+    Returns:
+        A value of shape ``[len(lhs), len(rhs)]`` in the promoted dtype.
+
+    Raises:
+        GraphError: An operand does not have rank 1.
+        PromotionError: The policy defines no promotion of the two dtypes.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("outer", input_types=[TensorType(DType.float32, [2])]) as g:
+        ...     g.output(ops.outer(g.inputs[0], np.array([1, 2, 3], np.float32)))
+        >>> g.compile()(np.array([1, 2], np.float32))[0].tolist()
+        [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]]
+    """
+    g = graph_of(lhs, rhs)
+    a, b = operand(lhs, g), operand(rhs, g)
+    if isinstance(a, Literal) or isinstance(b, Literal) or a.rank != 1 or b.rank != 1:
+        raise GraphError(f"outer takes two rank-1 values, not shapes {format_shape(a.shape)} and "
+                         f"{format_shape(b.shape)}; flatten them first (x.flatten())")
+    return multiply(_reshaped(a, (a.shape[0], 1)), _reshaped(b, (1, b.shape[0])))
 
 
 def band_part(x: TensorValueLike, num_lower: int | None = None, num_upper: int | None = None,

@@ -18,13 +18,13 @@ from jaxlib.mlir.dialects import stablehlo
 from ...device_ref import DeviceRef, DeviceRefLike
 from ...dims import SymbolicDim, as_dim, check_shape, is_static, static_size, symbols
 from ...dtypes import DType
-from ...errors import GraphError
+from ...errors import AxisError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, shape_value
 from .promotion import Literal, broadcast, graph_of, operand, unary_operand
 
 __all__ = ["reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat",
-           "stack", "rebind", "transfer_to", "normalize_axis", "format_shape"]
+           "stack", "rebind", "transfer_to", "shape_to_tensor", "normalize_axis", "format_shape"]
 
 
 def format_shape(shape: Iterable[Any]) -> str:
@@ -33,14 +33,15 @@ def format_shape(shape: Iterable[Any]) -> str:
 
 
 def normalize_axis(axis: Any, rank: int, what: str) -> int:
-    """``axis`` in ``[-rank, rank)`` as a non-negative index, or a :class:`GraphError`."""
+    """``axis`` in ``[-rank, rank)`` as a non-negative index; an :class:`AxisError` (an ``IndexError``, as
+    in MAX) when it is out of range, a :class:`GraphError` when it is not an integer."""
     if isinstance(axis, bool) or not isinstance(axis, int):
         try:
             axis = int(axis.__index__())  # NumPy integers
         except AttributeError:
             raise GraphError(f"{what}: axis {axis!r} is not an integer") from None
     if not -rank <= axis < rank:
-        raise GraphError(f"{what}: axis {axis} is out of range for a value of rank {rank} "
+        raise AxisError(f"{what}: axis {axis} is out of range for a value of rank {rank} "
                          f"(expected {-rank} to {rank - 1})" if rank else
                          f"{what}: axis {axis} is out of range for a value of rank 0 (it has no axes)")
     normalized: int = axis % rank
@@ -500,3 +501,29 @@ def transfer_to(x: TensorValueLike, device: DeviceRefLike) -> Value:
                          "compiles a graph for one device; give the input types the device you want (or compile "
                          "with g.compile(device=...))")
     return v
+
+
+def shape_to_tensor(shape: Iterable[Any]) -> Value:
+    """A shape as a rank-1 ``int64`` value (MAX's ``ops.shape_to_tensor``): its sizes, a symbolic
+    dimension's read when the graph runs.
+
+    Args:
+        shape: A sequence of sizes and symbolic dimensions (such as ``x.shape``).
+
+    Returns:
+        An ``int64`` value of shape ``[len(shape)]`` in the current graph.
+
+    Raises:
+        GraphError: A dimension is neither a size nor a symbolic dimension, or there is no current graph.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> import numpy as np
+        >>> with Graph("shape_to_tensor", input_types=[TensorType(DType.float32, ["batch", 3])]) as g:
+        ...     g.output(ops.shape_to_tensor(g.inputs[0].shape))
+        >>> g.compile()(np.zeros((5, 3), np.float32))[0].tolist()
+        [5, 3]
+    """
+    dims = check_shape(shape, "shape_to_tensor")
+    g = graph_of()
+    return Value(g, shape_value(g, dims), DType.int64, (len(dims),))
