@@ -82,7 +82,7 @@ def test_explain_shows_the_path_to_the_join():
 
 
 def test_register_policy():
-    from latticecast.policies.max import MaxPolicy
+    from latticecast.policies.max_seed import MaxPolicy
 
     class Tiny(MaxPolicy):
         name = "tiny-max"

@@ -36,14 +36,14 @@ from ..errors import GraphError, LatticecastError
 from ..op_rules import WEAK_ARRAY, WEAK_ATTR, OpPromotion
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
 from ..passes.lower_dtypes import lower_dtypes
-from ..passes.sharding import SDY_SHARDING
+from ..passes.value_sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
 from ..tensor_type import TensorType
 from ..weak import PType
 from . import current
 from .current import current_graph
 from .ops.promotion import as_value, constant_value
-from .sharding import MeshLayout
+from .mesh_layout import MeshLayout
 from .value import Value
 
 __all__ = ["Graph", "PassFailure", "current_graph"]
@@ -122,7 +122,7 @@ class Graph:
     ``mesh.size`` devices: inputs take ``TensorType(..., sharding=PartitionSpec(...))``, values
     ``ops.shard(value, PartitionSpec(...))``, outputs ``g.output(..., shardings=[...])``; what is
     not given is replicated. The module carries Shardy shardings and ``mhlo.num_partitions``, and
-    :meth:`compile` runs it on the mesh's devices (see :mod:`latticecast.graph.sharding`).
+    :meth:`compile` runs it on the mesh's devices (see :mod:`latticecast.graph.mesh_layout`).
     """
 
     def __init__(self, name: str, forward: Callable[..., Any] | None = None,

@@ -1,6 +1,6 @@
 """Promotion policies: one module per system, all behind :func:`policy`.
 
-``latticecast.policies`` is both this package (``latticecast.policies.max`` is MAX's
+``latticecast.policies`` is both this package (``latticecast.policies.max_seed`` is MAX's
 module) and the public function of the design's API: ``lc.policies()`` lists the
 registered names. Calling the package calls :func:`registry.policies`.
 """

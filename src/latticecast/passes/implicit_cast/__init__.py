@@ -5,10 +5,10 @@ the pass decides the promotion with :func:`latticecast.op_rules.decide` (the dec
 the graph builder makes too), converts the operands that differ and checks the
 declared result type. One conversion is made per (value, target type), placed right
 after the value's definition so that it dominates every use, and it carries the
-value's sharding. Weak values (:mod:`.weak`) take part as the policy's weak types.
+value's sharding. Weak values (:mod:`.weak_values`) take part as the policy's weak types.
 
 The jobs are split by module: :mod:`.planning` (what to do with an op of one shape),
-:mod:`.weak` (weak values, constants and cleanup), :mod:`.lossy` (diagnostics for
+:mod:`.weak_values` (weak values, constants and cleanup), :mod:`.lossy` (diagnostics for
 conversions that can lose magnitude). Dtype lowering is its own pass
 (:mod:`latticecast.passes.lower_dtypes`), which this one runs at its end unless told not to.
 
@@ -29,10 +29,10 @@ from ...op_rules import IMPLICIT_BROADCAST_ATTR, STABLEHLO, WEAK_ATTR, WEAK_TRAN
 from ..base import LatticecastPass, PassResult
 from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
-from ..sharding import copy_sharding
+from ..value_sharding import copy_sharding
 from .lossy import check_lossy
 from .planning import EXPLICIT_FROM_0D, Planner, Refusal
-from .weak import WeakValues
+from .weak_values import WeakValues
 
 __all__ = ["ImplicitCastPass", "ImplicitCastOptions", "run_implicit_cast"]
 
