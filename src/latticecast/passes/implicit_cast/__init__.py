@@ -31,7 +31,7 @@ from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
 from ..value_sharding import copy_sharding
 from .lossy import check_lossy
-from .planning import EXPLICIT_FROM_0D, Planner, Refusal
+from .planning import EXPLICIT_FROM_0D, Plan, Planner, Refusal
 from .weak_values import WeakValues
 
 __all__ = ["ImplicitCastPass", "ImplicitCastOptions", "run_implicit_cast"]
@@ -175,7 +175,14 @@ class _Run:
         if isinstance(plan, Refusal):
             self.result.error(op, plan.message)
             return
+        self._apply(op, plan, values, positions, result)
+
+    def _apply(self, op: ir.Operation, plan: Plan, values: tuple[ir.Value[ir.Type], ...],
+               positions: tuple[int, ...] | None, result: ir.Value[ir.Type]) -> None:
+        """Carry out ``plan`` on ``op``: its operands ``values`` (at ``positions``; ``None``: all) become
+        the converts the plan names, a compare's type follows the promotion, a weak result stays weak."""
         converted = self.converted
+        operands = op.operands
         for i, target in plan.converts:
             new = converted.get((values[i], target))
             if new is None:
@@ -188,7 +195,7 @@ class _Run:
             if not (plan.float_target and "TOTALORDER" in str(op.attributes["compare_type"])):
                 op.attributes["compare_type"] = plan.compare_type
         if plan.weak_result:
-            weak_values.add(result)
+            self.weak.values.add(result)
 
     # -- conversion -------------------------------------------------------------------------
 
