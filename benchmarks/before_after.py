@@ -3,7 +3,8 @@
 Runs latticecast's side of each benchmark in ``targets.py`` (the measurements ``python3
 dev.py bench`` shows against JAX) on two git revisions in one run, and prints each
 one's median per revision and the ratio after/before (``HEAD / BASE``; below 1: the
-later revision is faster). Each revision is checked out with ``git worktree add`` into
+later revision is faster), of the medians and of the fastest samples (the least
+disturbed by other load). Each revision is checked out with ``git worktree add`` into
 a temporary directory (removed at the end); ``HEAD_REV`` left out means this checkout's
 working tree as it is, uncommitted changes included. Every measurement runs in a fresh
 process whose ``PYTHONPATH`` is that revision's ``src``, with this checkout's
@@ -134,6 +135,11 @@ class Comparison:
         """after/before of the medians: below 1 the later revision is faster."""
         return statistics.median(self.after) / statistics.median(self.before)
 
+    @property
+    def best_ratio(self) -> float:
+        """after/before of the fastest samples: the least disturbed by other load on the machine."""
+        return min(self.after) / min(self.before)
+
 
 def resolve(rev: str) -> str:
     """The commit ``rev`` names in this repository.
@@ -231,11 +237,12 @@ def main(argv: list[str] | None = None) -> int:
         write_jax_module(jax_module, MEASURES[-1].sized(args.scale))
         print(f"before: {args.base} ({resolve(args.base)[:10]}), after: {args.head or 'this working tree'}; "
               f"medians of {args.rounds} rounds, sizes x{args.scale:g}", flush=True)
-        print(f"{'measure':64s} {'size':>8s} {'before':>10s} {'after':>10s} {'after/before':>13s}", flush=True)
+        print(f"{'measure':64s} {'size':>8s} {'before':>10s} {'after':>10s} {'after/before':>13s} "
+              f"{'(fastest)':>10s}", flush=True)
         for c in compare(before, after, measures, args.rounds, args.scale, jax_module):
             m = c.measure
             print(f"{m.name:64s} {m.sized(args.scale):8,d} {statistics.median(c.before):8.4g}{m.unit:>2s} "
-                  f"{statistics.median(c.after):8.4g}{m.unit:>2s} {c.ratio:12.2f}x", flush=True)
+                  f"{statistics.median(c.after):8.4g}{m.unit:>2s} {c.ratio:12.2f}x {c.best_ratio:9.2f}x", flush=True)
     return 0
 
 

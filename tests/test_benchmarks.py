@@ -46,7 +46,8 @@ def test_before_after_measures_two_trees_and_removes_the_worktree(tmp_path) -> N
     assert not before.exists()  # the temporary worktree is gone
     assert [r.measure for r in results] == list(audit_and_chain)
     for r in results:
-        assert len(r.before) == len(r.after) == 1 and min(r.before + r.after) > 0 and r.ratio > 0
+        assert len(r.before) == len(r.after) == 1 and min(r.before + r.after) > 0
+        assert r.ratio == r.best_ratio == r.after[0] / r.before[0]
 
 
 def test_before_after_refuses_an_unknown_revision_and_a_tree_it_does_not_import(tmp_path) -> None:
