@@ -1,11 +1,11 @@
-"""Size facts of the source, for issue 17's before/after note: ``python3 tools/size_facts.py [SRC]``.
+"""Size facts of the source, for a before/after note: ``python3 tools/size_facts.py [SRC]``.
 
 Prints the lines of ``policies/base.py``, how many ``type: ignore`` comments, ``Any``
 names and ``except Exception`` handlers ``src/latticecast`` has, and its longest
-functions by their lines without the docstring (methods too; a nested function counts in its own right and in its parent's
-lines). ``SRC`` is a ``src`` directory (default: this checkout's), so another revision
-is measured from its worktree: ``git worktree add /tmp/base main && python3
-tools/size_facts.py /tmp/base/src``.
+functions by their lines without the docstring (methods too; a nested function counts
+in its own right and in its parent's lines). ``SRC`` is a ``src`` directory (default:
+this checkout's), so another revision is measured from its worktree: ``git worktree add
+/tmp/base main && python3 tools/size_facts.py /tmp/base/src``.
 """
 
 from __future__ import annotations
@@ -63,7 +63,8 @@ def facts(src: Path, longest: int = 10) -> list[str]:
         tree = ast.parse(text, str(path))
         ignores += sum("type: ignore" in c for c in comments(text))
         anys += sum(1 for n in ast.walk(tree)
-                    if (isinstance(n, ast.Name) and n.id == "Any") or (isinstance(n, ast.Attribute) and n.attr == "Any"))
+                    if (isinstance(n, ast.Name) and n.id == "Any")
+                    or (isinstance(n, ast.Attribute) and n.attr == "Any"))
         broad += sum(1 for n in ast.walk(tree) if isinstance(n, ast.ExceptHandler) and n.type is not None
                      and any(isinstance(t, ast.Name) and t.id == "Exception"
                              for t in (n.type.elts if isinstance(n.type, ast.Tuple) else [n.type])))
@@ -75,7 +76,8 @@ def facts(src: Path, longest: int = 10) -> list[str]:
            f"'Any' used (names, annotations and imports): {anys}",
            f"'except Exception' handlers: {broad}",
            f"the {longest} longest functions (lines without the docstring / with it):"]
-    out += [f"  {code:4d} / {lines:4d}  {where}" for code, lines, where in sorted(sizes, key=lambda s: (-s[0], s[2]))[:longest]]
+    longest_first = sorted(sizes, key=lambda s: (-s[0], s[2]))[:longest]
+    out += [f"  {code:4d} / {lines:4d}  {where}" for code, lines, where in longest_first]
     return out
 
 

@@ -94,7 +94,7 @@ _MAX_ONLY = {
 """``Graph`` arguments that only MAX's compiler can honour, and what each does there."""
 
 
-def _refuse_max_only_arguments(name: str, forward: object, path: object, *, custom_extensions: list[Any],
+def _refuse_max_only_arguments(name: str, forward: object, path: object, *, custom_extensions: list[object],
                                kernel_library: object, module: object, is_device_graph: bool,
                                extra: list[str]) -> None:
     """Refuse what ``Graph(...)`` takes from MAX and cannot honour: a ``forward`` that is not callable,
@@ -175,7 +175,7 @@ class Graph:
         if forward is not None:
             self._build_with(forward, args, kwargs)
 
-    def _set_inputs(self, types: list[TensorType], input_names: Sequence[str] | None, mesh: Any) -> None:
+    def _set_inputs(self, types: list[TensorType], input_names: Sequence[str] | None, mesh: object) -> None:
         """Check the input types against the policy, the device, the names and the mesh, and keep them."""
         for t in types:
             self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now
@@ -236,7 +236,8 @@ class Graph:
                                                                         boundary=True)})
                     for i, t in enumerate(self.input_types)])
 
-    def _build_with(self, forward: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    def _build_with(self, forward: Callable[..., object], args: tuple[object, ...],
+                    kwargs: dict[str, object]) -> None:
         """Call ``forward`` on the inputs (then ``args`` and ``kwargs``) with this graph current, and
         make what it returns the outputs."""
         with self:
