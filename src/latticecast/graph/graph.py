@@ -185,7 +185,7 @@ class Graph:
             raise GraphError(f"{len(input_names)} input names for {len(types)} inputs")
         self.input_names = tuple(input_names) if input_names is not None else None
         self.layout: MeshLayout | None = MeshLayout(mesh) if mesh is not None else None
-        self.mesh = mesh
+        self.mesh: Any = mesh  # as given (a jax.sharding.Mesh or AbstractMesh), typed as the parameter is
         if self.layout is None:
             for i, t in enumerate(types):
                 if t.sharding is not None:
