@@ -98,3 +98,17 @@ def test_compare_on_a_jax_lowered_transformer_is_truthful() -> None:
     text = jax.jit(block).lower(np.ones((4, 8), np.float16), np.ones((8, 8), np.float16)).as_text()
     found = compare(parse_module(text, lenient=True), lc.policy("torch"), lc.policy("jax"))
     assert found.changes == [] and found.outputs == {}
+
+
+def test_a_graph_reports_its_promotions() -> None:
+    types = [TensorType(DType.int32, [4]), TensorType(DType.float32, [4])]
+    g = Graph("r", lambda a, b: a + b * 2, types, report_promotions=True)
+    g.mlir()
+    remarks = [d for d in g.diagnostics if "remark" in d]
+    assert any("promotes operand #0 from i32 to f32: precision loss" in d for d in remarks), remarks
+    assert any("weak literal operand #1 takes type f32" in d for d in remarks), remarks    # the 2 in b * 2
+    assert remarks[-1].endswith("implicit-cast: 2 promotions: 0 widening, 1 precision loss, 0 magnitude loss, "
+                                "1 weak literal")
+    quiet = Graph("q", lambda a, b: a + b * 2, types)
+    quiet.mlir()
+    assert quiet.diagnostics == []

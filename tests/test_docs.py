@@ -44,8 +44,6 @@ def public_functions() -> dict[str, Callable[..., Any]]:
             if inspect.isfunction(obj) and id(obj) not in seen:
                 seen.add(id(obj))
                 found[f"{module_name}.{name}"] = obj
-    # lc.policies is the (callable) package; its function is the one documented
-    found["latticecast.policies.policies"] = latticecast.policies.policies
     found["latticecast.runtime.Model.__call__"] = latticecast.runtime.Model.__call__
     return found
 

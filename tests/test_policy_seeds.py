@@ -3,7 +3,7 @@
 import pytest
 
 from latticecast import DomainError, DType, LiteralRangeError, PromotionError, policy, weak
-from latticecast.evidence.max import PUBLISHED_TABLE_ERRATA
+from latticecast.evidence.max_seed import PUBLISHED_TABLE_ERRATA
 from latticecast.evidence import seed_table
 from latticecast.weak import Weak, dtype_of
 

@@ -17,6 +17,22 @@ def test_design_card_examples():
             "tensorflow"} <= set(lc.policies())
 
 
+def test_policies_is_a_plain_function_and_the_package_a_plain_module():
+    import importlib
+    import sys
+    import types
+
+    from latticecast.policies.registry import policies
+    assert lc.policies is policies and isinstance(policies, types.FunctionType)
+    package = sys.modules["latticecast.policies"]
+    assert type(package) is types.ModuleType and not callable(package)
+    from latticecast.policies import Policy, policy
+    assert Policy is lc.Policy and policy is lc.policy
+    # importing a policy's module later leaves the function in place
+    importlib.import_module("latticecast.policies.tensorflow")
+    assert isinstance(lc.policies, types.FunctionType) and "tensorflow" in lc.policies()
+
+
 def test_promotion_error_is_a_type_error_naming_types_policy_and_cast():
     with pytest.raises(TypeError) as e:
         lc.promote_types(DType.int32, DType.float32, policy="array-api")
@@ -82,7 +98,7 @@ def test_explain_shows_the_path_to_the_join():
 
 
 def test_register_policy():
-    from latticecast.policies.max import MaxPolicy
+    from latticecast.policies.max_seed import MaxPolicy
 
     class Tiny(MaxPolicy):
         name = "tiny-max"

@@ -15,7 +15,7 @@ import pytest
 from latticecast.dtypes import DType
 from latticecast.runtime import (PJRT_DTYPES, CompileError, MLIRParseError, Model, TensorSpec,
                                  UnsupportedModuleError, clear_cache, compile)
-from latticecast.runtime.errors import InputCountError, InputDTypeError
+from latticecast.runtime.runtime_errors import InputCountError, InputDTypeError
 from latticecast.runtime.signature import platform_problem
 from latticecast.runtime import execute as execute_mod
 
@@ -531,7 +531,7 @@ def test_a_pjrt_failure_during_a_call_is_an_execution_error() -> None:
     on the fast path and on the checked one alike, never a JaxRuntimeError escaping the call."""
     import jax.errors
 
-    from latticecast.runtime.errors import ExecutionError
+    from latticecast.runtime.runtime_errors import ExecutionError
 
     model = compile(MIXED)
 

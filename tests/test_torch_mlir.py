@@ -14,7 +14,7 @@ those files, so they run without torch:
    matches PyTorch eager;
 3. **runs**: every module that torch-mlir lowers correctly runs through ``latticecast.compile``
    and matches PyTorch eager; the ones it lowers wrongly (``torch_mlir_wrong`` in the manifest,
-   see the README) still disagree, and latticecast's builder under policy ``torch`` computes
+   see docs/ir_guide.rst) still disagree, and latticecast's builder under policy ``torch`` computes
    what PyTorch does for them.
 
 With torch and torch-mlir at hand (this interpreter, or ``$LATTICECAST_TORCH_PYTHON``), the
@@ -301,7 +301,7 @@ def test_every_module_torch_mlir_lowers_correctly_matches_torch_eager(name: str)
 
 @pytest.mark.parametrize("name", WRONG)
 def test_the_modules_torch_mlir_lowers_wrongly_still_disagree(name: str) -> None:
-    """The README's list of torch-mlir's departures from PyTorch: each is still one (a module XLA's
+    """docs/ir_guide.rst's list of torch-mlir's departures from PyTorch: each is still one (a module XLA's
     verifier rejects is refused with latticecast's CompileError, not a crash)."""
     inputs, expected = reference(name)
     try:

@@ -1,7 +1,7 @@
 """Regenerate the torch-mlir corpus in ``tests/data/torch_mlir/`` (needs torch and torch-mlir).
 
 Run it with an interpreter that has ``torch==2.13`` and ``torch-mlir`` (a separate venv: see
-``LATTICECAST_TORCH_PYTHON`` in the README)::
+``LATTICECAST_TORCH_PYTHON`` in docs/ir_guide.rst)::
 
     /work/venv-torch/bin/python tools/torch_mlir_corpus.py [OUT_DIR]
 

@@ -18,8 +18,10 @@ from .errors import (AxisError, DomainError, GraphError, LatticecastError, Liter
                      RegionTypeError, UnknownPolicyError,
                      UnsupportedOpError)
 from .lattice import Lattice, LatticeError
-from . import policies  # the package is callable: lc.policies() lists the policy names
 from .policies import Policy, policy, register_policy
+# After the package import above, so that ``lc.policies`` is the function (the names of the policies), and
+# the package stays importable by its path: ``from latticecast.policies import Policy``.
+from .policies.registry import policies
 from .promotion import (default_policy, explain, implicit_cast_type, promote_types, result_type,
                         set_default_policy)
 from .tables import PromotionTable, TableFormatError

@@ -130,7 +130,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--device", default="cpu", help="where to run it (default: cpu)")
     args = parser.parse_args(argv)
 
-    from . import policy as get_policy
     from .runtime import LatticecastRuntimeError, resolve_device
 
     try:
@@ -139,26 +138,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"latticecast demo: error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
 
-    _section(f"1. A mixed-dtype program, built with the MAX-style graph API (policy {args.policy})")
+    _walk_through(args.policy, args.device)
+    _side_by_side(args.policy, args.vs, args.device)
+    _max_program_section(args.device)
+    _sharded_section(args.policy, args.device)
+    return 0
+
+
+def _walk_through(policy: str, device: str) -> None:
+    """Sections 1 to 4: the program as written, as built, after implicit-cast, and run on ``device``."""
+    _section(f"1. A mixed-dtype program, built with the MAX-style graph API (policy {policy})")
     print("""    with Graph("demo", input_types=[TensorType(DType.int16, [4]), TensorType(DType.float32, [4]),
                         TensorType(DType.int8, [4]), TensorType(DType.uint64, [4])]) as g:
         x, y, a, b = g.inputs
         one = g.scalar[DType.int16](1)
         g.output(x * one + y - 2, a + b)""")
     refused: list[str] = []
-    g = build_program(args.policy, refused=refused)
+    g = build_program(policy, refused=refused)
     for line in refused:
-        print(f"\n    refused under {args.policy}, left out of the program: {line}")
+        print(f"\n    refused under {policy}, left out of the program: {line}")
     kept = [label for label in OUTPUTS if not any(r.startswith(label + ":") for r in refused)]
 
     _section("2. StableHLO as built: binary ops mix element types; the literal 2 is weak")
     print(g.mlir(before_passes=True))
 
-    _section(f"3. After implicit-cast{{policy={args.policy}}}: converts inserted, legal StableHLO")
+    _section(f"3. After implicit-cast{{policy={policy}}}: converts inserted, legal StableHLO")
     print(g.mlir())
 
-    _section(f"4. Compiled with PJRT and run on {args.device}")
-    model = g.compile(args.device)
+    _section(f"4. Compiled with PJRT and run on {device}")
+    model = g.compile(device)
     arrays = [v for _, v in INPUTS.values()]
     for name, (_, v) in INPUTS.items():
         print(f"    {name} = {_format(v)}")
@@ -166,29 +174,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     for label, out in zip(kept, outs):
         print(f"    {label:15s} = {_format(out)}")
 
-    _section(f"5. The same program under {args.policy} and {args.vs}, side by side")
-    left, right = _run(args.policy, args.device), _run(args.vs, args.device)
-    rows = [("", args.policy, args.vs)]
+
+def _side_by_side(policy: str, vs: str, device: str) -> None:
+    """Section 5: the program's results under two policies, their explanations, and the lossy promotions."""
+    from . import policy as get_policy
+
+    _section(f"5. The same program under {policy} and {vs}, side by side")
+    left, right = _run(policy, device), _run(vs, device)
+    rows = [("", policy, vs)]
     for i, label in enumerate(OUTPUTS):
         for what, (lt, rt) in (("dtype", (left[0], right[0])), ("value", (left[1], right[1]))):
             rows.append((f"{label} [{what}]", lt[i], rt[i]))
     width = [max(len(r[k]) for r in rows) for k in range(3)]
     for r in rows:
         print("    " + "  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip())
-    pa, pb = get_policy(args.policy), get_policy(args.vs)
+    pa, pb = get_policy(policy), get_policy(vs)
     print()
     for p in (pa, pb):
         print("    " + p.explain(DType.int8, DType.uint64).splitlines()[0])
     print("    array-api: " + _refusal())
     print()
-    for line in fp8_lines(("jax", "numpy"), args.device):
+    for line in fp8_lines(("jax", "numpy"), device):
         print("    " + line)
+    _lossy_promotions(policy, vs)
+
+
+def _lossy_promotions(*policies: str) -> None:
+    """What ``diagnose-lossy`` reports for the program under each policy that accepts it."""
     print("\n    None of the seed systems warns when a promotion loses magnitude; implicit-cast can "
           "(diagnose-lossy):")
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for name in (args.policy, args.vs):
+        for name in policies:
             try:
                 g2 = build_program(name, diagnose_lossy="warning")
                 g2.mlir()
@@ -197,15 +215,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             for d in g2.diagnostics or [f"no promotion in the program can lose magnitude under {name}"]:
                 print(f"    {name}: {d}")
 
+
+def _max_program_section(device: str) -> None:
+    """Section 6: MAX's program, with only its import changed, run and checked against NumPy."""
     _section("6. A program written for MAX, with only its import changed")
     print("\n".join(f"    {line}" if line else "" for line in MAX_PROGRAM.rstrip().splitlines()))
-    (probs, labels), (want_probs, want_labels) = run_max_program(args.device)
+    (probs, labels), (want_probs, want_labels) = run_max_program(device)
     print(f"\n    probabilities {probs.dtype}{list(probs.shape)}, labels {labels.dtype}{list(labels.shape)}: "
           f"{labels.ravel().tolist()}")
     print(f"    against NumPy: labels {'equal' if np.array_equal(labels, want_labels) else 'DIFFER'}, "
           f"largest probability difference {np.abs(probs - want_probs).max():.1e}")
-    _sharded_section(args.policy, args.device)
-    return 0
 
 
 FP8_INPUTS = (np.array([1, 2, 300, -7], np.int16),

@@ -18,7 +18,7 @@ The subclasses say what went wrong:
 - ``MLIRParseError`` (:mod:`latticecast.dialect_utils.diagnostics`), ``PassOptionError`` and
   ``PipelineError`` (:mod:`latticecast.passes`): input that is not MLIR, a pass option or pipeline
   that cannot be read.
-- ``LatticecastRuntimeError`` (:mod:`latticecast.runtime.errors`): the runtime's errors
+- ``LatticecastRuntimeError`` (:mod:`latticecast.runtime.runtime_errors`): the runtime's errors
   (``CompileError``, ``InputError``, ``DeviceNotFoundError``, ...).
 
 Each also keeps the builtin base a Python programmer expects for the same mistake (``TypeError``,

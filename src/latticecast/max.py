@@ -3,8 +3,8 @@
 A program written for Modular MAX 26.7 the way MAX's documentation writes it
 (``from max.graph import DeviceRef, Graph, TensorType, ops`` and
 ``from max.dtype import DType``) builds under latticecast with only those import lines
-changed: every name here means what MAX's means (see the README's API section for
-the few deliberate refusals). Run the graph with latticecast's ``g.compile()``
+changed: every name here means what MAX's means (see "The graph builder in MAX's terms" in
+docs/guide.rst for the few deliberate refusals). Run the graph with latticecast's ``g.compile()``
 (``model(*arrays)`` returns NumPy arrays) where MAX writes
 ``InferenceSession(devices=[CPU()]).load(graph).execute(...)``.
 

@@ -71,7 +71,7 @@ EXIT_TABLE: tuple[ExitRule, ...] = (
              "the command line is wrong"),
     ExitRule("latticecast.graph.graph.PassFailure", EXIT_FAILURE, EXIT_FAILURE,
              "implicit-cast rejected a program (the demo's, in latticecast)"),
-    ExitRule("latticecast.runtime.errors.LatticecastRuntimeError", EXIT_FAILURE, EXIT_FAILURE,
+    ExitRule("latticecast.runtime.runtime_errors.LatticecastRuntimeError", EXIT_FAILURE, EXIT_FAILURE,
              "XLA or PJRT could not compile or run a program (the demo's, in latticecast)"),
     ExitRule("latticecast.errors.LatticecastError", EXIT_USAGE, EXIT_FAILURE,
              "the input is wrong: a policy, dtype, table, policy file, pass option or file that "

@@ -53,7 +53,7 @@ _BUILTIN: dict[str, Callable[[], Evidence]] = {
     "jax-x32": _module("jax-x32", "jax"),
     "jax-strict": _module("jax-strict", "jax"),
     "jax-lax": _module("jax-lax", "jax"),
-    "max": _module("max", "max"),
+    "max": _module("max", "max_seed"),
     "max-python": _module("max-python", "max_python"),
     "array-api": _module("array-api", "array_api"),
     "anvil": _module("anvil", "anvil"),

@@ -38,14 +38,14 @@ from ..op_rules import WEAK_ARRAY, WEAK_ATTR, OpPromotion
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
 from ..passes.infer_types import Comparison
 from ..passes.lower_dtypes import lower_dtypes
-from ..passes.sharding import SDY_SHARDING
+from ..passes.value_sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
 from ..tensor_type import TensorType, as_tensor_type
 from ..weak import PType
 from . import current
 from .current import current_graph
 from .ops.promotion import as_value, constant_value
-from .sharding import MeshLayout
+from .mesh_layout import MeshLayout
 from .value import Value
 
 __all__ = ["Graph", "PassFailure", "current_graph"]
@@ -96,6 +96,30 @@ _MAX_ONLY = {
 """``Graph`` arguments that only MAX's compiler can honour, and what each does there."""
 
 
+def _refuse_max_only_arguments(name: str, forward: object, path: object, *, custom_extensions: list[object],
+                               kernel_library: object, module: object, is_device_graph: bool,
+                               extra: list[str]) -> None:
+    """Refuse what ``Graph(...)`` takes from MAX and cannot honour: a ``forward`` that is not callable,
+    MAX's ``path``, its compiler's arguments, and extra arguments without a ``forward`` to take them."""
+    if forward is not None and not callable(forward):
+        raise GraphError(f"Graph({name!r}, ...): the second positional argument is forward, the callable that "
+                         f"builds the graph (as in MAX), not {type(forward).__name__}; pass the input types by "
+                         "name: Graph(name, input_types=[...])")
+    if path is not None:
+        raise GraphError(f"Graph({name!r}, ...): path={path!r} loads a graph MAX saved, which latticecast does "
+                         "not read; build the graph in Python (latticecast's options are keywords: "
+                         "policy='max')")
+    for arg, value in (("custom_extensions", custom_extensions), ("kernel_library", kernel_library),
+                       ("module", module), ("is_device_graph", is_device_graph)):
+        if value:
+            raise GraphError(f"Graph({name!r}, ...): {arg}= {_MAX_ONLY[arg]}; latticecast builds StableHLO "
+                             f"for PJRT and has no equivalent: leave it out")
+    if forward is None and extra:
+        raise GraphError(f"Graph({name!r}, ...): unexpected argument(s) {', '.join(extra)}: without forward "
+                         "there is nothing to pass them to (latticecast's options are policy=, input_names=, "
+                         "debug_locations=, diagnose_lossy=, context=)")
+
+
 class Graph:
     """A StableHLO function under construction, with a promotion policy.
 
@@ -112,6 +136,8 @@ class Graph:
     (``"remark"``, ``"warning"``, ``"error"``) reports implicit promotions that can
     lose magnitude (``int64 -> float16``) in :attr:`diagnostics`; warnings are also
     issued as :class:`~latticecast.passes.LossyPromotionWarning`, errors fail the pass.
+    ``report_promotions=True`` adds a remark to :attr:`diagnostics` for every convert the pass
+    inserts and every weak literal it retypes (operand, from -> to, and the kind), and a summary.
     ``input_names`` names the compiled model's inputs; ``debug_locations`` gives each
     op the user's source line; ``context`` is the MLIR context to build in.
 
@@ -124,49 +150,55 @@ class Graph:
     ``mesh.size`` devices: inputs take ``TensorType(..., sharding=PartitionSpec(...))``, values
     ``ops.shard(value, PartitionSpec(...))``, outputs ``g.output(..., shardings=[...])``; what is
     not given is replicated. The module carries Shardy shardings and ``mhlo.num_partitions``, and
-    :meth:`compile` runs it on the mesh's devices (see :mod:`latticecast.graph.sharding`).
+    :meth:`compile` runs it on the mesh's devices (see :mod:`latticecast.graph.mesh_layout`).
     """
 
     def __init__(self, name: str, forward: Callable[..., Any] | None = None,
                  input_types: Iterable[Any] = (), path: Any = None, *args: Any,
                  policy: "str | Policy" = "jax", context: ir.Context | None = None,
                  input_names: Sequence[str] | None = None, debug_locations: bool = False,
-                 diagnose_lossy: "str | LossyLevel" = "off", custom_extensions: Iterable[Any] = (),
+                 diagnose_lossy: "str | LossyLevel" = "off", report_promotions: bool = False,
+                 custom_extensions: Iterable[Any] = (),
                  kernel_library: Any = None, module: Any = None, strict_device_placement: Any = None,
                  is_device_graph: bool = False, mesh: Any = None, **kwargs: Any) -> None:
-        if forward is not None and not callable(forward):
-            raise GraphError(f"Graph({name!r}, ...): the second positional argument is forward, the callable that "
-                             f"builds the graph (as in MAX), not {type(forward).__name__}; pass the input types by "
-                             "name: Graph(name, input_types=[...])")
-        if path is not None:
-            raise GraphError(f"Graph({name!r}, ...): path={path!r} loads a graph MAX saved, which latticecast does "
-                             "not read; build the graph in Python (latticecast's options are keywords: "
-                             "policy='max')")
-        for arg, value in (("custom_extensions", list(custom_extensions)), ("kernel_library", kernel_library),
-                           ("module", module), ("is_device_graph", is_device_graph)):
-            if value:
-                raise GraphError(f"Graph({name!r}, ...): {arg}= {_MAX_ONLY[arg]}; latticecast builds StableHLO "
-                                 f"for PJRT and has no equivalent: leave it out")
-        if forward is None and (args or kwargs):
-            extra = [repr(a) for a in args] + [f"{k}=..." for k in kwargs]
-            raise GraphError(f"Graph({name!r}, ...): unexpected argument(s) {', '.join(extra)}: without forward "
-                             "there is nothing to pass them to (latticecast's options are policy=, input_names=, "
-                             "debug_locations=, diagnose_lossy=, context=)")
+        _refuse_max_only_arguments(name, forward, path, custom_extensions=list(custom_extensions),
+                                   kernel_library=kernel_library, module=module, is_device_graph=is_device_graph,
+                                   extra=[repr(a) for a in args] + [f"{k}=..." for k in kwargs])
         self.name = name
         self.policy: Policy = get_policy(policy)
-        self.options = ImplicitCastOptions(policy=self.policy,
-                                           diagnose_lossy=diagnose_lossy)  # type: ignore[arg-type]  # parsed if a str
+        self.options = ImplicitCastOptions(policy=self.policy, diagnose_lossy=diagnose_lossy,  # type: ignore[arg-type]  # parsed if a str
+                                           report_promotions=report_promotions)
         self.context = context or default_context()
         self.tc: TypeCache = type_cache(self.context)
         self.debug_locations = debug_locations
-        types = [as_tensor_type(t) for t in input_types]
+        self._set_inputs([as_tensor_type(t) for t in input_types], input_names, mesh)
+        self._start_state()
+        self._create_module()
+        self.inputs: tuple[Value, ...] = tuple(
+            Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, self.input_types))
+        self._bind_symbols()
+        if forward is not None:
+            self._build_with(forward, args, kwargs)
+
+    def _set_inputs(self, types: list[TensorType], input_names: Sequence[str] | None, mesh: object) -> None:
+        """Check the input types against the policy, the device, the names and the mesh, and keep them."""
         for t in types:
             self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now
         self.input_types: tuple[TensorType, ...] = tuple(types)
-        self.device: DeviceRef = _common_device(name, types)
+        self.device: DeviceRef = _common_device(self.name, types)
         if input_names is not None and len(input_names) != len(types):
             raise GraphError(f"{len(input_names)} input names for {len(types)} inputs")
         self.input_names = tuple(input_names) if input_names is not None else None
+        self.layout: MeshLayout | None = MeshLayout(mesh) if mesh is not None else None
+        self.mesh: Any = mesh  # as given (a jax.sharding.Mesh or AbstractMesh), typed as the parameter is
+        if self.layout is None:
+            for i, t in enumerate(types):
+                if t.sharding is not None:
+                    raise GraphError(f"input {i} has sharding {t.sharding}, but graph {self.name!r} has no mesh; "
+                                     f"pass Graph(..., mesh=jax.sharding.Mesh(...)) to shard it")
+
+    def _start_state(self) -> None:
+        """The graph's state before its first op: open, not yet passed, nothing decided."""
         self._closed = False
         self.decisions: dict[tuple[Any, ...], OpPromotion] = {}
         self.literal_types: dict[tuple[Any, ...], PType] = {}
@@ -184,20 +216,17 @@ class Graph:
         self._symbols: dict[SymbolicDim, tuple[int, int]] = {}
         self._dim_values: dict[SymbolicDim, ir.Value[ir.Type]] = {}
         self._shape_values: dict[tuple[Any, ...], ir.Value[ir.Type]] = {}
-        self.layout: MeshLayout | None = MeshLayout(mesh) if mesh is not None else None
-        self.mesh = mesh
-        if self.layout is None:
-            for i, t in enumerate(types):
-                if t.sharding is not None:
-                    raise GraphError(f"input {i} has sharding {t.sharding}, but graph {name!r} has no mesh; pass "
-                                     f"Graph(..., mesh=jax.sharding.Mesh(...)) to shard it")
+
+    def _create_module(self) -> None:
+        """The module and its public ``@main`` with one block argument per input (and, with a mesh, the
+        mesh and the inputs' shardings); :attr:`ip` is where ops go."""
         with self.context:
-            self.loc = ir.Location.name(name) if name else ir.Location.unknown()
+            self.loc = ir.Location.name(self.name) if self.name else ir.Location.unknown()
             self._unit = ir.UnitAttr.get()
             self._weak_array = ir.StringAttr.get(WEAK_ARRAY)
             self._module = ir.Module.create(self.loc)
-            self._module.operation.attributes["sym_name"] = ir.StringAttr.get(name or "graph")
-            arg_types = [self.tc.tensor(t.dtype, t.shape) for t in types]
+            self._module.operation.attributes["sym_name"] = ir.StringAttr.get(self.name or "graph")
+            arg_types = [self.tc.tensor(t.dtype, t.shape) for t in self.input_types]
             self._func = ir.Operation.create(
                 "func.func", attributes={"sym_name": ir.StringAttr.get("main"),
                                          "function_type": ir.TypeAttr.get(ir.FunctionType.get(arg_types, [])),
@@ -210,16 +239,17 @@ class Graph:
                 self._func.attributes["arg_attrs"] = ir.ArrayAttr.get([
                     ir.DictAttr.get({SDY_SHARDING: self.layout.sharding(t.sharding, t.shape, f"input {i}",
                                                                         boundary=True)})
-                    for i, t in enumerate(types)])
-        self.inputs: tuple[Value, ...] = tuple(
-            Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, types))
-        self._bind_symbols()
-        if forward is not None:
-            with self:
-                result = forward(*self.inputs, *args, **kwargs)
-            # as MAX: None is no output, an iterable several (a Value is not iterable), anything else one
-            outputs = () if result is None else tuple(result) if isinstance(result, Iterable) else (result,)
-            self.output(*outputs)
+                    for i, t in enumerate(self.input_types)])
+
+    def _build_with(self, forward: Callable[..., object], args: tuple[object, ...],
+                    kwargs: dict[str, object]) -> None:
+        """Call ``forward`` on the inputs (then ``args`` and ``kwargs``) with this graph current, and
+        make what it returns the outputs."""
+        with self:
+            result = forward(*self.inputs, *args, **kwargs)
+        # as MAX: None is no output, an iterable several (a Value is not iterable), anything else one
+        outputs = () if result is None else tuple(result) if isinstance(result, Iterable) else (result,)
+        self.output(*outputs)
 
     # -- the current graph (ops find it, as in MAX) -------------------------------------------
 

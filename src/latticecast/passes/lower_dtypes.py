@@ -18,6 +18,8 @@ also a pass of its own in a pipeline (``builtin.module(implicit-cast{lower-dtype
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from jaxlib.mlir import ir
 
 from ..dialect_utils.constants import constant_values
@@ -59,60 +61,95 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache, *, everywhere: bool = False)
     a context that allows no unregistered dialect (JAX's) cannot hold
     ``!latticecast.address``, and one that can should not gain the type by running a pass.
     """
-    lowered: dict[ir.Type, DType | None] = {}
-
-    def lowered_dtype(element: ir.Type) -> DType | None:
-        found = lowered.get(element, _UNSEEN)
-        if found is _UNSEEN:
-            try:
-                d = tc.dtype_of_element(element)
-            except TypeError:
-                d = None
-            found = lowered[element] = d if d is not None and d.needs_lowering else None
-        return found  # type: ignore[return-value]  # not _UNSEEN: a DType or None
-
-    ranked = ir.RankedTensorType.static_typeid
-
-    def lowered_of(t: ir.Type) -> DType | None:
-        return lowered_dtype(ir.RankedTensorType(t).element_type) if t.typeid == ranked else None
-
     ops: list[ir.Operation] = []
+    funcs: list[ir.Operation] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         ops.append(op)
+        if op.name == "func.func":
+            funcs.append(op)
         return ir.WalkResult.ADVANCE
 
     root.walk(visit, ir.WalkOrder.PRE_ORDER)
-    # every value of a lowered type, with the op that defines it (a block argument's: the
-    # block's parent op)
-    candidates: list[tuple[ir.Value[ir.Type], ir.Operation, DType, bool]] = []
-    funcs: list[ir.Operation] = []
+    candidates = _values_of_lowered_types(ops, _LoweredTypes(tc))
+    if not candidates:
+        return 0
+    chosen = candidates if everywhere else _values_that_do_not_verify(candidates)
+    if not chosen:
+        return 0
+    lowered_values = {c.value for c in chosen}
+    # converts to or from a lowered value become identities (address <-> ui64, f32 <-> tf32)
+    converts = [op for op in ops if op.name == "stablehlo.convert"
+                and (op.operands[0] in lowered_values or op.results[0] in lowered_values)]
+    for value in _retype(chosen, tc):
+        _round_to_tf32(value)
+    _erase_identity_converts(converts)
+    for f in funcs:
+        refresh_function_type(f)
+    return len(chosen)
+
+
+class _LoweredTypes:
+    """Which lowered dtype (``index``, ``address``, ``tf32``) a ranked tensor type holds, if any,
+    read from the element types the module uses and remembered per element type."""
+
+    def __init__(self, tc: TypeCache) -> None:
+        self.tc = tc
+        self.ranked = ir.RankedTensorType.static_typeid
+        self.seen: dict[ir.Type, DType | None] = {}
+
+    def of(self, t: ir.Type) -> DType | None:
+        """The lowered dtype of tensor type ``t``'s elements; ``None`` for every other type."""
+        if t.typeid != self.ranked:
+            return None
+        element = ir.RankedTensorType(t).element_type
+        if element not in self.seen:
+            try:
+                d = self.tc.dtype_of_element(element)
+            except TypeError:
+                d = None
+            self.seen[element] = d if d is not None and d.needs_lowering else None
+        return self.seen[element]
+
+
+class _Candidate(NamedTuple):
+    """A value of a lowered dtype and the op that defines it (a block argument's: the block's parent op)."""
+
+    value: ir.Value[ir.Type]
+    owner: ir.Operation
+    dtype: DType
+    is_argument: bool
+
+
+def _values_of_lowered_types(ops: list[ir.Operation], lowered: _LoweredTypes) -> list[_Candidate]:
+    """Every block argument and op result of ``ops`` whose type holds a lowered dtype."""
+    candidates: list[_Candidate] = []
     for op in ops:
-        if op.name == "func.func":
-            funcs.append(op)
         for region in op.regions:
             for block in region.blocks:
                 for arg in block.arguments:
-                    d = lowered_of(arg.type)
+                    d = lowered.of(arg.type)
                     if d is not None:
-                        candidates.append((arg, op, d, True))
+                        candidates.append(_Candidate(arg, op, d, True))
         for res in op.results:
-            d = lowered_of(res.type)
+            d = lowered.of(res.type)
             if d is not None:
-                candidates.append((res, op, d, False))
-    if not candidates:
-        return 0
-    # Decide before changing anything: a value is lowered only where an op that defines or
-    # uses it does not verify with it (the ops the policy produced, the converts the pass
-    # inserted, mixed-dtype ops), never where legal IR already uses the type (an index
-    # tensor of a shape computation, a dimension operand of stablehlo.dynamic_reshape).
+                candidates.append(_Candidate(res, op, d, False))
+    return candidates
+
+
+def _values_that_do_not_verify(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The candidates an op that defines or uses them does not verify with (the ops the policy
+    produced, the converts the pass inserted, mixed-dtype ops), decided before anything changes;
+    never those legal IR already uses (an index tensor of a shape computation, a dimension operand
+    of ``stablehlo.dynamic_reshape``)."""
     verdict: dict[ir.Operation | ir.OpView, bool] = {}
 
     def accepts(op: ir.Operation | ir.OpView) -> bool:
         found = verdict.get(op)
         if found is None:
             if op.name in _SIGNATURE_OPS:
-                found = True  # a signature follows its values (refreshed below)
+                found = True  # a signature follows its values (refreshed at the end)
             else:
                 try:
                     found = bool(op.verify())
@@ -121,16 +158,13 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache, *, everywhere: bool = False)
             verdict[op] = found
         return found
 
-    chosen = [(v, owner, d, is_arg) for v, owner, d, is_arg in candidates
-              if everywhere or not accepts(owner) or not all(accepts(use.owner) for use in v.uses)]
-    if not chosen:
-        return 0
-    changed = 0
+    return [c for c in candidates if not accepts(c.owner) or not all(accepts(use.owner) for use in c.value.uses)]
+
+
+def _retype(chosen: list[_Candidate], tc: TypeCache) -> list[ir.Value[ir.Type]]:
+    """Give each chosen value its storage dtype (a constant's payload too); returns the values that
+    were ``tf32``, which are to be rounded."""
     tf32_values: list[ir.Value[ir.Type]] = []
-    lowered_values = {v for v, _, _, _ in chosen}
-    # converts to or from a lowered value become identities (address <-> ui64, f32 <-> tf32)
-    converts = [op for op in ops if op.name == "stablehlo.convert"
-                and (op.operands[0] in lowered_values or op.results[0] in lowered_values)]
     for value, owner, d, is_arg in chosen:
         if d is DType.tensor_float32:
             tf32_values.append(value)
@@ -140,22 +174,18 @@ def lower_dtypes(root: ir.Operation, tc: TypeCache, *, everywhere: bool = False)
             values = constant_values(owner, d, shape)
             owner.attributes["value"] = tc.dense_attr(values.astype(d.stored_as.np_dtype), d.stored_as, shape)
         value.set_type(tc.with_element(value.type, d.stored_as))
-        changed += 1
-    for value in tf32_values:
-        _round_to_tf32(value)
+    return tf32_values
+
+
+def _erase_identity_converts(converts: list[ir.Operation]) -> None:
+    """Erase each convert between two types that now store alike (TF32 rounding is the
+    ``reduce_precision`` placed after it, which now reads the convert's operand)."""
     for op in converts:
-        # a convert between two types that now store alike is a no-op (TF32 rounding is the
-        # reduce_precision placed after it, which now reads the convert's operand)
         if op.operands[0].type == op.results[0].type:
             op.results[0].replace_all_uses_with(op.operands[0])
             op.erase()
-    if changed:
-        for f in funcs:
-            refresh_function_type(f)
-    return changed
 
 
-_UNSEEN = object()
 _SIGNATURE_OPS = frozenset({"func.func", "func.return"})
 
 

@@ -21,7 +21,7 @@ _BUILTIN = {
     "jax-x32": "jax:JaxX32Policy",
     "jax-strict": "jax:JaxStrictPolicy",
     "jax-lax": "jax:JaxLaxPolicy",
-    "max": "max:MaxPolicy",
+    "max": "max_seed:MaxPolicy",
     "max-python": "max_python:MaxPythonPolicy",
     "array-api": "array_api:ArrayApiPolicy",
     "anvil": "anvil:AnvilPolicy",

@@ -40,7 +40,7 @@ import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Mapping
 
 from ..dtypes import DType, UnknownDTypeError, valid_dtype_names
 from ..tables import PromotionTable, TableFormatError
@@ -90,15 +90,36 @@ def _load(p: Path, shown: str) -> TableFile:
         data = p.read_bytes()
     except OSError as e:
         raise TableFormatError(f"{shown}: cannot read the policy table: {e.strerror or e}") from None
-    text = _decode(data, shown)
     reader = _Reader(shown)
+    rows = _rows(_decode(data, shown), reader, shown)
+    columns, column_at = _header(rows[0], reader)
+    cells, positions, row_at = _body(rows[1:], columns, reader)
+    _check_square(column_at, row_at, reader)
+    _check_closed(cells, positions, set(columns), reader)
+    _check_symmetric(cells, positions, columns, reader)
+    return TableFile(shown, p.name, tuple(t for t in columns if isinstance(t, DType)),
+                     tuple(t for t in columns if isinstance(t, Weak)),
+                     PromotionTable(tuple(columns), tuple(columns), dict(cells.items()), p.name), positions)
+
+
+_Row = tuple[int, list[tuple[str, int]]]
+"""A row of the file: its line number and its cells, each with its column."""
+
+
+def _rows(text: str, reader: _Reader, shown: str) -> list[_Row]:
+    """The rows that are not blank or comments; at least one (the header)."""
     rows = [(n, fields) for n, line in enumerate(text.splitlines(), 1)
             if line.strip() and not line.lstrip().startswith("#")
             for fields in [reader.split(line, n)]]
     if not rows:
         raise TableFormatError(f"{shown}:1:1: empty policy table; write a header row of type names "
                                "(',int8,int16'), then one row per type")
-    header_line, header = rows[0]
+    return rows
+
+
+def _header(row: _Row, reader: _Reader) -> tuple[list[PType], dict[PType, Position]]:
+    """The column types the header names, each once, and where each is named."""
+    header_line, header = row
     corner, corner_col = header[0]
     if corner and _try_parse(corner) is not None:
         raise reader.error(header_line, corner_col,
@@ -116,10 +137,16 @@ def _load(p: Path, shown: str) -> TableFile:
         column_at[t] = (header_line, col)
     if not columns:
         raise reader.error(header_line, 1, "the header names no types; write ',int8,int16,...'")
+    return columns, column_at
+
+
+def _body(rows: list[_Row], columns: list[PType], reader: _Reader) -> tuple[
+        dict[tuple[PType, PType], PType | None], dict[tuple[PType, PType], Position], dict[PType, Position]]:
+    """Each row's cells (``None``: empty, no promotion), where each cell is, and where each row is named."""
     cells: dict[tuple[PType, PType], PType | None] = {}
     positions: dict[tuple[PType, PType], Position] = {}
     row_at: dict[PType, Position] = {}
-    for line, fields in rows[1:]:
+    for line, fields in rows:
         label, label_col = fields[0]
         r = reader.parse(label, line, label_col)
         if r in row_at:
@@ -133,7 +160,12 @@ def _load(p: Path, shown: str) -> TableFile:
         for c, (value, col) in zip(columns, fields[1:]):
             positions[(r, c)] = (line, col)
             cells[(r, c)] = None if value in _EMPTY else reader.parse(value, line, col)
-    missing = [c for c in columns if c not in row_at]
+    return cells, positions, row_at
+
+
+def _check_square(column_at: dict[PType, Position], row_at: dict[PType, Position], reader: _Reader) -> None:
+    """Every column has a row and every row a column."""
+    missing = [c for c in column_at if c not in row_at]
     if missing:
         line, col = column_at[missing[0]]
         raise reader.error(line, col, f"column {ptype_name(missing[0])} has no row; the table must be square: add "
@@ -143,26 +175,34 @@ def _load(p: Path, shown: str) -> TableFile:
         line, col = row_at[extra[0]]
         raise reader.error(line, col, f"row {ptype_name(extra[0])} has no column; the table must be square: add a "
                                       f"column for each row ({len(extra)} missing)")
-    known = set(columns)
+
+
+def _check_closed(cells: dict[tuple[PType, PType], PType | None], positions: dict[tuple[PType, PType], Position],
+                  known: set[PType], reader: _Reader) -> None:
+    """Every result is one of the table's types."""
     for (r, c), v in cells.items():
         if v is not None and v not in known:
             line, col = positions[(r, c)]
             raise reader.error(line, col, f"{ptype_name(v)} is not one of the table's types; add a row and a column "
                                           f"for it, or promote {ptype_name(r)} and {ptype_name(c)} to one of them")
+
+
+def _check_symmetric(cells: dict[tuple[PType, PType], PType | None],
+                     positions: dict[tuple[PType, PType], Position], columns: list[PType], reader: _Reader) -> None:
+    """``a . b`` is ``b . a``; the later of two cells that differ is the one reported."""
+    def show(v: PType | None) -> str:
+        return "empty" if v is None else ptype_name(v)
+
     for i, a in enumerate(columns):
         for b in columns[i:]:
             if cells[(a, b)] != cells[(b, a)]:
                 first, second = sorted([(a, b), (b, a)], key=lambda k: positions[k])
                 line, col = positions[second]
-                show: Callable[[PType | None], str] = lambda v: "empty" if v is None else ptype_name(v)  # noqa: E731
                 raise reader.error(line, col, f"{ptype_name(second[0])} . {ptype_name(second[1])} is "
                                               f"{show(cells[second])} but {ptype_name(first[0])} . "
                                               f"{ptype_name(first[1])} at {positions[first][0]}:"
                                               f"{positions[first][1]} is {show(cells[first])}; a promotion table "
                                               "is symmetric: make the two cells the same")
-    return TableFile(shown, p.name, tuple(t for t in columns if isinstance(t, DType)),
-                     tuple(t for t in columns if isinstance(t, Weak)),
-                     PromotionTable(tuple(columns), tuple(columns), dict(cells.items()), p.name), positions)
 
 
 def _decode(data: bytes, shown: str) -> str:

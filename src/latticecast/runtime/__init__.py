@@ -22,7 +22,7 @@ public ``func.func @main``, as an ``ir.Module`` or as MLIR text (the output of
 ``partitioning``   modules partitioned N ways: devices chosen, refused on too few, SPMD options
 ``sharded``        running on N devices; ``jax.Array`` arguments checked and placed
 ``model``          ``Model``: a compiled program called with NumPy arrays or ``jax.Array`` s
-``errors``         every error, each a ``LatticecastRuntimeError``
+``runtime_errors`` every error, each a ``LatticecastRuntimeError``
 =================  =============================================================
 
 Element types. The runtime runs every dtype PJRT has buffers for: ``bool``
@@ -58,7 +58,7 @@ from __future__ import annotations
 from .cache import CacheInfo, cache_info, clear_cache, default_cache_dir, get_cache_dir, set_cache_dir
 from .compiler import compile
 from .devices import available_devices, resolve_device
-from .errors import (CompileError, DeviceCountError, DeviceNotFoundError, Diagnostic, ExecutionError,
+from .runtime_errors import (CompileError, DeviceCountError, DeviceNotFoundError, Diagnostic, ExecutionError,
                      InputArrayError, InputCountError, InputDTypeError, InputError, InputRangeError,
                      InputShapeError, LatticecastRuntimeError, MLIRParseError, UnsupportedModuleError)
 from .model import Model

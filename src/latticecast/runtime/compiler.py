@@ -33,7 +33,7 @@ from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memor
 from .custom_calls import prepare_custom_calls, unknown_target_error
 from .devices import DeviceLike, device_name, resolve_device
 from .guards import refuse_what_crashes_xla, shield_divisions
-from .errors import CompileError, UnsupportedModuleError
+from .runtime_errors import CompileError, UnsupportedModuleError
 from .exported import compile_exported, deserialize, needs_x64, serialize
 from .model import CompiledProgram, Model
 from .partitioning import choose_devices, compile_options, read_partitioning

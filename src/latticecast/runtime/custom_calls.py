@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from .errors import UnsupportedModuleError
+from .runtime_errors import UnsupportedModuleError
 
 __all__ = ["custom_call_targets", "prepare_custom_calls", "is_host_callback", "unknown_target_error",
            "HOST_CALLBACK"]

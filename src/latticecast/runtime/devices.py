@@ -19,7 +19,7 @@ import os
 from typing import Any, Union
 
 from .. import jax_internals
-from .errors import DeviceNotFoundError
+from .runtime_errors import DeviceNotFoundError
 
 __all__ = ["DeviceLike", "resolve_device", "available_devices", "device_name", "GPU_INSTALL_HINT"]
 
@@ -160,7 +160,7 @@ def resolve_device(device: DeviceLike = "cpu") -> Any:
         >>> resolve_device("cpu:99")
         Traceback (most recent call last):
           ...
-        latticecast.runtime.errors.DeviceNotFoundError: device 'cpu:99' is not available: ...
+        latticecast.runtime.runtime_errors.DeviceNotFoundError: device 'cpu:99' is not available: ...
     """
     if device is None:
         device = "cpu"

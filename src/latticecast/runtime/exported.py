@@ -29,7 +29,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..jax_internals import portable_artifact
-from .errors import ExecutionError
+from .runtime_errors import ExecutionError
 from .sharded import ArrayPlacer
 from .signature import Signature
 

@@ -42,7 +42,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..dialect_utils.diagnostics import Diagnostic
 from ..dtypes import DType
-from .errors import UnsupportedModuleError
+from .runtime_errors import UnsupportedModuleError
 from .signature import platform_problem
 
 __all__ = ["refuse_what_crashes_xla", "shield_divisions", "MAX_CALL_DEPTH"]

@@ -31,7 +31,7 @@ import numpy as np
 from ..dims import SymbolicDim
 from ..dtypes import DType
 from ..values import misfit
-from .errors import InputArrayError, InputDTypeError, InputError, InputRangeError, InputShapeError
+from .runtime_errors import InputArrayError, InputDTypeError, InputError, InputRangeError, InputShapeError
 from .signature import DONATION_ATTRS, TensorSpec
 
 __all__ = ["convert_input", "check_device_array", "check_donations", "describe_input", "np_spelling"]

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..dims import SymbolicDim
 from .devices import device_name
-from .errors import ExecutionError, InputCountError
+from .runtime_errors import ExecutionError, InputCountError
 from .execute import SMALL_COPY, private_copy
 from .exported import JitCall
 from .inputs import check_device_array, check_donations, convert_input
@@ -267,7 +267,7 @@ class Model:
             >>> model(np.array([1, 2, 3], np.int64))
             Traceback (most recent call last):
               ...
-            latticecast.runtime.errors.InputDTypeError: ...
+            latticecast.runtime.runtime_errors.InputDTypeError: ...
         """
         direct = self._direct
         if direct is not None and not return_arrays and not kwargs and len(args) == self._n:

@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 from ..jax_internals import gspmd_device_count
 from .devices import DeviceLike, device_name, resolve_device
-from .errors import DeviceCountError, UnsupportedModuleError
+from .runtime_errors import DeviceCountError, UnsupportedModuleError
 from .signature import find_main
 
 __all__ = ["Partitioning", "MeshInfo", "read_partitioning", "choose_devices", "compile_options",

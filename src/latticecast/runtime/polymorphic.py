@@ -37,7 +37,7 @@ import numpy as np
 
 from ..dialect_utils.types import dense_elements
 from ..tensor_type import TensorType
-from .errors import InputShapeError
+from .runtime_errors import InputShapeError
 from .inputs import convert_input, describe_input
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from ..op_rules import CONSTANT_LIKE
-from .errors import UnsupportedModuleError
+from .runtime_errors import UnsupportedModuleError
 
 __all__ = ["inline_dense_resources"]
 

@@ -30,7 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import jax_internals as internals
-from .errors import ExecutionError, InputArrayError
+from .runtime_errors import ExecutionError, InputArrayError
 from .inputs import describe_input
 from .partitioning import MeshInfo, Partitioning
 from .signature import Signature

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple, Sequence
 
 from ..dtypes import DType, UnknownDTypeError
 from ..tensor_type import TensorType
-from .errors import UnsupportedModuleError
+from .runtime_errors import UnsupportedModuleError
 
 __all__ = ["TensorSpec", "Signature", "PJRT_DTYPES", "read_signature", "find_main", "TensorPattern",
            "PolymorphicSignature", "read_polymorphic_signature", "DIM_VAR_ATTR", "platform_problem",

@@ -27,7 +27,7 @@ from ...dims import SymbolicDim, is_static, static_dims
 from ...dtypes import DType, UnknownDTypeError
 from ...errors import DomainError, GraphError, LiteralRangeError, PromotionError
 from ...op_rules import IMPLICIT_BROADCAST_ATTR, OpPromotion, OpRule, decide
-from ...passes.sharding import copy_sharding
+from ...passes.value_sharding import copy_sharding
 from ...values import Scalar, array_problem, candidates, convert_array, scalar_problem
 from ...weak import PType, Weak
 from ..current import current_graph

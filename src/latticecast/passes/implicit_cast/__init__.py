@@ -5,7 +5,7 @@ the pass decides the promotion with :func:`latticecast.op_rules.decide` (the dec
 the graph builder makes too), converts the operands that differ and checks the
 declared result type. One conversion is made per (value, target type), placed right
 after the value's definition so that it dominates every use, and it carries the
-value's sharding. Weak values (:mod:`.weak`) take part as the policy's weak types.
+value's sharding. Weak values (:mod:`.weak_values`) take part as the policy's weak types.
 
 Ops inside the regions of ``stablehlo.while``, ``if`` and ``case`` are legalised like the others,
 their converts and rebuilt constants in their own block. No promotion crosses a region boundary
@@ -15,7 +15,7 @@ carries, unless it is weakly typed (JAX's ``while_loop`` rule: it takes the carr
 :mod:`latticecast.graph.ops.control_flow` for the builder's side of the same rules.
 
 The jobs are split by module: :mod:`.planning` (what to do with an op of one shape),
-:mod:`.weak` (weak values, constants and cleanup), :mod:`.lossy` (diagnostics for
+:mod:`.weak_values` (weak values, constants and cleanup), :mod:`.lossy` (diagnostics for
 conversions that can lose magnitude). Dtype lowering is its own pass
 (:mod:`latticecast.passes.lower_dtypes`), which this one runs at its end unless told not to.
 
@@ -38,10 +38,10 @@ from ..base import LatticecastPass, PassResult
 from ..infer_types import retype_results
 from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
-from ..sharding import copy_sharding
+from ..value_sharding import copy_sharding
 from .lossy import check_lossy, report_conversion, report_weak_literal, summary
-from .planning import EXPLICIT_FROM_0D, Planner, Refusal
-from .weak import WeakValues
+from .planning import EXPLICIT_FROM_0D, Plan, Planner, Refusal
+from .weak_values import WeakValues
 
 __all__ = ["ImplicitCastPass", "ImplicitCastOptions", "run_implicit_cast"]
 
@@ -192,7 +192,14 @@ class _Run:
         if isinstance(plan, Refusal):
             self.result.error(op, plan.message)
             return
+        self._apply(op, plan, values, positions, result)
+
+    def _apply(self, op: ir.Operation, plan: Plan, values: tuple[ir.Value[ir.Type], ...],
+               positions: tuple[int, ...] | None, result: ir.Value[ir.Type]) -> None:
+        """Carry out ``plan`` on ``op``: its operands ``values`` (at ``positions``; ``None``: all) become
+        the converts the plan names, a compare's type follows the promotion, a weak result stays weak."""
         converted = self.converted
+        operands = op.operands
         for i, target in plan.converts:
             new = converted.get((values[i], target))
             if new is None:
@@ -205,7 +212,7 @@ class _Run:
             if not (plan.float_target and "TOTALORDER" in str(op.attributes["compare_type"])):
                 op.attributes["compare_type"] = plan.compare_type
         if plan.weak_result:
-            weak_values.add(result)
+            self.weak.values.add(result)
 
     # -- region boundaries ------------------------------------------------------------------
 

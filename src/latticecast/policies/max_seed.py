@@ -4,7 +4,7 @@ The lattice (:data:`.lattices.MAX_EDGES`) is JAX-like with MAX's own dtypes:
 ``index`` and ``address`` promote up to ``uint64``; integers of any width promote
 to ``float16``; ``float16 -> bfloat16 -> float32 -> tensor_float32 -> float64``.
 The seed's 16x16 table disagrees with that prose in four cells (see
-:mod:`latticecast.evidence.max`): the lattice is what the prose says and what makes
+:mod:`latticecast.evidence.max_seed`): the lattice is what the prose says and what makes
 the table commutative and associative.
 
 Python scalars follow MAX's Python API (``max.graph.dtype_promotion``): a scalar
