@@ -83,4 +83,6 @@ class LatticecastPass(ABC):
         pm.add(self, name=self.name, argument=self.argument, description=self.description)
 
     def __repr__(self) -> str:
-        return f"{self.argument}{{{self.options}}}"
+        """The pass as a pipeline element, every option spelled out (``lower-dtypes`` has none)."""
+        options = str(self.options)
+        return f"{self.argument}{{{options}}}" if options else self.argument

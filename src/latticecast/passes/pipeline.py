@@ -24,13 +24,34 @@ from .implicit_cast import ImplicitCastPass
 from .lower_dtypes import LowerDTypesPass
 from .options import PassOptionError
 
-__all__ = ["PipelineError", "Pipeline", "PipelineElement", "PASSES", "run_pipeline", "build_pass_manager",
+__all__ = ["PipelineError", "Pipeline", "LatticecastPassManager", "PipelineElement", "PASSES", "run_pipeline", "build_pass_manager",
            "one_line_error"]
 
 PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitCastPass, LowerDTypesPass)}
 """latticecast's passes, by the name a pipeline gives them."""
 
 _ANCHOR = "builtin.module"
+
+
+class LatticecastPassManager(passmanager.PassManager):
+    """jaxlib's ``PassManager``, printed with latticecast's passes' options.
+
+    MLIR prints a Python pass by its argument alone (``implicit-cast``), so ``print(pm)`` would
+    lose ``policy=max`` and the printed pipeline would not reproduce the run. This one prints
+    each latticecast pass as ``implicit-cast{policy=max diagnose-lossy=off lower-dtypes=true}``
+    (every option, as MLIR prints upstream passes); :meth:`Pipeline.build` returns one.
+    """
+
+    latticecast_passes: "list[LatticecastPass]"
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        ours = iter(getattr(self, "latticecast_passes", ()))
+        inner = text[len(_ANCHOR) + 1:-1] if text.startswith(_ANCHOR + "(") and text.endswith(")") else None
+        if inner is None:
+            return text
+        elements = [repr(next(ours)) if part in PASSES else part for part in _split(inner, text)]
+        return f"{_ANCHOR}({','.join(elements)})"
 
 
 class PipelineError(LatticecastError, ValueError):
@@ -99,12 +120,18 @@ class Pipeline:
     def first_pass(self) -> str | None:
         return self.elements[0].name if self.elements else None
 
+    @property
+    def pass_names(self) -> tuple[str, ...]:
+        """The top-level elements' names, in order (``("implicit-cast", "canonicalize")``)."""
+        return tuple(e.name for e in self.elements)
+
     def build(self, context: ir.Context) -> tuple[passmanager.PassManager, list[LatticecastPass]]:
         """A PassManager for this pipeline in ``context``, and latticecast's pass objects in it (whose
         ``diagnostics`` hold what they reported after a run)."""
         with context:
-            pm = passmanager.PassManager(_ANCHOR)
+            pm = LatticecastPassManager(_ANCHOR)
         ours: list[LatticecastPass] = []
+        pm.latticecast_passes = ours
         pending: list[str] = []
 
         def flush() -> None:
@@ -133,7 +160,18 @@ class Pipeline:
         return pm, ours
 
     def __str__(self) -> str:
-        return f"{_ANCHOR}({','.join(e.text for e in self.elements)})"
+        """The pipeline with each latticecast pass's options spelled out (``policy=jax`` included
+        when it was left to its default), so that the text reproduces the run."""
+        return f"{_ANCHOR}({','.join(_spelled_out(e) for e in self.elements)})"
+
+
+def _spelled_out(element: PipelineElement) -> str:
+    """A latticecast pass as ``name{every option}``; any other element as written."""
+    if not element.is_ours:
+        return element.text
+    kind = PASSES[element.name]
+    options = str(kind.Options.parse(element.options))
+    return f"{element.name}{{{options}}}" if options else element.name
 
 
 def build_pass_manager(pipeline: "str | Pipeline", context: ir.Context) -> tuple[passmanager.PassManager,
