@@ -193,18 +193,21 @@ def test_output_file_written_on_success_only(mixed: Path, tmp_path: Path, capsys
     assert not failed.exists()
 
 
-def test_parse_error_is_located_and_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_parse_error_is_located_with_its_source_line_and_a_caret(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """As mlir-opt's source manager prints it: one located line, the source line, a caret."""
     bad = tmp_path / "bad.mlir"
     bad.write_text("func.func @f( {\n")
     code, out, err = run_main([str(bad)], capsys)
     assert code == 1 and out == ""
-    assert err.strip() == f"{bad}:1:14: error: expected non-function type"
+    assert err.splitlines() == [f"{bad}:1:14: error: expected non-function type", "func.func @f( {", " " * 13 + "^"]
 
 
 def test_verifier_rejects_mixed_ops_without_the_pass(mixed: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_main([str(mixed)], capsys)
     assert code == 1 and out == ""
-    assert err.strip() == f"{mixed}:2:8: error: op requires the same element type for all operands and results"
+    assert err.splitlines()[0] == f"{mixed}:2:8: error: op requires the same element type for all operands and results"
+    assert err.splitlines()[1:] == [MIXED.splitlines()[1], " " * 7 + "^"]
 
 
 def test_pass_warnings_are_printed_on_success(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -239,7 +242,8 @@ def test_split_input_file_keeps_going_and_joins_outputs(tmp_path: Path, capsys: 
     path.write_text(MIXED + "// -----\n" + MIXED.replace("@f", "@g").replace("tensor<4xi16>", "tensor<4xf32>"))
     code, out, err = run_main([str(path), "--split-input-file"], capsys)
     assert code == 1  # the first chunk does not verify without implicit-cast
-    assert err.strip() == f"{path}:2:8: error: op requires the same element type for all operands and results"
+    assert err.splitlines()[0] == f"{path}:2:8: error: op requires the same element type for all operands and results"
+    assert len(err.splitlines()) == 3  # its source line and caret; nothing for the second chunk
     assert out.startswith(OUTPUT_SEPARATOR) and "func.func @g" in out
 
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from .device_ref import DeviceRef
 from .dims import SymbolicDim
 from .dtypes import DType, Kind, UnknownDTypeError
-from .errors import (DomainError, GraphError, LatticecastError, LiteralRangeError, NoCurrentGraphError, PromotionError,
-                     UnknownPolicyError)
+from .errors import (DomainError, GraphError, LatticecastError, LatticecastWarning, LiteralRangeError,
+                     NoCurrentGraphError, PromotionError, UnknownPolicyError)
 from .lattice import Lattice, LatticeError
 from . import policies  # the package is callable: lc.policies() lists the policy names
 from .policies import Policy, policy, register_policy
@@ -32,6 +32,7 @@ _check_supported_versions()  # warns when the installed jax/jaxlib is outside th
 if TYPE_CHECKING:  # the lazy names below, as tools see them (never imported here at run time)
     from . import ops
     from .audit import AuditReport, audit
+    from .dialect_utils.parsing import parse
     from .evidence import evidence
     from .graph import Graph, PassFailure, Value
     from .passes import ImplicitCastOptions, ImplicitCastPass, Pipeline, run_pipeline
@@ -59,6 +60,7 @@ _LAZY = {
     "ImplicitCastPass": ("latticecast.passes", "ImplicitCastPass"),
     "ImplicitCastOptions": ("latticecast.passes", "ImplicitCastOptions"),
     "run_pipeline": ("latticecast.passes", "run_pipeline"), "Pipeline": ("latticecast.passes", "Pipeline"),
+    "parse": ("latticecast.dialect_utils.parsing", "parse"),
     "evidence": ("latticecast.evidence", "evidence"),
 }
 
@@ -86,6 +88,7 @@ __all__ = [
     "Graph", "TensorType", "DeviceRef", "SymbolicDim", "Value", "GraphError", "PassFailure", "ops", "compile",
     "Model", "TensorSpec", "PolymorphicModel", "UnsupportedModuleError", "InputShapeError",
     "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "InputError", "CompileError", "available_devices",
-    "MLIRParseError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "Pipeline", "evidence",
+    "MLIRParseError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "parse", "Pipeline", "evidence",
+    "LatticecastWarning",
     "UnsupportedVersionWarning",
 ]

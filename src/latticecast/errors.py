@@ -23,7 +23,8 @@ Each also keeps the builtin base a Python programmer expects for the same mistak
 ``ValueError``, ``OverflowError``, ``RuntimeError``, ``LookupError``), so ``except ValueError`` keeps
 working. The command-line tools map them onto exit codes in one table
 (:mod:`latticecast.cli.exit_codes`). Warnings (``LossyPromotionWarning``,
-``UnsupportedVersionWarning``) are ``UserWarning`` subclasses, not errors.
+``UnsupportedVersionWarning``) are ``UserWarning`` subclasses, not errors; a pass's warnings are
+:class:`LatticecastWarning` s wherever the pass runs (a user's own ``PassManager`` too).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from .dtypes import DType
     from .weak import PType
 
-__all__ = ["LatticecastError", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
+__all__ = ["LatticecastError", "LatticecastWarning", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
            "GraphError", "NoCurrentGraphError"]
 
 
@@ -103,3 +104,9 @@ class NoCurrentGraphError(GraphError, LookupError):
 
     A :class:`GraphError`, and a ``LookupError`` as MAX raises for the same mistake, so code
     written for MAX catches it unchanged."""
+
+
+class LatticecastWarning(UserWarning):
+    """A warning a latticecast pass reports about IR (``diagnose-lossy=warning`` ...), issued as a
+    Python warning wherever the pass runs, so ``warnings.simplefilter("error", LatticecastWarning)``
+    turns them into exceptions."""

@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from dataclasses import replace
 
 from jaxlib.mlir import ir
 
@@ -42,7 +43,7 @@ from ..op_rules import STABLEHLO
 from .context import default_context, strict_context
 from .diagnostics import Diagnostic, MLIRParseError
 
-__all__ = ["parse_module", "decode_source", "is_bytecode", "bytecode_producer", "is_portable_artifact",
+__all__ = ["parse", "parse_module", "generic_form", "decode_source", "is_bytecode", "bytecode_producer", "is_portable_artifact",
            "BYTECODE_MAGIC", "PORTABLE_PRODUCER", "MAX_NESTING"]
 
 BYTECODE_MAGIC = b"ML\xefR"
@@ -110,6 +111,45 @@ def decode_source(data: "str | bytes | bytearray | memoryview", source_name: str
                              [Diagnostic("error", message, source_name, line, col)]) from None
 
 
+def parse(text: "str | bytes", lenient: bool = True, context: ir.Context | None = None, *,
+          source_name: str = "-") -> ir.Module:
+    """Parse MLIR text (or bytecode) into an ``ir.Module``, mixed-dtype ops included.
+
+    The public door to :func:`parse_module`: StableHLO's verifier rejects an op whose operands
+    disagree in element type, so such a program could never reach ``implicit-cast``; with
+    ``lenient`` (the default) the ops the pass legalises are accepted in the generic form
+    (``"stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>``), unverified.
+
+    Args:
+        text: MLIR text, or MLIR bytecode / a StableHLO portable artifact as ``bytes``.
+        lenient: Accept mixed-dtype ops in the generic form (``False``: the verifier's rules only).
+        context: The ``ir.Context`` to parse into; default: this thread's shared latticecast context
+            (lenient or strict, as ``lenient`` says). A context of your own (JAX's) must allow
+            unregistered dialects for ``lenient`` parsing.
+        source_name: The file name that locations and errors give the text.
+
+    Returns:
+        The module (not yet verified when it holds mixed-dtype ops: run ``implicit-cast`` on it,
+        e.g. with :func:`latticecast.run_pipeline`).
+
+    Raises:
+        MLIRParseError: The text does not parse or does not verify; the message is
+            ``file:line:col: error: ...``.
+
+    Example:
+        >>> import latticecast as lc
+        >>> module = lc.parse('''
+        ... func.func @f(%a: tensor<4xi16>, %b: tensor<4xf32>) -> tensor<4xf32> {
+        ...   %0 = "stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>
+        ...   return %0 : tensor<4xf32>
+        ... }''')
+        >>> passes = lc.run_pipeline(module, "implicit-cast")
+        >>> "stablehlo.convert %arg0 : (tensor<4xi16>) -> tensor<4xf32>" in str(module)
+        True
+    """
+    return parse_module(text, context, lenient=lenient, source_name=source_name)
+
+
 def parse_module(source: "str | bytes", context: ir.Context | None = None, *, lenient: bool = False,
                  source_name: str = "-", first_line: int = 1) -> ir.Module:
     """Parse MLIR text or bytecode into a module of ``context``.
@@ -138,7 +178,10 @@ def parse_module(source: "str | bytes", context: ir.Context | None = None, *, le
         return _deserialize_portable(data, ctx, source_name)
     with ctx:
         if isinstance(data, str):
-            module = _parse_text(data, source_name, shift, rename)
+            try:
+                module = _parse_text(data, source_name, shift, rename)
+            except MLIRParseError as e:
+                raise _with_generic_form_hint(e, data, source_name, shift) from None
         else:
             try:
                 module = ir.Module.parse(data)
@@ -535,3 +578,76 @@ def _relocate(root: ir.Operation, source_name: str, shift: int) -> None:
 
     with root.context:
         root.walk(fix)
+
+
+# -- the generic-form hint -------------------------------------------------------------------
+
+_PRETTY_OP = re.compile(r'(?<!["\w.])stablehlo\.(?P<op>' + "|".join(map(re.escape, _SUFFIXES)) + r')\b(?!")'
+                        r'\s+(?P<operands>[^:]*?)\s*:\s*(?P<types>.*?)\s*(?:loc\(.*)?$')
+_RESULTS = re.compile(r'^\s*(?P<results>%[\w.$-]+(?::\d+)?(?:\s*,\s*%[\w.$-]+(?::\d+)?)*)\s*=\s*')
+
+
+def generic_form(line: str) -> str | None:
+    """The generic form of the pretty-form promotable op on ``line``, for an error's hint; ``None``
+    when the line holds none. The types are the user's when written as ``(A, B) -> R``; a short
+    form (one type for all) says which operand's type goes where.
+
+    Args:
+        line: One line of MLIR text.
+
+    Returns:
+        The op in the generic form, or ``None``.
+
+    Example:
+        >>> generic_form("  %2 = stablehlo.add %0, %1 : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>")
+        '%2 = "stablehlo.add"(%0, %1) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>'
+        >>> generic_form("%c = stablehlo.compare LT, %a, %b : (tensor<2xi8>, tensor<2xf32>) -> tensor<2xi1>")
+        '%c = "stablehlo.compare"(%a, %b) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<2xi8>, tensor<2xf32>) -> tensor<2xi1>'
+    """
+    m = _PRETTY_OP.search(line)
+    if m is None:
+        return None
+    name = f"{_DIALECT}.{m['op']}"
+    parts = [p.strip() for p in m["operands"].split(",") if p.strip()]
+    operands = [p for p in parts if p.startswith("%")]
+    words = [p for p in parts if not p.startswith("%")]
+    attributes = ""
+    if name == "stablehlo.compare" and words:
+        attributes = f" {{comparison_direction = #stablehlo<comparison_direction {words[0]}>"
+        if len(words) > 1:
+            attributes += f", compare_type = #stablehlo<comparison_type {words[1]}>"
+        attributes += "}"
+    elif words:
+        attributes = " {...}"  # the op's attributes, spelled as --mlir-print-op-generic prints them
+    types = m["types"]
+    if "->" not in types:
+        types = f"({', '.join(f'<type of {o}>' for o in operands)}) -> {types}"
+    results = _RESULTS.match(line[:m.start()] + "\0")
+    lhs = f"{results['results']} = " if results else ""
+    return f'{lhs}"{name}"({", ".join(operands)}){attributes} : {types}'
+
+
+def _with_generic_form_hint(err: MLIRParseError, text: str, source_name: str, shift: int) -> MLIRParseError:
+    """``err`` with a hint on each error about a type that points at a pretty-form promotable op:
+    the verifier checks those as written, and only the generic form reaches implicit-cast."""
+    rows = text.splitlines()
+    changed = False
+
+    def hinted(d: Diagnostic) -> Diagnostic:
+        nonlocal changed
+        index = d.line - 1 - shift
+        if d.severity != "error" or d.file != source_name or "type" not in d.message or not 0 <= index < len(rows):
+            return d
+        example = generic_form(rows[index])
+        if example is None:
+            return d
+        changed = True
+        name = example.split('"')[1]
+        return replace(d, message=f"{d.message}; a '{name}' whose operands' element types differ must be written "
+                                  f"in the generic form, which latticecast's lenient parser accepts and implicit-cast "
+                                  f"legalises: {example}")
+
+    diags = [hinted(d) for d in err.diagnostics]
+    if not changed:
+        return err
+    return MLIRParseError("\n".join(line for d in diags for line in d.lines()), diags)

@@ -5,8 +5,11 @@ as a real MLIR pass, so latticecast's passes compose with every upstream pass in
 pipeline. :class:`LatticecastPass` is that callable: it runs :meth:`run` on the op
 the pass manager hands it, records every diagnostic (jaxlib's bindings can emit only
 errors through MLIR, so remarks and warnings are kept here for callers to read), and
-signals failure when an error was emitted. A bug inside a pass fails the pipeline
-with a located ``internal error`` instead of a Python traceback through C++.
+signals failure when an error was emitted. Its warnings are also issued as Python
+warnings (:class:`~latticecast.errors.LatticecastWarning`), attributed to the line that
+ran the PassManager, so they reach users whichever way the pass runs. A bug inside a
+pass fails the pipeline with a located ``internal error`` instead of a Python traceback
+through C++.
 """
 
 from __future__ import annotations
@@ -75,6 +78,9 @@ class LatticecastPass(ABC):
             return
         self.results.append(result)
         self.diagnostics.extend(result.diagnostics)
+        for d in result.diagnostics:
+            if d.severity == "warning":
+                d.warn(stacklevel=3)  # Diagnostic.warn, this call, then (through C++) the caller of pm.run
         if not result.ok:
             pass_.signal_pass_failure()
 

@@ -12,12 +12,13 @@ read off the parsed object.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, overload
 
 from jaxlib.mlir import ir, passmanager
 
-from ..errors import LatticecastError
+from ..errors import LatticecastError, LatticecastWarning
 
 from .base import LatticecastPass
 from .implicit_cast import ImplicitCastPass
@@ -31,6 +32,8 @@ PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitC
 """latticecast's passes, by the name a pipeline gives them."""
 
 _ANCHOR = "builtin.module"
+DEFAULT_PIPELINE = "builtin.module(implicit-cast)"
+"""What :func:`run_pipeline` runs when given no pipeline."""
 
 
 class LatticecastPassManager(passmanager.PassManager):
@@ -180,22 +183,42 @@ def build_pass_manager(pipeline: "str | Pipeline", context: ir.Context) -> tuple
     return Pipeline.of(pipeline).build(context)
 
 
-def run_pipeline(module: "ir.Module | ir.Operation", pipeline: "str | Pipeline", *,
-                 verify: bool = True) -> list[LatticecastPass]:
-    """Run a pass pipeline on ``module`` in place, in the module's own context (JAX's works too).
+@overload
+def run_pipeline(module: "str | bytes", pipeline: "str | Pipeline" = ..., *, verify: bool = ...,
+                 context: ir.Context | None = ..., source_name: str = ...) -> ir.Module: ...
+
+
+@overload
+def run_pipeline(module: "ir.Module | ir.Operation", pipeline: "str | Pipeline" = ..., *, verify: bool = ...,
+                 context: ir.Context | None = ..., source_name: str = ...) -> list[LatticecastPass]: ...
+
+
+def run_pipeline(module: "ir.Module | ir.Operation | str | bytes", pipeline: "str | Pipeline" = DEFAULT_PIPELINE, *,
+                 verify: bool = True, context: ir.Context | None = None,
+                 source_name: str = "-") -> "list[LatticecastPass] | ir.Module":
+    """Run a pass pipeline on a module in place, in the module's own context (JAX's works too), or
+    on MLIR text, which is parsed first (mixed-dtype ops in the generic form allowed).
+
+    The passes' warnings are issued as Python warnings (:class:`~latticecast.LatticecastWarning`)
+    as they run; all their diagnostics stay readable on the passes returned.
 
     Args:
-        module: An ``ir.Module`` (or its operation): one of JAX's, or one parsed with ``jaxlib.mlir``.
+        module: An ``ir.Module`` (or its operation): one of JAX's, or one parsed with ``jaxlib.mlir``;
+            or MLIR text (``str``, or bytecode as ``bytes``), parsed with :func:`latticecast.parse`.
         pipeline: A :class:`Pipeline` or a textual pipeline such as
             ``"builtin.module(implicit-cast{policy=max},canonicalize)"`` (the outer
-            ``builtin.module(...)`` may be left out).
+            ``builtin.module(...)`` may be left out); default ``implicit-cast`` with its defaults.
         verify: Run MLIR's verifier after each pass.
+        context: For text only: the context to parse into (default: latticecast's lenient one).
+        source_name: For text only: the file name its locations and errors give it.
 
     Returns:
-        The latticecast passes of the pipeline, as run (with their diagnostics).
+        For a module: the latticecast passes of the pipeline, as run (with their diagnostics).
+        For text: the resulting ``ir.Module``.
 
     Raises:
         PipelineError: The pipeline text does not parse, or names an unknown pass or option.
+        MLIRParseError: The text does not parse.
         jaxlib.mlir.ir.MLIRError: A pass failed; the error carries its diagnostics.
 
     Example:
@@ -208,12 +231,38 @@ def run_pipeline(module: "ir.Module | ir.Operation", pipeline: "str | Pipeline",
         1
         >>> "stablehlo.add" in str(module)     # legal StableHLO: implicit-cast leaves it as it is
         True
+        >>> text = '''func.func @f(%a: tensor<2xi8>, %b: tensor<2xf32>) -> tensor<2xf32> {
+        ...   %0 = "stablehlo.multiply"(%a, %b) : (tensor<2xi8>, tensor<2xf32>) -> tensor<2xf32>
+        ...   return %0 : tensor<2xf32>
+        ... }'''
+        >>> print(lc.run_pipeline(text, "implicit-cast{policy=jax}"))
+        module {
+          func.func @f(%arg0: tensor<2xi8>, %arg1: tensor<2xf32>) -> tensor<2xf32> {
+            %0 = stablehlo.convert %arg0 : (tensor<2xi8>) -> tensor<2xf32>
+            %1 = stablehlo.multiply %0, %arg1 : tensor<2xf32>
+            return %1 : tensor<2xf32>
+          }
+        }
+        <BLANKLINE>
     """
-    op = module.operation if hasattr(module, "operation") else module
+    parsed = None
+    if isinstance(module, (str, bytes, bytearray, memoryview)):
+        from ..dialect_utils.parsing import parse
+
+        parsed = parse(module if isinstance(module, str) else bytes(module), context=context, source_name=source_name)
+        module = parsed
+    if not hasattr(module, "operation"):  # duck-typed: another copy of the MLIR bindings works too
+        raise PipelineError(f"run_pipeline takes an ir.Module, an ir.Operation or MLIR text, not "
+                            f"{type(module).__name__}; parse text with latticecast.parse(text)")
+    op = module.operation
     pm, ours = Pipeline.of(pipeline).build(op.context)
     pm.enable_verifier(verify)
-    pm.run(op)
-    return ours
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LatticecastWarning)
+        pm.run(op)
+    for w in caught:  # the passes' warnings, attributed to the caller of run_pipeline
+        warnings.warn(w.message, w.category, stacklevel=2)
+    return parsed if parsed is not None else ours
 
 
 # -- the parser -------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ pipeline is built (exit 1, as ``mlir-opt``).
 from __future__ import annotations
 
 import argparse
+import textwrap
 from dataclasses import dataclass
 from typing import NoReturn, Sequence
 
@@ -24,7 +25,8 @@ from ...passes.options import ImplicitCastOptions, LossyLevel
 from ..exit_codes import LATTICECAST_OPT, UsageError
 
 
-__all__ = ["OptConfig", "IRPrinting", "UsageError", "parse_args", "build_parser", "PROG", "PassFlag", "compose_pipeline"]
+__all__ = ["OptConfig", "IRPrinting", "UsageError", "parse_args", "build_parser", "PROG", "PassFlag",
+           "compose_pipeline", "passes_and_policies"]
 
 PROG = LATTICECAST_OPT
 LOSSY_LEVELS = tuple(level.value for level in LossyLevel)
@@ -125,9 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
         usage=f"{PROG} [INPUT] [-o OUTPUT] [--pass-pipeline=PIPELINE | --PASS[=OPTIONS] ...] [options]",
         description="Parse StableHLO (mixed-dtype binary ops allowed in the generic form), run a pass "
                     "pipeline that may include implicit-cast, verify and print the result.",
-        epilog="Pass flags run in the order given: --implicit-cast --policy max --canonicalize --cse is "
-               "builtin.module(implicit-cast{policy=max},canonicalize,cse). Any MLIR pass jaxlib knows "
-               "can be given as --NAME or --NAME='OPTIONS'. " + _passes_and_policies())
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=textwrap.fill("Pass flags run in the order given: --implicit-cast --policy max --canonicalize --cse "
+                             "is builtin.module(implicit-cast{policy=max},canonicalize,cse). Any MLIR pass jaxlib "
+                             "knows can be given as --NAME or --NAME='OPTIONS'.", 100) + "\n\n" + passes_and_policies())
     p.add_argument("input", nargs="?", default="-", metavar="INPUT", help="input file ('-' or none: stdin)")
     p.add_argument("-o", "--output", metavar="OUTPUT", help="output file (default: stdout)")
     p.add_argument("--pass-pipeline", metavar="PIPELINE",
@@ -183,13 +186,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _passes_and_policies() -> str:
-    """The ``--help`` lines naming latticecast's passes and the policies (``--list-passes`` says more)."""
+def passes_and_policies() -> str:
+    """latticecast's passes with their options, and the policies: the end of ``--help``, and all
+    of ``--list-passes``."""
     from ...passes.pipeline import PASSES
     from ...policies import policies
 
-    passes = "; ".join(f"{name} ({kind.Options.usage() or 'no options'})" for name, kind in PASSES.items())
-    return f"latticecast's passes: {passes}. Policies: {', '.join(policies())}."
+    lines = ["latticecast's passes:"]
+    lines += [f"  --{name}: {kind.description}" + (f"\n      options: {kind.Options.usage()}"
+                                                   if kind.Options.usage() else "") for name, kind in PASSES.items()]
+    lines.append(textwrap.fill(f"Policies: {', '.join(policies())}", 100))
+    return "\n".join(lines)
 
 
 def _long(token: str) -> str:

@@ -11,11 +11,13 @@ mixed-dtype ops with the verifier's own message.
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass, field
 
 from jaxlib.mlir import ir
 
 from ...dialect_utils.diagnostics import Diagnostic, MLIRParseError
+from ...errors import LatticecastWarning
 from ...dialect_utils.parsing import parse_module
 from ...passes import LatticecastPass, Pipeline
 from .args import IMPLICIT_CAST, IRPrinting
@@ -65,7 +67,8 @@ class PipelineRunner:
             p.results.clear()
         if self.pipeline.first_pass != IMPLICIT_CAST:
             module.operation.verify()
-        with captured_dumps(self.ir_printing):
+        with captured_dumps(self.ir_printing), warnings.catch_warnings():
+            warnings.simplefilter("ignore", LatticecastWarning)  # the tool prints them as diagnostics
             self.pm.run(module.operation)
 
     def close(self) -> None:

@@ -17,7 +17,7 @@ from ...passes import Pipeline, PipelineError
 from ...policies import Policy
 from ..common import write_file
 from ..exit_codes import EXIT_FAILURE, EXIT_OK, report
-from .args import PROG, OptConfig, parse_args
+from .args import PROG, OptConfig, parse_args, passes_and_policies
 from .chunk import ChunkResult, PipelineRunner, PrintOptions, process_chunk
 from .ir_printing import pass_arguments
 from .report import without_op_dumps
@@ -114,6 +114,8 @@ def _judge(result: ChunkResult, text: "str | bytes", source_name: str, first_lin
         report = verify_diagnostics(without_op_dumps(result.diagnostics),
                                     parse_expectations(text, source_name, first_line))
         return not report, report
+    if isinstance(text, str):  # each with its source line and a caret, as mlir-opt's source manager prints
+        return result.ok, [line for d in result.diagnostics for line in d.source_lines(text, source_name, first_line)]
     return result.ok, [line for d in result.diagnostics for line in d.lines()]
 
 
@@ -153,16 +155,8 @@ def _dump_pipeline(runner: PipelineRunner, err: TextIO) -> None:
 
 def list_passes(out: TextIO) -> None:
     """``--list-passes``: latticecast's passes with their options, and the policies."""
-    from ...passes.pipeline import PASSES
-    from ...policies import policies
-
-    print("Passes of latticecast (use any MLIR pass jaxlib registers too, e.g. canonicalize, cse):", file=out)
-    for name, kind in PASSES.items():
-        print(f"  --{name}: {kind.description}", file=out)
-        usage = kind.Options.usage()
-        if usage:
-            print(f"      options: {usage}", file=out)
-    print(f"Policies (implicit-cast{{policy=NAME}}, --policy NAME): {', '.join(policies())}", file=out)
+    print(passes_and_policies(), file=out)
+    print("Any MLIR pass jaxlib registers runs too (--canonicalize, --cse, --NAME='OPTIONS').", file=out)
 
 
 def _read_input(path: str) -> tuple[bytes, str]:
