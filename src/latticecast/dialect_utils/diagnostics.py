@@ -135,22 +135,11 @@ class MLIRParseError(LatticecastError, ValueError):
         self.diagnostics = tuple(diagnostics)
 
     @classmethod
-    def from_mlir(cls, err: ir.MLIRError, source_name: str, *, what: str = "",
-                  rename: "dict[str, str] | None" = None) -> "MLIRParseError":
-        """The error for an ``ir.MLIRError`` raised while parsing or verifying ``source_name``.
-        ``rename`` undoes placeholder op names in the messages (see :mod:`.parsing`)."""
+    def from_mlir(cls, err: ir.MLIRError, source_name: str, *, what: str = "") -> "MLIRParseError":
+        """The error for an ``ir.MLIRError`` raised while parsing or verifying ``source_name``."""
         diags = [Diagnostic.from_mlir(d, source_name) for d in err.error_diagnostics]
-        if rename:
-            diags = [_renamed(d, rename) for d in diags]
         if not diags:  # an MLIRError without diagnostics: keep jaxlib's text, which has the position
             text = " ".join(str(err).replace('"-":', f"{source_name}:").split())
             return cls(f"{what}{text}", [Diagnostic("error", text, source_name)])
         lines = [d for diag in diags for d in diag.lines()]
         return cls(what + "\n".join(lines), diags)
-
-
-def _renamed(d: Diagnostic, rename: dict[str, str]) -> Diagnostic:
-    message = d.message
-    for old, new in rename.items():
-        message = message.replace(old, new)
-    return replace(d, message=message, notes=tuple(_renamed(n, rename) for n in d.notes))
