@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .audit import AuditReport, audit  # eager: a lazy name would be shadowed by the submodule once imported
 from .device_ref import DeviceRef
 from .dims import SymbolicDim
 from .dtypes import DType, Kind, UnknownDTypeError
@@ -31,7 +32,6 @@ _check_supported_versions()  # warns when the installed jax/jaxlib is outside th
 
 if TYPE_CHECKING:  # the lazy names below, as tools see them (never imported here at run time)
     from . import ops
-    from .audit import AuditReport, audit
     from .dialect_utils.parsing import parse
     from .evidence import evidence
     from .graph import Graph, PassFailure, Value
@@ -43,7 +43,6 @@ if TYPE_CHECKING:  # the lazy names below, as tools see them (never imported her
 # The IR and runtime layers import jaxlib.mlir; load them on first use so that the
 # promotion layer stays importable (and fast) on its own.
 _LAZY = {
-    "audit": ("latticecast.audit", "audit"), "AuditReport": ("latticecast.audit", "AuditReport"),
     "Graph": ("latticecast.graph", "Graph"), "Value": ("latticecast.graph", "Value"),
     "PassFailure": ("latticecast.graph", "PassFailure"), "ops": ("latticecast.ops", None),
     "compile": ("latticecast.runtime", "compile"), "Model": ("latticecast.runtime", "Model"),

@@ -29,10 +29,11 @@ import functools
 import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Mapping, Sequence
+from typing import ClassVar, Mapping, Sequence
 
 import numpy as np
 
+from ..audit import AuditReport, audit
 from ..dtypes import DType, Kind
 from ..errors import DomainError, LiteralRangeError, PromotionError
 from ..lattice import Lattice
@@ -41,9 +42,6 @@ from ..values import Scalar, candidates, literal_fix, scalar_problem
 from ..weak import PType, Weak, as_ptype, cell_ptype, dtype_of, parse_ptype, ptype_name
 from .advice import cast_advice, suggest_cast
 from .table_file import Position, TableFile, read_table_file
-
-if TYPE_CHECKING:
-    from ..audit import AuditReport
 
 __all__ = ["Policy", "LatticePolicy", "TablePolicy", "CsvTablePolicy", "Decision", "DivisionOperands"]
 
@@ -437,8 +435,6 @@ class Policy(ABC):
 
     @functools.cached_property
     def _audit(self) -> AuditReport:
-        from ..audit import audit  # on first use: a pass run never audits its policy
-
         return audit(self.table())
 
     def audit(self) -> AuditReport:
