@@ -1138,11 +1138,21 @@ def judge(case: Case, res: RunResult, reference: Reference | None) -> list[tuple
     if internal:
         found.append(("internal-error", _norm(internal)[:120], internal[:300]))
     n_lines = case.data.count(b"\n") + 1
+    source_rows = case.data.decode("utf-8", "replace").splitlines()
+    quoted: list[str] = []  # the source line and caret expected after a diagnostic located in the input
     for line in err.splitlines():
+        if quoted:
+            expected = quoted.pop(0)
+            if line == expected or (expected == "^" and re.fullmatch(r" *\^", line)):
+                continue
+            quoted.clear()
         if not line.strip():
             continue
         m = _LOCATED.match(line)
         if m:
+            row = int(m.group("line"))
+            if m.group("file") in ("input.mlir", "<stdin>") and 0 < row <= len(source_rows):
+                quoted = [source_rows[row - 1].expandtabs(8), "^"]  # as mlir-opt's source manager quotes it
             if m.group("file") in ("input.mlir", "<stdin>") and int(m.group("line")) == 0:
                 found.append(("diagnostic-format", "diagnostic at line 0: " + _norm(m.group("msg")), line[:300]))
             elif m.group("file") in ("input.mlir", "<stdin>") and int(m.group("line")) > n_lines:

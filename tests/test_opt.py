@@ -193,18 +193,21 @@ def test_output_file_written_on_success_only(mixed: Path, tmp_path: Path, capsys
     assert not failed.exists()
 
 
-def test_parse_error_is_located_and_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_parse_error_is_located_with_its_source_line_and_a_caret(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """As mlir-opt's source manager prints it: one located line, the source line, a caret."""
     bad = tmp_path / "bad.mlir"
     bad.write_text("func.func @f( {\n")
     code, out, err = run_main([str(bad)], capsys)
     assert code == 1 and out == ""
-    assert err.strip() == f"{bad}:1:14: error: expected non-function type"
+    assert err.splitlines() == [f"{bad}:1:14: error: expected non-function type", "func.func @f( {", " " * 13 + "^"]
 
 
 def test_verifier_rejects_mixed_ops_without_the_pass(mixed: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_main([str(mixed)], capsys)
     assert code == 1 and out == ""
-    assert err.strip() == f"{mixed}:2:8: error: op requires the same element type for all operands and results"
+    assert err.splitlines()[0] == f"{mixed}:2:8: error: op requires the same element type for all operands and results"
+    assert err.splitlines()[1:] == [MIXED.splitlines()[1], " " * 7 + "^"]
 
 
 def test_pass_warnings_are_printed_on_success(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -239,7 +242,8 @@ def test_split_input_file_keeps_going_and_joins_outputs(tmp_path: Path, capsys: 
     path.write_text(MIXED + "// -----\n" + MIXED.replace("@f", "@g").replace("tensor<4xi16>", "tensor<4xf32>"))
     code, out, err = run_main([str(path), "--split-input-file"], capsys)
     assert code == 1  # the first chunk does not verify without implicit-cast
-    assert err.strip() == f"{path}:2:8: error: op requires the same element type for all operands and results"
+    assert err.splitlines()[0] == f"{path}:2:8: error: op requires the same element type for all operands and results"
+    assert len(err.splitlines()) == 3  # its source line and caret; nothing for the second chunk
     assert out.startswith(OUTPUT_SEPARATOR) and "func.func @g" in out
 
 
@@ -388,3 +392,65 @@ def test_a_portable_artifact_is_read_as_the_stablehlo_it_holds(tmp_path: Path,
     code, out, err = run_main([str(artifact)], capsys)
     assert code == 1 and out == ""
     assert err.startswith(f"{artifact}: error: cannot read the StableHLO portable artifact") and len(err.splitlines()) == 1
+
+
+# -- mlir-opt's instrumentation flags -------------------------------------------------------
+
+
+@pytest.mark.parametrize("verify_each", [True, False])
+def test_verify_each_decides_whether_a_pass_s_invalid_ir_is_caught(verify_each: bool) -> None:
+    """--verify-each (default on) reaches the PassManager: a pass that leaves a function returning
+    the wrong type fails the run when it is on and gets through when it is off."""
+    from jaxlib.mlir import ir
+
+    from latticecast.cli.opt.chunk import PipelineRunner
+    from latticecast.dialect_utils.context import make_context
+    from latticecast.dialect_utils.parsing import parse_module
+
+    context = make_context(lenient=True)
+    module = parse_module(MIXED, context, lenient=True)
+    runner = PipelineRunner(Pipeline.parse("implicit-cast"), context, verify_each=verify_each)
+
+    def retype_the_add(op: ir.Operation, pass_: object) -> None:
+        add = op.regions[0].blocks[0].operations[0].regions[0].blocks[0].operations[1]
+        with op.context, op.location:
+            add.results[0].set_type(ir.RankedTensorType.get([4], ir.IntegerType.get_signless(8)))
+
+    runner.pm.add(retype_the_add, name="RetypeTheAdd", argument="retype-the-add")
+    if verify_each:
+        with pytest.raises(ir.MLIRError, match="requires the same element type for all operands and results"):
+            runner.run(module)
+    else:
+        runner.run(module)
+        assert "tensor<4xi8>" in str(module.operation.get_asm(print_generic_op_form=True))
+    runner.close()
+
+
+@pytest.mark.parametrize("argv, field, value", [
+    (["--mlir-print-ir-after=cse,canonicalize", "--mlir-print-ir-after", "implicit-cast"], "after",
+     ("cse", "canonicalize", "implicit-cast")),
+    (["-mlir-print-ir-before=cse"], "before", ("cse",)),
+    (["--mlir-print-ir-after-change"], "after_change", True),
+])
+def test_ir_printing_flags_are_read_as_mlir_opt_reads_them(argv: list[str], field: str, value: object) -> None:
+    config = parse_args(["in.mlir", "--implicit-cast", "--cse", *argv])
+    assert config.pipeline == "builtin.module(implicit-cast,cse)"  # not misread as passes
+    assert config.ir_printing is not None and getattr(config.ir_printing, field) == value
+
+
+def test_a_pass_list_flag_needs_its_passes() -> None:
+    with pytest.raises(UsageError, match=r"--mlir-print-ir-after needs the passes"):
+        parse_args(["in.mlir", "--implicit-cast", "--mlir-print-ir-after"])
+    with pytest.raises(UsageError, match=r"pass names separated by commas"):
+        parse_args(["in.mlir", "--implicit-cast", "--mlir-print-ir-after=cse,,x"])
+
+
+def test_only_the_selected_passes_dumps_are_kept() -> None:
+    from latticecast.cli.opt.args import IRPrinting
+    from latticecast.cli.opt.ir_printing import keep_dumps
+
+    text = ("// -----// IR Dump After ImplicitCastPass: implicit-cast //----- //\nA\n\n"
+            "// -----// IR Dump After CSEPass: cse //----- //\nB\n"
+            "// -----// IR Dump Before CSEPass: cse //----- //\nC\n")
+    assert keep_dumps(text, IRPrinting(after=("cse",))) == "// -----// IR Dump After CSEPass: cse //----- //\nB\n"
+    assert keep_dumps(text, IRPrinting(before=("cse",))).splitlines()[-1] == "C"

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .audit import AuditReport, audit
+from .audit import AuditReport, audit  # eager: a lazy name would be shadowed by the submodule once imported
 from .device_ref import DeviceRef
 from .dims import SymbolicDim
 from .dtypes import DType, Kind, UnknownDTypeError
-from .errors import (AxisError, DomainError, GraphError, LatticecastError, LiteralRangeError, NoCurrentGraphError, PromotionError,
+from .errors import (AxisError, DomainError, GraphError, LatticecastError, LatticecastWarning, LiteralRangeError, NoCurrentGraphError, PromotionError,
                      RegionTypeError, UnknownPolicyError,
                      UnsupportedOpError)
 from .lattice import Lattice, LatticeError
@@ -35,6 +35,7 @@ _check_supported_versions()  # warns when the installed jax/jaxlib is outside th
 
 if TYPE_CHECKING:  # the lazy names below, as tools see them (never imported here at run time)
     from . import ops
+    from .dialect_utils.parsing import parse
     from .evidence import evidence
     from .graph import Graph, PassFailure, Value
     from .passes import ImplicitCastOptions, ImplicitCastPass, Pipeline, run_pipeline
@@ -61,6 +62,7 @@ _LAZY = {
     "ImplicitCastPass": ("latticecast.passes", "ImplicitCastPass"),
     "ImplicitCastOptions": ("latticecast.passes", "ImplicitCastOptions"),
     "run_pipeline": ("latticecast.passes", "run_pipeline"), "Pipeline": ("latticecast.passes", "Pipeline"),
+    "parse": ("latticecast.dialect_utils.parsing", "parse"),
     "evidence": ("latticecast.evidence", "evidence"),
 }
 
@@ -88,6 +90,7 @@ __all__ = [
     "Graph", "TensorType", "DeviceRef", "SymbolicDim", "Value", "GraphError", "PassFailure", "ops", "compile",
     "Model", "TensorSpec", "PolymorphicModel", "UnsupportedModuleError", "InputShapeError",
     "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "InputError", "CompileError", "available_devices",
-    "MLIRParseError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "Pipeline", "evidence",
+    "MLIRParseError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "parse", "Pipeline", "evidence",
+    "LatticecastWarning",
     "UnsupportedVersionWarning",
 ]

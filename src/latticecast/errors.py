@@ -25,7 +25,8 @@ Each also keeps the builtin base a Python programmer expects for the same mistak
 ``ValueError``, ``OverflowError``, ``RuntimeError``, ``LookupError``), so ``except ValueError`` keeps
 working. The command-line tools map them onto exit codes in one table
 (:mod:`latticecast.cli.exit_codes`). Warnings (``LossyPromotionWarning``,
-``UnsupportedVersionWarning``) are ``UserWarning`` subclasses, not errors.
+``UnsupportedVersionWarning``) are ``UserWarning`` subclasses, not errors; a pass's warnings are
+:class:`LatticecastWarning` s wherever the pass runs (a user's own ``PassManager`` too).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from .dtypes import DType
     from .weak import PType
 
-__all__ = ["LatticecastError", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
+__all__ = ["LatticecastError", "LatticecastWarning", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
            "GraphError", "NoCurrentGraphError", "RegionTypeError",
            "UnsupportedOpError", "AxisError"]
 
@@ -129,3 +130,9 @@ class UnsupportedOpError(GraphError, NotImplementedError):
     """A MAX op that StableHLO has no form for (``ops.custom``'s Mojo kernels, the buffer ops,
     ``side_stream``, the quantised encodings). The message names the op, says why StableHLO cannot
     express it, and what to write instead. A ``NotImplementedError`` too."""
+
+
+class LatticecastWarning(UserWarning):
+    """A warning a latticecast pass reports about IR (``diagnose-lossy=warning`` ...), issued as a
+    Python warning wherever the pass runs, so ``warnings.simplefilter("error", LatticecastWarning)``
+    turns them into exceptions."""

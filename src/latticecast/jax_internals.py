@@ -11,6 +11,9 @@ name                                  why, and the public alternative when it is
 ====================================  ===========================================================
 ``_jax_mlir_ext.register_dialects``   the upstream dialects of JAX's MLIR contexts (func, arith,
                                       ...); no alternative: without it no module parses
+``_mlir_libs._stablehlo`` (``_chlo``,  registers JAX's own dialects without importing their generated
+``_mlirHlo``, ``_sdy``, ``_sdyMpmd``)  Python op classes (a fifth of ``latticecast-opt``'s start-up);
+                                      else: ``register_dialect`` of the public ``jaxlib.mlir.dialects``
 ``_jax.DeviceList``                   the device list ``compile_and_load`` takes with an
                                       ``ir.Module``; else: the module's text with a plain list
 ``_jax.GSPMDSharding``                a ``jax.sharding.Sharding`` for the ``OpSharding`` XLA reports
@@ -56,6 +59,7 @@ more); what needs ``jax`` itself, which takes a second to import, loads on first
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import os
 import sys
@@ -79,7 +83,7 @@ from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 __all__ = ["MISSING", "TESTED_JAX", "JAXLIB_VERSION", "PRIVATE_ALLOWED", "DeviceList", "GSPMDSharding",
            "batched_device_put", "ZERO_COPY", "result_handler", "compile_on", "sharding_of", "backend_errors",
            "portable_artifact",
-           "INIT_LOCK", "register_upstream_dialects", "lapack_targets", "prepare_lapack",
+           "INIT_LOCK", "register_upstream_dialects", "register_jax_dialects", "lapack_targets", "prepare_lapack",
            "registered_custom_call_targets", "lazily_registered_cpu_targets", "gspmd_device_count", "NAMES"]
 
 INIT_LOCK = threading.RLock()
@@ -133,6 +137,34 @@ _serialize_portable_artifact = _get("jaxlib._jax.mlir.serialize_portable_artifac
                                     lambda: _jax.mlir.serialize_portable_artifact)
 register_upstream_dialects = _get("jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects",
                                   lambda: _jax_mlir_ext.register_dialects, gated=False)
+
+_DIALECT_LIBRARIES = (("_sdy", "register_dialect", "sdy", "register_dialect"),
+                      ("_sdyMpmd", "register_dialect", "mpmd", "register_dialect"),
+                      ("_mlirHlo", "register_mhlo_dialect", "mhlo", "register_mhlo_dialect"),
+                      ("_chlo", "register_dialect", "chlo", "register_dialect"),
+                      ("_stablehlo", "register_dialect", "stablehlo", "register_dialect"))
+"""JAX's own dialects: the native library and its registration function, then the public module
+that re-exports it (``jaxlib.mlir.dialects.stablehlo`` is ``_stablehlo`` plus generated op classes)."""
+
+
+def register_jax_dialects(context: Any) -> None:
+    """Register StableHLO, CHLO, MHLO, Shardy and MPMD in ``context`` (an ``ir.Context``).
+
+    The native registration functions are called directly where the jaxlib is a tested one:
+    importing the public dialect modules would also load their generated op classes, which
+    nothing that parses, runs passes and prints needs. Elsewhere (or with
+    ``LATTICECAST_PUBLIC_ONLY=1``) the public modules register them.
+    """
+    for library, function, public, public_function in _DIALECT_LIBRARIES:
+        register = None
+        if PRIVATE_ALLOWED:
+            try:
+                register = getattr(importlib.import_module(f"jaxlib.mlir._mlir_libs.{library}"), function)
+            except (ImportError, AttributeError) as e:
+                MISSING[f"jaxlib.mlir._mlir_libs.{library}.{function}"] = f"{type(e).__name__}: {e}"
+        if register is None:
+            register = getattr(importlib.import_module(f"jaxlib.mlir.dialects.{public}"), public_function)
+        register(context)
 
 
 def result_handler(aval: Any, sharding: Any) -> Any:
@@ -351,7 +383,9 @@ def gspmd_device_count(sharding: str) -> int | None:
 
 
 NAMES: tuple[str, ...] = (
-    "jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects", "jaxlib._jax.DeviceList", "jaxlib._jax.GSPMDSharding",
+    "jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects",
+    *(f"jaxlib.mlir._mlir_libs.{library}.{function}" for library, function, _, _ in _DIALECT_LIBRARIES),
+    "jaxlib._jax.DeviceList", "jaxlib._jax.GSPMDSharding",
     "jaxlib._jax.batched_device_put", "jaxlib._jax.array_result_handler", "jaxlib._jax.HostBufferSemantics.ZERO_COPY",
     "jaxlib._jax.mlir.serialize_portable_artifact",
     "jax._src.xla_bridge._backend_errors", "jaxlib.lapack.registrations", "jaxlib.lapack.prepare_lapack_call",

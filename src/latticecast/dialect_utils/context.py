@@ -1,8 +1,8 @@
 """The MLIR contexts latticecast builds, parses and runs passes in: the dialects JAX registers, and no more.
 
 A context here knows what JAX's own context knows (``jax._src.interpreters.mlir.make_ir_context``),
-through jaxlib's public dialect modules: the upstream dialects jaxlib ships (``func``,
-``arith``, ...), ``stablehlo`` (and ``vhlo``, which it loads), ``chlo``, Shardy's ``sdy``
+through jaxlib's dialect libraries (:func:`~latticecast.jax_internals.register_jax_dialects`):
+the upstream dialects jaxlib ships (``func``, ``arith``, ...), ``stablehlo`` (and ``vhlo``, which it loads), ``chlo``, Shardy's ``sdy``
 and ``mpmd``, and ``mhlo``. So a module JAX wrote (with ``sdy.mesh``, ``sdy.sharding``,
 ``mhlo.frontend_attributes``) parses, passes and prints here exactly as it does in JAX.
 
@@ -25,9 +25,8 @@ from __future__ import annotations
 import threading
 
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import chlo, mhlo, mpmd, sdy, stablehlo
 
-from ..jax_internals import register_upstream_dialects
+from ..jax_internals import register_jax_dialects, register_upstream_dialects
 
 __all__ = ["make_context", "default_context", "strict_context"]
 
@@ -41,11 +40,7 @@ def make_context(*, lenient: bool = False) -> ir.Context:
     ctx = ir.Context()
     ctx.append_dialect_registry(registry)
     ctx.load_all_available_dialects()
-    sdy.register_dialect(ctx)
-    mpmd.register_dialect(ctx)
-    mhlo.register_mhlo_dialect(ctx)
-    chlo.register_dialect(ctx)
-    stablehlo.register_dialect(ctx)
+    register_jax_dialects(ctx)
     ctx.enable_multithreading(False)
     ctx.allow_unregistered_dialects = lenient
     return ctx

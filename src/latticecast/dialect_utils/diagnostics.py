@@ -17,7 +17,7 @@ from typing import Sequence
 
 from jaxlib.mlir import ir
 
-from ..errors import LatticecastError
+from ..errors import LatticecastError, LatticecastWarning
 
 __all__ = ["Diagnostic", "MLIRParseError", "LossyPromotionWarning", "location_parts", "SEVERITIES"]
 
@@ -27,7 +27,7 @@ _FILE_LOC = re.compile(r'"(?P<file>(?:[^"\\]|\\.)*)":(?P<line>\d+):(?P<col>\d+)'
 _NAME_LOC = re.compile(r'loc\("(?P<name>(?:[^"\\]|\\.)*)"')
 
 
-class LossyPromotionWarning(UserWarning):
+class LossyPromotionWarning(LatticecastWarning):
     """An implicit promotion that can lose magnitude (``diagnose-lossy=warning``)."""
 
 
@@ -92,13 +92,38 @@ class Diagnostic:
         """This diagnostic and its notes, one line each."""
         return [self.format()] + [n.format() for n in self.notes]
 
+    def source_lines(self, source: str, source_name: str, first_line: int = 1) -> list[str]:
+        r"""This diagnostic and its notes as ``mlir-opt`` prints them: each one's line, then, when it
+        points into ``source`` (the text of ``source_name`` from line ``first_line`` on), the line
+        of source it points at and a caret under its column (tabs expanded, as LLVM does).
+
+        Example:
+            >>> d = Diagnostic("error", "use of undeclared SSA value name", "in.mlir", 2, 10)
+            >>> print("\n".join(d.source_lines("func.func @f() {\n  return %nope : i32\n}", "in.mlir")))
+            in.mlir:2:10: error: use of undeclared SSA value name
+              return %nope : i32
+                     ^
+        """
+        rows = source.splitlines()
+        out: list[str] = []
+        for d in (self, *self.notes):
+            out.append(d.format())
+            index = d.line - first_line
+            if d.file != source_name or d.line == 0 or not 0 <= index < len(rows):
+                continue
+            row = rows[index]
+            out.append(row.expandtabs(8))
+            out.append(" " * len(row[:max(d.col - 1, 0)].expandtabs(8)) + "^")
+        return out
+
     def flattened(self) -> list["Diagnostic"]:
         """This diagnostic, then its notes (``--verify-diagnostics`` checks notes as diagnostics)."""
         return [replace(self, notes=())] + list(self.notes)
 
-    def warn(self) -> None:
-        """Issue a Python warning for a warning-level diagnostic (graph builders see these)."""
-        warnings.warn(LossyPromotionWarning(self.format()), stacklevel=3)
+    def warn(self, stacklevel: int = 3) -> None:
+        """Issue a Python warning (:class:`LossyPromotionWarning`, a :class:`LatticecastWarning`) for a
+        warning-level diagnostic; ``stacklevel`` counts from this method's caller's caller."""
+        warnings.warn(LossyPromotionWarning(self.format()), stacklevel=stacklevel)
 
 
 class MLIRParseError(LatticecastError, ValueError):
@@ -110,22 +135,11 @@ class MLIRParseError(LatticecastError, ValueError):
         self.diagnostics = tuple(diagnostics)
 
     @classmethod
-    def from_mlir(cls, err: ir.MLIRError, source_name: str, *, what: str = "",
-                  rename: "dict[str, str] | None" = None) -> "MLIRParseError":
-        """The error for an ``ir.MLIRError`` raised while parsing or verifying ``source_name``.
-        ``rename`` undoes placeholder op names in the messages (see :mod:`.parsing`)."""
+    def from_mlir(cls, err: ir.MLIRError, source_name: str, *, what: str = "") -> "MLIRParseError":
+        """The error for an ``ir.MLIRError`` raised while parsing or verifying ``source_name``."""
         diags = [Diagnostic.from_mlir(d, source_name) for d in err.error_diagnostics]
-        if rename:
-            diags = [_renamed(d, rename) for d in diags]
         if not diags:  # an MLIRError without diagnostics: keep jaxlib's text, which has the position
             text = " ".join(str(err).replace('"-":', f"{source_name}:").split())
             return cls(f"{what}{text}", [Diagnostic("error", text, source_name)])
         lines = [d for diag in diags for d in diag.lines()]
         return cls(what + "\n".join(lines), diags)
-
-
-def _renamed(d: Diagnostic, rename: dict[str, str]) -> Diagnostic:
-    message = d.message
-    for old, new in rename.items():
-        message = message.replace(old, new)
-    return replace(d, message=message, notes=tuple(_renamed(n, rename) for n in d.notes))

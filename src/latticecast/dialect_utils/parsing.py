@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from dataclasses import replace
 
 from jaxlib.mlir import ir
 
@@ -42,7 +43,7 @@ from ..op_rules import STABLEHLO
 from .context import default_context, strict_context
 from .diagnostics import Diagnostic, MLIRParseError
 
-__all__ = ["parse_module", "decode_source", "is_bytecode", "bytecode_producer", "is_portable_artifact",
+__all__ = ["parse", "parse_module", "SourceText", "generic_form", "decode_source", "is_bytecode", "bytecode_producer", "is_portable_artifact",
            "BYTECODE_MAGIC", "PORTABLE_PRODUCER", "MAX_NESTING"]
 
 BYTECODE_MAGIC = b"ML\xefR"
@@ -110,6 +111,45 @@ def decode_source(data: "str | bytes | bytearray | memoryview", source_name: str
                              [Diagnostic("error", message, source_name, line, col)]) from None
 
 
+def parse(text: "str | bytes", lenient: bool = True, context: ir.Context | None = None, *,
+          source_name: str = "-") -> ir.Module:
+    """Parse MLIR text (or bytecode) into an ``ir.Module``, mixed-dtype ops included.
+
+    The public door to :func:`parse_module`: StableHLO's verifier rejects an op whose operands
+    disagree in element type, so such a program could never reach ``implicit-cast``; with
+    ``lenient`` (the default) the ops the pass legalises are accepted in the generic form
+    (``"stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>``), unverified.
+
+    Args:
+        text: MLIR text, or MLIR bytecode / a StableHLO portable artifact as ``bytes``.
+        lenient: Accept mixed-dtype ops in the generic form (``False``: the verifier's rules only).
+        context: The ``ir.Context`` to parse into; default: this thread's shared latticecast context
+            (lenient or strict, as ``lenient`` says). A context of your own (JAX's) must allow
+            unregistered dialects for ``lenient`` parsing.
+        source_name: The file name that locations and errors give the text.
+
+    Returns:
+        The module (not yet verified when it holds mixed-dtype ops: run ``implicit-cast`` on it,
+        e.g. with :func:`latticecast.run_pipeline`).
+
+    Raises:
+        MLIRParseError: The text does not parse or does not verify; the message is
+            ``file:line:col: error: ...``.
+
+    Example:
+        >>> import latticecast as lc
+        >>> module = lc.parse('''
+        ... func.func @f(%a: tensor<4xi16>, %b: tensor<4xf32>) -> tensor<4xf32> {
+        ...   %0 = "stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>
+        ...   return %0 : tensor<4xf32>
+        ... }''')
+        >>> passes = lc.run_pipeline(module, "implicit-cast")
+        >>> "stablehlo.convert %arg0 : (tensor<4xi16>) -> tensor<4xf32>" in str(module)
+        True
+    """
+    return parse_module(text, context, lenient=lenient, source_name=source_name)
+
+
 def parse_module(source: "str | bytes", context: ir.Context | None = None, *, lenient: bool = False,
                  source_name: str = "-", first_line: int = 1) -> ir.Module:
     """Parse MLIR text or bytecode into a module of ``context``.
@@ -122,59 +162,143 @@ def parse_module(source: "str | bytes", context: ir.Context | None = None, *, le
     shift = first_line - 1
     data = decode_source(source, source_name)
     ctx = context or (default_context() if lenient else strict_context())
-    rename: dict[str, str] = {}
     if isinstance(data, str):
         _check_nesting(data, source_name)
         _check_verifier_crashes(data, source_name, shift)
         if not ctx.allow_unregistered_dialects:
             _check_unknown_element_types(data, ctx, source_name, shift)
-        if lenient:
-            data, placeholder = _rename_mixed_ops(data)
-            if placeholder:
-                rename = {f"'{placeholder}.": f"'{_DIALECT}.", f'"{placeholder}.': f'"{_DIALECT}.'}
-    if isinstance(data, bytes) and _CRASH_OP_BYTES in data and not os.environ.get(_CHILD):
+        with ctx:
+            return SourceText(data, source_name, first_line, lenient).parse()
+    if _CRASH_OP_BYTES in data and not os.environ.get(_CHILD):
         _verify_bytecode_apart(data, source_name)
-    if isinstance(data, bytes) and is_portable_artifact(data):
+    if is_portable_artifact(data):
         return _deserialize_portable(data, ctx, source_name)
     with ctx:
-        if isinstance(data, str):
-            module = _parse_text(data, source_name, shift, rename)
-        else:
-            try:
-                module = ir.Module.parse(data)
-            except ir.MLIRError as e:
-                raise MLIRParseError.from_mlir(e, source_name) from None
-        if rename:
-            _restore_placeholders(module.operation, next(iter(rename))[1:-1], source_name)
-    return module
-
-
-def _parse_text(text: str, source_name: str, shift: int, rename: dict[str, str]) -> ir.Module:
-    """Text as a module whose locations name ``source_name`` and count lines from ``shift + 1``.
-
-    ``Operation.parse`` takes the buffer's name (``Module.parse`` calls every buffer ``"-"``),
-    and ``shift`` blank lines in front move every line down, so the parser writes the right
-    locations itself; the module op it returns becomes an ``ir.Module`` by moving its few
-    top-level ops. Text of several top-level ops without a ``module`` (which ``Module.parse``
-    wraps in one) takes ``Module.parse`` and a walk that renames each location instead.
-    """
-    try:
-        op = ir.Operation.parse("\n" * shift + text, source_name=source_name).operation
-    except ir.MLIRError as e:
-        if "source must contain a single top-level operation" not in str(e):
-            raise MLIRParseError.from_mlir(e, source_name, rename=rename) from None
         try:
-            module = ir.Module.parse(text)
-        except ir.MLIRError as e2:
-            raise _shifted(MLIRParseError.from_mlir(e2, source_name, rename=rename), source_name, shift) from None
-        if source_name != "-" or shift:
-            _relocate(module.operation, source_name, shift)
+            return ir.Module.parse(data)
+        except ir.MLIRError as e:
+            raise MLIRParseError.from_mlir(e, source_name) from None
+
+
+class SourceText:
+    """The user's MLIR text on its way to a module, and every way back to it: the one owner of
+    the text path.
+
+    With ``lenient``, the generic form of each op implicit-cast legalises is renamed to an
+    unregistered placeholder dialect (:meth:`parse` restores the real ops); :meth:`error`
+    turns what the parser says about the rewritten text into diagnostics about the user's
+    text (real op names, the file's name and lines, the generic-form hint for a pretty-form
+    mixed op). The rewrite moves no character, so lines and columns need no mapping.
+
+    Args:
+        text: The MLIR text as the user wrote it.
+        source_name: The file name that locations and errors give it.
+        first_line: The line of that file where ``text`` starts (a chunk of a split file).
+        lenient: Accept mixed-dtype ops in the generic form.
+    """
+
+    def __init__(self, text: str, source_name: str = "-", first_line: int = 1, lenient: bool = False) -> None:
+        self.text = text
+        self.source_name = source_name
+        self.shift = first_line - 1
+        self.placeholder = ""
+        self.parser_text = text
+        if lenient:
+            self.parser_text, self.placeholder = _rename_mixed_ops(text)
+
+    def parse(self) -> ir.Module:
+        """The module (in the current context), its placeholders restored; raises :class:`MLIRParseError`.
+
+        ``Operation.parse`` takes the buffer's name (``Module.parse`` calls every buffer ``"-"``),
+        and ``shift`` blank lines in front move every line down, so the parser writes the right
+        locations itself; the module op it returns becomes an ``ir.Module`` by moving its few
+        top-level ops. Text of several top-level ops without a ``module`` (which ``Module.parse``
+        wraps in one) takes ``Module.parse`` and a walk that names the file in each location.
+        """
+        shifted = "\n" * self.shift + self.parser_text
+        try:
+            op = ir.Operation.parse(shifted, source_name=self.source_name).operation
+        except ir.MLIRError as e:
+            if "source must contain a single top-level operation" not in str(e):
+                raise self.error(e) from None
+            try:
+                module = ir.Module.parse(shifted)
+            except ir.MLIRError as e2:
+                raise self.error(e2) from None
+            if self.source_name != "-":
+                _relocate(module.operation, self.source_name)
+        else:
+            module = _as_module(op)
+        if self.placeholder:
+            self.restore(module.operation)
         return module
-    if op.name != "builtin.module":  # one top-level op without a module: wrap it, as Module.parse does
-        module = ir.Module.create(loc=op.location)
+
+    def error(self, err: ir.MLIRError) -> MLIRParseError:
+        """What the parser said about the text the parser read, said about the user's text."""
+        diags = [self.diagnostic(d) for d in err.error_diagnostics]
+        if not diags:  # an MLIRError without diagnostics: keep jaxlib's text, which has the position
+            return MLIRParseError.from_mlir(err, self.source_name)
+        return MLIRParseError("\n".join(line for d in diags for line in d.lines()), diags)
+
+    def diagnostic(self, d: "ir.DiagnosticInfo") -> Diagnostic:
+        """One diagnostic of the parser, with the real op names and the generic-form hint."""
+        return self._translated(Diagnostic.from_mlir(d, self.source_name))
+
+    def _translated(self, d: Diagnostic) -> Diagnostic:
+        message = d.message
+        if self.placeholder:
+            for quote in "'\"":
+                message = message.replace(f"{quote}{self.placeholder}.", f"{quote}{_DIALECT}.")
+        hint = self._generic_form_hint(d)
+        return replace(d, message=message + hint, notes=tuple(self._translated(n) for n in d.notes))
+
+    def _generic_form_hint(self, d: Diagnostic) -> str:
+        """For an error about a type at a pretty-form promotable op: how to write it in the generic form."""
+        rows = self.text.splitlines()
+        index = d.line - 1 - self.shift
+        if d.severity != "error" or d.file != self.source_name or "type" not in d.message \
+                or not 0 <= index < len(rows):
+            return ""
+        example = generic_form(rows[index])
+        if example is None:
+            return ""
+        name = example.split('"')[1]
+        return (f"; a '{name}' whose operands' element types differ must be written in the generic form, which "
+                f"latticecast's lenient parser accepts and implicit-cast legalises: {example}")
+
+    def restore(self, root: ir.Operation) -> None:
+        """Replace every placeholder op under ``root`` by the StableHLO op it stands for."""
+        found: list[ir.Operation] = []
+        prefix = self.placeholder + "."
+
+        def collect(op: ir.Operation) -> ir.WalkResult:
+            if op.name.startswith(prefix):
+                found.append(op)
+            return ir.WalkResult.ADVANCE
+
+        root.walk(collect)
+        for op in found:
+            real = _DIALECT + "." + op.name[len(prefix):]
+            if len(op.regions) or len(op.successors):
+                what = "regions" if len(op.regions) else "successors"
+                d = Diagnostic.at(op.location, "error", f"'{real}' op requires zero {what}",
+                                  source_name=self.source_name)
+                raise MLIRParseError(d.format(), [d])
+            attrs = {name: op.attributes[name] for name in op.attributes}
+            new = ir.Operation.create(real, results=[r.type for r in op.results], operands=list(op.operands),
+                                      attributes=attrs, loc=op.location, ip=ir.InsertionPoint(op))
+            for old, fresh in zip(op.results, new.results):
+                old.replace_all_uses_with(fresh)
+            op.erase()
+
+
+def _as_module(op: ir.Operation) -> ir.Module:
+    """The op ``Operation.parse`` returned as an ``ir.Module``: a ``builtin.module``'s contents and
+    attributes moved into a new one, or any other single op wrapped, as ``Module.parse`` does."""
+    module = ir.Module.create(loc=op.location)
+    if op.name != "builtin.module":
         ir.InsertionPoint(module.body).insert(op)
         return module
-    module = ir.Module.create(loc=op.location)
     target = module.operation.attributes
     attributes = op.attributes
     for name in attributes:
@@ -221,19 +345,6 @@ def _deserialize_portable(data: bytes, ctx: ir.Context, source_name: str) -> ir.
     finally:
         handle.detach()
     return module
-
-
-def _shifted(err: MLIRParseError, source_name: str, shift: int) -> MLIRParseError:
-    """``err`` with the lines of ``source_name`` moved down by ``shift``."""
-    if not shift:
-        return err
-
-    def move(d: Diagnostic) -> Diagnostic:
-        line = d.line + shift if d.file == source_name and d.line else d.line
-        return Diagnostic(d.severity, d.message, d.file, line, d.col, tuple(move(n) for n in d.notes))
-
-    diags = [move(d) for d in err.diagnostics]
-    return MLIRParseError("\n".join(line for d in diags for line in d.lines()) or str(err), diags)
 
 
 def _check_nesting(text: str, source_name: str) -> None:
@@ -483,34 +594,8 @@ def _balanced_end(text: str, start: int) -> int | None:
     return None
 
 
-def _restore_placeholders(root: ir.Operation, placeholder: str, source_name: str) -> None:
-    """Replace every placeholder op under ``root`` by the StableHLO op it stands for."""
-    found: list[ir.Operation] = []
-    prefix = placeholder + "."
-
-    def collect(op: ir.Operation) -> ir.WalkResult:
-        if op.name.startswith(prefix):
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    root.walk(collect)
-    for op in found:
-        real = _DIALECT + "." + op.name[len(prefix):]
-        if len(op.regions) or len(op.successors):
-            what = "regions" if len(op.regions) else "successors"
-            message = f"'{real}' op requires zero {what}"
-            d = Diagnostic.at(op.location, "error", message, source_name=source_name)
-            raise MLIRParseError(d.format(), [d])
-        attrs = {name: op.attributes[name] for name in op.attributes}
-        new = ir.Operation.create(real, results=[r.type for r in op.results], operands=list(op.operands),
-                                  attributes=attrs, loc=op.location, ip=ir.InsertionPoint(op))
-        for old, fresh in zip(op.results, new.results):
-            old.replace_all_uses_with(fresh)
-        op.erase()
-
-
-def _relocate(root: ir.Operation, source_name: str, shift: int) -> None:
-    """Name the real file (and line) in every location the parser gave ``"-"``: ops and block arguments."""
+def _relocate(root: ir.Operation, source_name: str) -> None:
+    """Name the real file in every location the parser gave ``"-"``: ops and block arguments."""
     file_loc = ir.FileLineColLoc.static_typeid
 
     def moved(loc: ir.Location) -> ir.Location | None:
@@ -519,7 +604,7 @@ def _relocate(root: ir.Operation, source_name: str, shift: int) -> None:
         flc = loc if isinstance(loc, ir.FileLineColLoc) else ir.FileLineColLoc(loc)
         if flc.filename != "-":
             return None
-        return ir.Location.file(source_name, flc.start_line + shift, flc.start_col)
+        return ir.Location.file(source_name, flc.start_line, flc.start_col)
 
     def fix(op: ir.Operation) -> ir.WalkResult:
         new = moved(op.location)
@@ -535,3 +620,50 @@ def _relocate(root: ir.Operation, source_name: str, shift: int) -> None:
 
     with root.context:
         root.walk(fix)
+
+
+# -- the generic-form hint -------------------------------------------------------------------
+
+_PRETTY_OP = re.compile(r'(?<!["\w.])stablehlo\.(?P<op>' + "|".join(map(re.escape, _SUFFIXES)) + r')\b(?!")'
+                        r'\s+(?P<operands>[^:]*?)\s*:\s*(?P<types>.*?)\s*(?:loc\(.*)?$')
+_RESULTS = re.compile(r'^\s*(?P<results>%[\w.$-]+(?::\d+)?(?:\s*,\s*%[\w.$-]+(?::\d+)?)*)\s*=\s*')
+
+
+def generic_form(line: str) -> str | None:
+    """The generic form of the pretty-form promotable op on ``line``, for an error's hint; ``None``
+    when the line holds none. The types are the user's when written as ``(A, B) -> R``; a short
+    form (one type for all) says which operand's type goes where.
+
+    Args:
+        line: One line of MLIR text.
+
+    Returns:
+        The op in the generic form, or ``None``.
+
+    Example:
+        >>> generic_form("  %2 = stablehlo.add %0, %1 : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>")
+        '%2 = "stablehlo.add"(%0, %1) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>'
+        >>> generic_form("%c = stablehlo.compare LT, %a, %b : (tensor<2xi8>, tensor<2xf32>) -> tensor<2xi1>")
+        '%c = "stablehlo.compare"(%a, %b) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<2xi8>, tensor<2xf32>) -> tensor<2xi1>'
+    """
+    m = _PRETTY_OP.search(line)
+    if m is None:
+        return None
+    name = f"{_DIALECT}.{m['op']}"
+    parts = [p.strip() for p in m["operands"].split(",") if p.strip()]
+    operands = [p for p in parts if p.startswith("%")]
+    words = [p for p in parts if not p.startswith("%")]
+    attributes = ""
+    if name == "stablehlo.compare" and words:
+        attributes = f" {{comparison_direction = #stablehlo<comparison_direction {words[0]}>"
+        if len(words) > 1:
+            attributes += f", compare_type = #stablehlo<comparison_type {words[1]}>"
+        attributes += "}"
+    elif words:
+        attributes = " {...}"  # the op's attributes, spelled as --mlir-print-op-generic prints them
+    types = m["types"]
+    if "->" not in types:
+        types = f"({', '.join(f'<type of {o}>' for o in operands)}) -> {types}"
+    results = _RESULTS.match(line[:m.start()] + "\0")
+    lhs = f"{results['results']} = " if results else ""
+    return f'{lhs}"{name}"({", ".join(operands)}){attributes} : {types}'

@@ -484,10 +484,7 @@ class Graph:
             # are used (an input returned as it is too), so every one is lowered
             with self.context:
                 lower_dtypes(self._module.operation, type_cache(self.context), everywhere=True)
-        self.diagnostics.extend(d.format() for d in p.diagnostics)
-        for d in p.diagnostics:
-            if d.severity == "warning":
-                d.warn()
+        self.diagnostics.extend(d.format() for d in p.diagnostics)  # its warnings: issued by the pass
         self._passed = True
 
     @property

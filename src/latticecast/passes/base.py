@@ -5,8 +5,11 @@ as a real MLIR pass, so latticecast's passes compose with every upstream pass in
 pipeline. :class:`LatticecastPass` is that callable: it runs :meth:`run` on the op
 the pass manager hands it, records every diagnostic (jaxlib's bindings can emit only
 errors through MLIR, so remarks and warnings are kept here for callers to read), and
-signals failure when an error was emitted. A bug inside a pass fails the pipeline
-with a located ``internal error`` instead of a Python traceback through C++.
+signals failure when an error was emitted. Its warnings are also issued as Python
+warnings (:class:`~latticecast.errors.LatticecastWarning`), attributed to the line that
+ran the PassManager, so they reach users whichever way the pass runs. A bug inside a
+pass fails the pipeline with a located ``internal error`` instead of a Python traceback
+through C++.
 """
 
 from __future__ import annotations
@@ -77,6 +80,9 @@ class LatticecastPass(ABC):
             return
         self.results.append(result)
         self.diagnostics.extend(result.diagnostics)
+        for d in result.diagnostics:
+            if d.severity == "warning":
+                d.warn(stacklevel=3)  # Diagnostic.warn, this call, then (through C++) the caller of pm.run
         if not result.ok:
             pass_.signal_pass_failure()
 
@@ -85,4 +91,6 @@ class LatticecastPass(ABC):
         pm.add(self, name=self.name, argument=self.argument, description=self.description)
 
     def __repr__(self) -> str:
-        return f"{self.argument}{{{self.options}}}"
+        """The pass as a pipeline element, every option spelled out (``lower-dtypes`` has none)."""
+        options = str(self.options)
+        return f"{self.argument}{{{options}}}" if options else self.argument

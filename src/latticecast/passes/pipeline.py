@@ -12,25 +12,49 @@ read off the parsed object.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, overload
 
 from jaxlib.mlir import ir, passmanager
 
-from ..errors import LatticecastError
+from ..errors import LatticecastError, LatticecastWarning
 
 from .base import LatticecastPass
 from .implicit_cast import ImplicitCastPass
 from .lower_dtypes import LowerDTypesPass
 from .options import PassOptionError
 
-__all__ = ["PipelineError", "Pipeline", "PipelineElement", "PASSES", "run_pipeline", "build_pass_manager",
+__all__ = ["PipelineError", "Pipeline", "LatticecastPassManager", "PipelineElement", "PASSES", "run_pipeline", "build_pass_manager",
            "one_line_error"]
 
 PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitCastPass, LowerDTypesPass)}
 """latticecast's passes, by the name a pipeline gives them."""
 
 _ANCHOR = "builtin.module"
+DEFAULT_PIPELINE = "builtin.module(implicit-cast)"
+"""What :func:`run_pipeline` runs when given no pipeline."""
+
+
+class LatticecastPassManager(passmanager.PassManager):
+    """jaxlib's ``PassManager``, printed with latticecast's passes' options.
+
+    MLIR prints a Python pass by its argument alone (``implicit-cast``), so ``print(pm)`` would
+    lose ``policy=max`` and the printed pipeline would not reproduce the run. This one prints
+    each latticecast pass as ``implicit-cast{policy=max diagnose-lossy=off lower-dtypes=true}``
+    (every option, as MLIR prints upstream passes); :meth:`Pipeline.build` returns one.
+    """
+
+    latticecast_passes: "list[LatticecastPass]"
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        ours = iter(getattr(self, "latticecast_passes", ()))
+        inner = text[len(_ANCHOR) + 1:-1] if text.startswith(_ANCHOR + "(") and text.endswith(")") else None
+        if inner is None:
+            return text
+        elements = [repr(next(ours)) if part in PASSES else part for part in _split(inner, text)]
+        return f"{_ANCHOR}({','.join(elements)})"
 
 
 class PipelineError(LatticecastError, ValueError):
@@ -99,12 +123,18 @@ class Pipeline:
     def first_pass(self) -> str | None:
         return self.elements[0].name if self.elements else None
 
+    @property
+    def pass_names(self) -> tuple[str, ...]:
+        """The top-level elements' names, in order (``("implicit-cast", "canonicalize")``)."""
+        return tuple(e.name for e in self.elements)
+
     def build(self, context: ir.Context) -> tuple[passmanager.PassManager, list[LatticecastPass]]:
         """A PassManager for this pipeline in ``context``, and latticecast's pass objects in it (whose
         ``diagnostics`` hold what they reported after a run)."""
         with context:
-            pm = passmanager.PassManager(_ANCHOR)
+            pm = LatticecastPassManager(_ANCHOR)
         ours: list[LatticecastPass] = []
+        pm.latticecast_passes = ours
         pending: list[str] = []
 
         def flush() -> None:
@@ -133,7 +163,18 @@ class Pipeline:
         return pm, ours
 
     def __str__(self) -> str:
-        return f"{_ANCHOR}({','.join(e.text for e in self.elements)})"
+        """The pipeline with each latticecast pass's options spelled out (``policy=jax`` included
+        when it was left to its default), so that the text reproduces the run."""
+        return f"{_ANCHOR}({','.join(_spelled_out(e) for e in self.elements)})"
+
+
+def _spelled_out(element: PipelineElement) -> str:
+    """A latticecast pass as ``name{every option}``; any other element as written."""
+    if not element.is_ours:
+        return element.text
+    kind = PASSES[element.name]
+    options = str(kind.Options.parse(element.options))
+    return f"{element.name}{{{options}}}" if options else element.name
 
 
 def build_pass_manager(pipeline: "str | Pipeline", context: ir.Context) -> tuple[passmanager.PassManager,
@@ -142,22 +183,42 @@ def build_pass_manager(pipeline: "str | Pipeline", context: ir.Context) -> tuple
     return Pipeline.of(pipeline).build(context)
 
 
-def run_pipeline(module: "ir.Module | ir.Operation", pipeline: "str | Pipeline", *,
-                 verify: bool = True) -> list[LatticecastPass]:
-    """Run a pass pipeline on ``module`` in place, in the module's own context (JAX's works too).
+@overload
+def run_pipeline(module: "str | bytes", pipeline: "str | Pipeline" = ..., *, verify: bool = ...,
+                 context: ir.Context | None = ..., source_name: str = ...) -> ir.Module: ...
+
+
+@overload
+def run_pipeline(module: "ir.Module | ir.Operation", pipeline: "str | Pipeline" = ..., *, verify: bool = ...,
+                 context: ir.Context | None = ..., source_name: str = ...) -> list[LatticecastPass]: ...
+
+
+def run_pipeline(module: "ir.Module | ir.Operation | str | bytes", pipeline: "str | Pipeline" = DEFAULT_PIPELINE, *,
+                 verify: bool = True, context: ir.Context | None = None,
+                 source_name: str = "-") -> "list[LatticecastPass] | ir.Module":
+    """Run a pass pipeline on a module in place, in the module's own context (JAX's works too), or
+    on MLIR text, which is parsed first (mixed-dtype ops in the generic form allowed).
+
+    The passes' warnings are issued as Python warnings (:class:`~latticecast.LatticecastWarning`)
+    as they run; all their diagnostics stay readable on the passes returned.
 
     Args:
-        module: An ``ir.Module`` (or its operation): one of JAX's, or one parsed with ``jaxlib.mlir``.
+        module: An ``ir.Module`` (or its operation): one of JAX's, or one parsed with ``jaxlib.mlir``;
+            or MLIR text (``str``, or bytecode as ``bytes``), parsed with :func:`latticecast.parse`.
         pipeline: A :class:`Pipeline` or a textual pipeline such as
             ``"builtin.module(implicit-cast{policy=max},canonicalize)"`` (the outer
-            ``builtin.module(...)`` may be left out).
+            ``builtin.module(...)`` may be left out); default ``implicit-cast`` with its defaults.
         verify: Run MLIR's verifier after each pass.
+        context: For text only: the context to parse into (default: latticecast's lenient one).
+        source_name: For text only: the file name its locations and errors give it.
 
     Returns:
-        The latticecast passes of the pipeline, as run (with their diagnostics).
+        For a module: the latticecast passes of the pipeline, as run (with their diagnostics).
+        For text: the resulting ``ir.Module``.
 
     Raises:
         PipelineError: The pipeline text does not parse, or names an unknown pass or option.
+        MLIRParseError: The text does not parse.
         jaxlib.mlir.ir.MLIRError: A pass failed; the error carries its diagnostics.
 
     Example:
@@ -170,12 +231,38 @@ def run_pipeline(module: "ir.Module | ir.Operation", pipeline: "str | Pipeline",
         1
         >>> "stablehlo.add" in str(module)     # legal StableHLO: implicit-cast leaves it as it is
         True
+        >>> text = '''func.func @f(%a: tensor<2xi8>, %b: tensor<2xf32>) -> tensor<2xf32> {
+        ...   %0 = "stablehlo.multiply"(%a, %b) : (tensor<2xi8>, tensor<2xf32>) -> tensor<2xf32>
+        ...   return %0 : tensor<2xf32>
+        ... }'''
+        >>> print(lc.run_pipeline(text, "implicit-cast{policy=jax}"))
+        module {
+          func.func @f(%arg0: tensor<2xi8>, %arg1: tensor<2xf32>) -> tensor<2xf32> {
+            %0 = stablehlo.convert %arg0 : (tensor<2xi8>) -> tensor<2xf32>
+            %1 = stablehlo.multiply %0, %arg1 : tensor<2xf32>
+            return %1 : tensor<2xf32>
+          }
+        }
+        <BLANKLINE>
     """
-    op = module.operation if hasattr(module, "operation") else module
+    parsed = None
+    if isinstance(module, (str, bytes, bytearray, memoryview)):
+        from ..dialect_utils.parsing import parse
+
+        parsed = parse(module if isinstance(module, str) else bytes(module), context=context, source_name=source_name)
+        module = parsed
+    if not hasattr(module, "operation"):  # duck-typed: another copy of the MLIR bindings works too
+        raise PipelineError(f"run_pipeline takes an ir.Module, an ir.Operation or MLIR text, not "
+                            f"{type(module).__name__}; parse text with latticecast.parse(text)")
+    op = module.operation
     pm, ours = Pipeline.of(pipeline).build(op.context)
     pm.enable_verifier(verify)
-    pm.run(op)
-    return ours
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LatticecastWarning)
+        pm.run(op)
+    for w in caught:  # the passes' warnings, attributed to the caller of run_pipeline
+        warnings.warn(w.message, w.category, stacklevel=2)
+    return parsed if parsed is not None else ours
 
 
 # -- the parser -------------------------------------------------------------------------------

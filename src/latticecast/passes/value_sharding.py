@@ -19,7 +19,6 @@ not necessarily the one the program asked for.
 from __future__ import annotations
 
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import sdy
 
 __all__ = ["copy_sharding", "value_sharding", "SDY_SHARDING", "MHLO_SHARDING"]
 
@@ -59,6 +58,8 @@ def value_sharding(value: ir.Value[ir.Type]) -> tuple[str, ir.Attribute] | None:
         return SDY_SHARDING, op_attrs["sharding"]
     if SDY_SHARDING in op_attrs:
         per_value = op_attrs[SDY_SHARDING]
+        from jaxlib.mlir.dialects import sdy  # its op classes load only for a sharded program
+
         if sdy.TensorShardingPerValueAttr.isinstance(per_value):
             shardings = sdy.TensorShardingPerValueAttr(per_value).shardings
             index = ir.OpResult(value).result_number
@@ -77,6 +78,8 @@ def copy_sharding(value: ir.Value[ir.Type], op: ir.Operation) -> None:
         return
     name, sharding = found
     if name == SDY_SHARDING:
+        from jaxlib.mlir.dialects import sdy  # loaded already: value_sharding read an sdy attribute
+
         op.attributes[SDY_SHARDING] = sdy.TensorShardingPerValueAttr.get([sharding])
     else:
         op.attributes[MHLO_SHARDING] = sharding

@@ -16,6 +16,7 @@ pipeline is built (exit 1, as ``mlir-opt``).
 from __future__ import annotations
 
 import argparse
+import textwrap
 from dataclasses import dataclass
 from typing import NoReturn, Sequence
 
@@ -24,17 +25,24 @@ from ...passes.options import ImplicitCastOptions, LossyLevel
 from ..exit_codes import LATTICECAST_OPT, UsageError
 
 
-__all__ = ["OptConfig", "UsageError", "parse_args", "build_parser", "PROG", "PassFlag", "compose_pipeline"]
+__all__ = ["OptConfig", "IRPrinting", "UsageError", "parse_args", "build_parser", "PROG", "PassFlag",
+           "compose_pipeline", "passes_and_policies"]
 
 PROG = LATTICECAST_OPT
 LOSSY_LEVELS = tuple(level.value for level in LossyLevel)
 
 _VALUE_OPTIONS = {"--pass-pipeline", "--policy", "--policy-file", "--output"}
+_PASS_LIST_OPTIONS = {"--mlir-print-ir-before", "--mlir-print-ir-after"}
+"""Options that name passes, as LLVM's comma-separated lists: ``--mlir-print-ir-after=cse,canonicalize``."""
 _FLAG_OPTIONS = {
     "--split-input-file", "--verify-diagnostics", "--mlir-print-op-generic", "--mlir-print-debuginfo",
     "--mlir-pretty-debuginfo", "--mlir-print-local-scope", "--allow-unregistered-dialect",
     "--mlir-disable-threading", "--emit-bytecode", "--help", "--version",
+    "--mlir-print-ir-before-all", "--mlir-print-ir-after-all", "--mlir-print-ir-after-change",
+    "--mlir-print-ir-after-failure", "--mlir-print-ir-module-scope", "--mlir-timing", "--dump-pass-pipeline",
+    "--list-passes",
 }
+_BOOLEAN_VALUES = {"": True, "1": True, "true": True, "0": False, "false": False}
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,35 @@ class OptConfig:
     emit_bytecode: bool = False
     policy_file: str | None = None
     """The CSV table of ``--policy-file``, read (and its mistakes reported) before the pipeline is built."""
+    ir_printing: "IRPrinting | None" = None
+    """``--mlir-print-ir-*``: what the PassManager prints to standard error around each pass."""
+    timing: bool = False
+    """``--mlir-timing``: the PassManager's execution time report, on standard error."""
+    dump_pass_pipeline: bool = False
+    """``--dump-pass-pipeline``: the pipeline as built (every option spelled out), on standard error."""
+    verify_each: bool = True
+    """``--verify-each`` (default on): run the verifier after each pass."""
+    list_passes: bool = False
+    """``--list-passes``: print latticecast's passes and the policies, then exit."""
+
+
+@dataclass(frozen=True)
+class IRPrinting:
+    """The ``--mlir-print-ir-*`` options, as ``mlir-opt`` reads them."""
+
+    before_all: bool = False
+    after_all: bool = False
+    after_change: bool = False
+    after_failure: bool = False
+    module_scope: bool = False
+    before: tuple[str, ...] = ()
+    """Pass arguments whose input is printed (``--mlir-print-ir-before=cse,canonicalize``)."""
+    after: tuple[str, ...] = ()
+
+    @property
+    def selective(self) -> bool:
+        """Whether only some passes' dumps are wanted (jaxlib prints every pass's; the rest are dropped)."""
+        return bool(self.before or self.after)
 
 
 IMPLICIT_CAST = ImplicitCastOptions.pass_name
@@ -90,9 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
         usage=f"{PROG} [INPUT] [-o OUTPUT] [--pass-pipeline=PIPELINE | --PASS[=OPTIONS] ...] [options]",
         description="Parse StableHLO (mixed-dtype binary ops allowed in the generic form), run a pass "
                     "pipeline that may include implicit-cast, verify and print the result.",
-        epilog="Pass flags run in the order given: --implicit-cast --policy max --canonicalize --cse is "
-               "builtin.module(implicit-cast{policy=max},canonicalize,cse). Any MLIR pass jaxlib knows "
-               "can be given as --NAME or --NAME='OPTIONS'.")
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=textwrap.fill("Pass flags run in the order given: --implicit-cast --policy max --canonicalize --cse "
+                             "is builtin.module(implicit-cast{policy=max},canonicalize,cse). Any MLIR pass jaxlib "
+                             "knows can be given as --NAME or --NAME='OPTIONS'.", 100) + "\n\n" + passes_and_policies())
     p.add_argument("input", nargs="?", default="-", metavar="INPUT", help="input file ('-' or none: stdin)")
     p.add_argument("-o", "--output", metavar="OUTPUT", help="output file (default: stdout)")
     p.add_argument("--pass-pipeline", metavar="PIPELINE",
@@ -127,8 +165,43 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--emit-bytecode", action="store_true", help="write MLIR bytecode instead of text")
     p.add_argument("--allow-unregistered-dialect", action="store_true",
                    help="accepted for mlir-opt compatibility (always allowed)")
+    p.add_argument("--mlir-print-ir-before-all", action="store_true",
+                   help="print the IR before every pass (to standard error)")
+    p.add_argument("--mlir-print-ir-after-all", action="store_true",
+                   help="print the IR after every pass (to standard error)")
+    p.add_argument("--mlir-print-ir-after-change", action="store_true",
+                   help="print the IR after a pass only when the pass changed it")
+    p.add_argument("--mlir-print-ir-after-failure", action="store_true",
+                   help="print the IR after a pass that failed")
+    p.add_argument("--mlir-print-ir-module-scope", action="store_true",
+                   help="print the whole module in IR dumps, not just the op the pass ran on")
+    p.add_argument("--mlir-print-ir-before", metavar="PASS[,PASS]", action="append", default=[],
+                   help="print the IR before these passes (by pipeline name, e.g. implicit-cast,cse)")
+    p.add_argument("--mlir-print-ir-after", metavar="PASS[,PASS]", action="append", default=[],
+                   help="print the IR after these passes")
+    p.add_argument("--mlir-timing", action="store_true",
+                   help="print the time each pass took (to standard error)")
+    p.add_argument("--dump-pass-pipeline", action="store_true",
+                   help="print the pipeline as built, every option spelled out (to standard error)")
+    p.add_argument("--verify-each", metavar="BOOL", default="true",
+                   help="run the verifier after each pass: true (the default) or false (--verify-each=0)")
+    p.add_argument("--list-passes", action="store_true",
+                   help="list latticecast's passes with their options, and the policies, then exit")
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return p
+
+
+def passes_and_policies() -> str:
+    """latticecast's passes with their options, and the policies: the end of ``--help``, and all
+    of ``--list-passes``."""
+    from ...passes.pipeline import PASSES
+    from ...policies import policies
+
+    lines = ["latticecast's passes:"]
+    lines += [f"  --{name}: {kind.description}" + (f"\n      options: {kind.Options.usage()}"
+                                                   if kind.Options.usage() else "") for name, kind in PASSES.items()]
+    lines.append(textwrap.fill(f"Policies: {', '.join(policies())}", 100))
+    return "\n".join(lines)
 
 
 def _long(token: str) -> str:
@@ -175,13 +248,32 @@ def _extract(argv: Sequence[str]) -> tuple[list[str], list[PassFlag]]:
             kept.append(f"{name}={value if eq else 'true'}")
         elif name == "--report-promotions":
             kept.append(name)
+        elif name == "--verify-each":
+            if value.lower() not in _BOOLEAN_VALUES:
+                raise UsageError(f"--verify-each={value}: the value must be true or false (or 1 or 0)")
+            kept.append(f"{name}={'true' if _BOOLEAN_VALUES[value.lower()] else 'false'}")
+        elif name in _PASS_LIST_OPTIONS:
+            if not eq:
+                if i >= len(tokens) or tokens[i].startswith("-"):
+                    raise UsageError(f"{name} needs the passes to print around: {name}=PASS[,PASS...]")
+                value = argv[i]
+                i += 1
+            kept.append(f"{name}={value}")
         elif name.startswith("--mlir-"):
-            raise UsageError(f"unrecognized option {name} (this tool supports --mlir-print-op-generic, "
-                             "--mlir-print-debuginfo, --mlir-pretty-debuginfo, --mlir-print-local-scope, "
-                             "--mlir-disable-threading)")
+            known = sorted(o for o in _FLAG_OPTIONS | _PASS_LIST_OPTIONS if o.startswith("--mlir-"))
+            raise UsageError(f"unrecognized option {name} (this tool supports {', '.join(known)})")
         else:
             passes.append(PassFlag(name[2:], value if eq else None))
     return kept, passes
+
+
+def _pass_names(values: Sequence[str]) -> tuple[str, ...]:
+    """``["cse,canonicalize", "implicit-cast"]`` -> ``("cse", "canonicalize", "implicit-cast")``."""
+    names = tuple(n.strip() for v in values for n in v.split(","))
+    if any(not n for n in names):
+        raise UsageError("--mlir-print-ir-before/--mlir-print-ir-after take pass names separated by commas, "
+                         "e.g. --mlir-print-ir-after=implicit-cast,cse")
+    return names
 
 
 def parse_args(argv: Sequence[str]) -> OptConfig:
@@ -210,8 +302,16 @@ def parse_args(argv: Sequence[str]) -> OptConfig:
     pipeline = args.pass_pipeline
     if passes:
         pipeline = compose_pipeline(passes, defaults)
+    printing = IRPrinting(
+        before_all=args.mlir_print_ir_before_all, after_all=args.mlir_print_ir_after_all,
+        after_change=args.mlir_print_ir_after_change, after_failure=args.mlir_print_ir_after_failure,
+        module_scope=args.mlir_print_ir_module_scope,
+        before=_pass_names(args.mlir_print_ir_before), after=_pass_names(args.mlir_print_ir_after))
     return OptConfig(
         input=args.input, output=args.output, pipeline=pipeline,
+        ir_printing=printing if printing != IRPrinting() else None, timing=args.mlir_timing,
+        dump_pass_pipeline=args.dump_pass_pipeline, verify_each=args.verify_each == "true",
+        list_passes=args.list_passes,
         split_input_file=args.split_input_file, verify_diagnostics=args.verify_diagnostics,
         print_generic=args.mlir_print_op_generic, print_debuginfo=args.mlir_print_debuginfo,
         pretty_debuginfo=args.mlir_pretty_debuginfo, print_local_scope=args.mlir_print_local_scope,

@@ -11,14 +11,17 @@ mixed-dtype ops with the verifier's own message.
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass, field
 
 from jaxlib.mlir import ir
 
 from ...dialect_utils.diagnostics import Diagnostic, MLIRParseError
+from ...errors import LatticecastWarning
 from ...dialect_utils.parsing import parse_module
 from ...passes import LatticecastPass, Pipeline
-from .args import IMPLICIT_CAST
+from .args import IMPLICIT_CAST, IRPrinting
+from .ir_printing import captured_dumps, instrument
 from .report import DiagnosticCollector, merge_diagnostics
 
 __all__ = ["PrintOptions", "ChunkResult", "process_chunk"]
@@ -45,12 +48,18 @@ class ChunkResult:
 
 class PipelineRunner:
     """A pipeline built once into a PassManager, run on one buffer after another (its passes'
-    diagnostics are cleared before each run)."""
+    diagnostics are cleared before each run). ``verify_each``, ``ir_printing`` and ``timing``
+    are ``mlir-opt``'s ``--verify-each``, ``--mlir-print-ir-*`` and ``--mlir-timing`` (the
+    timing report is printed when the runner is :meth:`close` d)."""
 
-    def __init__(self, pipeline: Pipeline, context: ir.Context) -> None:
+    def __init__(self, pipeline: Pipeline, context: ir.Context, *, verify_each: bool = True,
+                 ir_printing: IRPrinting | None = None, timing: bool = False) -> None:
         self.pipeline = pipeline
         self.pm, self.ours = pipeline.build(context)
-        self.pm.enable_verifier(True)
+        self.pm.enable_verifier(verify_each)
+        self.verify_each = verify_each
+        self.ir_printing = ir_printing
+        instrument(self.pm, ir_printing, timing)
 
     def run(self, module: ir.Module) -> None:
         for p in self.ours:
@@ -58,7 +67,13 @@ class PipelineRunner:
             p.results.clear()
         if self.pipeline.first_pass != IMPLICIT_CAST:
             module.operation.verify()
-        self.pm.run(module.operation)
+        with captured_dumps(self.ir_printing), warnings.catch_warnings():
+            warnings.simplefilter("ignore", LatticecastWarning)  # the tool prints them as diagnostics
+            self.pm.run(module.operation)
+
+    def close(self) -> None:
+        """Release the PassManager, which prints its timing report (``--mlir-timing``) as it goes."""
+        del self.pm
 
 
 def process_chunk(source: "str | bytes", source_name: str, runner: PipelineRunner | None, context: ir.Context,
@@ -79,19 +94,22 @@ def process_chunk(source: "str | bytes", source_name: str, runner: PipelineRunne
             errors = [Diagnostic.from_mlir(d, source_name) for d in e.error_diagnostics]
             return ChunkResult(False, None, merge_diagnostics(_pass_diagnostics(ours), errors, collector.caught))
     diags = merge_diagnostics(_pass_diagnostics(ours), [], collector.caught)
-    return ChunkResult(True, _print(module, printing), diags)
+    verified = runner is None or runner.verify_each or runner.pipeline.is_empty
+    return ChunkResult(True, _print(module, printing, verified), diags)
 
 
 def _pass_diagnostics(passes: list[LatticecastPass]) -> list[Diagnostic]:
     return [d for p in passes for d in p.diagnostics]
 
 
-def _print(module: ir.Module, printing: PrintOptions) -> "str | bytes":
+def _print(module: ir.Module, printing: PrintOptions, verified: bool = True) -> "str | bytes":
+    """The module as text or bytecode; unless ``verified``, the printer checks it first (and
+    falls back to the generic form for IR that does not verify, as ``mlir-opt --verify-each=0``)."""
     if printing.bytecode:
         buf = io.BytesIO()
         module.operation.write_bytecode(buf)
         return buf.getvalue()
     text = module.operation.get_asm(
         print_generic_op_form=printing.generic, enable_debug_info=printing.debuginfo or printing.pretty_debuginfo,
-        pretty_debug_info=printing.pretty_debuginfo, use_local_scope=printing.local_scope, assume_verified=True)
+        pretty_debug_info=printing.pretty_debuginfo, use_local_scope=printing.local_scope, assume_verified=verified)
     return str(text).rstrip("\n") + "\n"

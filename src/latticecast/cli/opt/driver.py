@@ -17,13 +17,14 @@ from ...passes import Pipeline, PipelineError
 from ...policies import Policy
 from ..common import write_file
 from ..exit_codes import EXIT_FAILURE, EXIT_OK, report
-from .args import PROG, OptConfig, parse_args
+from .args import PROG, OptConfig, parse_args, passes_and_policies
 from .chunk import ChunkResult, PipelineRunner, PrintOptions, process_chunk
+from .ir_printing import pass_arguments
 from .report import without_op_dumps
 from .split import OUTPUT_SEPARATOR, split_input
 from .verify import parse_expectations, verify_diagnostics
 
-__all__ = ["main", "run", "OptError"]
+__all__ = ["main", "run", "OptError", "list_passes"]
 
 class OptError(LatticecastError):
     """A failure the user can fix, reported as one line (exit code 1, :mod:`..exit_codes`)."""
@@ -37,6 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return e.code if isinstance(e.code, int) else EXIT_OK
     except LatticecastError as e:  # a UsageError: exit 2 (the table in exit_codes)
         return report(e, PROG)
+    if config.list_passes:
+        list_passes(sys.stdout)
+        return EXIT_OK
     try:
         return run(config)
     except LatticecastError as e:  # OptError, a policy file that cannot be used, ...: exit 1
@@ -53,7 +57,20 @@ def run(config: OptConfig, stdout: TextIO | None = None, stderr: TextIO | None =
     context = make_context(lenient=True)
     if config.policy_file is not None:  # its mistakes as themselves (exit 1), not inside the pipeline's
         Policy.from_table(config.policy_file)
-    runner = _pipeline(config.pipeline, context)
+    runner = _pipeline(config, context)
+    if runner is not None and config.dump_pass_pipeline:
+        _dump_pipeline(runner, err)
+    try:
+        return _run_chunks(config, runner, context, out, err)
+    finally:
+        if runner is not None:
+            err.flush()
+            runner.close()  # --mlir-timing: the report goes out now, after the diagnostics
+
+
+def _run_chunks(config: OptConfig, runner: PipelineRunner | None, context: ir.Context, out: TextIO,
+                err: TextIO) -> int:
+    """Read, split and run the input; print what each chunk gave."""
     data, source_name = _read_input(config.input)
     printing = PrintOptions(config.print_generic, config.print_debuginfo, config.pretty_debuginfo,
                             config.print_local_scope, config.emit_bytecode)
@@ -97,17 +114,49 @@ def _judge(result: ChunkResult, text: "str | bytes", source_name: str, first_lin
         report = verify_diagnostics(without_op_dumps(result.diagnostics),
                                     parse_expectations(text, source_name, first_line))
         return not report, report
+    if isinstance(text, str):  # each with its source line and a caret, as mlir-opt's source manager prints
+        return result.ok, [line for d in result.diagnostics for line in d.source_lines(text, source_name, first_line)]
     return result.ok, [line for d in result.diagnostics for line in d.lines()]
 
 
-def _pipeline(text: str | None, context: ir.Context) -> PipelineRunner | None:
+def _pipeline(config: OptConfig, context: ir.Context) -> PipelineRunner | None:
     """The pipeline, parsed and built once before the input is read, so a bad one fails on its own."""
+    text = config.pipeline
     if text is None:
-        return None
+        if config.ir_printing is not None or config.timing or config.dump_pass_pipeline \
+                or not config.verify_each:
+            text = "builtin.module()"  # mlir-opt instruments its (empty) pipeline all the same
+        else:
+            return None
     try:
-        return PipelineRunner(Pipeline.parse(text), context)
+        runner = PipelineRunner(Pipeline.parse(text), context, verify_each=config.verify_each,
+                                ir_printing=config.ir_printing, timing=config.timing)
     except PipelineError as e:
         raise OptError(f"invalid pass pipeline '{text}': {' '.join(str(e).split())}") from None
+    printing = config.ir_printing
+    if printing is not None and printing.selective:
+        known = pass_arguments(str(runner.pm))
+        for flag, names in (("--mlir-print-ir-before", printing.before), ("--mlir-print-ir-after", printing.after)):
+            unknown = [n for n in names if n not in known]
+            if unknown:
+                runner.close()
+                raise OptError(f"{flag}={','.join(names)}: the pipeline runs no pass named "
+                               f"{', '.join(repr(n) for n in unknown)}; its passes are "
+                               f"{', '.join(runner.pipeline.pass_names) or 'none'}")
+    return runner
+
+
+def _dump_pipeline(runner: PipelineRunner, err: TextIO) -> None:
+    """``--dump-pass-pipeline``: what ``mlir-opt`` prints, the pass count and the pipeline with every option."""
+    print(f"Pass Manager with {len(runner.pipeline.elements)} passes:", file=err)
+    print(str(runner.pm), file=err)
+    print(file=err)
+
+
+def list_passes(out: TextIO) -> None:
+    """``--list-passes``: latticecast's passes with their options, and the policies."""
+    print(passes_and_policies(), file=out)
+    print("Any MLIR pass jaxlib registers runs too (--canonicalize, --cse, --NAME='OPTIONS').", file=out)
 
 
 def _read_input(path: str) -> tuple[bytes, str]:

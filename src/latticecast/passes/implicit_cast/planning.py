@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import stablehlo
 
 from ...dialect_utils.types import TypeCache
 from ...dtypes import DType
@@ -136,5 +135,7 @@ class Planner:
 
 
 def _comparison_type(dtype: DType) -> ir.Attribute:
+    from jaxlib.mlir.dialects import stablehlo  # its op classes load only when a compare needs a type
+
     kind = "FLOAT" if dtype.is_inexact else "SIGNED" if dtype.is_signed else "UNSIGNED"
     return stablehlo.ComparisonTypeAttr.get(kind)
