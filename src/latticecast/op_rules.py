@@ -57,7 +57,7 @@ WEAK_ARRAY = "array"
 """The value of :data:`WEAK_ATTR` on a constant that is a weakly typed *array*
 (``latticecast.weak = "array"``): a NumPy array that meets a graph value where the policy makes NumPy
 values weak (MAX 26.7's external arrays), kept in its own dtype. It promotes as
-``Policy.weak_array_type`` says and is checked by ``Policy.weak_array_problem``, since a system may
+``policy.numpy_values.array_type`` says and is checked by ``policy.numpy_values.array_problem``, since a system may
 treat an array otherwise than a literal (MAX converts a float array to bool, and refuses a Python
 float there). Data movement of such a constant is such an array too."""
 
@@ -75,7 +75,7 @@ class ResultKind(enum.Enum):
     """The promoted type, or any type above it that the op declares: a dot's accumulation type
     (JAX emits ``bf16 x bf16 -> f32``)."""
     INEXACT = "inexact"
-    """The system's inexact type for the promoted type (:meth:`Policy.true_divide_type`): true
+    """The system's inexact type for the promoted type (:meth:`OpTypeRules.true_divide <latticecast.policies.components.OpTypeRules.true_divide>`): true
     division and float functions convert integer operands first (``int16 / int16`` is float32 in
     JAX); a system that divides integers as integers (``jax.lax``) keeps the promoted type."""
 
@@ -138,7 +138,7 @@ class OpPromotion:
     """The result's type as a value of the graph carries it (weak or not); derived."""
     operand_dtypes: tuple[DType, ...] | None = None
     """Where the system gives each operand its dtype before the op converts them (MAX's ``/``:
-    ``Policy.true_divide_operands``), those dtypes: a Python literal is checked against its own
+    ``policy.op_types.divide_operands``), those dtypes: a Python literal is checked against its own
     entry (``int8 / 128`` is refused in int8, not accepted as float64). ``None``: literals are
     checked against ``target``."""
 
@@ -190,7 +190,7 @@ def decide(policy: Policy, rule: OpRule, types: Sequence[PType],
 
 def _decide(policy: Policy, rule: OpRule, types: tuple[PType, ...], zero_dim: tuple[bool, ...] | None) -> OpPromotion:
     if rule is TRUE_DIVIDE:
-        prepared = policy.true_divide_operands(types)
+        prepared = policy.op_types.divide_operands(types)
         if prepared is not None and (prepared.cast_to is not None or prepared.dtypes != types):
             return _prepared_division(policy, rule, prepared)
     join = types[0]
@@ -209,7 +209,7 @@ def _decide(policy: Policy, rule: OpRule, types: tuple[PType, ...], zero_dim: tu
         join = pol.canonical(join)
     computed = join
     if rule.result is ResultKind.INEXACT and not pol.materialize(join).is_inexact:
-        inexact = pol.true_divide_type(join)
+        inexact = pol.op_types.true_divide(join)
         if inexact is not None:
             computed = inexact
     target: DType = pol.materialize(computed)
@@ -229,7 +229,7 @@ def _decide(policy: Policy, rule: OpRule, types: tuple[PType, ...], zero_dim: tu
 
 
 def _prepared_division(policy: Policy, rule: OpRule, prepared: DivisionOperands) -> OpPromotion:
-    """``/`` where the system prepares its operands itself (``Policy.true_divide_operands``): all
+    """``/`` where the system prepares its operands itself (``policy.op_types.divide_operands``): all
     converted to one dtype (MAX: two integers divide as float64), or decided as they now are."""
     dtypes: tuple[DType, ...] = prepared.dtypes
     cast: DType | None = prepared.cast_to

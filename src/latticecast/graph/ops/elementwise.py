@@ -332,7 +332,7 @@ def _inexact(rule: OpRule, name: str, x: TensorValueLike, y: TensorValueLike, sy
     if d.operand_dtypes is not None:  # the system gave each operand its dtype first (MAX): a literal is checked there
         for o, dtype in zip(ops, d.operand_dtypes):
             if isinstance(o, Literal):
-                g.policy.check_literal(o.value, dtype)
+                g.policy.literals.check(o.value, dtype)
             elif isinstance(o, WeakArray):
                 o.check(g.policy, dtype)
     if d.target.is_inexact:
@@ -352,7 +352,7 @@ def _as_inexact(g: "Graph", x: "Value | Literal | WeakArray", target: DType,
             return x
         assert not isinstance(x.value, complex)  # a weak int or bool literal
         value = complex(x.value) if target.is_complex else float(x.value)
-        return Literal(value, g.policy.literal_type(value))
+        return Literal(value, g.policy.literals.type_of(value))
     if isinstance(x, WeakArray):
         if x.dtype.is_inexact:
             return x
@@ -370,7 +370,7 @@ def divide(x: TensorValueLike, y: TensorValueLike) -> Value:
 
     Integers divide in the policy's float, except under ``jax-lax``, whose ``lax.div`` divides
     integers as integers (truncating); MAX 26.7 (``max-python``) converts two integers to
-    float64 first (:meth:`Policy.true_divide_operands <latticecast.Policy.true_divide_operands>`).
+    float64 first (:meth:`OpTypeRules.divide_operands <latticecast.policies.components.OpTypeRules.divide_operands>`).
 
     Args:
         x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly

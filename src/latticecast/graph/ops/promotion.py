@@ -58,13 +58,13 @@ class Literal:
 
 class WeakArray:
     """A NumPy array waiting to meet a graph value where the policy makes NumPy values weak
-    (:attr:`Policy.numpy_values_are_weak <latticecast.Policy.numpy_values_are_weak>`: MAX 26.7),
+    (``policy.numpy_values.weak``: MAX 26.7),
     checked against the dtype it promotes to and emitted once the op's decision is known, as a
     :class:`Literal` is. MAX receives an array in one of two ways, and checks it by other rules in each:
 
     * whole (``elementwise`` false): ``x + array`` and ``ops.add(array, x)`` give MAX the array, which
       ``dtype_promotion._promote_to_strong`` converts to the graph value's dtype. It promotes as
-      ``policy.weak_array_type`` says, is checked by ``policy.weak_array_problem`` (MAX's array
+      ``policy.numpy_values.array_type`` says, is checked by ``policy.numpy_values.array_problem`` (MAX's array
       rules), and is emitted in its own dtype marked ``latticecast.weak = "array"``, so that the pass
       checks it by the same rules.
     * element by element (``elementwise`` true): ``array + x`` runs NumPy's ``ndarray.__add__`` first,
@@ -79,8 +79,8 @@ class WeakArray:
         self.values = values
         self.dtype = dtype  # the array's own
         self.elementwise = elementwise
-        self.ptype: PType = (policy.literal_type(_python_zero(dtype)) if elementwise else
-                             policy.weak_array_type(policy.canonical(dtype)))
+        self.ptype: PType = (policy.literals.type_of(_python_zero(dtype)) if elementwise else
+                             policy.numpy_values.array_type(policy.canonical(dtype)))
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -90,9 +90,9 @@ class WeakArray:
         """Raise :class:`LiteralRangeError` where the policy refuses the array as ``target``."""
         if self.elementwise:  # each element as the Python scalar NumPy's object loop hands over
             for value in candidates(self.values, target):
-                policy.check_literal(value, target)
+                policy.literals.check(value, target)
         else:
-            policy.check_weak_array(self.values, target)
+            policy.numpy_values.check_array(self.values, target)
 
     def __repr__(self) -> str:
         return f"WeakArray({self.values!r}: {self.ptype}{', elementwise' if self.elementwise else ''})"
@@ -153,13 +153,13 @@ def operand(x: TensorValueLike, g: "Graph", *, promotes: bool = False) -> "Value
     if isinstance(x, Literal):
         return x
     if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
-        return Literal(x, g.policy.literal_type(x))
+        return Literal(x, g.policy.literals.type_of(x))
     if isinstance(x, WeakArray):
         return x if promotes else constant_value(g, x.values, None)
-    if isinstance(x, (np.ndarray, np.generic)) and promotes and g.policy.numpy_values_are_weak:
+    if isinstance(x, (np.ndarray, np.generic)) and promotes and g.policy.numpy_values.weak:
         if isinstance(x, np.generic):
-            value = g.policy.numpy_scalar(x)
-            return Literal(value, g.policy.literal_type(value))
+            value = g.policy.numpy_values.scalar(x)
+            return Literal(value, g.policy.literals.type_of(value))
         return WeakArray(x, g.policy, elementwise=False)
     if isinstance(x, (np.ndarray, np.generic, list, tuple)):
         return constant_value(g, x, None)
@@ -176,7 +176,7 @@ def numpy_operator_operand(x: Any, g: "Graph") -> Any:
     MAX's result is then a NumPy object array of graph values; latticecast's is the one graph value
     those elements make. Under other policies, and for other operands, ``x`` is returned as it is.
     """
-    if not g.policy.numpy_values_are_weak:
+    if not g.policy.numpy_values.weak:
         return x
     if isinstance(x, np.generic):
         value = x.item()
@@ -246,7 +246,7 @@ def _literal(g: "Graph", value: Scalar) -> Literal:
     key = _literal_key(value)
     ptype = g.literal_types.get(key)
     if ptype is None:
-        ptype = g.literal_types[key] = g.policy.literal_type(value)
+        ptype = g.literal_types[key] = g.policy.literals.type_of(value)
     return Literal(value, ptype)
 
 
@@ -331,7 +331,7 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple["int | Sy
     """
     key = _literal_key(lit.value)
     if (key, target) not in g.checked_literals:
-        g.policy.check_literal(lit.value, target)
+        g.policy.literals.check(lit.value, target)
         g.checked_literals.add((key, target))
     dims = static_dims(shape)
     if dims is None:  # a constant has a static shape: broadcast it when the graph runs
@@ -396,7 +396,7 @@ def constant_value(g: "Graph", value: Any, dtype: DType | None) -> Value:
     """A strong constant from an array, list or scalar (``g.constant``); values must fit ``dtype``."""
     if isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic):
         if dtype is None:
-            dtype = g.policy.materialize(g.policy.literal_type(value))
+            dtype = g.policy.materialize(g.policy.literals.type_of(value))
         g.policy.canonical(dtype)
         problem = scalar_problem(value, dtype)
         if problem:

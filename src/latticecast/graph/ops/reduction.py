@@ -12,7 +12,7 @@ latticecast's own NumPy-style reductions keep their meaning under their own name
 axes (``axis=None``: all of them) and drop them unless ``keepdims=True`` (TensorFlow's
 ``reduce_*`` spelling of NumPy's semantics, NaN propagating as in ``np.max``).
 
-In both, the dtype a sum or product accumulates in is the policy's (:meth:`Policy.sum_type`:
+In both, the dtype a sum or product accumulates in is the policy's (:meth:`OpTypeRules.sum <latticecast.policies.components.OpTypeRules.sum>`:
 ``jnp.sum`` widens small integers), and integers average in the policy's float. A ``max``
 or ``min`` over an axis of length zero has no value to give (NumPy and JAX refuse it too),
 so it is a build-time error rather than a silent infinity.
@@ -119,7 +119,7 @@ def _kept(v: Value, axes: list[int]) -> tuple["int | SymbolicDim", ...]:
 def _summed(x: TensorValueLike, axes_of: Any, what: str, keepdims: bool, body: str, init: int) -> Value:
     """A sum or product in the policy's accumulation type (``jnp.sum`` widens small integers)."""
     v = unary_operand(x, what)
-    dtype = v.graph.policy.sum_type(v.storage)
+    dtype = v.graph.policy.op_types.sum(v.storage)
     if dtype is not v.storage:
         v = convert(v, dtype)
     if init == 0:
@@ -202,7 +202,7 @@ def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
     axes = axes_of(v, what)
     pol = v.graph.policy
     if not v.storage.is_inexact:
-        t = pol.true_divide_type(pol.sum_type(v.storage))
+        t = pol.op_types.true_divide(pol.op_types.sum(v.storage))
         if t is None:
             raise DomainError(f"{what} needs floats under policy '{pol.name}'; cast first")
         v = convert(v, pol.materialize(t))

@@ -132,7 +132,7 @@ class Planner:
         """The type an operand of element type ``dtype`` promotes as, given its weak flag."""
         if not flag:
             return dtype
-        return self.policy.weak_array_type(dtype) if flag == WEAK_ARRAY else Weak(dtype)
+        return self.policy.numpy_values.array_type(dtype) if flag == WEAK_ARRAY else Weak(dtype)
 
 
 def _comparison_type(dtype: DType) -> ir.Attribute:
