@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .policies.base import DivisionOperands, Policy
 
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
+           "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem",
            "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
            "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "WEAK_ARRAY"]
 
@@ -90,6 +91,9 @@ class Needs(enum.Enum):
     REAL_FLOAT = "f32 or f64 operands"
     INTEGER = "integer operands (not bool or float)"
     INTEGER_OR_BOOL = "integer or bool operands"
+    FLOAT = "floating-point operands (not complex)"
+    SIGNED = "signed numbers (not bool or unsigned)"
+    REAL_OR_BOOL = "real numbers or bool (not complex)"
 
     def admits(self, dtype: DType) -> bool:
         if self is Needs.ANY:
@@ -104,6 +108,12 @@ class Needs(enum.Enum):
             return dtype is DType.float32 or dtype is DType.float64
         if self is Needs.INTEGER:
             return dtype.is_integral
+        if self is Needs.FLOAT:
+            return dtype.is_float
+        if self is Needs.SIGNED:
+            return dtype.is_signed or dtype.is_inexact
+        if self is Needs.REAL_OR_BOOL:
+            return not dtype.is_complex
         return dtype.is_integral or dtype.is_bool
 
 
@@ -281,6 +291,105 @@ FLOAT_FUNCTION = OpRule("float_function", Needs.INEXACT, ResultKind.INEXACT)
 """``exp``, ``log``, ``sqrt``, ...: one operand, taken to the system's inexact type."""
 FLOOR_DIVIDE = OpRule("floor_divide", Needs.REAL)
 """``//`` and ``%``: promote; defined for real numbers only."""
+
+
+# -- unary ops and reductions: their domains, beside the binary ops' -------------------------------
+
+@dataclass(frozen=True)
+class UnaryRule:
+    """A unary op or a reduction as data: which operand dtypes it is defined for.
+
+    ``name`` is the builder's name for it (``"unary -"``, ``"abs"``, ``"argmax"``); ``op`` the StableHLO op
+    it emits (``None`` for a composite such as ``trunc``). ``needs`` is what StableHLO's verifier accepts for
+    ``op``'s operand: the ``implicit-cast`` pass reports an op outside it, naming the fix, and it must never
+    be stricter than the verifier (a test checks it against the verifier). ``accepts`` is the builder's
+    domain, ``needs`` and the dtypes the builder computes another way (``floor`` of an integer is the
+    integer, ``abs`` of an unsigned one too, ``exp`` of an integer converts it to the policy's float
+    first); default ``needs``. ``fix`` says what to do instead, for the error.
+    """
+
+    name: str
+    op: str | None
+    needs: Needs
+    accepts: Needs | None = None
+    fix: str = "convert the operand to a type the op takes first (x.cast(...) in a graph, stablehlo.convert in IR)"
+
+    @property
+    def domain(self) -> Needs:
+        """The dtypes the builder's op takes (``accepts``, else ``needs``)."""
+        return self.accepts or self.needs
+
+
+_ROUND_FIX = "an integer or bool is already whole; round the real and imaginary parts of a complex value apart"
+_FLOAT_FIX = "convert the operand to a float first (stablehlo.convert in IR; ops.{name} in a graph does it itself)"
+UNARY: Mapping[str, UnaryRule] = {r.name: r for r in (
+    UnaryRule("unary -", "stablehlo.negate", Needs.NUMERIC,
+              fix="use ~ (logical not, stablehlo.not) for bool, or cast first"),
+    UnaryRule("abs", "stablehlo.abs", Needs.SIGNED, Needs.NUMERIC,
+              fix="cast a bool first; an unsigned value is its own absolute value"),
+    UnaryRule("sign", "stablehlo.sign", Needs.SIGNED, Needs.NUMERIC,
+              fix="cast a bool first; an unsigned value's sign is x != 0"),
+    UnaryRule("~", "stablehlo.not", Needs.INTEGER_OR_BOOL,
+              fix="~ is bitwise: compare a float first (x != 0), or cast it to an integer"),
+    UnaryRule("floor", "stablehlo.floor", Needs.FLOAT, Needs.REAL_OR_BOOL, _ROUND_FIX),
+    UnaryRule("ceil", "stablehlo.ceil", Needs.FLOAT, Needs.REAL_OR_BOOL, _ROUND_FIX),
+    UnaryRule("round", "stablehlo.round_nearest_even", Needs.FLOAT, Needs.REAL_OR_BOOL, _ROUND_FIX),
+    UnaryRule("round_nearest_afz", "stablehlo.round_nearest_afz", Needs.FLOAT, fix=_ROUND_FIX),
+    UnaryRule("trunc", None, Needs.REAL_OR_BOOL, fix=_ROUND_FIX),
+    UnaryRule("is_inf", None, Needs.REAL_OR_BOOL, fix="test the real and imaginary parts apart"),
+    *(UnaryRule(name, op, Needs.INEXACT, Needs.ANY, _FLOAT_FIX.format(name=name)) for name, op in (
+        ("exp", "stablehlo.exponential"), ("log", "stablehlo.log"), ("sqrt", "stablehlo.sqrt"),
+        ("rsqrt", "stablehlo.rsqrt"), ("tanh", "stablehlo.tanh"), ("sin", "stablehlo.sine"),
+        ("cos", "stablehlo.cosine"), ("log1p", "stablehlo.log_plus_one"), ("sigmoid", "stablehlo.logistic"),
+        ("expm1", "stablehlo.exponential_minus_one"))),
+    *(UnaryRule(name, None, Needs.REAL_OR_BOOL, fix="complex numbers have no order; reduce their real parts")
+      for name in ("max", "min", "reduce_max", "reduce_min", "argmax", "argmin")),
+    UnaryRule("var", None, Needs.NUMERIC, fix="cast first"),
+)}
+"""The unary ops and reductions with a domain, by the builder's name: the facts the builder checks
+(:func:`check_unary`) and, for those that emit one StableHLO op, the pass checks (:data:`UNARY_STABLEHLO`)."""
+
+UNARY_STABLEHLO: Mapping[str, UnaryRule] = {r.op: r for r in UNARY.values() if r.op is not None}
+"""The same rules by the StableHLO op they emit: what the ``implicit-cast`` pass checks unary ops against."""
+
+
+def check_unary(rule: UnaryRule, dtype: DType) -> bool:
+    """Whether ``rule``'s op is defined for an operand of ``dtype``, as StableHLO emits it.
+
+    Args:
+        rule: The op's rule (an entry of :data:`UNARY`).
+        dtype: The operand's dtype.
+
+    Returns:
+        ``True`` where StableHLO's op takes ``dtype`` (``rule.needs``); ``False`` where only the
+        builder does, by computing it another way (``rule.accepts``: ``floor`` of an integer).
+
+    Raises:
+        DomainError: The op is not defined for ``dtype``; the message names the op, the dtype, the
+            dtypes it takes and the fix.
+
+    Example:
+        >>> from latticecast.dtypes import DType
+        >>> check_unary(UNARY["floor"], DType.float32), check_unary(UNARY["floor"], DType.int8)
+        (True, False)
+        >>> check_unary(UNARY["unary -"], DType.bool)
+        Traceback (most recent call last):
+        ...
+        latticecast.errors.DomainError: unary - is not defined for bool: it takes numbers (not bool); ...
+    """
+    if rule.needs.admits(dtype):
+        return True
+    if rule.accepts is not None and rule.accepts.admits(dtype):
+        return False
+    raise DomainError(f"{rule.name} {unary_problem(rule, dtype, rule.domain)}", lhs=dtype)
+
+
+def unary_problem(rule: UnaryRule, dtype: DType, takes: Needs, spelled: str | None = None) -> str:
+    """Why ``rule``'s op, which takes ``takes``, is not defined for ``dtype`` (spelled ``spelled`` where the
+    IR spells it), and the fix: the builder's and the pass's message after the op's name."""
+    shown = dtype.name if spelled is None else f"{dtype.name} ({spelled})"
+    return f"is not defined for {shown}: it takes {takes.value}; {rule.fix}"
+
 
 CONSTANT_LIKE: frozenset[str] = frozenset({
     "stablehlo.constant", "arith.constant", "mhlo.constant", "chlo.constant",

@@ -26,7 +26,7 @@ from jaxlib.mlir import ir
 from ...dims import SymbolicDim, is_static, static_dims
 from ...dtypes import DType, UnknownDTypeError
 from ...errors import DomainError, GraphError, LiteralRangeError, PromotionError
-from ...op_rules import IMPLICIT_BROADCAST_ATTR, OpPromotion, OpRule, decide
+from ...op_rules import IMPLICIT_BROADCAST_ATTR, UNARY, OpPromotion, OpRule, check_unary, decide
 from ...passes.sharding import copy_sharding
 from ...values import Scalar, array_problem, candidates, convert_array, scalar_problem
 from ...weak import PType, Weak
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from ..graph import Graph
 
 __all__ = ["Literal", "WeakArray", "graph_of", "operand", "numpy_operator_operand", "promote", "decide_operands",
+           "checked_unary_operand",
            "realize", "Promoted", "emit_literal", "emit_weak_array", "constant_value", "as_value", "broadcast_shapes",
            "broadcast", "convert", "unary_operand", "with_op"]
 
@@ -297,6 +298,19 @@ def unary_operand(x: TensorValueLike, what: str) -> Value:
     if isinstance(v, Literal):
         v = emit_literal(g, v, g.policy.materialize(v.ptype), ())
     return v
+
+
+def checked_unary_operand(x: TensorValueLike, name: str) -> tuple[Value, bool]:
+    """The operand of the unary op or reduction ``name`` (a key of :data:`latticecast.op_rules.UNARY`),
+    checked against the op's domain there: the one place the builder asks which dtypes a unary op takes.
+
+    Returns the value, and whether StableHLO's op takes its dtype as it is (``False``: the builder
+    computes the op another way, as ``floor`` of an integer is the integer). Raises
+    :class:`~latticecast.DomainError` for a dtype the op is not defined for, naming the fix.
+    """
+    rule = UNARY[name]
+    v = unary_operand(x, rule.name)
+    return v, check_unary(rule, v.storage)
 
 
 def as_value(x: TensorValueLike, graph: "Graph", *, materialize: bool = False) -> Value:
