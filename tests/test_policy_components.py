@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 
 import numpy as np
 import pytest
@@ -74,3 +75,20 @@ def test_a_lattice_with_default_components_divides_in_the_promoted_type() -> Non
     assert policy_audit(chain).is_lattice
     with pytest.raises(DomainError):
         policy("array-api").op_types.true_divide(DType.int32)
+
+
+def test_op_decisions_have_one_memo_and_it_goes_with_its_policy() -> None:
+    from latticecast import op_rules
+
+    class ShortLived(JaxPolicy):
+        name = "short-lived"
+
+    pol = ShortLived()
+    add = op_rules.STABLEHLO["stablehlo.add"]
+    first = op_rules.decide_pair(pol, add, DType.int8, DType.uint8)
+    assert op_rules.decide(pol, add, [DType.int8, DType.uint8]) is first  # the builder's and the pass's memo
+    key = id(pol)
+    assert op_rules._DECIDED[key] == {("stablehlo.add", (DType.int8, DType.uint8), None): first}
+    del pol
+    gc.collect()
+    assert key not in op_rules._DECIDED

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .policies.base import DivisionOperands, Policy
 
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
-           "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem",
+           "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem", "decide_pair",
            "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
            "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "WEAK_ARRAY"]
 
@@ -171,8 +171,19 @@ def _names(policy: Policy, types: Sequence[PType]) -> str:
 
 
 _Key = tuple[str, tuple[PType, ...], "tuple[bool, ...] | None"]
-_DECIDED: "weakref.WeakKeyDictionary[Policy, dict[_Key, OpPromotion]]" = \
-    weakref.WeakKeyDictionary()
+_DECIDED: dict[int, dict[_Key, OpPromotion]] = {}
+"""The op decisions made so far, per policy (by ``id``; a policy's entry goes when the policy does):
+the one memo of op decisions, which the builder and the pass share. Keyed by ``id`` rather than held
+in a ``WeakKeyDictionary``, whose every lookup makes a weak reference: the builder asks once per op."""
+
+
+def _decided(policy: Policy) -> dict[_Key, OpPromotion]:
+    """The memo of ``policy``'s op decisions (made on first use)."""
+    found = _DECIDED.get(id(policy))
+    if found is None:
+        found = _DECIDED[id(policy)] = {}
+        weakref.finalize(policy, _DECIDED.pop, id(policy), None)
+    return found
 
 
 def decide(policy: Policy, rule: OpRule, types: Sequence[PType],
@@ -189,13 +200,39 @@ def decide(policy: Policy, rule: OpRule, types: Sequence[PType],
     ranks = tuple(zero_dim) if zero_dim is not None and policy.rank_sensitive and \
         any(zero_dim) and not all(zero_dim) else None
     key = (rule.name, tuple(types), ranks)
-    try:
-        return _DECIDED[policy][key]
-    except KeyError:
-        pass
-    found = _decide(policy, rule, key[1], ranks)
-    _DECIDED.setdefault(policy, {})[key] = found
+    memo = _DECIDED.get(id(policy)) or _decided(policy)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _decide(policy, rule, key[1], ranks)
     return found
+
+
+def decide_pair(policy: Policy, rule: OpRule, a: PType, b: PType) -> OpPromotion:
+    """:func:`decide` for two operands whose rank does not matter (the builder's hot path: the same
+    memo, without building the general key's pieces).
+
+    Args:
+        policy: The policy that decides.
+        rule: The op's rule.
+        a: The first operand's type.
+        b: The second operand's type.
+
+    Returns:
+        The op's decision.
+
+    Raises:
+        PromotionError: The policy refuses the promotion.
+        DomainError: The op does not exist for the promoted type.
+
+    Example:
+        >>> import latticecast as lc
+        >>> from latticecast.dtypes import DType
+        >>> decide_pair(lc.policy("jax"), STABLEHLO["stablehlo.add"], DType.int8, DType.uint8).target
+        DType.int16
+    """
+    memo = _DECIDED.get(id(policy))
+    found = memo.get((rule.name, (a, b), None)) if memo is not None else None
+    return found if found is not None else decide(policy, rule, (a, b))
 
 
 def _decide(policy: Policy, rule: OpRule, types: tuple[PType, ...], zero_dim: tuple[bool, ...] | None) -> OpPromotion:

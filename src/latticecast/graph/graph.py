@@ -33,7 +33,7 @@ from ..dialect_utils.types import TypeCache, type_cache
 from ..dims import SymbolicDim
 from ..dtypes import DType, DTypeLike
 from ..errors import GraphError, LatticecastError
-from ..op_rules import WEAK_ARRAY, WEAK_ATTR, OpPromotion
+from ..op_rules import WEAK_ARRAY, WEAK_ATTR
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
 from ..passes.lower_dtypes import lower_dtypes
 from ..passes.sharding import SDY_SHARDING
@@ -166,13 +166,12 @@ class Graph:
             raise GraphError(f"{len(input_names)} input names for {len(types)} inputs")
         self.input_names = tuple(input_names) if input_names is not None else None
         self._closed = False
-        self.decisions: dict[tuple[Any, ...], OpPromotion] = {}
         self.literal_types: dict[tuple[Any, ...], PType] = {}
         self.literal_constants: dict[tuple[Any, ...], Value] = {}
         self.checked_literals: set[tuple[Any, ...]] = set()
-        """What the builder decided once per graph: each (op, operand types)'s promotion, each Python
-        literal's type, each weak constant per (literal, type, shape), and the (literal, target)
-        pairs found to fit (see ``ops.promotion.fast_operands`` and ``emit_literal``)."""
+        """What the builder decided once per graph: each Python literal's type, each weak constant per
+        (literal, type, shape), and the (literal, target) pairs found to fit (see
+        ``ops.promotion.fast_operands`` and ``emit_literal``). Op promotions are ``op_rules``' memo."""
         self._passed = False
         self._before: ir.Operation | None = None
         self._failure: PassFailure | None = None
