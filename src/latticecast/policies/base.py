@@ -325,17 +325,17 @@ class Policy(ABC):
 
     def explain(self, a: "PType | str", b: "PType | str") -> str:
         """Why ``a`` and ``b`` promote to what they do, as text (delegates to
-        :func:`.views.explain_promotion`)."""
+        :func:`~latticecast.policies.views.explain_promotion`)."""
         return views.explain_promotion(self, a, b)
 
     def table(self, types: Sequence["PType | str"] | None = None) -> PromotionTable:
         """The promotion of every ordered pair of ``types`` (default: :attr:`types`; delegates to
-        :func:`.views.policy_table`)."""
+        :func:`~latticecast.policies.views.policy_table`)."""
         return views.policy_table(self, types)
 
     def audit(self) -> AuditReport:
         """Commutativity, associativity and lattice structure of this policy's full table (delegates
-        to :func:`.views.policy_audit`)."""
+        to :func:`~latticecast.policies.views.policy_audit`)."""
         return views.policy_audit(self)
 
     def __repr__(self) -> str:
