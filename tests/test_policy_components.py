@@ -8,7 +8,7 @@ import gc
 import numpy as np
 import pytest
 
-from latticecast import DomainError, DType, LiteralRangeError, policies, policy, weak
+from latticecast import DomainError, DType, Graph, LiteralRangeError, TensorType, policies, policy, weak
 from latticecast.policies import LatticePolicy, Policy
 from latticecast.policies.components import LiteralRules, NumpyValueRules, OpTypeRules
 from latticecast.policies.jax import JaxPolicy
@@ -85,10 +85,12 @@ def test_op_decisions_have_one_memo_and_it_goes_with_its_policy() -> None:
 
     pol = ShortLived()
     add = op_rules.STABLEHLO["stablehlo.add"]
-    first = op_rules.decide_pair(pol, add, DType.int8, DType.uint8)
-    assert op_rules.decide(pol, add, [DType.int8, DType.uint8]) is first  # the builder's and the pass's memo
+    with Graph("g", input_types=[TensorType(DType.int8, [2]), TensorType(DType.uint8, [2])], policy=pol) as g:
+        g.output(g.inputs[0] + g.inputs[1])
+    first = op_rules.decide(pol, add, [DType.int8, DType.uint8])  # the builder made it: the pass finds it
     key = id(pol)
+    assert g.op_decisions is op_rules.decisions_of(pol) is op_rules._DECIDED[key]
     assert op_rules._DECIDED[key] == {("stablehlo.add", (DType.int8, DType.uint8), None): first}
-    del pol
+    del pol, g
     gc.collect()
     assert key not in op_rules._DECIDED

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .policies.base import DivisionOperands, Policy
 
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
-           "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem", "decide_pair",
+           "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem", "decisions_of",
            "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
            "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "WEAK_ARRAY"]
 
@@ -177,8 +177,25 @@ the one memo of op decisions, which the builder and the pass share. Keyed by ``i
 in a ``WeakKeyDictionary``, whose every lookup makes a weak reference: the builder asks once per op."""
 
 
-def _decided(policy: Policy) -> dict[_Key, OpPromotion]:
-    """The memo of ``policy``'s op decisions (made on first use)."""
+def decisions_of(policy: Policy) -> dict[_Key, OpPromotion]:
+    """The memo of ``policy``'s op decisions, made on first use: :func:`decide`'s answers by
+    ``(op name, operand types, 0-d flags or None)``. The builder's hot path reads it directly (a graph
+    holds it as ``op_decisions``); only :func:`decide` writes it.
+
+    Args:
+        policy: The policy whose decisions these are.
+
+    Returns:
+        The memo (the same dict on every call while the policy lives).
+
+    Example:
+        >>> import latticecast as lc
+        >>> from latticecast.dtypes import DType
+        >>> pol = lc.policy("jax")
+        >>> found = decide(pol, STABLEHLO["stablehlo.add"], [DType.int8, DType.uint8])
+        >>> decisions_of(pol)[("stablehlo.add", (DType.int8, DType.uint8), None)] is found
+        True
+    """
     found = _DECIDED.get(id(policy))
     if found is None:
         found = _DECIDED[id(policy)] = {}
@@ -200,39 +217,11 @@ def decide(policy: Policy, rule: OpRule, types: Sequence[PType],
     ranks = tuple(zero_dim) if zero_dim is not None and policy.rank_sensitive and \
         any(zero_dim) and not all(zero_dim) else None
     key = (rule.name, tuple(types), ranks)
-    memo = _DECIDED.get(id(policy)) or _decided(policy)
+    memo = _DECIDED.get(id(policy)) or decisions_of(policy)
     found = memo.get(key)
     if found is None:
         found = memo[key] = _decide(policy, rule, key[1], ranks)
     return found
-
-
-def decide_pair(policy: Policy, rule: OpRule, a: PType, b: PType) -> OpPromotion:
-    """:func:`decide` for two operands whose rank does not matter (the builder's hot path: the same
-    memo, without building the general key's pieces).
-
-    Args:
-        policy: The policy that decides.
-        rule: The op's rule.
-        a: The first operand's type.
-        b: The second operand's type.
-
-    Returns:
-        The op's decision.
-
-    Raises:
-        PromotionError: The policy refuses the promotion.
-        DomainError: The op does not exist for the promoted type.
-
-    Example:
-        >>> import latticecast as lc
-        >>> from latticecast.dtypes import DType
-        >>> decide_pair(lc.policy("jax"), STABLEHLO["stablehlo.add"], DType.int8, DType.uint8).target
-        DType.int16
-    """
-    memo = _DECIDED.get(id(policy))
-    found = memo.get((rule.name, (a, b), None)) if memo is not None else None
-    return found if found is not None else decide(policy, rule, (a, b))
 
 
 def _decide(policy: Policy, rule: OpRule, types: tuple[PType, ...], zero_dim: tuple[bool, ...] | None) -> OpPromotion:

@@ -33,7 +33,7 @@ from ..dialect_utils.types import TypeCache, type_cache
 from ..dims import SymbolicDim
 from ..dtypes import DType, DTypeLike
 from ..errors import GraphError, LatticecastError
-from ..op_rules import WEAK_ARRAY, WEAK_ATTR
+from ..op_rules import WEAK_ARRAY, WEAK_ATTR, decisions_of
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
 from ..passes.lower_dtypes import lower_dtypes
 from ..passes.sharding import SDY_SHARDING
@@ -166,6 +166,9 @@ class Graph:
             raise GraphError(f"{len(input_names)} input names for {len(types)} inputs")
         self.input_names = tuple(input_names) if input_names is not None else None
         self._closed = False
+        self.op_decisions = decisions_of(self.policy)
+        """``op_rules``' memo of this graph's policy's op decisions (its owner is ``op_rules``; the graph
+        only reads it on the builder's hot path)."""
         self.literal_types: dict[tuple[Any, ...], PType] = {}
         self.literal_constants: dict[tuple[Any, ...], Value] = {}
         self.checked_literals: set[tuple[Any, ...]] = set()

@@ -26,7 +26,7 @@ from jaxlib.mlir import ir
 from ...dims import SymbolicDim, is_static, static_dims
 from ...dtypes import DType, UnknownDTypeError
 from ...errors import DomainError, GraphError, LiteralRangeError, PromotionError
-from ...op_rules import IMPLICIT_BROADCAST_ATTR, UNARY, OpPromotion, OpRule, check_unary, decide, decide_pair
+from ...op_rules import IMPLICIT_BROADCAST_ATTR, UNARY, OpPromotion, OpRule, check_unary, decide
 from ...passes.sharding import copy_sharding
 from ...values import Scalar, array_problem, candidates, convert_array, scalar_problem
 from ...weak import PType, Weak
@@ -210,7 +210,8 @@ def fast_operands(rule: OpRule, symbol: str, x: Any, y: Any) -> "tuple[OpPromoti
     and one shape, or a value and a Python scalar (``x - 1``); ``None`` for anything else (it takes
     :func:`promote`: broadcasts, NumPy values, which a policy may make weak, and lists).
 
-    The op decisions are ``op_rules``' (one memo per policy, shared with the pass), and a graph keeps
+    The op decisions are ``op_rules``' (one memo per policy, shared with the pass, which the graph
+    reads as ``op_decisions``), and a graph keeps
     its literal constants per (literal, type, shape), so a chain of a million ops asks the policy a
     handful of questions, and each op costs a few dictionary lookups here.
     """
@@ -231,10 +232,9 @@ def fast_operands(rule: OpRule, symbol: str, x: Any, y: Any) -> "tuple[OpPromoti
         g.check_open()
     a = x if x.__class__ is Value else _literal(g, x)
     b = y if y.__class__ is Value else _literal(g, y)
-    try:
-        decision = decide_pair(g.policy, rule, a.ptype, b.ptype)
-    except (PromotionError, DomainError) as e:
-        raise with_op(symbol, e) from None
+    decision = g.op_decisions.get((rule.name, (a.ptype, b.ptype), None))
+    if decision is None:
+        decision = decide_operands(g, rule, symbol, (a, b))
     if a.__class__ is Literal:
         a = emit_literal(g, a, decision.target, b.shape)
     elif b.__class__ is Literal:
