@@ -191,6 +191,7 @@ def decisions_of(policy: Policy) -> dict[_Key, OpPromotion]:
     Example:
         >>> import latticecast as lc
         >>> from latticecast.dtypes import DType
+        >>> from latticecast.op_rules import STABLEHLO, decide, decisions_of
         >>> pol = lc.policy("jax")
         >>> found = decide(pol, STABLEHLO["stablehlo.add"], [DType.int8, DType.uint8])
         >>> decisions_of(pol)[("stablehlo.add", (DType.int8, DType.uint8), None)] is found
@@ -396,6 +397,7 @@ def check_unary(rule: UnaryRule, dtype: DType) -> bool:
 
     Example:
         >>> from latticecast.dtypes import DType
+        >>> from latticecast.op_rules import UNARY, check_unary
         >>> check_unary(UNARY["floor"], DType.float32), check_unary(UNARY["floor"], DType.int8)
         (True, False)
         >>> check_unary(UNARY["unary -"], DType.bool)

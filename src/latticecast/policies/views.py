@@ -38,6 +38,7 @@ def policy_table(policy: Policy, types: Sequence[PType | str] | None = None) -> 
 
     Example:
         >>> import latticecast as lc
+        >>> from latticecast.policies.views import policy_table
         >>> table = policy_table(lc.policy("jax"), [lc.DType.int8, lc.DType.uint8])
         >>> table.cells[(lc.DType.int8, lc.DType.uint8)]
         DType.int16
@@ -57,6 +58,7 @@ def policy_audit(policy: Policy) -> AuditReport:
 
     Example:
         >>> import latticecast as lc
+        >>> from latticecast.policies.views import policy_audit
         >>> policy_audit(lc.policy("jax")).is_lattice
         True
     """
@@ -83,6 +85,7 @@ def explain_promotion(policy: Policy, a: PType | str, b: PType | str) -> str:
 
     Example:
         >>> import latticecast as lc
+        >>> from latticecast.policies.views import explain_promotion
         >>> print(explain_promotion(lc.policy("jax"), lc.DType.int8, lc.DType.uint8), end="")
         i8 . u8 under jax (JAX, jax.numpy with jax_enable_x64) = i16
           i8 -> i16
