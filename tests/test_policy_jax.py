@@ -103,7 +103,7 @@ def _divides_in(pol, a, b):
     t = pol.try_promote(a, b)
     if t is None:
         return None
-    inexact = pol.true_divide_type(t)
+    inexact = pol.op_types.true_divide(t)
     return t if inexact is None else inexact
 
 
@@ -126,9 +126,9 @@ def test_true_division_gap_of_jax(x64):
     while int4 (and uint4) divide in float32 even with x64 on."""
     pol = policy("jax")
     for d in (DType.int1, DType.uint1, DType.int2, DType.uint2):
-        assert jax_promote(jnp.true_divide, d, d) is d and pol.true_divide_type(d) is None
+        assert jax_promote(jnp.true_divide, d, d) is d and pol.op_types.true_divide(d) is None
     for d in (DType.int4, DType.uint4):
-        assert jax_promote(jnp.true_divide, d, d) is DType.float32 is pol.true_divide_type(d)
+        assert jax_promote(jnp.true_divide, d, d) is DType.float32 is pol.op_types.true_divide(d)
 
 
 @pytest.mark.parametrize("name, table", [("jax", "jax_x64_add"), ("jax-x32", "jax_x32_add"),
@@ -188,9 +188,9 @@ def test_strict_mode_low_precision(x64):
 def test_weak_defaults():
     assert policy("jax").materialize(weak(DType.int16)) is DType.int64
     assert policy("jax-x32").materialize(weak(DType.int16)) is DType.int32
-    assert policy("jax").literal_type(3) == Weak(DType.int64)
-    assert policy("jax").literal_type(True) is DType.bool
-    assert policy("jax-x32").literal_type(1.5) == Weak(DType.float32)
+    assert policy("jax").literals.type_of(3) == Weak(DType.int64)
+    assert policy("jax").literals.type_of(True) is DType.bool
+    assert policy("jax-x32").literals.type_of(1.5) == Weak(DType.float32)
     assert policy("jax-x32").canonical(DType.int64) is DType.int32
 
 

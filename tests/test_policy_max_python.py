@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import functools
 import importlib.util
 import math
 import os
@@ -36,6 +37,7 @@ from latticecast.evidence import evidence, measured_records
 from latticecast.evidence.max_python import (BOOL_DOMAIN_OPS, CONSTANT_ERRATA, MEASUREMENT, NOT_MODELLED,
                                              erratum, not_modelled, operand_label_kind)
 from latticecast.op_rules import FLOOR_DIVIDE, STABLEHLO, TRUE_DIVIDE, OpRule, decide
+from latticecast.policies.components import NumpyValueRules
 from latticecast.weak import Weak
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -161,10 +163,10 @@ def policy_answer(cell: Cell) -> tuple[str, str] | None:
         return None
     operands = [operand(label) for label in (cell.lhs, cell.rhs)]
     try:
-        d = decide(POL, rule, [x if isinstance(x, DType) else POL.literal_type(x) for x in operands])
+        d = decide(POL, rule, [x if isinstance(x, DType) else POL.literals.type_of(x) for x in operands])
         for x, dtype in zip(operands, d.operand_dtypes or (d.target, d.target)):
             if not isinstance(x, DType):
-                POL.check_literal(x, dtype)
+                POL.literals.check(x, dtype)
     except (PromotionError, DomainError) as e:
         return "error", str(e)
     return d.result.name, ""
@@ -377,13 +379,13 @@ def test_refusals_carry_max_reason_and_the_cast_that_fixes_them():
     with pytest.raises(PromotionError, match=r"Unsafe cast from si16 to f16.*int16 does not convert to float16"):
         POL.promote_types(D.int16, D.float16)
     with pytest.raises(PromotionError, match=r"Can't promote python float to dtype\(DType.int8\)"):
-        POL.promote_types(D.int8, POL.literal_type(0.5))
+        POL.promote_types(D.int8, POL.literals.type_of(0.5))
     with pytest.raises(PromotionError, match="Binary ops require at least one max object"):
-        POL.promote_types(POL.literal_type(1), POL.literal_type(2))
+        POL.promote_types(POL.literals.type_of(1), POL.literals.type_of(2))
 
 
 def test_literal_range_checks_are_max_table():
-    ok, refused = POL.check_literal, lambda v, d: pytest.raises(LiteralRangeError, match=re.escape(
+    ok, refused = POL.literals.check, lambda v, d: pytest.raises(LiteralRangeError, match=re.escape(
         f"Can't promote python int with value ({v}) to dtype(DType.{d.name})"))
     for value, dtype in [(2048, D.float16), (256, D.bfloat16), (2 ** 24, D.float32), (2 ** 53, D.float64),
                          (448, D.float8_e4m3fn), (72089, D.float8_e5m2), (True, D.bool)]:
@@ -490,21 +492,21 @@ def test_the_builder_ir_runs_through_the_pass():
 
 
 def test_only_max_python_makes_numpy_values_weak():
-    assert [name for name in policies() if policy(name).numpy_values_are_weak] == ["max-python"]
+    assert [name for name in policies() if policy(name).numpy_values.weak] == ["max-python"]
 
 
 def test_numpy_scalars_are_the_python_numbers_they_hold_but_numpy_bools():
-    assert POL.numpy_scalar(np.uint8(200)) == 200 and type(POL.numpy_scalar(np.int64(2 ** 40))) is int
-    assert type(POL.numpy_scalar(np.float16(0.5))) is float
+    assert POL.numpy_values.scalar(np.uint8(200)) == 200 and type(POL.numpy_values.scalar(np.int64(2 ** 40))) is int
+    assert type(POL.numpy_values.scalar(np.float16(0.5))) is float
     for refused in (np.True_, np.complex64(1j)):
         with pytest.raises(PromotionError, match=f"argument must be a TensorValueLike, not '{type(refused).__name__}'"):
-            POL.numpy_scalar(refused)
+            POL.numpy_values.scalar(refused)
     with pytest.raises(PromotionError, match=r"bool\(value\).*ops.constant\(value, DType.bool, device\)"):
-        POL.numpy_scalar(np.False_)
+        POL.numpy_values.scalar(np.False_)
 
 
 def test_max_array_rules():
-    problem = POL.weak_array_problem
+    problem = POL.numpy_values.array_problem
     assert problem(np.array([0.5]), D.bool) is None  # a float array meets bool (bool is no integer in MAX)
     assert "Refusing to implicitly promote float array to dtype(DType.int8)" in problem(np.array([0.5]), D.int8)
     assert problem(np.array([1, 255], np.int64), D.uint8) is None
@@ -516,12 +518,12 @@ def test_max_array_rules():
     assert "2**-127" in problem(np.array([0, 1]), D.float8_e8m0fnu)  # an int array is: 0 is no float8_e8m0fnu
     assert problem(np.array([1, 6]), D.float4_e2m1fn) is None  # converted, not made a constant: sub-byte is fine
     assert problem(np.array([1e300]), D.float16) is None  # a float array is not range-checked (it overflows)
-    assert POL.weak_array_type(D.float32) == POL.weak_array_type(D.bool) == Weak(D.int64)  # it takes the value's dtype
+    assert POL.numpy_values.array_type(D.float32) == POL.numpy_values.array_type(D.bool) == Weak(D.int64)  # it takes the value's dtype
     # elsewhere a weak array (in IR that marks one) promotes and is checked as its elements, literals, would be
     jax = policy("jax")
-    assert jax.weak_array_type(D.float32) == jax.literal_type(0.5)
-    assert jax.weak_array_type(D.int8) == jax.literal_type(1)
-    assert jax.weak_array_problem(np.array([1, 300]), D.int8) == jax.constant_problem(np.array([1, 300]), D.int8)
+    assert jax.numpy_values.array_type(D.float32) == jax.literals.type_of(0.5)
+    assert jax.numpy_values.array_type(D.int8) == jax.literals.type_of(1)
+    assert jax.numpy_values.array_problem(np.array([1, 300]), D.int8) == jax.literals.constant_problem(np.array([1, 300]), D.int8)
 
 
 def test_numpy_values_meet_graph_values_as_in_max():
@@ -692,9 +694,12 @@ def test_numpy_values_that_hold_no_numbers_are_refused_by_name():
 
     class WeakNumPy(JaxPolicy):
         name = "jax-with-weak-numpy"
-        numpy_values_are_weak = True
+
+        @functools.cached_property
+        def numpy_values(self) -> NumpyValueRules:
+            return NumpyValueRules(self, weak=True)
 
     weak_numpy = WeakNumPy()
-    assert weak_numpy.numpy_scalar(np.bool_(True)) is True and weak_numpy.numpy_scalar(np.float32(0.5)) == 0.5
+    assert weak_numpy.numpy_values.scalar(np.bool_(True)) is True and weak_numpy.numpy_values.scalar(np.float32(0.5)) == 0.5
     with pytest.raises(PromotionError, match=r"NumPy scalar .*datetime64.* is not a number; give an op a graph value"):
-        weak_numpy.numpy_scalar(np.datetime64("2020"))
+        weak_numpy.numpy_values.scalar(np.datetime64("2020"))

@@ -232,16 +232,16 @@ def test_python_scalars_follow_nep50(d, scalar):
     """np.result_type with a Python scalar is value-independent and equals the policy (an ml_dtypes
     array included: int4 + 1 is int8, bfloat16 + 1.0 is float64, float8_e5m2 + 1.0 is float32)."""
     live = DType.parse(np.result_type(np.zeros(2, d.np_dtype), scalar))
-    assert POL.promote_types(d, POL.literal_type(scalar)) == live
+    assert POL.promote_types(d, POL.literals.type_of(scalar)) == live
 
 
 def test_literal_types_and_their_defaults():
-    assert POL.literal_type(1) == weak(DType.int64)
-    assert POL.literal_type(1.0) == weak(DType.float64)
-    assert POL.literal_type(1j) == weak(DType.complex128)
-    assert POL.literal_type(True) is DType.bool  # NumPy 2 treats a Python bool as np.bool_
+    assert POL.literals.type_of(1) == weak(DType.int64)
+    assert POL.literals.type_of(1.0) == weak(DType.float64)
+    assert POL.literals.type_of(1j) == weak(DType.complex128)
+    assert POL.literals.type_of(True) is DType.bool  # NumPy 2 treats a Python bool as np.bool_
     for value in (1, 1.0, 1j, True):
-        assert POL.materialize(POL.literal_type(value)) == DType.parse(np.asarray(value).dtype)
+        assert POL.materialize(POL.literals.type_of(value)) == DType.parse(np.asarray(value).dtype)
 
 
 def test_two_python_scalars_give_a_strong_numpy_scalar():
@@ -272,7 +272,7 @@ def test_promotion_does_not_depend_on_the_value(d, data):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         live = np.add(np.zeros(1, d.np_dtype), value).dtype
-    assert POL.promote_types(d, POL.literal_type(value)) == DType.parse(live)
+    assert POL.promote_types(d, POL.literals.type_of(value)) == DType.parse(live)
 
 
 # ---------------------------------------------------------------- literal ranges and division
@@ -282,10 +282,10 @@ def test_out_of_range_ints_raise_as_in_numpy_2():
     with pytest.raises(OverflowError, match="1000 out of bounds for int8"):
         np.zeros(1, np.int8) + 1000
     with pytest.raises(LiteralRangeError, match=r"1000 out of range for int8 \[-128, 127\]"):
-        POL.check_literal(1000, DType.int8)
+        POL.literals.check(1000, DType.int8)
     with pytest.raises(LiteralRangeError, match=r"-1 out of range for uint8"):
-        POL.check_literal(-1, DType.uint8)
-    POL.check_literal(127, DType.int8)
+        POL.literals.check(-1, DType.uint8)
+    POL.literals.check(127, DType.int8)
 
 
 def test_float_overflow_is_inf_not_an_error():
@@ -293,12 +293,12 @@ def test_float_overflow_is_inf_not_an_error():
         warnings.simplefilter("ignore")
         assert np.isinf(np.zeros(1, np.float16) + 1e10).all()
         assert np.isinf(np.zeros(1, np.float16) + 100000).all()
-    POL.check_literal(1e10, DType.float16)
-    POL.check_literal(100000, DType.float16)
-    POL.check_literal(complex(1e300, 0), DType.complex64)
+    POL.literals.check(1e10, DType.float16)
+    POL.literals.check(100000, DType.float16)
+    POL.literals.check(complex(1e300, 0), DType.complex64)
     # a kind mismatch NumPy never makes implicitly is still refused
     with pytest.raises(LiteralRangeError, match="complex literal"):
-        POL.check_literal(1j, DType.float32)
+        POL.literals.check(1j, DType.float32)
 
 
 @pytest.mark.parametrize("d", NUMPY_DTYPES + NUMPY_ML_DTYPES, ids=str)
@@ -306,13 +306,13 @@ def test_true_divide_matches_numpy(d):
     """int8 / int8 is float64; int4 / int4 is float16 (the first float loop int4 casts to); float8 keeps."""
     with np.errstate(all="ignore"):
         live = np.true_divide(np.ones(1, d.np_dtype), np.ones(1, d.np_dtype)).dtype
-    assert POL.true_divide_type(d) == DType.parse(live)
+    assert POL.op_types.true_divide(d) == DType.parse(live)
 
 
 def test_true_divide_of_python_ints_is_float64():
     assert type(np.true_divide(1, 2)) is np.float64
-    assert POL.true_divide_type(POL.promote_types("i*", "i*")) is DType.float64
-    assert POL.true_divide_type("f*") == weak(DType.float64)
+    assert POL.op_types.true_divide(POL.promote_types("i*", "i*")) is DType.float64
+    assert POL.op_types.true_divide("f*") == weak(DType.float64)
 
 
 # ---------------------------------------------------------------- errors
@@ -355,7 +355,7 @@ def test_audit_numpy_is_commutative_but_not_associative():
     assert not classic.is_lattice
     report = POL.audit()
     assert report.commutative and not report.is_complete and report.triples == 35 ** 3
-    assert report.non_associative == 7048 and not POL.is_associative and not report.is_lattice
+    assert report.non_associative == 7048 and not report.associative and not report.is_lattice
 
 
 def test_audit_of_the_dtypes_alone_finds_two_minimal_upper_bounds():
@@ -374,4 +374,4 @@ def test_sum_type_matches_np_sum(d):
     """bool and small NumPy integers sum in int64/uint64; ml_dtypes' types (int4 too) in themselves."""
     with np.errstate(all="ignore"):
         live = np.sum(np.ones(2, d.np_dtype)).dtype
-    assert POL.sum_type(d) == DType.parse(live)
+    assert POL.op_types.sum(d) == DType.parse(live)

@@ -50,13 +50,13 @@ def test_max_python_scalars_take_the_graph_value_dtype():
 def test_max_literal_checks_are_full_precision():
     pol = policy("max")
     with pytest.raises(LiteralRangeError, match=r"1000 out of range for int8 \[-128, 127\]"):
-        pol.check_literal(1000, DType.int8)
+        pol.literals.check(1000, DType.int8)
     with pytest.raises(LiteralRangeError, match="16777217.*float32.*lose precision"):
-        pol.check_literal(16777217, DType.float32)
-    pol.check_literal(16777216, DType.float32)
-    policy("jax").check_literal(16777217, DType.float32)  # JAX rounds, as it does live
+        pol.literals.check(16777217, DType.float32)
+    pol.literals.check(16777216, DType.float32)
+    policy("jax").literals.check(16777217, DType.float32)  # JAX rounds, as it does live
     with pytest.raises(OverflowError):
-        pol.check_literal(-1, DType.index)
+        pol.literals.check(-1, DType.index)
 
 
 # ---------------------------------------------------------------- Array API
@@ -99,7 +99,7 @@ def test_array_api_scalars_and_division():
     with pytest.raises(PromotionError, match="compatible kind"):
         pol.promote_types(weak(DType.float64), DType.int32)
     with pytest.raises(DomainError, match="implementation-defined"):
-        pol.true_divide_type(DType.int32)
+        pol.op_types.true_divide(DType.int32)
 
 
 # ---------------------------------------------------------------- anvil
@@ -129,7 +129,7 @@ def test_anvil_common_dtype_examples_from_the_seed():
 
 def test_anvil_worked_example_types():
     pol = policy("anvil")
-    x, literal, y = DType.bool, pol.literal_type(1), DType.int16   # nv_scalar(TRUE), 1L, i16
+    x, literal, y = DType.bool, pol.literals.type_of(1), DType.int16   # nv_scalar(TRUE), 1L, i16
     assert literal == Weak(DType.int32)
     z = pol.promote_types(x, literal)
     assert z == Weak(DType.int32)            # "The type of z is i32?"

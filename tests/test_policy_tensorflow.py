@@ -142,27 +142,27 @@ def test_errors_name_both_types_the_policy_and_the_cast():
 
 
 def test_literals():
-    assert POL.literal_type(1) == weak(DType.int32)
-    assert POL.literal_type(1.0) == weak(DType.float32)
-    assert POL.literal_type(1j) == weak(DType.complex128)
-    assert POL.literal_type(True) is DType.bool
-    assert [POL.materialize(POL.literal_type(v)) for v in (1, 1.0, 1j)] == [
+    assert POL.literals.type_of(1) == weak(DType.int32)
+    assert POL.literals.type_of(1.0) == weak(DType.float32)
+    assert POL.literals.type_of(1j) == weak(DType.complex128)
+    assert POL.literals.type_of(True) is DType.bool
+    assert [POL.materialize(POL.literals.type_of(v)) for v in (1, 1.0, 1j)] == [
         DType.int32, DType.float32, DType.complex128]
     with pytest.raises(LiteralRangeError, match=r"1000 out of range for int8"):
-        POL.check_literal(1000, DType.int8)
-    POL.check_literal(1e10, DType.float16)  # becomes inf, as in TensorFlow
+        POL.literals.check(1000, DType.int8)
+    POL.literals.check(1e10, DType.float16)  # becomes inf, as in TensorFlow
 
 
 def test_true_divide():
-    assert POL.true_divide_type(DType.int8) is DType.float32
-    assert POL.true_divide_type(DType.uint16) is DType.float32
-    assert POL.true_divide_type(DType.int32) is DType.float64
-    assert POL.true_divide_type(DType.uint64) is DType.float64
-    assert POL.true_divide_type("i*") is DType.float64  # a Python int is an int32
-    assert POL.true_divide_type(DType.bfloat16) is DType.bfloat16
+    assert POL.op_types.true_divide(DType.int8) is DType.float32
+    assert POL.op_types.true_divide(DType.uint16) is DType.float32
+    assert POL.op_types.true_divide(DType.int32) is DType.float64
+    assert POL.op_types.true_divide(DType.uint64) is DType.float64
+    assert POL.op_types.true_divide("i*") is DType.float64  # a Python int is an int32
+    assert POL.op_types.true_divide(DType.bfloat16) is DType.bfloat16
     with pytest.raises(DomainError, match=r"no true division of b under policy 'tensorflow': "
                                              r"tf.math.truediv rejects bool.*cast bool to float32"):
-        POL.true_divide_type(DType.bool)
+        POL.op_types.true_divide(DType.bool)
 
 
 def test_audit_counts():
@@ -208,15 +208,15 @@ def test_live_arithmetic_is_the_policy_but_for_bool(tf, op):
 
 def test_live_literals_and_division(tf):
     assert [DType.parse(tf.constant(v).dtype.name) for v in (1, 1.0, 1j, True)] == [
-        POL.materialize(POL.literal_type(v)) for v in (1, 1.0, 1j, True)]
+        POL.materialize(POL.literals.type_of(v)) for v in (1, 1.0, 1j, True)]
     for d in CLASSIC:
         x = tf.ones(1, dtype=getattr(tf, d.name))
         if d is DType.bool:
             with pytest.raises(TypeError, match="Invalid dtype tf.bool in __truediv__"):
                 tf.math.truediv(x, x)
             continue
-        assert POL.true_divide_type(d) == DType.parse(tf.math.truediv(x, x).dtype.name), d
-    assert DType.parse(tf.math.truediv(1, 2).dtype.name) == POL.true_divide_type("i*")
+        assert POL.op_types.true_divide(d) == DType.parse(tf.math.truediv(x, x).dtype.name), d
+    assert DType.parse(tf.math.truediv(1, 2).dtype.name) == POL.op_types.true_divide("i*")
 
 
 def test_live_low_precision_cells(tmp_path):

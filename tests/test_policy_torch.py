@@ -162,18 +162,18 @@ def test_strong_promotion_is_promote_types(torch):
 
 
 def test_literal_types_materialise_as_torch_tensor_does(torch):
-    assert POL.literal_type(1) == weak(DType.int64)
-    assert POL.literal_type(1.0) == weak(DType.float32)
-    assert POL.literal_type(1j) == weak(DType.complex64)
-    assert POL.literal_type(True) == B_STAR
+    assert POL.literals.type_of(1) == weak(DType.int64)
+    assert POL.literals.type_of(1.0) == weak(DType.float32)
+    assert POL.literals.type_of(1j) == weak(DType.complex64)
+    assert POL.literals.type_of(True) == B_STAR
     for value in (1, 1.0, 1j, True):
-        assert POL.materialize(POL.literal_type(value)) == _code(torch, torch.tensor(value).dtype)
+        assert POL.materialize(POL.literals.type_of(value)) == _code(torch, torch.tensor(value).dtype)
     assert torch.get_default_dtype() == torch.float32
 
 
 def test_a_python_bool_defers_even_to_uint16(torch):
     assert _code(torch, torch.result_type(torch.zeros(1, dtype=torch.uint16), True)) is U16
-    assert POL.promote_types(U16, POL.literal_type(True)) is U16
+    assert POL.promote_types(U16, POL.literals.type_of(True)) is U16
     assert POL.try_promote(U16, DType.bool) is None  # a bool *tensor* does not
 
 
@@ -181,18 +181,18 @@ def test_a_python_bool_defers_even_to_uint16(torch):
 def test_true_divide_matches_torch(torch, d):
     t = getattr(torch, d.name)
     live = torch.true_divide(torch.ones(1, dtype=t), torch.ones(1, dtype=t)).dtype
-    assert POL.true_divide_type(d) == _code(torch, live)
+    assert POL.op_types.true_divide(d) == _code(torch, live)
 
 
 def test_literal_ranges(torch):
     # PyTorch wraps an out-of-range int silently; latticecast refuses to write that constant
     assert (torch.zeros(1, dtype=torch.int8) + 1000).item() == -24
     with pytest.raises(LiteralRangeError, match=r"1000 out of range for int8 \[-128, 127\]"):
-        POL.check_literal(1000, DType.int8)
+        POL.literals.check(1000, DType.int8)
     # a float too large for float16 becomes inf, in both
     assert torch.isinf(torch.zeros(1, dtype=torch.float16) + 1e10).all()
-    POL.check_literal(1e10, DType.float16)
-    POL.check_literal(100000, DType.bfloat16)
+    POL.literals.check(1e10, DType.float16)
+    POL.literals.check(100000, DType.bfloat16)
 
 
 # ---------------------------------------------------------------- rules and errors without torch
@@ -208,7 +208,7 @@ def test_python_scalar_categories():
     assert p(DType.int8, "c*") is DType.complex64
     assert p(DType.bool, "i*") is DType.int64
     assert p("i*", "f*") is DType.float32              # two scalars: a strong tensor
-    assert POL.true_divide_type(DType.int64) is DType.float32
+    assert POL.op_types.true_divide(DType.int64) is DType.float32
 
 
 def test_unsigned_promotion_error_names_types_policy_and_cast():
@@ -266,9 +266,9 @@ def test_float8_promotes_with_nothing_but_itself(f8):
         if other is not f8:
             assert POL.try_promote(f8, other) is None and POL.try_promote(other, f8) is None, other
     for scalar in (True, 0, 0.0):
-        assert POL.promote_types(f8, POL.literal_type(scalar)) is f8
+        assert POL.promote_types(f8, POL.literals.type_of(scalar)) is f8
     with pytest.raises(PromotionError, match="Unknown Complex ScalarType"):
-        POL.promote_types(f8, POL.literal_type(0j))
+        POL.promote_types(f8, POL.literals.type_of(0j))
     with pytest.raises(PromotionError, match="Promotion for Float8 Types is not supported"):
         POL.promote_types(f8, DType.float32)
 

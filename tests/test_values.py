@@ -81,11 +81,11 @@ def test_numpy_overflow_to_inf_only_where_the_dtype_has_infinities():
     """NumPy gives inf for float16 + 1e10 (accepted under policy numpy), but NaN for float8_e4m3fn
     and 6 for float4_e2m1fn, which no policy accepts silently."""
     np_policy = policy("numpy")
-    assert np_policy.literal_problem(1e10, D.float16) is None
-    assert np_policy.literal_problem(1e10, D.float8_e5m2) is None
-    assert "out of range" in np_policy.literal_problem(1e10, D.float8_e4m3fn)
-    assert "out of range" in np_policy.literal_problem(100, D.float4_e2m1fn)
-    assert "no zero" in np_policy.literal_problem(0, D.float8_e8m0fnu)
+    assert np_policy.literals.problem(1e10, D.float16) is None
+    assert np_policy.literals.problem(1e10, D.float8_e5m2) is None
+    assert "out of range" in np_policy.literals.problem(1e10, D.float8_e4m3fn)
+    assert "out of range" in np_policy.literals.problem(100, D.float4_e2m1fn)
+    assert "no zero" in np_policy.literals.problem(0, D.float8_e8m0fnu)
 
 
 def test_arrays_of_ml_dtypes_are_checked_by_their_values():

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .policies.base import DivisionOperands, Policy
 
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
+           "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem", "decisions_of",
            "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "CONVOLUTION", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
            "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "WEAK_ARRAY"]
 
@@ -57,7 +58,7 @@ WEAK_ARRAY = "array"
 """The value of :data:`WEAK_ATTR` on a constant that is a weakly typed *array*
 (``latticecast.weak = "array"``): a NumPy array that meets a graph value where the policy makes NumPy
 values weak (MAX 26.7's external arrays), kept in its own dtype. It promotes as
-``Policy.weak_array_type`` says and is checked by ``Policy.weak_array_problem``, since a system may
+``policy.numpy_values.array_type`` says and is checked by ``policy.numpy_values.array_problem``, since a system may
 treat an array otherwise than a literal (MAX converts a float array to bool, and refuses a Python
 float there). Data movement of such a constant is such an array too."""
 
@@ -75,7 +76,7 @@ class ResultKind(enum.Enum):
     """The promoted type, or any type above it that the op declares: a dot's accumulation type
     (JAX emits ``bf16 x bf16 -> f32``)."""
     INEXACT = "inexact"
-    """The system's inexact type for the promoted type (:meth:`Policy.true_divide_type`): true
+    """The system's inexact type for the promoted type (:meth:`OpTypeRules.true_divide <latticecast.policies.components.OpTypeRules.true_divide>`): true
     division and float functions convert integer operands first (``int16 / int16`` is float32 in
     JAX); a system that divides integers as integers (``jax.lax``) keeps the promoted type."""
 
@@ -90,6 +91,9 @@ class Needs(enum.Enum):
     REAL_FLOAT = "f32 or f64 operands"
     INTEGER = "integer operands (not bool or float)"
     INTEGER_OR_BOOL = "integer or bool operands"
+    FLOAT = "floating-point operands (not complex)"
+    SIGNED = "signed numbers (not bool or unsigned)"
+    REAL_OR_BOOL = "real numbers or bool (not complex)"
 
     def admits(self, dtype: DType) -> bool:
         if self is Needs.ANY:
@@ -104,6 +108,12 @@ class Needs(enum.Enum):
             return dtype is DType.float32 or dtype is DType.float64
         if self is Needs.INTEGER:
             return dtype.is_integral
+        if self is Needs.FLOAT:
+            return dtype.is_float
+        if self is Needs.SIGNED:
+            return dtype.is_signed or dtype.is_inexact
+        if self is Needs.REAL_OR_BOOL:
+            return not dtype.is_complex
         return dtype.is_integral or dtype.is_bool
 
 
@@ -138,7 +148,7 @@ class OpPromotion:
     """The result's type as a value of the graph carries it (weak or not); derived."""
     operand_dtypes: tuple[DType, ...] | None = None
     """Where the system gives each operand its dtype before the op converts them (MAX's ``/``:
-    ``Policy.true_divide_operands``), those dtypes: a Python literal is checked against its own
+    ``policy.op_types.divide_operands``), those dtypes: a Python literal is checked against its own
     entry (``int8 / 128`` is refused in int8, not accepted as float64). ``None``: literals are
     checked against ``target``."""
 
@@ -161,8 +171,37 @@ def _names(policy: Policy, types: Sequence[PType]) -> str:
 
 
 _Key = tuple[str, tuple[PType, ...], "tuple[bool, ...] | None"]
-_DECIDED: "weakref.WeakKeyDictionary[Policy, dict[_Key, OpPromotion]]" = \
-    weakref.WeakKeyDictionary()
+_DECIDED: dict[int, dict[_Key, OpPromotion]] = {}
+"""The op decisions made so far, per policy (by ``id``; a policy's entry goes when the policy does):
+the one memo of op decisions, which the builder and the pass share. Keyed by ``id`` rather than held
+in a ``WeakKeyDictionary``, whose every lookup makes a weak reference: the builder asks once per op."""
+
+
+def decisions_of(policy: Policy) -> dict[_Key, OpPromotion]:
+    """The memo of ``policy``'s op decisions, made on first use: :func:`decide`'s answers by
+    ``(op name, operand types, 0-d flags or None)``. The builder's hot path reads it directly (a graph
+    holds it as ``op_decisions``); only :func:`decide` writes it.
+
+    Args:
+        policy: The policy whose decisions these are.
+
+    Returns:
+        The memo (the same dict on every call while the policy lives).
+
+    Example:
+        >>> import latticecast as lc
+        >>> from latticecast.dtypes import DType
+        >>> from latticecast.op_rules import STABLEHLO, decide, decisions_of
+        >>> pol = lc.policy("jax")
+        >>> found = decide(pol, STABLEHLO["stablehlo.add"], [DType.int8, DType.uint8])
+        >>> decisions_of(pol)[("stablehlo.add", (DType.int8, DType.uint8), None)] is found
+        True
+    """
+    found = _DECIDED.get(id(policy))
+    if found is None:
+        found = _DECIDED[id(policy)] = {}
+        weakref.finalize(policy, _DECIDED.pop, id(policy), None)
+    return found
 
 
 def decide(policy: Policy, rule: OpRule, types: Sequence[PType],
@@ -179,18 +218,16 @@ def decide(policy: Policy, rule: OpRule, types: Sequence[PType],
     ranks = tuple(zero_dim) if zero_dim is not None and policy.rank_sensitive and \
         any(zero_dim) and not all(zero_dim) else None
     key = (rule.name, tuple(types), ranks)
-    try:
-        return _DECIDED[policy][key]
-    except KeyError:
-        pass
-    found = _decide(policy, rule, key[1], ranks)
-    _DECIDED.setdefault(policy, {})[key] = found
+    memo = _DECIDED.get(id(policy)) or decisions_of(policy)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _decide(policy, rule, key[1], ranks)
     return found
 
 
 def _decide(policy: Policy, rule: OpRule, types: tuple[PType, ...], zero_dim: tuple[bool, ...] | None) -> OpPromotion:
     if rule is TRUE_DIVIDE:
-        prepared = policy.true_divide_operands(types)
+        prepared = policy.op_types.divide_operands(types)
         if prepared is not None and (prepared.cast_to is not None or prepared.dtypes != types):
             return _prepared_division(policy, rule, prepared)
     join = types[0]
@@ -209,7 +246,7 @@ def _decide(policy: Policy, rule: OpRule, types: tuple[PType, ...], zero_dim: tu
         join = pol.canonical(join)
     computed = join
     if rule.result is ResultKind.INEXACT and not pol.materialize(join).is_inexact:
-        inexact = pol.true_divide_type(join)
+        inexact = pol.op_types.true_divide(join)
         if inexact is not None:
             computed = inexact
     target: DType = pol.materialize(computed)
@@ -229,7 +266,7 @@ def _decide(policy: Policy, rule: OpRule, types: tuple[PType, ...], zero_dim: tu
 
 
 def _prepared_division(policy: Policy, rule: OpRule, prepared: DivisionOperands) -> OpPromotion:
-    """``/`` where the system prepares its operands itself (``Policy.true_divide_operands``): all
+    """``/`` where the system prepares its operands itself (``policy.op_types.divide_operands``): all
     converted to one dtype (MAX: two integers divide as float64), or decided as they now are."""
     dtypes: tuple[DType, ...] = prepared.dtypes
     cast: DType | None = prepared.cast_to
@@ -284,6 +321,106 @@ FLOOR_DIVIDE = OpRule("floor_divide", Needs.REAL)
 CONVOLUTION = OpRule("convolution", Needs.NUMERIC, ResultKind.ACCUMULATE, mixed_is_legal=True)
 """``conv2d``, ``conv3d``, ``conv2d_transpose``: the input and the filter promote as a matrix product's
 operands do, and the builder converts them itself (a mixed ``stablehlo.convolution`` is legal)."""
+
+
+# -- unary ops and reductions: their domains, beside the binary ops' -------------------------------
+
+@dataclass(frozen=True)
+class UnaryRule:
+    """A unary op or a reduction as data: which operand dtypes it is defined for.
+
+    ``name`` is the builder's name for it (``"unary -"``, ``"abs"``, ``"argmax"``); ``op`` the StableHLO op
+    it emits (``None`` for a composite such as ``trunc``). ``needs`` is what StableHLO's verifier accepts for
+    ``op``'s operand: the ``implicit-cast`` pass reports an op outside it, naming the fix, and it must never
+    be stricter than the verifier (a test checks it against the verifier). ``accepts`` is the builder's
+    domain, ``needs`` and the dtypes the builder computes another way (``floor`` of an integer is the
+    integer, ``abs`` of an unsigned one too, ``exp`` of an integer converts it to the policy's float
+    first); default ``needs``. ``fix`` says what to do instead, for the error.
+    """
+
+    name: str
+    op: str | None
+    needs: Needs
+    accepts: Needs | None = None
+    fix: str = "convert the operand to a type the op takes first (x.cast(...) in a graph, stablehlo.convert in IR)"
+
+    @property
+    def domain(self) -> Needs:
+        """The dtypes the builder's op takes (``accepts``, else ``needs``)."""
+        return self.accepts or self.needs
+
+
+_ROUND_FIX = "an integer or bool is already whole; round the real and imaginary parts of a complex value apart"
+_FLOAT_FIX = "convert the operand to a float first (stablehlo.convert in IR; ops.{name} in a graph does it itself)"
+UNARY: Mapping[str, UnaryRule] = {r.name: r for r in (
+    UnaryRule("unary -", "stablehlo.negate", Needs.NUMERIC,
+              fix="use ~ (logical not, stablehlo.not) for bool, or cast first"),
+    UnaryRule("abs", "stablehlo.abs", Needs.SIGNED, Needs.NUMERIC,
+              fix="cast a bool first; an unsigned value is its own absolute value"),
+    UnaryRule("sign", "stablehlo.sign", Needs.SIGNED, Needs.NUMERIC,
+              fix="cast a bool first; an unsigned value's sign is x != 0"),
+    UnaryRule("~", "stablehlo.not", Needs.INTEGER_OR_BOOL,
+              fix="~ is bitwise: compare a float first (x != 0), or cast it to an integer"),
+    UnaryRule("floor", "stablehlo.floor", Needs.FLOAT, Needs.REAL_OR_BOOL, _ROUND_FIX),
+    UnaryRule("ceil", "stablehlo.ceil", Needs.FLOAT, Needs.REAL_OR_BOOL, _ROUND_FIX),
+    UnaryRule("round", "stablehlo.round_nearest_even", Needs.FLOAT, Needs.REAL_OR_BOOL, _ROUND_FIX),
+    UnaryRule("round_nearest_afz", "stablehlo.round_nearest_afz", Needs.FLOAT, fix=_ROUND_FIX),
+    UnaryRule("trunc", None, Needs.REAL_OR_BOOL, fix=_ROUND_FIX),
+    UnaryRule("is_inf", None, Needs.REAL_OR_BOOL, fix="test the real and imaginary parts apart"),
+    *(UnaryRule(name, op, Needs.INEXACT, Needs.ANY, _FLOAT_FIX.format(name=name)) for name, op in (
+        ("exp", "stablehlo.exponential"), ("log", "stablehlo.log"), ("sqrt", "stablehlo.sqrt"),
+        ("rsqrt", "stablehlo.rsqrt"), ("tanh", "stablehlo.tanh"), ("sin", "stablehlo.sine"),
+        ("cos", "stablehlo.cosine"), ("log1p", "stablehlo.log_plus_one"), ("sigmoid", "stablehlo.logistic"),
+        ("expm1", "stablehlo.exponential_minus_one"))),
+    *(UnaryRule(name, None, Needs.REAL_OR_BOOL, fix="complex numbers have no order; reduce their real parts")
+      for name in ("max", "min", "reduce_max", "reduce_min", "argmax", "argmin")),
+    UnaryRule("var", None, Needs.NUMERIC, fix="cast first"),
+)}
+"""The unary ops and reductions with a domain, by the builder's name: the facts the builder checks
+(:func:`check_unary`) and, for those that emit one StableHLO op, the pass checks (:data:`UNARY_STABLEHLO`)."""
+
+UNARY_STABLEHLO: Mapping[str, UnaryRule] = {r.op: r for r in UNARY.values() if r.op is not None}
+"""The same rules by the StableHLO op they emit: what the ``implicit-cast`` pass checks unary ops against."""
+
+
+def check_unary(rule: UnaryRule, dtype: DType) -> bool:
+    """Whether ``rule``'s op is defined for an operand of ``dtype``, as StableHLO emits it.
+
+    Args:
+        rule: The op's rule (an entry of :data:`UNARY`).
+        dtype: The operand's dtype.
+
+    Returns:
+        ``True`` where StableHLO's op takes ``dtype`` (``rule.needs``); ``False`` where only the
+        builder does, by computing it another way (``rule.accepts``: ``floor`` of an integer).
+
+    Raises:
+        DomainError: The op is not defined for ``dtype``; the message names the op, the dtype, the
+            dtypes it takes and the fix.
+
+    Example:
+        >>> from latticecast.dtypes import DType
+        >>> from latticecast.op_rules import UNARY, check_unary
+        >>> check_unary(UNARY["floor"], DType.float32), check_unary(UNARY["floor"], DType.int8)
+        (True, False)
+        >>> check_unary(UNARY["unary -"], DType.bool)
+        Traceback (most recent call last):
+        ...
+        latticecast.errors.DomainError: unary - is not defined for bool: it takes numbers (not bool); ...
+    """
+    if rule.needs.admits(dtype):
+        return True
+    if rule.accepts is not None and rule.accepts.admits(dtype):
+        return False
+    raise DomainError(f"{rule.name} {unary_problem(rule, dtype, rule.domain)}", lhs=dtype)
+
+
+def unary_problem(rule: UnaryRule, dtype: DType, takes: Needs, spelled: str | None = None) -> str:
+    """Why ``rule``'s op, which takes ``takes``, is not defined for ``dtype`` (spelled ``spelled`` where the
+    IR spells it), and the fix: the builder's and the pass's message after the op's name."""
+    shown = dtype.name if spelled is None else f"{dtype.name} ({spelled})"
+    return f"is not defined for {shown}: it takes {takes.value}; {rule.fix}"
+
 
 CONSTANT_LIKE: frozenset[str] = frozenset({
     "stablehlo.constant", "arith.constant", "mhlo.constant", "chlo.constant",

@@ -83,7 +83,7 @@ def _type_of(pol: Policy, x: Any) -> "PType | str":
         builtin = _BUILTIN_DTYPES[x]
         return Weak(builtin) if pol.builtin_types_are_weak else builtin
     if isinstance(x, (bool, int, float, complex)) and not isinstance(x, type):
-        return pol.literal_type(x)          # a Python scalar: weak where the policy's are (JAX, NumPy 2)
+        return pol.literals.type_of(x)      # a Python scalar: weak where the policy's are (JAX, NumPy 2)
     dtype = getattr(x, "dtype", None)
     if dtype is not None and not isinstance(x, type) and not isinstance(x, (str, DType, Weak)):
         strong = DType.parse(dtype)         # an array or a NumPy scalar carries its dtype

@@ -18,7 +18,6 @@ from typing import Sequence
 
 from .. import __version__
 from ..errors import LatticecastError
-from . import audit_cmd, compare_cmd, info_cmd, lattice_cmd, table_cmd, verify_cmd
 from .common import CliError
 from .exit_codes import LATTICECAST, report
 
@@ -35,6 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Policies: see 'latticecast policies'. Run 'latticecast COMMAND -h' for a command's options.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    # The subcommands load here, not when the package does: latticecast-opt lives in this package too,
+    # and its start-up must not pay for tables, pictures and audits.
+    from . import audit_cmd, compare_cmd, info_cmd, lattice_cmd, table_cmd, verify_cmd
+
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     table_cmd.add_parser(sub)
     lattice_cmd.add_parser(sub)

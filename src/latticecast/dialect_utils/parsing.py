@@ -39,7 +39,7 @@ from dataclasses import replace
 
 from jaxlib.mlir import ir
 
-from ..op_rules import STABLEHLO
+from ..op_rules import STABLEHLO, UNARY_STABLEHLO
 from .context import default_context, strict_context
 from .diagnostics import Diagnostic, MLIRParseError
 
@@ -54,7 +54,7 @@ MAX_NESTING = 1000
 and printer; about 2,500 levels overflow an 8 MB stack. JAX's deepest modules nest tens of levels."""
 
 _DIALECT = "stablehlo"
-_SUFFIXES = sorted((name.split(".", 1)[1] for name in STABLEHLO), key=len, reverse=True)
+_SUFFIXES = sorted((name.split(".", 1)[1] for name in (*STABLEHLO, *UNARY_STABLEHLO)), key=len, reverse=True)
 _GENERIC_OP = re.compile(r'"stablehlo\.(' + "|".join(map(re.escape, _SUFFIXES)) + r')"(?=\s*\()')
 _CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 

@@ -10,7 +10,7 @@ Not every measured cell is a question about promotion. Cells whose operand latti
 does not model as MAX does are :func:`not_modelled` (MAX's ``Dim``), and the cells where
 latticecast knowingly answers otherwise are :func:`erratum`, each with the reason; the tests
 check that these are exactly the cells where latticecast differs. NumPy scalars and arrays are
-modelled (``Policy.numpy_values_are_weak``): they take the graph value's dtype as MAX's do.
+modelled (``policy.numpy_values.weak``): they take the graph value's dtype as MAX's do.
 """
 
 from __future__ import annotations

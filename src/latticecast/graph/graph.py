@@ -34,7 +34,7 @@ from ..dialect_utils.types import TypeCache, type_cache
 from ..dims import SymbolicDim
 from ..dtypes import DType, DTypeLike
 from ..errors import GraphError, LatticecastError
-from ..op_rules import WEAK_ARRAY, WEAK_ATTR, OpPromotion
+from ..op_rules import WEAK_ARRAY, WEAK_ATTR, decisions_of
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
 from ..passes.infer_types import Comparison
 from ..passes.lower_dtypes import lower_dtypes
@@ -200,13 +200,15 @@ class Graph:
     def _start_state(self) -> None:
         """The graph's state before its first op: open, not yet passed, nothing decided."""
         self._closed = False
-        self.decisions: dict[tuple[Any, ...], OpPromotion] = {}
+        self.op_decisions = decisions_of(self.policy)
+        """``op_rules``' memo of this graph's policy's op decisions (its owner is ``op_rules``; the graph
+        only reads it on the builder's hot path)."""
         self.literal_types: dict[tuple[Any, ...], PType] = {}
         self.literal_constants: dict[tuple[Any, ...], Value] = {}
         self.checked_literals: set[tuple[Any, ...]] = set()
-        """What the builder decided once per graph: each (op, operand types)'s promotion, each Python
-        literal's type, each weak constant per (literal, type, shape), and the (literal, target)
-        pairs found to fit (see ``ops.promotion.fast_operands`` and ``emit_literal``)."""
+        """What the builder decided once per graph: each Python literal's type, each weak constant per
+        (literal, type, shape), and the (literal, target) pairs found to fit (see
+        ``ops.promotion.fast_operands`` and ``emit_literal``). Op promotions are ``op_rules``' memo."""
         self._passed = False
         self._before: ir.Operation | None = None
         self._failure: PassFailure | None = None

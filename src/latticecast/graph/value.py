@@ -41,7 +41,7 @@ __all__ = ["Value", "TensorValueLike"]
 TensorValueLike = Union["Value", bool, int, float, complex, np.ndarray, np.generic, Sequence[Any]]
 """What an op takes as an operand: a :class:`Value`, a Python scalar (weakly typed), or a NumPy
 array, NumPy scalar or nested list (a strongly typed constant; a NumPy value is weak in ops that
-promote under a policy that says so, ``Policy.numpy_values_are_weak``: MAX 26.7's)."""
+promote under a policy that says so, ``policy.numpy_values.weak``: MAX 26.7's)."""
 
 
 class Value:
@@ -113,7 +113,7 @@ class Value:
         op = _ufuncs().get(ufunc.__name__)
         if method != "__call__" or kwargs or op is None:
             return NotImplemented
-        if ufunc.signature is None and self.graph.policy.numpy_values_are_weak:
+        if ufunc.signature is None and self.graph.policy.numpy_values.weak:
             inputs = tuple(_ops.promotion.numpy_operator_operand(x, self.graph) for x in inputs)
         return op(*inputs)
 

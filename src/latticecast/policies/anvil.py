@@ -18,10 +18,13 @@ tables read literally do not (see :mod:`latticecast.evidence.anvil`).
 
 from __future__ import annotations
 
+import functools
+
 from ..dtypes import DType
 from ..errors import PromotionError
 from ..weak import PType, Weak, dtype_of, parse_ptype, ptype_name
 from .base import Decision, LatticePolicy
+from .components import OpTypeRules
 from .lattices import ANVIL_DTYPES, ANVIL_EDGES
 
 __all__ = ["AnvilPolicy"]
@@ -83,8 +86,16 @@ class AnvilPolicy(LatticePolicy):
                                "ambiguous type")
         return Decision(d, "ambiguous meets known: the ambiguous value takes the known type")
 
-    def true_divide_type(self, t: "PType | str") -> PType | None:
-        t = self.canonical(t)
+    @functools.cached_property
+    def op_types(self) -> OpTypeRules:
+        return AnvilOpTypes(self)
+
+
+class AnvilOpTypes(OpTypeRules):
+    """anvil divides integers in float64 (64-bit ones) or float32, keeping an ambiguous type ambiguous."""
+
+    def true_divide(self, t: "PType | str") -> PType | None:
+        t = self.policy.canonical(t)
         dtype = t.dtype if isinstance(t, Weak) else t
         if dtype.is_float:
             return t

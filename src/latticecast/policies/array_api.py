@@ -15,10 +15,13 @@ complex array; two scalars do not promote with each other.
 
 from __future__ import annotations
 
+import functools
+
 from ..dtypes import DType, Kind
 from ..errors import DomainError
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, LatticePolicy
+from .components import OpTypeRules
 from .lattices import ARRAY_API_DTYPES, ARRAY_API_EDGES
 
 __all__ = ["ArrayApiPolicy"]
@@ -70,12 +73,20 @@ class ArrayApiPolicy(LatticePolicy):
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         return Decision(None, _SCALAR_RULE, "the standard defines Python scalars only against arrays")
 
-    def true_divide_type(self, t: "PType | str") -> PType | None:
-        t = self.canonical(t)
+    @functools.cached_property
+    def op_types(self) -> OpTypeRules:
+        return ArrayApiOpTypes(self)
+
+
+class ArrayApiOpTypes(OpTypeRules):
+    """The standard leaves ``/`` of integers implementation-defined, so it is refused."""
+
+    def true_divide(self, t: "PType | str") -> PType | None:
+        t = self.policy.canonical(t)
         dtype = dtype_of(t)
         if not dtype.is_inexact:
             raise DomainError(
                 f"the Array API leaves true division of {dtype.name} implementation-defined; "
                 "cast the operands to a float dtype first, or use // for integer division",
-                lhs=t, policy=self.name, cast_to=DType.float64)
+                lhs=t, policy=self.policy.name, cast_to=DType.float64)
         return t

@@ -14,13 +14,12 @@ and the :class:`~latticecast.errors.PromotionError` a refusal raises all read th
 same decision, so they cannot disagree. A :class:`LatticePolicy` answers all three
 with the join of its lattice, which is written as data in :mod:`.lattices`.
 
-A policy also knows the system's literal rules (which weak type a Python literal
-gets, :meth:`Policy.literal_type`; which values a dtype holds, :meth:`Policy.literal_problem`),
-how a weak value materialises (:meth:`Policy.materialize`), and what true division of
-integers computes in (:meth:`Policy.true_divide_type`; a system that converts the operands
-of ``/`` before promoting them, as MAX 26.7 does, says how in :meth:`Policy.true_divide_operands`). Evidence that the rules are
-the system's (published tables, errata, live measurements) lives in
-:mod:`latticecast.evidence`, and cast advice in :mod:`.advice`.
+Everything else a system has rules for is a component the policy composes, each with one job
+and a documented default (:mod:`.components`): its Python literals (``policy.literals``), its
+NumPy values (``policy.numpy_values``) and what true division and sums compute in
+(``policy.op_types``). Tables, audits and explanations are functions over a policy
+(:mod:`.views`). Evidence that the rules are the system's (published tables, errata, live
+measurements) lives in :mod:`latticecast.evidence`, and cast advice in :mod:`.advice`.
 """
 
 from __future__ import annotations
@@ -31,16 +30,15 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar, Mapping, Sequence
 
-import numpy as np
-
-from ..audit import AuditReport, audit
+from ..audit import AuditReport
 from ..dtypes import DType, Kind
-from ..errors import DomainError, LiteralRangeError, PromotionError
+from ..errors import DomainError, PromotionError
 from ..lattice import Lattice
 from ..tables import PromotionTable
-from ..values import Scalar, candidates, literal_fix, scalar_problem
 from ..weak import PType, Weak, as_ptype, cell_ptype, dtype_of, parse_ptype, ptype_name
+from . import views
 from .advice import cast_advice, suggest_cast
+from .components import LiteralRules, NumpyValueRules, OpTypeRules
 from .table_file import Position, TableFile, read_table_file
 
 __all__ = ["Policy", "LatticePolicy", "TablePolicy", "CsvTablePolicy", "Decision", "DivisionOperands"]
@@ -78,7 +76,16 @@ _FROM_TABLE: dict[tuple[TableFile, str | None], "CsvTablePolicy"] = {}
 
 
 class Policy(ABC):
-    """A promotion system. Subclasses set the class attributes and implement the three decisions."""
+    """A promotion system: a page of data (the class attributes), the three decisions, and components.
+
+    A subclass sets :attr:`name`, :attr:`title`, :attr:`source`, :attr:`dtypes` and :attr:`weak_types`,
+    and implements :meth:`two_strong`, :meth:`weak_and_strong` and :meth:`two_weak` (or derives from
+    :class:`LatticePolicy` or :class:`TablePolicy`, which implement them from data). Everything else
+    has a default: the literal rules (:attr:`literals`), the NumPy-value rules (:attr:`numpy_values`)
+    and the op-type rules (:attr:`op_types`) are components, overridden only where the system
+    differs. Tables, audits and explanations are functions over a policy in :mod:`.views`; the
+    methods of those names here delegate to them.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -93,9 +100,6 @@ class Policy(ABC):
     weak_uint_is_int: ClassVar[bool] = False
     """Whether a weakly typed unsigned value counts as a Python int (JAX, NumPy, PyTorch, TensorFlow
     keep one weak type per Python scalar type) or is not a weak type of the system at all."""
-    float_literals_overflow_to_inf: ClassVar[bool] = False
-    """Whether a number too large for a float dtype becomes +-inf there (NumPy, PyTorch,
-    TensorFlow) instead of being refused (JAX, MAX)."""
     rank_sensitive: ClassVar[bool] = False
     """Whether a 0-d tensor promotes differently from a dimensioned one (PyTorch): then the
     builder and the pass tell the policy which operands have rank 0 (:meth:`decide_ranked`)."""
@@ -104,16 +108,6 @@ class Policy(ABC):
     (JAX: ``jnp.promote_types(int, 'int8')`` is int8, since ``jax.dtypes`` keeps them weak) or for the
     dtypes NumPy maps them to (NumPy: ``np.promote_types(int, 'int8')`` is int64). ``bool`` is always
     ``DType.bool``."""
-    numpy_values_are_weak: ClassVar[bool] = False
-    """Whether a NumPy scalar or array meeting a graph value in an op that promotes is weakly typed and
-    takes the graph value's dtype, as a Python scalar does (MAX 26.7: NumPy values are "non-max
-    objects", which ``max.graph.dtype_promotion`` converts to the graph value's dtype once their values
-    pass its check), rather than a strongly typed constant of its own dtype (JAX, NumPy, PyTorch,
-    TensorFlow: a NumPy value carries its dtype, so ``float16_tensor + np.float32(0.5)`` is float32
-    there). Where it is, the builder takes a NumPy scalar as the Python number :meth:`numpy_scalar`
-    says it stands for, and a NumPy array promotes as :meth:`weak_array_type` says, checked by
-    :meth:`weak_array_problem`. It is a fact about values a program hands over, so the ``implicit-cast``
-    pass, which reads types off IR, never asks it; the IR says which constants are weak."""
 
     @classmethod
     def from_table(cls, path: "str | os.PathLike[str]", *, name: str | None = None) -> "Policy":
@@ -153,6 +147,25 @@ class Policy(ABC):
     @abstractmethod
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         """Two weak values, in program order (TensorFlow's answer depends on it)."""
+
+    # -- components (override where the system differs) ----------------------------------
+
+    @functools.cached_property
+    def literals(self) -> LiteralRules:
+        """The system's Python literal rules (default: :class:`~.components.LiteralRules`, out-of-range
+        float literals refused)."""
+        return LiteralRules(self)
+
+    @functools.cached_property
+    def numpy_values(self) -> NumpyValueRules:
+        """The system's rules for NumPy values (default: :class:`~.components.NumpyValueRules`, NumPy
+        values strongly typed)."""
+        return NumpyValueRules(self)
+
+    @functools.cached_property
+    def op_types(self) -> OpTypeRules:
+        """What true division and sums compute in (default: :class:`~.components.OpTypeRules`)."""
+        return OpTypeRules(self)
 
     # -- canonical forms ----------------------------------------------------------------
 
@@ -231,8 +244,8 @@ class Policy(ABC):
 
     @functools.cached_property
     def _decisions(self) -> dict[tuple[object, object], Decision]:
-        """Decisions already made (a policy never changes): graph builders ask the same few
-        questions millions of times."""
+        """Decisions already made (a policy never changes): the one memo of pair decisions, which
+        graph builders and the pass ask millions of times."""
         return {}
 
     def promote_types(self, a: "PType | str", b: "PType | str") -> PType:
@@ -264,25 +277,6 @@ class Policy(ABC):
         TensorFlow only stores, ``int4``, does not even promote with itself)."""
         return frozenset(d for d in self.dtypes if self.try_promote(d, d) == d)
 
-    def explain(self, a: "PType | str", b: "PType | str") -> str:
-        """Why ``a`` and ``b`` promote to what they do, as text."""
-        ca, cb = self.canonical(a), self.canonical(b)
-        found = self.decide(ca, cb)
-        name = self.type_name
-        head = f"{name(ca)} . {name(cb)} under {self.name} ({self.title})"
-        if found.result is None:
-            return f"{head}: undefined\n  {self.error(ca, cb, found)}\n"
-        lines = [f"{head} = {name(found.result)}"]
-        lines += self._explain_paths(ca, cb, found) or [f"  rule: {found.rule}"]
-        if isinstance(found.result, Weak):
-            lines.append(f"  {name(found.result)} is weakly typed; on its own it materialises as "
-                         f"{self.weak_default(found.result).name}")
-        return "\n".join(lines) + "\n"
-
-    def _explain_paths(self, a: PType, b: PType, decision: Decision) -> list[str]:
-        """The lattice paths from each input to the result, where a lattice decided."""
-        return []
-
     def result_type(self, *types: "PType | str", left_to_right: bool = False) -> PType:
         """Promote several types at once by folding :meth:`promote_types`.
 
@@ -291,8 +285,8 @@ class Policy(ABC):
         """
         if not types:
             raise ValueError("result_type needs at least one type")
-        if len(types) > 2 and not left_to_right and not self.is_associative:
-            a, b, c, left, right = self.audit().associativity_examples[0]
+        if len(types) > 2 and not left_to_right and not views.policy_audit(self).associative:
+            a, b, c, left, right = views.policy_audit(self).associativity_examples[0]
             raise PromotionError(
                 f"policy {self.name!r} is not associative ({self.type_name(as_ptype(a))}, "
                 f"{self.type_name(as_ptype(b))}, {self.type_name(as_ptype(c))} give "
@@ -305,7 +299,7 @@ class Policy(ABC):
             acc = self.promote_types(acc, t)
         return acc
 
-    # -- weak values and literals ---------------------------------------------------------
+    # -- weak values ------------------------------------------------------------------------
 
     def materialize(self, t: "PType | str") -> DType:
         """The concrete dtype a value of type ``t`` has when it leaves the program."""
@@ -318,141 +312,7 @@ class Policy(ABC):
         """The dtype a weak value takes when nothing strong decides it (JAX: the default type)."""
         return t.dtype
 
-    def literal_type(self, value: Scalar) -> PType:
-        """The type of a Python literal in this system (weak where the system makes it so)."""
-        if isinstance(value, bool):
-            return self.canonical(Weak(DType.bool)) if self.weak_bool else DType.bool
-        if isinstance(value, int):
-            return self.canonical(Weak(self.default_int))
-        if isinstance(value, float):
-            return self.canonical(Weak(self.default_float))
-        if isinstance(value, complex):
-            if self.default_complex is None:
-                raise PromotionError(f"policy {self.name!r} has no complex dtypes for the literal {value!r}",
-                                     policy=self.name)
-            return self.canonical(Weak(self.default_complex))
-        raise TypeError(f"{value!r} is not a Python bool, int, float or complex literal")
-
-    def literal_problem(self, value: Scalar, target: DType) -> str | None:
-        """Why the system refuses the literal ``value`` as ``target`` (``None``: it accepts it).
-
-        The shared rule is :func:`latticecast.values.scalar_problem`; a system where a
-        number too large for a float becomes inf there accepts that instead (for a float
-        dtype that has infinities).
-        """
-        return scalar_problem(value, target, overflow_to_inf=self.float_literals_overflow_to_inf)
-
-    def constant_problem(self, values: np.ndarray, target: DType) -> str | None:
-        """:meth:`literal_problem` for every element of a weakly typed constant (the pass asks this
-        when it rebuilds one at its promoted type)."""
-        for value in candidates(values, target):
-            problem = self.literal_problem(value, target)
-            if problem:
-                return problem
-        return None
-
-    def check_literal(self, value: Scalar, target: DType) -> None:
-        """Raise :class:`LiteralRangeError` when the system refuses ``value`` as ``target``."""
-        problem = self.literal_problem(value, target)
-        if problem:
-            raise LiteralRangeError(f"Unsafe cast: {problem}; {literal_fix(value, target)}",
-                                    policy=self.name, lhs=self.literal_type(value), rhs=target)
-
-    # -- NumPy values, where they are weak (numpy_values_are_weak) ------------------------------
-
-    def numpy_scalar(self, value: np.generic) -> Scalar:
-        """The Python number a NumPy scalar stands for where NumPy values are weak (``np.float32(0.5)``
-        is the Python float 0.5, checked as one); raises :class:`PromotionError` for a NumPy scalar
-        that holds no number."""
-        if isinstance(value, np.bool_):
-            return bool(value)
-        if isinstance(value, np.integer):
-            return int(value)
-        if isinstance(value, np.floating):
-            return float(value)
-        if isinstance(value, np.complexfloating):
-            return complex(value)
-        raise PromotionError(f"the NumPy scalar {value!r} ({type(value).__name__}) is not a number; give an op "
-                             "a graph value, a Python number or a NumPy number", policy=self.name)
-
-    def weak_array_type(self, dtype: DType) -> PType:
-        """The type a weakly typed array of ``dtype`` promotes as: a NumPy array where NumPy values are
-        weak, which the IR marks ``latticecast.weak = "array"``. By default each of its elements' weak
-        type, so that such an array promotes as its elements would."""
-        return self.canonical(Weak(dtype))
-
-    def weak_array_problem(self, values: np.ndarray, target: DType) -> str | None:
-        """Why the system refuses the weakly typed array ``values`` (its dtype the array's own) as
-        ``target`` (``None``: it accepts it). By default every element is checked as a literal
-        (:meth:`constant_problem`); a system with rules of its own for arrays (MAX's external arrays)
-        says so here. The builder asks it where an array meets a graph value, the pass where it
-        rebuilds the array's constant at the promoted type: the same rules, so they agree."""
-        return self.constant_problem(values, target)
-
-    def check_weak_array(self, values: np.ndarray, target: DType) -> None:
-        """Raise :class:`LiteralRangeError` when the system refuses the weakly typed array ``values`` as
-        ``target`` (:meth:`weak_array_problem`), naming the fix."""
-        problem = self.weak_array_problem(values, target)
-        if problem:
-            raise LiteralRangeError(
-                f"Unsafe cast: {problem}; cast the graph value to a dtype that holds the array first "
-                "(x.cast(...)), or make the array an explicit constant of the dtype you mean: "
-                "ops.constant(array, dtype, device)", policy=self.name, rhs=target)
-
-    # -- division and reductions ------------------------------------------------------------
-
-    def true_divide_type(self, t: "PType | str") -> PType | None:
-        """The type ``a / b`` computes in, given the promoted type ``t`` of ``a`` and ``b``.
-
-        ``None`` means the system divides integers as integers (``jax.lax.div``,
-        StableHLO ``divide``: truncation toward zero).
-        """
-        return self.canonical(t)
-
-    def true_divide_operands(self, types: Sequence[PType]) -> DivisionOperands | None:
-        """How the system prepares the operands of ``/`` (of the given ``types``) before promoting them,
-        where it does (:class:`DivisionOperands`). ``None``, every system but MAX 26.7: the operands
-        promote as any op's do, and :meth:`true_divide_type` says what the quotient computes in.
-
-        A policy that prepares operands returns ``None`` too where it leaves them as they are (two
-        strong dtypes it does not convert), so that the prepared dtypes are decided as any op's."""
-        return None
-
-    def sum_type(self, dtype: DType) -> DType:
-        """The dtype a sum of ``dtype`` accumulates in: bool and integers narrower than the
-        default integer widen to it, keeping signedness (``jnp.sum``, ``np.sum``, the Array
-        API's default for ``sum``); other dtypes sum in themselves."""
-        width = self.default_int.bitwidth
-        if dtype.is_bool:
-            return self.default_int
-        if dtype.is_integral and dtype.bitwidth < width and not dtype.needs_lowering:
-            for d in self.dtypes:
-                if d.kind is dtype.kind and d.bitwidth == width and not d.needs_lowering:
-                    return d
-        return dtype
-
-    # -- derived views ----------------------------------------------------------------------
-
-    def table(self, types: Sequence["PType | str"] | None = None) -> PromotionTable:
-        """The promotion of every ordered pair of ``types`` (default: :attr:`types`)."""
-        ts = self.types if types is None else tuple(self.canonical(t) for t in types)
-        return PromotionTable.from_function(ts, None, self.try_promote, name=self.name)
-
-    @functools.cached_property
-    def _audit(self) -> AuditReport:
-        return audit(self.table())
-
-    def audit(self) -> AuditReport:
-        """Commutativity, associativity and lattice structure of this policy's full table."""
-        return self._audit
-
-    @property
-    def is_associative(self) -> bool:
-        return self._audit.associative
-
-    @property
-    def is_commutative(self) -> bool:
-        return self._audit.commutative
+    # -- the lattice, where there is one -----------------------------------------------------
 
     @property
     def lattice(self) -> Lattice[PType] | None:
@@ -465,6 +325,23 @@ class Policy(ABC):
         weak values follow a rule of their own outside the lattice (MAX's and the Array API's
         Python scalars, which only ever take the other operand's dtype)."""
         return self.types
+
+    # -- derived views (delegations to :mod:`.views`, kept as the documented public API) ------
+
+    def explain(self, a: "PType | str", b: "PType | str") -> str:
+        """Why ``a`` and ``b`` promote to what they do, as text (delegates to
+        :func:`~latticecast.policies.views.explain_promotion`)."""
+        return views.explain_promotion(self, a, b)
+
+    def table(self, types: Sequence["PType | str"] | None = None) -> PromotionTable:
+        """The promotion of every ordered pair of ``types`` (default: :attr:`types`; delegates to
+        :func:`~latticecast.policies.views.policy_table`)."""
+        return views.policy_table(self, types)
+
+    def audit(self) -> AuditReport:
+        """Commutativity, associativity and lattice structure of this policy's full table (delegates
+        to :func:`~latticecast.policies.views.policy_audit`)."""
+        return views.policy_audit(self)
 
     def __repr__(self) -> str:
         return f"<policy {self.name}: {self.title}>"
@@ -516,17 +393,6 @@ class LatticePolicy(Policy):
 
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         return self.join(a, b)
-
-    def _explain_paths(self, a: PType, b: PType, decision: Decision) -> list[str]:
-        result = decision.result
-        if result is None or any(t not in self._lattice for t in (a, b, result)) or \
-                not all(self._lattice.leq(t, result) for t in (a, b)):
-            return []  # a rule outside the lattice decided (a Python scalar's, say)
-        lines = []
-        for t in (a, b):
-            path = self._lattice.path(t, result) or [t, result]
-            lines.append("  " + " -> ".join(self.type_name(n) for n in path))
-        return lines
 
 
 class TablePolicy(Policy):
@@ -601,10 +467,21 @@ class CsvTablePolicy(TablePolicy):
         same_kind = [d for d in self.dtypes if d.kind is t.dtype.kind]
         return max(same_kind, key=lambda d: d.bitwidth) if same_kind else t.dtype
 
-    def true_divide_type(self, t: "PType | str") -> PType | None:
-        t = self.canonical(t)
+    @functools.cached_property
+    def op_types(self) -> OpTypeRules:
+        return _CsvTableOpTypes(self)
+
+
+class _CsvTableOpTypes(OpTypeRules):
+    """A promotion table does not say which float ``/`` of integers computes in, so it is refused."""
+
+    policy: CsvTablePolicy
+
+    def true_divide(self, t: "PType | str") -> PType | None:
+        policy = self.policy
+        t = policy.canonical(t)
         if dtype_of(t).is_inexact:
             return t
-        raise DomainError(f"the promotion table {self.table_path} does not say what true division of "
-                          f"{self.type_name(t)} computes in; cast the operands to a float first, or use // "
-                          "for integer division", lhs=t, policy=self.name)
+        raise DomainError(f"the promotion table {policy.table_path} does not say what true division of "
+                          f"{policy.type_name(t)} computes in; cast the operands to a float first, or use // "
+                          "for integer division", lhs=t, policy=policy.name)

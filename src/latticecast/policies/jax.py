@@ -24,11 +24,13 @@ integer, which is what JAX's rule for small integers intends.
 
 from __future__ import annotations
 
+import functools
 from typing import Mapping
 
 from ..dtypes import DType
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, LatticePolicy
+from .components import OpTypeRules
 from .lattices import JAX_DTYPES, JAX_NO_INEXACT, JAX_STRICT_EDGES, jax_lattice, jax_lax_edges
 
 __all__ = ["JaxPolicy", "JaxX32Policy", "JaxStrictPolicy", "JaxLaxPolicy"]
@@ -58,19 +60,9 @@ class JaxPolicy(LatticePolicy):
     def weak_default(self, t: Weak) -> DType:
         return t.dtype
 
-    def true_divide_type(self, t: "PType | str") -> PType | None:
-        """``jnp.true_divide``: ``dtypes.to_inexact_dtype`` after promotion: integers up to
-        32 bits and bool divide in float32, 64-bit integers in float64; weakness is kept.
-        ``int1``, ``uint1``, ``int2`` and ``uint2`` are missing from JAX's table
-        (:data:`.lattices.JAX_NO_INEXACT`), so JAX divides them as integers: ``None``."""
-        t = self.canonical(t)
-        dtype = dtype_of(t)
-        if dtype.is_inexact:
-            return t
-        if dtype in JAX_NO_INEXACT:
-            return None
-        target = DType.float64 if dtype.bitwidth == 64 else DType.float32
-        return self.canonical(Weak(target) if isinstance(t, Weak) else target)
+    @functools.cached_property
+    def op_types(self) -> OpTypeRules:
+        return JaxOpTypes(self)
 
 
 class JaxX32Policy(JaxPolicy):
@@ -89,13 +81,6 @@ class JaxX32Policy(JaxPolicy):
         t = super().canonical(_TO_32.get(t, t) if isinstance(t, DType) else t)
         return t
 
-    def true_divide_type(self, t: "PType | str") -> PType | None:
-        t = self.canonical(t)
-        if dtype_of(t).is_inexact:
-            return t
-        if dtype_of(t) in JAX_NO_INEXACT:
-            return None
-        return self.canonical(Weak(DType.float32) if isinstance(t, Weak) else DType.float32)
 
 
 class JaxStrictPolicy(JaxPolicy):
@@ -135,11 +120,38 @@ class JaxLaxPolicy(LatticePolicy):
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         return self.join(a, b, self._WHY)
 
-    def sum_type(self, dtype: DType) -> DType:
-        """``lax.reduce_sum`` keeps the dtype."""
-        return dtype
+    @functools.cached_property
+    def op_types(self) -> OpTypeRules:
+        return JaxLaxOpTypes(self)
 
-    def true_divide_type(self, t: "PType | str") -> PType | None:
-        """``lax.div`` divides integers as integers (StableHLO ``divide`` truncates toward zero)."""
-        return None if not dtype_of(self.canonical(t)).is_inexact else self.canonical(t)
+
+class JaxOpTypes(OpTypeRules):
+    """``jnp.true_divide``: ``dtypes.to_inexact_dtype`` after promotion: integers up to 32 bits and
+    bool divide in float32, 64-bit integers in float64 (float32 where x64 is off); weakness is kept.
+    ``int1``, ``uint1``, ``int2`` and ``uint2`` are missing from JAX's table
+    (:data:`.lattices.JAX_NO_INEXACT`), so JAX divides them as integers: ``None``. Sums as ``jnp.sum``
+    (the default)."""
+
+    def true_divide(self, t: "PType | str") -> PType | None:
+        policy = self.policy
+        t = policy.canonical(t)
+        dtype = dtype_of(t)
+        if dtype.is_inexact:
+            return t
+        if dtype in JAX_NO_INEXACT:
+            return None
+        target = DType.float64 if dtype.bitwidth == 64 and policy.default_float is DType.float64 else DType.float32
+        return policy.canonical(Weak(target) if isinstance(t, Weak) else target)
+
+
+class JaxLaxOpTypes(OpTypeRules):
+    """``lax.div`` divides integers as integers (StableHLO ``divide`` truncates toward zero), and
+    ``lax.reduce_sum`` keeps the dtype."""
+
+    def true_divide(self, t: "PType | str") -> PType | None:
+        t = self.policy.canonical(t)
+        return t if dtype_of(t).is_inexact else None
+
+    def sum(self, dtype: DType) -> DType:
+        return dtype
 

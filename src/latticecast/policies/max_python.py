@@ -20,19 +20,19 @@ it never widens to a new DType."
 * **Division.** ``ops.div`` (and ``/``) converts two integer operands to float64 before
   promoting them: ``int16 / int16`` and ``int8 / uint8`` are float64, though
   ``int8 + uint8`` is refused. A bool is no integer there: ``bool / int8`` divides in int8.
-  Otherwise ``/`` divides in the promoted dtype (:meth:`MaxPythonPolicy.true_divide_operands`).
+  Otherwise ``/`` divides in the promoted dtype (:meth:`MaxPythonOpTypes.divide_operands`).
 * **Python scalars** (``dtype_promotion._promote_to_strong``) take the graph value's dtype,
   for every op. A Python ``int`` (a ``bool`` too) must lie in MAX's table of exactly
   representable integers for that dtype (``float16 + 2049`` is refused, ``float16 + 2048``
-  is not; :meth:`MaxPythonPolicy.scalar_range`); a ``float`` needs a float dtype and is not
+  is not; :func:`scalar_range`); a ``float`` needs a float dtype and is not
   range-checked (``float16 + 1e300`` builds, and overflows). MAX cannot make a constant of a
   sub-byte dtype, so no scalar meets float6 or float4. Two scalars are refused: "Binary ops
   require at least one max object as input".
-* **NumPy values** are "non-max objects" too (:attr:`~latticecast.Policy.numpy_values_are_weak`).
+* **NumPy values** are "non-max objects" too (``policy.numpy_values.weak``).
   A NumPy integer or float scalar is the Python number it holds (``float16 + np.float32(0.5)`` is
   float16; ``float16 + np.int64(2049)`` is refused); ``np.bool_`` is neither, and MAX refuses it
-  (:meth:`MaxPythonPolicy.numpy_scalar`). A NumPy array takes the graph value's dtype whatever its
-  own, by rules of its own (:meth:`MaxPythonPolicy.weak_array_problem`): a float array meets no
+  (:meth:`MaxPythonNumpyValues.scalar`). A NumPy array takes the graph value's dtype whatever its
+  own, by rules of its own (:meth:`MaxPythonNumpyValues.array_problem`): a float array meets no
   integer dtype, an integer array's values must lie in the Python int's range, a bool array is not
   checked, and an array (converted, not made a constant of the dtype) meets float4 too.
 
@@ -55,6 +55,7 @@ from ..errors import PromotionError
 from ..values import Scalar, candidates
 from ..weak import PType, Weak
 from .base import Decision, DivisionOperands, Policy
+from .components import LiteralRules, NumpyValueRules, OpTypeRules
 from .lattices import MAX_PYTHON_DTYPES
 
 __all__ = ["MaxPythonPolicy"]
@@ -117,7 +118,6 @@ class MaxPythonPolicy(Policy):
     default_int = _D.int64
     default_float = _D.float64
     default_complex = None
-    numpy_values_are_weak = True
 
     def missing_dtype_reason(self, d: DType) -> str:
         return ": MAX 26.7's max.dtype.DType has no such member"
@@ -187,7 +187,7 @@ class MaxPythonPolicy(Policy):
 
     def weak_and_strong(self, w: Weak, d: DType) -> Decision:
         """The scalar takes ``d``; a float scalar only a float ``d``. Whether the value fits ``d``
-        (and whether MAX can make a constant of ``d`` at all) is :meth:`literal_problem`'s."""
+        (and whether MAX can make a constant of ``d`` at all) is :meth:`MaxPythonLiterals.problem`'s."""
         if w.dtype.is_float and not d.is_float:
             return Decision(None, _SCALAR_RULE, f"Unsafe cast: Can't promote python float to dtype(DType.{d.name})")
         return Decision(d, _SCALAR_RULE)
@@ -195,54 +195,75 @@ class MaxPythonPolicy(Policy):
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         return Decision(None, "two Python scalars", _TWO_SCALARS)
 
-    def literal_type(self, value: Scalar) -> PType:
+    # -- components: MAX's literals, NumPy values, division and sums --------------------------
+
+    @functools.cached_property
+    def literals(self) -> LiteralRules:
+        return MaxPythonLiterals(self)
+
+    @functools.cached_property
+    def numpy_values(self) -> NumpyValueRules:
+        return MaxPythonNumpyValues(self, weak=True)
+
+    @functools.cached_property
+    def op_types(self) -> OpTypeRules:
+        return MaxPythonOpTypes(self)
+
+
+def scalar_range(d: DType) -> tuple[float, float]:
+    """MAX's ``_DTYPE_MIN_AND_MAX_FULL_PRECISION``: the closed range a Python int must lie in to
+    meet ``d``. Integers and bool: their own range. The 16-, 32- and 64-bit floats: the integers
+    their significand holds exactly (+-2**11 for float16, +-2**8 for bfloat16). The
+    float8/float6/float4 types: their finite range (MAX's float8_e5m2 entry aside)."""
+    if d in _MAX_SCALAR_RANGE_QUIRKS:
+        return _MAX_SCALAR_RANGE_QUIRKS[d]
+    if d.is_float and d.bitwidth >= _NARROWEST_TARGET_FLOAT_BITS:
+        exact = 2 ** (d.mantissa_bits + 1)
+        return -exact, exact
+    return d.min_value, d.max_value
+
+
+def is_sub_byte(d: DType) -> bool:
+    """MAX cannot make a constant of a dtype narrower than a byte (float6, float4; MAX stores bool
+    in a byte), so no Python scalar meets one."""
+    return d.bitwidth < 8 and not d.is_bool
+
+
+class MaxPythonLiterals(LiteralRules):
+    """MAX 26.7's Python scalars (``max.graph.dtype_promotion._promote_to_strong``)."""
+
+    def type_of(self, value: Scalar) -> PType:
         """A Python ``bool`` is a Python ``int`` in MAX (it is checked as one: ``bool + 2`` is refused,
         ``float8_e8m0fnu + False`` too, as 0 is no float8_e8m0fnu)."""
         if isinstance(value, bool):
-            return self.canonical(Weak(self.default_int))
-        return super().literal_type(value)
+            return self.policy.canonical(Weak(self.policy.default_int))
+        return super().type_of(value)
 
-    def scalar_range(self, d: DType) -> tuple[float, float]:
-        """MAX's ``_DTYPE_MIN_AND_MAX_FULL_PRECISION``: the closed range a Python int must lie in to
-        meet ``d``. Integers and bool: their own range. The 16-, 32- and 64-bit floats: the integers
-        their significand holds exactly (+-2**11 for float16, +-2**8 for bfloat16). The
-        float8/float6/float4 types: their finite range (MAX's float8_e5m2 entry aside)."""
-        if d in _MAX_SCALAR_RANGE_QUIRKS:
-            return _MAX_SCALAR_RANGE_QUIRKS[d]
-        if d.is_float and d.bitwidth >= _NARROWEST_TARGET_FLOAT_BITS:
-            exact = 2 ** (d.mantissa_bits + 1)
-            return -exact, exact
-        return d.min_value, d.max_value
-
-    @staticmethod
-    def is_sub_byte(d: DType) -> bool:
-        """MAX cannot make a constant of a dtype narrower than a byte (float6, float4; MAX stores bool
-        in a byte), so no Python scalar meets one."""
-        return d.bitwidth < 8 and not d.is_bool
-
-    def literal_problem(self, value: Scalar, target: DType) -> str | None:
-        """MAX's checks in its order: an int against :meth:`scalar_range`, a float only for a float
+    def problem(self, value: Scalar, target: DType) -> str | None:
+        """MAX's checks in its order: an int against :func:`scalar_range`, a float only for a float
         ``target`` (not for its range: ``float16 + 1e300`` builds), then whether a constant of
-        ``target`` can be made (:meth:`is_sub_byte`)."""
+        ``target`` can be made (:func:`is_sub_byte`)."""
         if isinstance(value, complex):
             return f"MAX has no complex dtypes for the literal {value!r}"
         if isinstance(value, float):
             if not target.is_float:
                 return f"Can't promote python float to dtype(DType.{target.name})"
         else:
-            lo, hi = self.scalar_range(target)
+            lo, hi = scalar_range(target)
             if not lo <= int(value) <= hi:
                 return (f"Can't promote python int with value ({value}) to dtype(DType.{target.name}). It "
                         f"would lose precision (MAX takes a Python int only within [{_number(lo)}, {_number(hi)}] "
                         f"for {target.name})")
-        if self.is_sub_byte(target):
+        if is_sub_byte(target):
             return (f"Cannot create a constant of type 'DType.{target.name}' since it is a sub-byte type (MAX "
                     f"makes no constants narrower than a byte, so a Python scalar cannot meet {target.name})")
         return None
 
-    # -- NumPy values: max.graph.dtype_promotion._promote_to_strong -----------------------------
 
-    def numpy_scalar(self, value: np.generic) -> Scalar:
+class MaxPythonNumpyValues(NumpyValueRules):
+    """NumPy values as ``max.graph.dtype_promotion._promote_to_strong`` takes them: weak."""
+
+    def scalar(self, value: np.generic) -> Scalar:
         """MAX takes ``int | np.integer`` as a Python int and ``float | np.floating`` as a Python float,
         checked as such. A NumPy bool is neither (``np.bool_`` is no ``np.integer``), nor is a NumPy
         complex, so MAX refuses them as no tensor value at all."""
@@ -257,18 +278,18 @@ class MaxPythonPolicy(Policy):
                "give a graph value, a Python number or a NumPy integer or float")
         raise PromotionError(f"_promote_weak_dtypes() argument must be a TensorValueLike, not '{name}': MAX 26.7 "
                              f"takes a NumPy integer or float scalar as the Python number it holds, and a NumPy "
-                             f"{name} is neither; {fix}", policy=self.name)
+                             f"{name} is neither; {fix}", policy=self.policy.name)
 
-    def weak_array_type(self, dtype: DType) -> PType:
+    def array_type(self, dtype: DType) -> PType:
         """What a Python int promotes as, whatever the array's dtype: MAX converts an external array to
         the graph value's dtype (``ops.constant(array).cast(dtype)``) and its own dtype only decides
-        whether MAX refuses it (:meth:`weak_array_problem`), never what it becomes (a float array meets
+        whether MAX refuses it (:meth:`array_problem`), never what it becomes (a float array meets
         a bool value: it is bool, True where it is not 0)."""
-        return self.canonical(Weak(self.default_int))
+        return self.policy.canonical(Weak(self.policy.default_int))
 
-    def weak_array_problem(self, values: np.ndarray, target: DType) -> str | None:
+    def array_problem(self, values: np.ndarray, target: DType) -> str | None:
         """MAX's checks of an external array, in its order: a float array meets no integer dtype (bool
-        is none); an integer array's values must lie in :meth:`scalar_range`, as a Python int's; a bool
+        is none); an integer array's values must lie in :func:`scalar_range`, as a Python int's; a bool
         array is not checked. The array is converted to ``target``, not made a constant of it, so a
         sub-byte ``target`` takes it (as no Python scalar)."""
         source = DType.parse(values.dtype)
@@ -278,7 +299,7 @@ class MaxPythonPolicy(Policy):
             return (f"Refusing to implicitly promote float array to dtype(DType.{target.name}) (MAX takes a "
                     "float array only for a float or bool dtype)")
         if source.is_integral:
-            lo, hi = self.scalar_range(target)
+            lo, hi = scalar_range(target)
             for value in candidates(values):
                 assert not isinstance(value, complex)  # an integer array's elements
                 if not lo <= value <= hi:
@@ -287,20 +308,23 @@ class MaxPythonPolicy(Policy):
                             f"[{_number(lo)}, {_number(hi)}] for {target.name}; it holds {value})")
         return None
 
-    # -- division and reductions -----------------------------------------------------------------
 
-    def true_divide_operands(self, types: Sequence[PType]) -> DivisionOperands | None:
+class MaxPythonOpTypes(OpTypeRules):
+    """``ops.div`` and MAX's reductions."""
+
+    def divide_operands(self, types: Sequence[PType]) -> DivisionOperands | None:
         """``ops.div``: a Python scalar takes the other operand's dtype (checked there), then two
         integers are converted to float64 (bool is no integer: ``bool / int8`` divides in int8)."""
+        policy = self.policy
         if len(types) != 2:
             return None
-        given = tuple(self.canonical(t) for t in types)
+        given = tuple(policy.canonical(t) for t in types)
         if all(isinstance(t, Weak) for t in given):
             return None  # two scalars: refused as for any op
         dtypes: list[DType] = []
         for t, other in zip(given, reversed(given)):
             if isinstance(t, Weak):
-                taken = self.decide(t, other).result
+                taken = policy.decide(t, other).result
                 if taken is None:
                     return None  # a float scalar meeting an integer: refused as for any op
                 t = taken
@@ -312,11 +336,11 @@ class MaxPythonPolicy(Policy):
             return None  # two graph values that are not both integers: promoted as for any op
         return DivisionOperands(tuple(dtypes))
 
-    def true_divide_type(self, t: "PType | str") -> PType | None:
-        """What is left to ``/`` after :meth:`true_divide_operands`: the promoted dtype itself
+    def true_divide(self, t: "PType | str") -> PType | None:
+        """What is left to ``/`` after :meth:`divide_operands`: the promoted dtype itself
         (``bool / int8`` is int8, ``bool / bool`` bool, ``float16 / float16`` float16)."""
-        return self.canonical(t)
+        return self.policy.canonical(t)
 
-    def sum_type(self, dtype: DType) -> DType:
+    def sum(self, dtype: DType) -> DType:
         """MAX's reductions keep the dtype (measured: ``ops.sum(int32)`` is int32, ``ops.sum(bool)`` bool)."""
         return dtype

@@ -18,10 +18,13 @@ is the ``max-python`` policy.
 
 from __future__ import annotations
 
+import functools
+
 from ..dtypes import DType
 from ..weak import PType, Weak
 from ..values import Scalar
 from .base import Decision, LatticePolicy
+from .components import LiteralRules, OpTypeRules
 from .lattices import MAX_DTYPES, MAX_EDGES
 
 __all__ = ["MaxPolicy"]
@@ -65,10 +68,21 @@ class MaxPolicy(LatticePolicy):
         return Decision(None, _SCALAR_RULE, "MAX promotes a Python scalar only to the dtype of a graph value; "
                                             "two scalars overpromote (make one an explicit constant)")
 
-    def literal_problem(self, value: Scalar, target: DType) -> str | None:
-        """MAX's rule: an int must be exactly representable (for floats, within
-        +-2**(significand bits)); a float literal needs a float dtype."""
-        problem = super().literal_problem(value, target)
+    @functools.cached_property
+    def literals(self) -> LiteralRules:
+        return MaxLiterals(self)
+
+    @functools.cached_property
+    def op_types(self) -> OpTypeRules:
+        return MaxOpTypes(self)
+
+
+class MaxLiterals(LiteralRules):
+    """MAX's rule: an int must be exactly representable (for floats, within +-2**(significand
+    bits)); a float literal needs a float dtype."""
+
+    def problem(self, value: Scalar, target: DType) -> str | None:
+        problem = super().problem(value, target)
         if problem is None and not isinstance(value, (float, complex)) and target in _FULL_PRECISION_BITS:
             limit = 1 << _FULL_PRECISION_BITS[target]
             if abs(int(value)) > limit:
@@ -76,15 +90,18 @@ class MaxPolicy(LatticePolicy):
                            f"it would lose precision (exact only within +-{limit})")
         return problem
 
-    def true_divide_type(self, t: "PType | str") -> PType | None:
-        """MAX divides integers as floats of its default float width, float32 (an integer
-        would otherwise reach float16 on MAX's lattice, losing magnitude above 65504)."""
-        t = self.canonical(t)
+
+class MaxOpTypes(OpTypeRules):
+    """MAX divides integers as floats of its default float width, float32 (an integer would
+    otherwise reach float16 on MAX's lattice, losing magnitude above 65504), and its ``ops.sum``
+    keeps the dtype (bool sums count, in int64)."""
+
+    def true_divide(self, t: "PType | str") -> PType | None:
+        t = self.policy.canonical(t)
         dtype = t.dtype if isinstance(t, Weak) else t
         if dtype.is_float:
             return t
         return DType.float64 if dtype.bitwidth == 64 else DType.float32
 
-    def sum_type(self, dtype: DType) -> DType:
-        """MAX's ``ops.sum`` keeps the dtype (bool sums count, in int64)."""
+    def sum(self, dtype: DType) -> DType:
         return DType.int64 if dtype.is_bool else dtype

@@ -60,7 +60,7 @@ and the tests hold it to ``np.promote_types``/``np.result_type`` cell by cell.
 Measured against NumPy 2.4, today's table equals the 2021 appendix table in every
 cell of NumPy's own dtypes: NEP 50 removed value-based casting, which a table of
 zeros never showed. What changed is out-of-range Python ints: ``int8 array + 1000``
-was ``int16`` and now raises ``OverflowError`` (see :meth:`Policy.literal_problem`).
+was ``int16`` and now raises ``OverflowError`` (see :meth:`.components.LiteralRules.problem`).
 
 The policy never asks NumPy: the rules are data, and the tests compare them with
 ``np.can_cast``, ``np.promote_types``, ``np.result_type`` and ``np.add``.
@@ -73,6 +73,7 @@ import functools
 from ..dtypes import DType, Kind
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, Policy
+from .components import LiteralRules, OpTypeRules
 from .lattices import (NUMPY_DTYPES, NUMPY_ML_DTYPES, NUMPY_ML_FLOAT_SAFE_FROM, NUMPY_ML_FLOAT_SAFE_TO,
                        NUMPY_ML_INT_SAFE_TO, NUMPY_ML_MISSING_CASTS, NUMPY_SAFE_CASTS, NUMPY_TYPE_ORDER)
 
@@ -187,7 +188,6 @@ class NumpyPolicy(Policy):
     dtypes = NUMPY_DTYPES + NUMPY_ML_DTYPES
     weak_types = (Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128))
     weak_uint_is_int = True
-    float_literals_overflow_to_inf = True  # NumPy warns "overflow encountered in cast" and gives inf
 
     def two_strong(self, a: DType, b: DType) -> Decision:
         r = promote_types(a, b)
@@ -238,16 +238,29 @@ class NumpyPolicy(Policy):
                         "two Python scalars become NumPy scalars of their default types "
                         f"({a.dtype.name}, {b.dtype.name}), which then promote")
 
-    def sum_type(self, dtype: DType) -> DType:
+    @functools.cached_property
+    def literals(self) -> LiteralRules:
+        """NumPy warns "overflow encountered in cast" and gives inf for a float literal too large."""
+        return LiteralRules(self, overflow_to_inf=True)
+
+    @functools.cached_property
+    def op_types(self) -> OpTypeRules:
+        return NumpyOpTypes(self)
+
+
+class NumpyOpTypes(OpTypeRules):
+    """``np.true_divide`` and ``np.sum``."""
+
+    def sum(self, dtype: DType) -> DType:
         """``np.sum`` widens bool and NumPy's own small integers to the default integer; an ml_dtypes
         integer (kind ``'V'`` to NumPy) sums in itself (``np.sum`` of int4 is int4)."""
-        return dtype if dtype in _ML else super().sum_type(dtype)
+        return dtype if dtype in _ML else super().sum(dtype)
 
-    def true_divide_type(self, t: "PType | str") -> PType | None:
+    def true_divide(self, t: "PType | str") -> PType | None:
         """``np.true_divide`` has no integer loops: bool and every NumPy integer divide in float64
         (even ``int8 / int8``); an ml_dtypes integer divides in the first float loop it casts to
         safely, float16 (``int4 / int4``); floats and complex keep their type."""
-        t = self.canonical(t)
+        t = self.policy.canonical(t)
         d = dtype_of(t)
         if d.is_inexact:
             return t

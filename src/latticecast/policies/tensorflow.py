@@ -36,10 +36,13 @@ types, ``int1``, ``uint1``) TensorFlow does not have.
 
 from __future__ import annotations
 
+import functools
+
 from ..dtypes import DType, Kind
 from ..errors import DomainError
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, Policy
+from .components import LiteralRules, OpTypeRules
 from .lattices import TF_DTYPES, TF_STORAGE_ONLY
 
 __all__ = ["TensorflowPolicy", "default_of"]
@@ -79,7 +82,6 @@ class TensorflowPolicy(Policy):
     default_float = DType.float32
     default_complex = DType.complex128
     weak_uint_is_int = True
-    float_literals_overflow_to_inf = True
 
     def missing_dtype_reason(self, d: DType) -> str:
         return f": TensorFlow 2.21 has no {d.name}" if d.is_low_precision else ""
@@ -106,20 +108,34 @@ class TensorflowPolicy(Policy):
                         f"TensorFlow makes the first Python scalar a tensor of dtype {a.dtype.name} and cannot "
                         f"convert the second, a Python {_PY[b.dtype.kind]}, to {a.dtype.name}")
 
-    def true_divide_type(self, t: "PType | str") -> PType | None:
+    @functools.cached_property
+    def literals(self) -> LiteralRules:
+        """TensorFlow gives inf for a float literal too large."""
+        return LiteralRules(self, overflow_to_inf=True)
+
+    @functools.cached_property
+    def op_types(self) -> OpTypeRules:
+        return TensorflowOpTypes(self)
+
+
+class TensorflowOpTypes(OpTypeRules):
+    """``tf.math.truediv`` (sums as the default)."""
+
+    def true_divide(self, t: "PType | str") -> PType | None:
         """``tf.math.truediv``: 8- and 16-bit integers divide in float32, 32- and 64-bit ones
         in float64 (a weak int is an int32, so float64); bool is refused ("Invalid dtype
         tf.bool in __truediv__"); floats and complex keep their type."""
-        t = self.canonical(t)
+        policy = self.policy
+        t = policy.canonical(t)
         d = dtype_of(t)
         if d.is_inexact:
             return t
         if d.is_bool:
             raise DomainError(
-                f"no true division of {self.type_name(t)} under policy {self.name!r}: tf.math.truediv "
+                f"no true division of {policy.type_name(t)} under policy {policy.name!r}: tf.math.truediv "
                 "rejects bool operands; make it explicit: cast bool to float32 (x.cast(DType.float32) in a "
                 "graph, stablehlo.convert to f32 in IR)",
-                lhs=t, policy=self.name, cast_to=DType.float32)
+                lhs=t, policy=policy.name, cast_to=DType.float32)
         if isinstance(t, Weak):
-            d = self.materialize(t)
+            d = policy.materialize(t)
         return DType.float32 if d.bitwidth <= 16 else DType.float64

@@ -51,6 +51,7 @@ from ..dtypes import DType, Kind
 from ..lattice import Lattice
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, Policy
+from .components import LiteralRules, OpTypeRules
 from .lattices import (TORCH_BAREBONES_UNSIGNED, TORCH_BITS_SIGNED, TORCH_BITS_UNSIGNED, TORCH_DTYPES,
                        TORCH_EDGES, TORCH_FLOAT8)
 
@@ -80,7 +81,6 @@ class TorchPolicy(Policy):
     default_complex = DType.complex64
     weak_bool = True
     weak_uint_is_int = True
-    float_literals_overflow_to_inf = True  # PyTorch gives inf; it wraps out-of-range ints, which we refuse
     rank_sensitive = True
 
     @functools.cached_property
@@ -158,8 +158,21 @@ class TorchPolicy(Policy):
                         f"two Python scalars: a tensor of the promotion of their default types "
                         f"({a.dtype.name}, {b.dtype.name})", _BAREBONES_WHY)
 
-    def true_divide_type(self, t: "PType | str") -> PType | None:
+    @functools.cached_property
+    def literals(self) -> LiteralRules:
+        """PyTorch gives inf for a float literal too large; it wraps out-of-range ints, which we refuse."""
+        return LiteralRules(self, overflow_to_inf=True)
+
+    @functools.cached_property
+    def op_types(self) -> OpTypeRules:
+        return TorchOpTypes(self)
+
+
+class TorchOpTypes(OpTypeRules):
+    """``torch.true_divide`` (sums as the default: ``torch.sum`` widens bool and integers to int64)."""
+
+    def true_divide(self, t: "PType | str") -> PType | None:
         """``torch.true_divide``: bool and every integer (``int64`` too) divide in the default
         float dtype, float32; floats and complex keep their type."""
-        t = self.canonical(t)
+        t = self.policy.canonical(t)
         return t if dtype_of(t).is_inexact else DType.float32

@@ -26,7 +26,8 @@ from ...weak import PType, Weak
 from ..value import TensorValueLike, Value
 from .selection import where
 from .promotion import (Literal, Promoted, WeakArray, broadcast_shapes, constant_value, convert, decide_operands,
-                        graph_of, operand, promote, realize, fast_operands, unary_operand, with_op)
+                        graph_of, operand, promote, realize, fast_operands, unary_operand, with_op,
+                        checked_unary_operand)
 
 if TYPE_CHECKING:
     from ..graph import Graph
@@ -333,7 +334,7 @@ def _inexact(rule: OpRule, name: str, x: TensorValueLike, y: TensorValueLike, sy
     if d.operand_dtypes is not None:  # the system gave each operand its dtype first (MAX): a literal is checked there
         for o, dtype in zip(ops, d.operand_dtypes):
             if isinstance(o, Literal):
-                g.policy.check_literal(o.value, dtype)
+                g.policy.literals.check(o.value, dtype)
             elif isinstance(o, WeakArray):
                 o.check(g.policy, dtype)
     if d.target.is_inexact:
@@ -353,7 +354,7 @@ def _as_inexact(g: "Graph", x: "Value | Literal | WeakArray", target: DType,
             return x
         assert not isinstance(x.value, complex)  # a weak int or bool literal
         value = complex(x.value) if target.is_complex else float(x.value)
-        return Literal(value, g.policy.literal_type(value))
+        return Literal(value, g.policy.literals.type_of(value))
     if isinstance(x, WeakArray):
         if x.dtype.is_inexact:
             return x
@@ -371,7 +372,7 @@ def divide(x: TensorValueLike, y: TensorValueLike) -> Value:
 
     Integers divide in the policy's float, except under ``jax-lax``, whose ``lax.div`` divides
     integers as integers (truncating); MAX 26.7 (``max-python``) converts two integers to
-    float64 first (:meth:`Policy.true_divide_operands <latticecast.Policy.true_divide_operands>`).
+    float64 first (:meth:`OpTypeRules.divide_operands <latticecast.policies.components.OpTypeRules.divide_operands>`).
 
     Args:
         x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
@@ -811,7 +812,8 @@ _FLOAT_FUNCTION_DOC = """Elementwise ``{what}``, computed in floating point (Sta
         decides.
 
     Raises:
-        PromotionError: The policy has no float for ``x``'s dtype.
+        DomainError: The policy has no float for ``x``'s dtype (``jax-lax`` computes integers as
+            integers, and ``{what}`` is not defined for them).
 
     Example:
         >>> import numpy as np
@@ -858,10 +860,8 @@ expm1 = _float_function("stablehlo.exponential_minus_one", "expm1")
 
 def _rounding(name: str, what: str) -> Callable[[TensorValueLike], Value]:
     def op(x: TensorValueLike) -> Value:
-        v = unary_operand(x, what)
-        if v.storage.is_complex:
-            raise DomainError(f"{what} is not defined for complex values")
-        if not v.storage.is_inexact:
+        v, direct = checked_unary_operand(x, what)
+        if not direct:
             return v  # integers are already whole (jnp.floor returns them unchanged)
         return _unary(name, v)
     op.__name__ = op.__qualname__ = what
@@ -917,9 +917,7 @@ def trunc(x: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-1.5, 0.5, 2.7], np.float32))
         [array([-1.,  0.,  2.], dtype=float32)]
     """
-    v = unary_operand(x, "trunc")
-    if v.storage.is_complex:
-        raise DomainError("trunc is not defined for complex values")
+    v, _ = checked_unary_operand(x, "trunc")
     if not v.storage.is_inexact:
         return v
     return where(less(v, constant_value(v.graph, 0, v.storage)), ceil(v), floor(v))
@@ -966,11 +964,11 @@ def is_inf(x: TensorValueLike) -> Value:
         >>> g.compile()(np.array([1.0, np.nan, -np.inf], np.float32))
         [array([False, False,  True])]
     """
-    v = unary_operand(x, "is_inf")
-    if v.storage.is_complex:
-        raise DomainError("is_inf is not defined for complex values; test the real and imaginary parts")
+    v, _ = checked_unary_operand(x, "is_inf")
     if not v.storage.is_inexact:
         return not_equal(v, v)
+    if not v.storage.has_inf:  # float8_e4m3fn, float4: nothing is infinite (x < x is false for NaN too)
+        return less(v, v)
     return equal(abs(v), constant_value(v.graph, float("inf"), v.storage))
 
 
@@ -994,9 +992,7 @@ def negative(x: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([ 7,  1, -2, -5], dtype=int32)]
     """
-    v = unary_operand(x, "-")
-    if v.storage.is_bool:
-        raise DomainError("unary - is not defined for bool; use ~ (logical not) or cast first")
+    v, _ = checked_unary_operand(x, "unary -")
     return _unary("stablehlo.negate", v)
 
 
@@ -1021,10 +1017,8 @@ def abs(x: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([7, 1, 2, 5], dtype=int32)]
     """
-    v = unary_operand(x, "abs")
-    if v.storage.is_bool:
-        raise DomainError("abs is not defined for bool")
-    if v.storage.is_unsigned:
+    v, direct = checked_unary_operand(x, "abs")
+    if not direct:  # unsigned
         return v
     if v.storage.is_complex:
         return _unary("stablehlo.abs", v, DType.float32 if v.storage is DType.complex64 else DType.float64)
@@ -1051,10 +1045,8 @@ def sign(x: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([-1, -1,  1,  1], dtype=int32)]
     """
-    v = unary_operand(x, "sign")
-    if v.storage.is_bool:
-        raise DomainError("sign is not defined for bool")
-    if v.storage.is_unsigned:
+    v, direct = checked_unary_operand(x, "sign")
+    if not direct:  # unsigned
         return cast(not_equal(v, constant_value(v.graph, 0, v.storage)), v.storage)
     return _unary("stablehlo.sign", v)
 
@@ -1079,9 +1071,7 @@ def invert(x: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([ 6,  0, -3, -6], dtype=int32)]
     """
-    v = unary_operand(x, "~")
-    if v.storage.is_inexact:
-        raise DomainError(f"~ needs integer or bool operands, not {v.storage.name}")
+    v, _ = checked_unary_operand(x, "~")
     return _unary("stablehlo.not", v)
 
 

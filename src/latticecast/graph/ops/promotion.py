@@ -26,7 +26,7 @@ from jaxlib.mlir import ir
 from ...dims import SymbolicDim, is_static, static_dims
 from ...dtypes import DType, UnknownDTypeError
 from ...errors import DomainError, GraphError, LiteralRangeError, PromotionError
-from ...op_rules import IMPLICIT_BROADCAST_ATTR, OpPromotion, OpRule, decide
+from ...op_rules import IMPLICIT_BROADCAST_ATTR, UNARY, OpPromotion, OpRule, check_unary, decide
 from ...passes.value_sharding import copy_sharding
 from ...values import Scalar, array_problem, candidates, convert_array, scalar_problem
 from ...weak import PType, Weak
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from ..graph import Graph
 
 __all__ = ["Literal", "WeakArray", "graph_of", "operand", "numpy_operator_operand", "promote", "decide_operands",
+           "checked_unary_operand",
            "realize", "Promoted", "emit_literal", "emit_weak_array", "constant_value", "as_value", "broadcast_shapes",
            "broadcast", "convert", "unary_operand", "with_op"]
 
@@ -58,13 +59,13 @@ class Literal:
 
 class WeakArray:
     """A NumPy array waiting to meet a graph value where the policy makes NumPy values weak
-    (:attr:`Policy.numpy_values_are_weak <latticecast.Policy.numpy_values_are_weak>`: MAX 26.7),
+    (``policy.numpy_values.weak``: MAX 26.7),
     checked against the dtype it promotes to and emitted once the op's decision is known, as a
     :class:`Literal` is. MAX receives an array in one of two ways, and checks it by other rules in each:
 
     * whole (``elementwise`` false): ``x + array`` and ``ops.add(array, x)`` give MAX the array, which
       ``dtype_promotion._promote_to_strong`` converts to the graph value's dtype. It promotes as
-      ``policy.weak_array_type`` says, is checked by ``policy.weak_array_problem`` (MAX's array
+      ``policy.numpy_values.array_type`` says, is checked by ``policy.numpy_values.array_problem`` (MAX's array
       rules), and is emitted in its own dtype marked ``latticecast.weak = "array"``, so that the pass
       checks it by the same rules.
     * element by element (``elementwise`` true): ``array + x`` runs NumPy's ``ndarray.__add__`` first,
@@ -79,8 +80,8 @@ class WeakArray:
         self.values = values
         self.dtype = dtype  # the array's own
         self.elementwise = elementwise
-        self.ptype: PType = (policy.literal_type(_python_zero(dtype)) if elementwise else
-                             policy.weak_array_type(policy.canonical(dtype)))
+        self.ptype: PType = (policy.literals.type_of(_python_zero(dtype)) if elementwise else
+                             policy.numpy_values.array_type(policy.canonical(dtype)))
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -90,9 +91,9 @@ class WeakArray:
         """Raise :class:`LiteralRangeError` where the policy refuses the array as ``target``."""
         if self.elementwise:  # each element as the Python scalar NumPy's object loop hands over
             for value in candidates(self.values, target):
-                policy.check_literal(value, target)
+                policy.literals.check(value, target)
         else:
-            policy.check_weak_array(self.values, target)
+            policy.numpy_values.check_array(self.values, target)
 
     def __repr__(self) -> str:
         return f"WeakArray({self.values!r}: {self.ptype}{', elementwise' if self.elementwise else ''})"
@@ -153,13 +154,13 @@ def operand(x: TensorValueLike, g: "Graph", *, promotes: bool = False) -> "Value
     if isinstance(x, Literal):
         return x
     if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
-        return Literal(x, g.policy.literal_type(x))
+        return Literal(x, g.policy.literals.type_of(x))
     if isinstance(x, WeakArray):
         return x if promotes else constant_value(g, x.values, None)
-    if isinstance(x, (np.ndarray, np.generic)) and promotes and g.policy.numpy_values_are_weak:
+    if isinstance(x, (np.ndarray, np.generic)) and promotes and g.policy.numpy_values.weak:
         if isinstance(x, np.generic):
-            value = g.policy.numpy_scalar(x)
-            return Literal(value, g.policy.literal_type(value))
+            value = g.policy.numpy_values.scalar(x)
+            return Literal(value, g.policy.literals.type_of(value))
         return WeakArray(x, g.policy, elementwise=False)
     if isinstance(x, (np.ndarray, np.generic, list, tuple)):
         return constant_value(g, x, None)
@@ -176,7 +177,7 @@ def numpy_operator_operand(x: Any, g: "Graph") -> Any:
     MAX's result is then a NumPy object array of graph values; latticecast's is the one graph value
     those elements make. Under other policies, and for other operands, ``x`` is returned as it is.
     """
-    if not g.policy.numpy_values_are_weak:
+    if not g.policy.numpy_values.weak:
         return x
     if isinstance(x, np.generic):
         value = x.item()
@@ -209,9 +210,10 @@ def fast_operands(rule: OpRule, symbol: str, x: Any, y: Any) -> "tuple[OpPromoti
     and one shape, or a value and a Python scalar (``x - 1``); ``None`` for anything else (it takes
     :func:`promote`: broadcasts, NumPy values, which a policy may make weak, and lists).
 
-    A graph keeps its decisions per (op, operand types) and its literal constants per (literal,
-    type, shape), so a chain of a million ops asks the policy a handful of questions, and each op
-    costs a few dictionary lookups here.
+    The op decisions are ``op_rules``' (one memo per policy, shared with the pass, which the graph
+    reads as ``op_decisions``), and a graph keeps
+    its literal constants per (literal, type, shape), so a chain of a million ops asks the policy a
+    handful of questions, and each op costs a few dictionary lookups here.
     """
     if x.__class__ is Value:
         g = x.graph
@@ -230,10 +232,9 @@ def fast_operands(rule: OpRule, symbol: str, x: Any, y: Any) -> "tuple[OpPromoti
         g.check_open()
     a = x if x.__class__ is Value else _literal(g, x)
     b = y if y.__class__ is Value else _literal(g, y)
-    key = (rule.name, a.ptype, b.ptype)
-    decision = g.decisions.get(key)
+    decision = g.op_decisions.get((rule.name, (a.ptype, b.ptype), None))
     if decision is None:
-        decision = g.decisions[key] = decide_operands(g, rule, symbol, (a, b))
+        decision = decide_operands(g, rule, symbol, (a, b))
     if a.__class__ is Literal:
         a = emit_literal(g, a, decision.target, b.shape)
     elif b.__class__ is Literal:
@@ -246,7 +247,7 @@ def _literal(g: "Graph", value: Scalar) -> Literal:
     key = _literal_key(value)
     ptype = g.literal_types.get(key)
     if ptype is None:
-        ptype = g.literal_types[key] = g.policy.literal_type(value)
+        ptype = g.literal_types[key] = g.policy.literals.type_of(value)
     return Literal(value, ptype)
 
 
@@ -299,6 +300,19 @@ def unary_operand(x: TensorValueLike, what: str) -> Value:
     return v
 
 
+def checked_unary_operand(x: TensorValueLike, name: str) -> tuple[Value, bool]:
+    """The operand of the unary op or reduction ``name`` (a key of :data:`latticecast.op_rules.UNARY`),
+    checked against the op's domain there: the one place the builder asks which dtypes a unary op takes.
+
+    Returns the value, and whether StableHLO's op takes its dtype as it is (``False``: the builder
+    computes the op another way, as ``floor`` of an integer is the integer). Raises
+    :class:`~latticecast.DomainError` for a dtype the op is not defined for, naming the fix.
+    """
+    rule = UNARY[name]
+    v = unary_operand(x, rule.name)
+    return v, check_unary(rule, v.storage)
+
+
 def as_value(x: TensorValueLike, graph: "Graph", *, materialize: bool = False) -> Value:
     """``x`` as a value of ``graph``; a Python scalar becomes a weak constant (``materialize``)."""
     v = operand(x, graph)
@@ -331,7 +345,7 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple["int | Sy
     """
     key = _literal_key(lit.value)
     if (key, target) not in g.checked_literals:
-        g.policy.check_literal(lit.value, target)
+        g.policy.literals.check(lit.value, target)
         g.checked_literals.add((key, target))
     dims = static_dims(shape)
     if dims is None:  # a constant has a static shape: broadcast it when the graph runs
@@ -396,7 +410,7 @@ def constant_value(g: "Graph", value: Any, dtype: DType | None) -> Value:
     """A strong constant from an array, list or scalar (``g.constant``); values must fit ``dtype``."""
     if isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic):
         if dtype is None:
-            dtype = g.policy.materialize(g.policy.literal_type(value))
+            dtype = g.policy.materialize(g.policy.literals.type_of(value))
         g.policy.canonical(dtype)
         problem = scalar_problem(value, dtype)
         if problem:

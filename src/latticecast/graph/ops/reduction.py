@@ -12,7 +12,7 @@ latticecast's own NumPy-style reductions keep their meaning under their own name
 axes (``axis=None``: all of them) and drop them unless ``keepdims=True`` (TensorFlow's
 ``reduce_*`` spelling of NumPy's semantics, NaN propagating as in ``np.max``).
 
-In both, the dtype a sum or product accumulates in is the policy's (:meth:`Policy.sum_type`:
+In both, the dtype a sum or product accumulates in is the policy's (:meth:`OpTypeRules.sum <latticecast.policies.components.OpTypeRules.sum>`:
 ``jnp.sum`` widens small integers), and integers average in the policy's float. A ``max``
 or ``min`` over an axis of length zero has no value to give (NumPy and JAX refuse it too),
 so it is a build-time error rather than a silent infinity.
@@ -34,7 +34,7 @@ from ..value import TensorValueLike, Value
 from .dynamic import iota
 from .elementwise import (bitwise_or, divide, floor_divide, greater, less, maximum, minimum, multiply, not_equal,
                           sqrt, subtract)
-from .promotion import constant_value, convert, promote, unary_operand
+from .promotion import checked_unary_operand, constant_value, convert, promote, unary_operand
 from .selection import where
 from .shape import _reshaped, normalize_axis
 
@@ -119,7 +119,7 @@ def _kept(v: Value, axes: list[int]) -> tuple["int | SymbolicDim", ...]:
 def _summed(x: TensorValueLike, axes_of: Any, what: str, keepdims: bool, body: str, init: int) -> Value:
     """A sum or product in the policy's accumulation type (``jnp.sum`` widens small integers)."""
     v = unary_operand(x, what)
-    dtype = v.graph.policy.sum_type(v.storage)
+    dtype = v.graph.policy.op_types.sum(v.storage)
     if dtype is not v.storage:
         v = convert(v, dtype)
     if init == 0:
@@ -148,9 +148,7 @@ def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, w
               skip_nan: bool = False) -> Value:
     """The largest (smallest) element. With ``skip_nan`` (MAX's ``max``/``min``) a NaN counts only where
     every element is NaN, as MAX's kernels do; otherwise a NaN wins (NumPy's ``max``)."""
-    v = unary_operand(x, what)
-    if v.storage.is_complex:
-        raise DomainError(f"{what} is not defined for complex values")
+    v, _ = checked_unary_operand(x, what)
     axes = axes_of(v, what)
     empty = [a for a in axes if v.shape[a] == 0 and v.shape[a].__class__ is int]
     if empty:
@@ -202,7 +200,7 @@ def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
     axes = axes_of(v, what)
     pol = v.graph.policy
     if not v.storage.is_inexact:
-        t = pol.true_divide_type(pol.sum_type(v.storage))
+        t = pol.op_types.true_divide(pol.op_types.sum(v.storage))
         if t is None:
             raise DomainError(f"{what} needs floats under policy '{pol.name}'; cast first")
         v = convert(v, pol.materialize(t))
@@ -387,9 +385,7 @@ def min(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | Non
 
 def var(x: TensorValueLike, axis: int = -1) -> Value:
     """The population variance along ``axis`` (no Bessel correction), kept with size 1 (MAX's ``x.var()``)."""
-    v = unary_operand(x, "var")
-    if v.storage.is_bool:
-        raise DomainError("var is not defined for bool values; cast first")
+    v, _ = checked_unary_operand(x, "var")
     d = subtract(v, mean(v, axis))
     return mean(multiply(d, d), axis)
 
@@ -404,9 +400,7 @@ def _arg(x: TensorValueLike, axis: int, largest: bool) -> Value:
     first index wins a tie, and a NaN never wins over a number (an all-NaN row gives its first index):
     the order is total, so the result does not depend on the order XLA reduces in."""
     what = "argmax" if largest else "argmin"
-    v = unary_operand(x, what)
-    if v.storage.is_complex:
-        raise DomainError(f"{what} is not defined for complex values")
+    v, _ = checked_unary_operand(x, what)
     a = _one_axis(v, axis, what)[0]
     g = v.graph
     dtype = v.storage

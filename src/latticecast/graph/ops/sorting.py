@@ -296,7 +296,7 @@ def cumsum(x: TensorValueLike, axis: int = -1, exclusive: bool = False, reverse:
         raise GraphError("cumsum needs a value with at least one axis, not a scalar")
     a, n = _static_axis(v, axis, "cumsum")
     g = v.graph
-    dtype = g.policy.sum_type(v.storage)
+    dtype = g.policy.op_types.sum(v.storage)
     if not dtype.has_zero:
         raise GraphError(f"cumsum of {dtype.name} has no starting value: the dtype has no zero; cast to a float "
                          "with zero first (x.cast(DType.float32))")

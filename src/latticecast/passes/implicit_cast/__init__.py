@@ -33,7 +33,7 @@ from ...dialect_utils.diagnostics import Diagnostic
 from ...dialect_utils.placement import after_definition
 from ...dialect_utils.types import type_cache
 from ...dtypes import DType
-from ...op_rules import IMPLICIT_BROADCAST_ATTR, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule
+from ...op_rules import IMPLICIT_BROADCAST_ATTR, STABLEHLO, UNARY_STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule, UnaryRule
 from ..base import LatticecastPass, PassResult
 from ..infer_types import retype_results
 from ..lower_dtypes import lower_dtypes, refresh_function_type
@@ -100,6 +100,7 @@ class _Run:
         for f in self.funcs:  # weak arguments are defined before every op that uses them
             weak.mark_arguments(f)
         rules, transparent, promote, propagate = STABLEHLO, WEAK_TRANSPARENT, self._promote, weak.propagate
+        unary_rules, check_unary = UNARY_STABLEHLO, self._check_unary
         weak_values = weak.values
         failure: list[BaseException] = []
         advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
@@ -119,10 +120,14 @@ class _Run:
                     implicit.append(op)
                 if rule is not None:
                     promote(op, rule)
-                elif weak_values and name in transparent:
-                    propagate(op)
-                elif name in _REGION_BOUNDARY:
-                    boundary(op)
+                else:
+                    unary = unary_rules.get(name)
+                    if unary is not None:
+                        check_unary(op, unary)
+                    if weak_values and name in transparent:
+                        propagate(op)
+                    elif name in _REGION_BOUNDARY:
+                        boundary(op)
             except Exception as e:  # re-raised below as itself, not as the binding's RuntimeError
                 failure.append(e)
                 return interrupt
@@ -266,6 +271,17 @@ class _Run:
             return self.tc.tensor_info(a)[1] == self.tc.tensor_info(b)[1]
         except TypeError:
             return False
+
+    def _check_unary(self, op: ir.Operation, rule: UnaryRule) -> None:
+        """Report a unary op whose operand's element type the op is not defined for (``stablehlo.negate``
+        of ``i1``), naming the fix. Only what StableHLO's verifier rejects too is reported
+        (:attr:`UnaryRule.needs <latticecast.op_rules.UnaryRule.needs>`), so a legal op is never touched."""
+        operands = op.operands
+        if len(operands) != 1:
+            return  # malformed: the verifier reports it
+        plan = self.planner.plan_unary(rule, operands[0].type)
+        if isinstance(plan, Refusal):
+            self.result.error(op, plan.message)
 
     # -- conversion -------------------------------------------------------------------------
 

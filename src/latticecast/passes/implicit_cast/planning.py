@@ -23,7 +23,7 @@ from jaxlib.mlir import ir
 from ...dialect_utils.types import TypeCache
 from ...dtypes import DType
 from ...errors import DomainError, PromotionError
-from ...op_rules import WEAK_ARRAY, OpRule, decide
+from ...op_rules import WEAK_ARRAY, OpRule, UnaryRule, decide, unary_problem
 from ...policies import Policy
 from ...weak import PType, Weak
 
@@ -127,11 +127,31 @@ class Planner:
         return Plan(converts, compare_type, decision.result_weak and res_dtype is decision.result,
                     target.is_inexact)
 
+    def plan_unary(self, rule: UnaryRule, operand_type: ir.Type) -> Plan | Refusal:
+        """Whether a unary op of ``rule`` is defined for an operand of ``operand_type``: :data:`NOTHING`
+        where it is (or where the pass cannot read the type: the verifier judges), else the
+        :class:`Refusal` that names the op's domain and the fix. Made once per (op, type), as plans are."""
+        key = (rule.op or rule.name, (operand_type,), operand_type, None, None)
+        found = self.plans.get(key)
+        if found is None:
+            found = self.plans[key] = self._make_unary(rule, operand_type)
+        return found
+
+    def _make_unary(self, rule: UnaryRule, operand_type: ir.Type) -> Plan | Refusal:
+        try:
+            dtype = self.tc.tensor_info(operand_type)[0]
+        except TypeError:
+            return NOTHING  # not a ranked tensor of a latticecast dtype: the verifier judges
+        if rule.needs.admits(dtype):
+            return NOTHING
+        element = ir.ShapedType(operand_type).element_type
+        return Refusal(unary_problem(rule, dtype, rule.needs, str(element)))
+
     def _ptype(self, dtype: DType, flag: "bool | str") -> PType:
         """The type an operand of element type ``dtype`` promotes as, given its weak flag."""
         if not flag:
             return dtype
-        return self.policy.weak_array_type(dtype) if flag == WEAK_ARRAY else Weak(dtype)
+        return self.policy.numpy_values.array_type(dtype) if flag == WEAK_ARRAY else Weak(dtype)
 
 
 def _comparison_type(dtype: DType) -> ir.Attribute:

@@ -5,8 +5,8 @@ as the builder writes it), when it is a function argument marked so in ``arg_att
 or when every operand of an elementwise or data-movement op producing it is weak
 (:data:`latticecast.op_rules.WEAK_TRANSPARENT`: ``-k`` is as weak as ``k``). A constant
 marked ``latticecast.weak = "array"`` is a weakly typed *array* (a NumPy array under MAX
-26.7), and so is what is computed from one: it promotes as ``Policy.weak_array_type``
-says and is checked by ``Policy.weak_array_problem`` instead of element by element as
+26.7), and so is what is computed from one: it promotes as ``policy.numpy_values.array_type``
+says and is checked by ``policy.numpy_values.array_problem`` instead of element by element as
 literals.
 
 Where a weak value meets a promoted op, the policy decides its type (see
@@ -154,10 +154,10 @@ class WeakValues:
             return None
         values = constant_values(const, const_dtype, shape)
         if value in self.arrays:
-            problem = self.policy.weak_array_problem(values, target)
+            problem = self.policy.numpy_values.array_problem(values, target)
             what, fix = "weakly typed array", "make it a constant of the dtype you mean"
         else:
-            problem = self.policy.constant_problem(values, target)
+            problem = self.policy.literals.constant_problem(values, target)
             what, fix = "weakly typed constant", "give the constant an explicit dtype"
         if problem:
             where = const.location
