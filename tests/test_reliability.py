@@ -27,10 +27,23 @@ def _ok(proc) -> str:
     return proc.stdout.decode("utf-8", "replace")
 
 
+def _diagnostic_lines(err: str) -> list[str]:
+    """The diagnostics of a tool's standard error, one line each: the source line and caret that follow a
+    located diagnostic, as mlir-opt prints them, are dropped (a caret line is spaces and one ``^``)."""
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    out: list[str] = []
+    for ln in lines:
+        if ln.strip() == "^" and out:
+            out.pop()  # the source line above the caret
+            continue
+        out.append(ln)
+    return out
+
+
 def _one_line_error(proc, *fragments: str) -> str:
     err = proc.stderr.decode("utf-8", "replace")
     assert proc.returncode > 0 and "Traceback" not in err, err
-    lines = [ln for ln in err.splitlines() if ln.strip()]
+    lines = _diagnostic_lines(err)
     assert len(lines) == 1, err
     for f in fragments:
         assert f in lines[0], lines[0]
@@ -416,7 +429,7 @@ def test_a_malformed_generic_op_is_reported_at_its_line_by_the_verifier(run_tool
     path = tmp_path / "bad.mlir"
     path.write_text(MALFORMED_GENERIC)
     proc = run_tool("latticecast-opt", path, "--implicit-cast")
-    lines = proc.stderr.decode().splitlines()
+    lines = _diagnostic_lines(proc.stderr.decode())
     assert proc.returncode == 1 and lines[0].endswith("bad.mlir:2:8: error: 'stablehlo.add' op expected 2 operands, "
                                                       "but found 1"), lines
     assert all("bad.mlir:2:8: " in ln for ln in lines)  # notes are located too; no internal error at 0:0
@@ -427,8 +440,10 @@ def test_multi_line_diagnostics_are_printed_one_per_line_with_locations(run_tool
     path.write_text("func.func @f(%a: tensor<4xi16>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a, %a : tensor<4xi16>\n"
                     "  return %0 : tensor<4xf32>\n}\n")
     proc = run_tool("latticecast-opt", path)
-    lines = [ln for ln in proc.stderr.decode().splitlines() if ln.strip()]
+    err = proc.stderr.decode()
+    lines = _diagnostic_lines(err)
     assert lines and all(ln.startswith(str(path)) for ln in lines), lines
+    assert "  %0 = stablehlo.add %a, %a : tensor<4xi16>\n  ^" in err   # the source line and caret, as mlir-opt
 
 
 # -- found by the fuzzers (fuzz/) ---------------------------------------------------------------------

@@ -76,12 +76,16 @@ def _resolve(policy: "str | Policy | None") -> Policy:
 _BUILTIN_DTYPES = {int: DType.int64, float: DType.float64, complex: DType.complex128}
 
 
-def _type_of(pol: Policy, x: Any) -> "PType | str":
-    """The promotion type of one argument: a type (a dtype, a spelling, a Python type), or a value
-    (a Python or NumPy scalar, an array), each by the policy's rules for that kind of argument."""
+def _type_of(pol: Policy, x: Any, *, values: bool = True) -> "PType | str":
+    """The promotion type of one argument: a type (a dtype, a spelling, a Python type), or, with
+    ``values``, a value (a Python or NumPy scalar, an array), each by the policy's rules for that kind
+    of argument. Without ``values`` (``promote_types``, as NumPy's and JAX's), a value is refused as no
+    dtype."""
     if isinstance(x, type) and x in _BUILTIN_DTYPES:
         builtin = _BUILTIN_DTYPES[x]
         return Weak(builtin) if pol.builtin_types_are_weak else builtin
+    if not values:
+        return parse_ptype(x)
     if isinstance(x, (bool, int, float, complex)) and not isinstance(x, type):
         return pol.literals.type_of(x)      # a Python scalar: weak where the policy's are (JAX, NumPy 2)
     dtype = getattr(x, "dtype", None)
@@ -133,7 +137,7 @@ def promote_types(a: "PType | str", b: "PType | str", policy: "str | Policy | No
         latticecast.errors.PromotionError: no implicit promotion of i32 and f32 under policy 'array-api': ...
     """
     p = _resolve(policy)
-    return p.promote_types(_type_of(p, a), _type_of(p, b))
+    return p.promote_types(_type_of(p, a, values=False), _type_of(p, b, values=False))
 
 
 def implicit_cast_type(lhs: "PType | str", rhs: "PType | str", policy: "str | Policy | None" = None) -> DType:
@@ -249,7 +253,7 @@ def explain(a: "PType | str", b: "PType | str", policy: "str | Policy | None" = 
     p = _resolve(policy)
     notes = []
     for t in (a, b):
-        asked = parse_ptype(_type_of(p, t))
+        asked = parse_ptype(_type_of(p, t, values=False))
         try:
             own = p.canonical(asked)
         except Exception:  # noqa: BLE001 - a type the policy lacks: explain says so itself
@@ -257,4 +261,4 @@ def explain(a: "PType | str", b: "PType | str", policy: "str | Policy | None" = 
         if own != asked and not isinstance(asked, Weak):
             notes.append(f"{p.type_name(asked)} is {p.type_name(own)} under {p.name}: the policy has no "
                          f"{p.type_name(asked)}\n")
-    return "".join(notes) + p.explain(_type_of(p, a), _type_of(p, b))
+    return "".join(notes) + p.explain(_type_of(p, a, values=False), _type_of(p, b, values=False))
