@@ -6,7 +6,7 @@
 // RUN: diff %t %t.again
 
 // CHECK:      Pass Manager with 2 passes:
-// CHECK-NEXT: builtin.module(implicit-cast{policy=max diagnose-lossy=off lower-dtypes=true},canonicalize{{[{].*[}]}})
+// CHECK-NEXT: builtin.module(implicit-cast{policy=max diagnose-lossy=off lower-dtypes=true diagnose-precision=off report-promotions=false retype-results=false},canonicalize{{[{].*[}]}})
 func.func @f(%a: tensor<4xi16>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>

@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from latticecast import policies
+from latticecast import policy as get_policy
 from latticecast.dialect_utils.parsing import parse_module
 from latticecast.passes import ImplicitCastOptions
 from latticecast.passes.implicit_cast import run_implicit_cast
@@ -28,7 +28,7 @@ for name, (f, args) in programs.items():
     for policy in ("jax", "max-python", "numpy", "torch"):
         module = parse_module(text)
         before = str(module)
-        result = run_implicit_cast(module, ImplicitCastOptions(policy=policies.policy(policy)))
+        result = run_implicit_cast(module, ImplicitCastOptions(policy=get_policy(policy)))
         assert result.ok, (name, policy)
         assert str(module) == before, (name, policy, str(module))
         print(name, policy, "unchanged")
