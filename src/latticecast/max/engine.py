@@ -102,8 +102,9 @@ class Model:
     :class:`latticecast.runtime.Model`, which takes the weights after the inputs.
     """
 
-    def __init__(self, graph: Graph, runtime_model: Any, weights: Sequence[Any]) -> None:
+    def __init__(self, graph: Graph, runtime_model: Any, device: Device, weights: Sequence[Any]) -> None:
         self.runtime_model = runtime_model
+        self._device = device
         self._weights = tuple(weights)
         self._n = len(graph.input_types)
         names = graph.input_names[:self._n] if graph.input_names else None
@@ -116,7 +117,7 @@ class Model:
     @property
     def devices(self) -> list[Device]:
         """The device the model runs on (one: latticecast compiles a graph for one device)."""
-        return [Device(self.runtime_model.device)]
+        return [self._device]
 
     @property
     def input_devices(self) -> list[Device]:
@@ -305,6 +306,7 @@ class InferenceSession:
                              f"devices: {', '.join(map(repr, self._devices))}); pass it in "
                              "InferenceSession(devices=[...])")
         runtime_model = model.compile(device)
+        runs_on = as_device(device)
         registry = {} if weights_registry is None else weights_registry
         values = []
         for name, t in model.weights.items():
@@ -313,8 +315,8 @@ class InferenceSession:
                     f"graph {model.name!r} uses weight {name!r} ({t}) and weights_registry has no value for it; "
                     f"add weights_registry[{name!r}] = an array of dtype {t.dtype.name} and shape {list(t.shape)}",
                     name=name, expected=t)
-            values.append(_weight_value(name, t, registry[name], runtime_model.device))
-        return Model(model, runtime_model, values)
+            values.append(_weight_value(name, t, registry[name], runs_on.jax_device))
+        return Model(model, runtime_model, runs_on, values)
 
     def __repr__(self) -> str:
         return f"InferenceSession(devices={self._devices})"
