@@ -222,7 +222,9 @@ def _weight_value(name: str, t: TensorType, value: Any, device: Any) -> Any:
         raise WeightMismatchError(f"weight {name!r} is declared {t.dtype.name}{list(t.shape)} and "
                                   f"weights_registry[{name!r}] is {got_text}; {fix}. Weights are never cast "
                                   "implicitly", name=name, expected=t, got=got_text)
-    return jax.device_put(array, device)
+    if isinstance(array, np.ndarray):  # the model owns its copy (the registry's array may change): PJRT's
+        array = np.array(array, order="C", copy=True)  # CPU client aliases a NumPy array it can
+    return jax.device_put(array, device, may_alias=False)
 
 
 class InferenceSession:
