@@ -524,6 +524,9 @@ class Graph:
         A graph over a concrete mesh runs on the mesh's devices unless ``device`` or
         ``devices`` says otherwise; over an ``AbstractMesh``, on the first ``mesh.size``
         devices of the graph's platform (see :func:`latticecast.compile`).
+
+        A graph with weights (:meth:`add_weight`) compiles to a model that takes their values after
+        the inputs, in the order of :attr:`weights`; ``latticecast.max.engine`` binds them by name.
         """
         from ..runtime import compile as compile_module
         if device is None and self.layout is not None:
