@@ -340,3 +340,34 @@ def test_accelerator_is_a_clear_error_without_a_gpu():
         return
     with pytest.raises(DeviceNotFoundError, match="no GPU platform"):
         Accelerator()
+
+
+# -- the reference -----------------------------------------------------------------------------
+
+
+def test_the_reference_computes_what_the_programs_say():
+    """MAX's outputs, against NumPy (run_max_doc_programs.py checked them too, before writing them)."""
+    (x, w, b), (out,) = _io("linear_relu")
+    np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-5, atol=1e-6)
+    (x, w1, b1, w2, b2), (out,) = _io("mlp")
+    np.testing.assert_allclose(out, np.maximum(x @ w1 + b1, 0) @ w2 + b2, rtol=1e-5, atol=1e-6)
+    (ids, table, w), (embedded, projected) = _io("embedding")
+    np.testing.assert_array_equal(embedded, table[ids])
+    np.testing.assert_allclose(projected, table[ids].mean(axis=1) @ w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(_io("gather_constants")[1][0], [[1, 2], [5, 6]])
+
+
+@pytest.mark.slow
+def test_max_itself_reproduces_the_reference(tmp_path):
+    """With MAX installed (``pip install max==26.7.0``): the tool that wrote the reference writes it again."""
+    pytest.importorskip("max.graph", reason="MAX is not installed")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_max_doc_programs", ROOT / "tools" / "run_max_doc_programs.py")
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    runner.main(str(tmp_path / "again.npz"))
+    again = dict(np.load(tmp_path / "again.npz"))
+    assert again.keys() == REFERENCE_ARRAYS.keys()
+    for key, value in again.items():
+        np.testing.assert_array_equal(value, REFERENCE_ARRAYS[key], err_msg=key)
