@@ -28,7 +28,7 @@ NOT_YET: frozenset[str] = frozenset()
 
 
 def _module(name: str) -> Any:
-    if name == "latticecast.max.ops":  # latticecast.max is a module: its ops is an attribute
+    if name == "latticecast.max.ops":  # latticecast.max.ops is latticecast.ops, an attribute (no submodule)
         return importlib.import_module("latticecast.max").ops
     return importlib.import_module(name)
 

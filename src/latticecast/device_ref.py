@@ -77,6 +77,31 @@ class DeviceRef:
         return hash((self.device_type, self.id))
 
     @staticmethod
+    def from_device(device: Any) -> "DeviceRef":
+        """The reference to a driver device (MAX's ``DeviceRef.from_device``): ``latticecast.max.driver``'s
+        ``CPU()``/``Accelerator()``, MAX's own driver devices, or a ``DeviceRef`` (returned as it is).
+
+        Args:
+            device: A device with ``label`` (``"cpu"``/``"gpu"``) and ``id``, or a ``DeviceRef``.
+
+        Returns:
+            The ``DeviceRef`` of the same kind and index.
+
+        Raises:
+            GraphError: ``device`` is not a device (a name is refused here: use :meth:`parse`).
+
+        Example:
+            >>> from latticecast.max.driver import CPU
+            >>> DeviceRef.from_device(CPU())
+            cpu:0
+        """
+        if isinstance(device, str) or not (isinstance(device, DeviceRef) or hasattr(device, "label")
+                                           or hasattr(device, "device_type")):
+            raise GraphError(f"DeviceRef.from_device takes a driver device such as CPU() or Accelerator(), not "
+                             f"{device!r}; for a name use DeviceRef.parse({device!r})")
+        return DeviceRef.parse(device)
+
+    @staticmethod
     def parse(device: "DeviceRefLike") -> "DeviceRef":
         """``device`` as a :class:`DeviceRef`: one already, MAX's ``DeviceRef`` (``.device_type``, ``.id``),
         a MAX driver device (``.label``, ``.id``), or a name (``"cpu"``, ``"gpu:1"``)."""

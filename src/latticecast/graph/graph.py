@@ -47,6 +47,7 @@ from .current import current_graph
 from .ops.promotion import as_value, constant_value
 from .mesh_layout import MeshLayout
 from .value import Value
+from .weight import Weight
 
 __all__ = ["Graph", "PassFailure", "current_graph"]
 
@@ -200,6 +201,7 @@ class Graph:
     def _start_state(self) -> None:
         """The graph's state before its first op: open, not yet passed, nothing decided."""
         self._closed = False
+        self._weights: dict[str, tuple[Weight, Value]] = {}
         self.op_decisions = decisions_of(self.policy)
         """``op_rules``' memo of this graph's policy's op decisions (its owner is ``op_rules``; the graph
         only reads it on the builder's hot path)."""
@@ -415,6 +417,64 @@ class Graph:
         self.check_open()
         return constant_value(self, value, None if dtype is None else DType.parse(dtype))
 
+    def add_weight(self, weight: Weight) -> Value:
+        """``weight`` as a value of this graph: an argument of ``@main`` after the inputs (and the weights
+        added before), whose value is supplied when the graph is loaded (see :mod:`.weight`). Adding the
+        same weight again gives the same value, as in MAX; using a weight adds it.
+
+        Args:
+            weight: A :class:`~latticecast.graph.weight.Weight` on this graph's device.
+
+        Returns:
+            The weight's value in this graph.
+
+        Raises:
+            GraphError: Another weight of the same name is in the graph already, the weight is on
+                another device than the graph, or the graph is closed.
+
+        Example:
+            >>> from latticecast import DType, Graph
+            >>> from latticecast.graph.weight import Weight
+            >>> w = Weight("bias", DType.float32, [3])
+            >>> with Graph("g") as g:
+            ...     v = g.add_weight(w)
+            ...     g.output(v + 1)
+            >>> v is g.add_weight(w), list(g.weights)
+            (True, ['bias'])
+        """
+        if not isinstance(weight, Weight):
+            raise GraphError(f"add_weight takes a Weight(name, dtype, shape, device), not {type(weight).__name__}")
+        found = self._weights.get(weight.name)
+        if found is not None:
+            if found[0] is not weight:
+                raise GraphError(f"graph {self.name!r} already has a weight named {weight.name!r} ({found[0]!r}); "
+                                 "weight names are the keys of weights_registry, so give each weight its own name")
+            return found[1]
+        self.check_open()
+        if weight.device != self.device:
+            raise GraphError(f"weight {weight.name!r} is on {weight.device}, graph {self.name!r} on {self.device}: "
+                             "latticecast compiles a graph for one device, so declare the weight on the graph's "
+                             "device")
+        t = weight.type
+        self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now, as for an input
+        with self.context:
+            arg = self._block.add_argument(self.tc.tensor(t.dtype, t.shape), self.loc)
+            if self.layout is not None:  # replicated over the mesh, as MAX's weights without a strategy
+                attrs = list(ir.ArrayAttr(self._func.attributes["arg_attrs"]))
+                attrs.append(ir.DictAttr.get({SDY_SHARDING: self.layout.sharding(
+                    None, t.shape, f"weight {weight.name!r}", boundary=True)}))
+                self._func.attributes["arg_attrs"] = ir.ArrayAttr.get(attrs)
+        value = Value(self, arg, t.dtype, t.shape)
+        self._weights[weight.name] = (weight, value)
+        if self.input_names is not None:
+            self.input_names = self.input_names + (weight.name,)
+        return value
+
+    @property
+    def weights(self) -> dict[str, TensorType]:
+        """The weights in the graph, by name, in the order of ``@main``'s arguments after the inputs."""
+        return {name: w.type for name, (w, _) in self._weights.items()}
+
     def output(self, *values: Any, shardings: Sequence[Any] | None = None) -> None:
         """Return ``values`` from the graph and close it; none is allowed, as in MAX (Python scalars
         and arrays become constants: MAX refuses them).
@@ -546,6 +606,9 @@ class Graph:
         A graph over a concrete mesh runs on the mesh's devices unless ``device`` or
         ``devices`` says otherwise; over an ``AbstractMesh``, on the first ``mesh.size``
         devices of the graph's platform (see :func:`latticecast.compile`).
+
+        A graph with weights (:meth:`add_weight`) compiles to a model that takes their values after
+        the inputs, in the order of :attr:`weights`; ``latticecast.max.engine`` binds them by name.
         """
         from ..runtime import compile as compile_module
         if device is None and self.layout is not None:

@@ -32,6 +32,7 @@ from ...values import Scalar, array_problem, candidates, convert_array, scalar_p
 from ...weak import PType, Weak
 from ..current import current_graph
 from ..value import TensorValueLike, Value
+from ..weight import Weight
 from .dynamic import shape_value
 
 if TYPE_CHECKING:
@@ -153,6 +154,8 @@ def operand(x: TensorValueLike, g: "Graph", *, promotes: bool = False) -> "Value
         return x
     if isinstance(x, Literal):
         return x
+    if isinstance(x, Weight):
+        return g.add_weight(x)
     if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
         return Literal(x, g.policy.literals.type_of(x))
     if isinstance(x, WeakArray):

@@ -4,9 +4,11 @@ A program written for Modular MAX 26.7 the way MAX's documentation writes it
 (``from max.graph import DeviceRef, Graph, TensorType, ops`` and
 ``from max.dtype import DType``) builds under latticecast with only those import lines
 changed: every name here means what MAX's means (see "The graph builder in MAX's terms" in
-docs/guide.rst for the few deliberate refusals). Run the graph with latticecast's ``g.compile()``
-(``model(*arrays)`` returns NumPy arrays) where MAX writes
-``InferenceSession(devices=[CPU()]).load(graph).execute(...)``.
+docs/guide.rst for the few deliberate refusals). ``Weight`` is MAX's too: a named tensor whose value the engine
+supplies at load time (:mod:`latticecast.graph.weight`). The graph runs as MAX runs it,
+``InferenceSession(devices=[CPU()]).load(graph, weights_registry=...).execute(...)``, with
+:mod:`latticecast.max.engine` and :mod:`latticecast.max.driver` in place of ``max.engine`` and
+``max.driver``; or with latticecast's ``g.compile()`` (``model(*arrays)`` returns NumPy arrays).
 
 The spelling ``latticecast.max`` mirrors ``max.graph`` + ``max.dtype`` in one import,
 and reads as "latticecast's MAX"; MAX itself is never imported (its ``DType``,
@@ -23,31 +25,33 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from . import ops
-from .device_ref import DeviceKind, DeviceRef
-from .dims import Dim, SymbolicDim
-from .dtypes import DType
-from .graph import Graph as _Graph
-from .graph import Value
-from .graph.ops.promotion import as_value, graph_of
-from .policies import Policy
-from .tensor_type import TensorType
+from .. import ops
+from ..device_ref import DeviceKind, DeviceRef
+from ..dims import Dim, SymbolicDim
+from ..dtypes import DType
+from ..graph import Graph as _Graph
+from ..graph import Value
+from ..graph.ops.promotion import as_value, graph_of
+from ..graph.weight import Weight
+from ..policies import Policy
+from ..tensor_type import TensorType
 
 __all__ = ["DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "SymbolicDim", "TensorType", "TensorValue", "Value",
-           "ops", "MAX_POLICY", "default_policy"]
+           "Weight", "ops", "MAX_POLICY", "default_policy"]
 
 MAX_POLICY = "max-python"
 """The policy that reproduces MAX 26.7's promotion (``max.graph`` as measured)."""
 
 
 class _ValueType(type):
-    """``isinstance(v, TensorValue)`` holds for every graph value (they are all tensors here)."""
+    """``isinstance(v, TensorValue)`` holds for every graph value (they are all tensors here) and, as in
+    MAX, for every :class:`Weight`."""
 
     def __instancecheck__(cls, obj: Any) -> bool:
-        return isinstance(obj, Value)
+        return isinstance(obj, (Value, Weight))
 
     def __subclasscheck__(cls, sub: type) -> bool:
-        return issubclass(sub, Value)
+        return issubclass(sub, (Value, Weight))
 
 
 class TensorValue(metaclass=_ValueType):

@@ -1,0 +1,167 @@
+"""``Weight``: a named tensor whose value is supplied when the graph is loaded, as MAX's ``max.graph.Weight``.
+
+``Weight(name, dtype, shape, device)`` is made outside any graph. Using it in a graph (as an
+operand, through a method, or with ``g.add_weight(w)``) adds it to the graph being built, once:
+MAX emits an external constant (``mo.constant.external``) whose data the engine binds at load
+time from ``weights_registry``. StableHLO has no external constants, so here a weight becomes an
+argument of ``@main`` after the graph's inputs, in the order the weights were first used
+(:attr:`Graph.weights <latticecast.Graph.weights>`). ``latticecast.max.engine`` binds the values
+by name when it loads the graph, as MAX's engine does; ``g.compile()`` gives a model that takes
+them after the inputs.
+
+A weight's value is never known while the graph is built (MAX's neither), so a weight is never a
+constant: the same compiled model runs with other weights. Its shape is static (the registry's
+arrays have sizes) and its device is the graph's (latticecast compiles a graph for one device).
+
+Refused, with the reason: a ``quantization_encoding`` (MAX's GGUF/GPTQ block formats are decoded
+by MAX's own kernels, with no StableHLO form) and a ``sharding_strategy`` (MAX slices a weight per
+device in Python; here a graph over a mesh shards a value with ``ops.shard``). ``align`` is kept
+and has nothing to decide: PJRT allocates and aligns the buffers it binds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from ..device_ref import CPU, DeviceRef, DeviceRefLike
+from ..dims import is_static
+from ..dtypes import DType, DTypeLike
+from ..errors import GraphError
+from ..tensor_type import TensorType
+from .current import current_graph
+
+if TYPE_CHECKING:
+    from .value import Value
+
+__all__ = ["Weight"]
+
+
+class Weight:
+    """A tensor named ``name`` of ``dtype`` and ``shape`` on ``device``, whose value the engine supplies.
+
+    Args:
+        name: The weight's name: the key of its value in ``weights_registry``. Unique in a graph.
+        dtype: Its element type (a :class:`~latticecast.DType`, MAX's, or a name).
+        shape: Its sizes: integers only (a weight's value is an array with sizes).
+        device: Where it lives: the graph's device (a :class:`~latticecast.DeviceRef`, MAX's, or a
+            ``latticecast.max.driver`` device). The CPU when ``None``.
+        quantization_encoding: Must be ``None``: MAX's quantization encodings have no StableHLO form.
+        align: A byte alignment (a positive power of two), or ``None``; kept, with nothing to decide.
+        sharding_strategy: Must be ``None``: shard a value over a graph's mesh with ``ops.shard``.
+
+    Raises:
+        GraphError: An empty name, a symbolic dimension, a bad ``align``, a quantization encoding
+            or a sharding strategy; the message says what to write instead.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, DeviceRef, Graph, TensorType
+        >>> from latticecast.graph.weight import Weight
+        >>> w = Weight("w", DType.float32, [2, 3], DeviceRef.CPU())
+        >>> with Graph("project", input_types=[TensorType(DType.float32, [1, 2])]) as g:
+        ...     g.output(g.inputs[0] @ w)
+        >>> [(name, str(t)) for name, t in g.weights.items()]
+        [('w', 'float32[2, 3]')]
+        >>> g.compile()(np.ones((1, 2), np.float32), np.ones((2, 3), np.float32))
+        [array([[2., 2., 2.]], dtype=float32)]
+    """
+
+    __array_priority__ = 1000
+
+    def __init__(self, name: str, dtype: DTypeLike, shape: Iterable[Any], device: DeviceRefLike = None,
+                 quantization_encoding: Any = None, align: int | None = None, sharding_strategy: Any = None,
+                 **max_private: Any) -> None:
+        if not isinstance(name, str) or not name:
+            raise GraphError(f"a weight's name must be a non-empty string (its key in weights_registry), "
+                             f"not {name!r}")
+        if quantization_encoding is not None:
+            raise GraphError(f"weight {name!r}: quantization_encoding={quantization_encoding!r} is refused: MAX's "
+                             "quantized block formats are decoded by MAX's own kernels and have no StableHLO "
+                             "form; dequantize the values before loading and declare the weight in their float "
+                             "dtype")
+        if sharding_strategy is not None:
+            raise GraphError(f"weight {name!r}: sharding_strategy= is refused: MAX slices a weight per device in "
+                             "Python; here a graph over a mesh (Graph(..., mesh=...)) shards a value with "
+                             "ops.shard(value, PartitionSpec(...)). Leave sharding_strategy out")
+        if align is not None and (isinstance(align, bool) or not isinstance(align, int) or align <= 0
+                                  or align & (align - 1)):
+            raise GraphError(f"weight {name!r}: align={align!r} must be a positive power of two (bytes), or None")
+        unknown = sorted(set(max_private) - {"_placeholder", "_has_alias"})
+        if unknown:
+            raise GraphError(f"Weight({name!r}, ...): unexpected argument(s) {', '.join(unknown)}; a Weight takes "
+                             "name, dtype, shape, device, quantization_encoding, align, sharding_strategy")
+        tensor_type = TensorType(dtype, shape, CPU if device is None else device)
+        if not is_static(tensor_type.shape):
+            raise GraphError(f"weight {name!r} has shape {list(tensor_type.shape)}: a weight's shape is static "
+                             "(its value is an array with sizes); give every dimension as an integer")
+        self.name = name
+        self.type = tensor_type
+        self.quantization_encoding = None
+        self.align = align
+
+    @property
+    def dtype(self) -> DType:
+        return self.type.dtype
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(d for d in self.type.shape if isinstance(d, int))  # all of them: checked static
+
+    @property
+    def device(self) -> DeviceRef:
+        return self.type.device
+
+    @property
+    def rank(self) -> int:
+        return self.type.rank
+
+    @property
+    def sharding_strategy(self) -> None:
+        """Always ``None`` (a sharding strategy is refused; see the module)."""
+        return None
+
+    def value(self) -> "Value":
+        """The weight as a value of the graph being built (``Graph.current``), added to it on first use.
+
+        Raises:
+            NoCurrentGraphError: No graph is being built here (MAX raises ``ValueError``: a
+                ``NoCurrentGraphError`` is a ``GraphError``, which is one).
+        """
+        return current_graph().add_weight(self)
+
+    def __repr__(self) -> str:
+        return f"Weight({self.name}, {self.dtype!r}, {list(self.shape)}, {self.device})"
+
+    def __getattr__(self, attr: str) -> Any:
+        # the value's methods (w.T, w.transpose(0, 1), w.reshape(...), w.cast(...)) on the current graph's value;
+        # private and special names are not forwarded (copy, pickle and hasattr probes stay plain)
+        if attr.startswith("_"):
+            raise AttributeError(attr)
+        return getattr(self.value(), attr)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        value = self.value()
+        inputs = tuple(value if x is self else x for x in inputs)
+        return value.__array_ufunc__(ufunc, method, *inputs, **kwargs)
+
+    def __bool__(self) -> bool:
+        raise GraphError(f"weight {self.name!r} has no truth value (its value is known only when the graph runs)")
+
+
+def _forward(name: str) -> Callable[..., Any]:
+    def method(self: Weight, *args: Any) -> Any:
+        return getattr(self.value(), name)(*args)
+    method.__name__ = name
+    method.__doc__ = f"The value's ``{name}`` (see :class:`~latticecast.Value`)."
+    return method
+
+
+OPERATORS = tuple(f"__{op}__" for op in (
+    "add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv", "rfloordiv", "mod", "rmod",
+    "pow", "rpow", "matmul", "rmatmul", "eq", "ne", "lt", "le", "gt", "ge", "and", "rand", "or", "ror", "xor",
+    "rxor", "lshift", "rlshift", "rshift", "rrshift", "invert", "neg", "pos", "abs", "round", "getitem"))
+"""The operators a weight takes as its value does (Python looks them up on the class, not through
+``__getattr__``)."""
+
+for _name in OPERATORS:
+    setattr(Weight, _name, _forward(_name))  # set after the class: Weight stays hashable by identity
