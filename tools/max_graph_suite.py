@@ -19,8 +19,8 @@ how each failing test's cause names what is missing.
 but no shim: the baseline. ``--baseline FILE`` reuses the baseline of an earlier ``--out`` file.
 
 Tests that probe MAX internals are left out of the comparison by one rule (:func:`probes_internals`):
-the test function's source mentions one of :data:`INTERNAL_PATTERNS` (MLIR text, ``_mlir_op``,
-MAX's dialects, its kernel library ...) or its file is in :data:`INTERNAL_FILES`.
+the test function's body matches one of :data:`INTERNAL_PATTERNS` (MLIR text, ``_mlir_op``,
+MAX's dialects, its kernel library, buffers ...) or its file is in :data:`INTERNAL_FILES`.
 
 Printed and written to ``--out``: tests passed with MAX, of those not internal, passed here, the
 percentage, and the failure causes (missing names with counts; other exceptions grouped by type
@@ -30,16 +30,18 @@ and first message line). Hypothesis tests run ``--max-examples`` examples (defau
 from __future__ import annotations
 
 import argparse
+import ast
 import collections
+import functools
 import importlib
 import importlib.abc
 import importlib.machinery
-import inspect
 import json
 import os
 import re
 import subprocess
 import sys
+import textwrap
 import types
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -73,11 +75,12 @@ NAME_MAP: dict[str, str] = {
 """Single names mapped to a differently named latticecast object (``module:attribute``)."""
 
 INTERNAL_PATTERNS: tuple[str, ...] = (
-    "_mlir_op", "_mlir_value", "mlir", "_core", "_module", "str(graph)", "str(g)", "kgen", "rmo.", "mo.",
-    "_OpaqueType", "kernel_library", "KernelLibrary", "custom_extensions", "_graph.", "BufferType",
-    "BufferValue", "filecheck", "FileCheck",
+    r"_mlir_op", r"_mlir_value", r"\bmlir\.", r"\bmlir_context\b", r"\b_core\b", r"\._module\b",
+    r"str\((graph|g)\)", r"\bkgen\b", r"\br?mo\.", r"_OpaqueType", r"\bkernel_library\b", r"KernelLibrary",
+    r"custom_extensions", r"\bBuffer(Type|Value)\b", r"(?i)filecheck",
 )
-"""A test whose function source contains one of these probes MAX's IR or compiler, not its API."""
+"""Regular expressions: a test whose function *body* (its signature's fixtures do not count) matches
+one probes MAX's IR, compiler or buffers, not its graph API."""
 
 INTERNAL_FILES: tuple[str, ...] = (
     "test_dialects.py", "test_debug.py", "test_uninit_check_e2e.py", "test_compile_init.py",
@@ -194,7 +197,21 @@ def probes_internals(path: str, source: str) -> str | None:
     """The rule that leaves a test out: the pattern (or file name) it matched, else ``None``."""
     if Path(path).name in INTERNAL_FILES:
         return Path(path).name
-    return next((p for p in INTERNAL_PATTERNS if p in source), None)
+    body = _body(source)
+    return next((p for p in INTERNAL_PATTERNS if re.search(p, body)), None)
+
+
+def _body(source: str) -> str:
+    """A function's source without its decorators and signature."""
+    text = textwrap.dedent(source)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return source
+    func = tree.body[0] if tree.body else None
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or not func.body:
+        return source
+    return "\n".join(text.splitlines()[func.body[0].lineno - 1:])
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-f]+|0x[0-9a-f]{6,}")
@@ -218,7 +235,6 @@ def cause_of(exc_type: str, message: str) -> str:
 # ---- the pytest plugin (loaded in the subprocess with -p max_graph_suite) ----
 
 _records: dict[str, dict[str, Any]] = {}
-_order: list[str] = []
 
 
 if os.environ.get(SHIM_ENV) == "1":  # at plugin import: MAX's conftest.py imports max before pytest_configure
@@ -240,15 +256,9 @@ def _key_of(item: Any) -> str:
 def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
     seen: collections.Counter[str] = collections.Counter()
     for item in items:
-        try:
-            source = inspect.getsource(item.function)
-        except (OSError, TypeError, AttributeError):
-            source = ""
         key = _key_of(item)
-        _records[item.nodeid] = {"outcome": "not run", "internal": probes_internals(str(item.path), source),
-                                 "position": f"{key}#{seen[key]}"}
+        _records[item.nodeid] = {"outcome": "not run", "position": f"{key}#{seen[key]}"}
         seen[key] += 1
-        _order.append(item.nodeid)
 
 
 def pytest_collectreport(report: Any) -> None:
@@ -259,11 +269,11 @@ def pytest_collectreport(report: Any) -> None:
         etype = message.split(":", 1)[0].strip() if ":" in message else "CollectionError"
         _records[f"collect:{report.nodeid}"] = {"outcome": "collection error", "file": report.nodeid,
                                                 "cause": cause_of(etype, message.split(":", 1)[-1]),
-                                                "internal": None, "position": None}
+                                                "position": None}
 
 
 def pytest_runtest_logreport(report: Any) -> None:
-    record = _records.setdefault(report.nodeid, {"outcome": "not run", "internal": None, "position": None})
+    record = _records.setdefault(report.nodeid, {"outcome": "not run", "position": None})
     if report.when == "call" or report.outcome != "passed":
         if report.outcome == "passed" and report.when == "call":
             record["outcome"] = "passed"
@@ -314,7 +324,7 @@ def run_suite(python: str, checkout: Path, files: Sequence[str], shim: bool, exa
     if not errors:
         raise SystemExit(f"the run under {python} wrote no results: run `{' '.join(cmd)}` in {tests_root}")
     etype, _, message = errors[-1].partition(":")
-    return {"collect:conftest": {"outcome": "collection error", "file": "", "internal": None, "position": None,
+    return {"collect:conftest": {"outcome": "collection error", "file": "", "position": None,
                                  "cause": "conftest.py: " + cause_of(etype.strip(), message)}}
 
 
@@ -322,12 +332,34 @@ def _tests(records: dict[str, dict[str, Any]]) -> Iterator[tuple[str, dict[str, 
     return ((k, v) for k, v in records.items() if not k.startswith("collect:"))
 
 
-def compare(baseline: dict[str, dict[str, Any]], ours: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The summary: counts, percentage and failure causes of the tests real MAX passes."""
+def test_source(tests_root: Path, nodeid: str) -> tuple[str, str]:
+    """The file and the source of the test function ``nodeid`` names (``graph/x.py::Class::test[param]``)."""
+    path, *names = nodeid.split("::")
+    name = names[-1].split("[")[0] if names else ""
+    tree = _parsed(tests_root / path)
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return path, ast.get_source_segment((tests_root / path).read_text(), node) or ""
+    return path, ""
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed(path: Path) -> ast.Module | None:
+    try:
+        return ast.parse(path.read_text())
+    except (OSError, SyntaxError):
+        return None
+
+
+def compare(baseline: dict[str, dict[str, Any]], ours: dict[str, dict[str, Any]],
+            tests_root: Path) -> dict[str, Any]:
+    """The summary: counts, percentage and failure causes of the tests real MAX passes (``tests_root`` is
+    the checkout's ``max/tests/tests``, where the rule for internal tests reads their source)."""
     by_position = {v["position"]: k for k, v in _tests(ours) if v.get("position")}
     collect_errors = {v["file"]: v["cause"] for k, v in ours.items() if k.startswith("collect:")}
     passed_max = [k for k, v in _tests(baseline) if v["outcome"] == "passed"]
-    api = [k for k in passed_max if not baseline[k]["internal"]]
+    internal = {k: probes_internals(*test_source(tests_root, k)) for k in passed_max}
+    api = [k for k in passed_max if not internal[k]]
     passed_here: list[str] = []
     causes: collections.Counter[str] = collections.Counter()
     failing: dict[str, str] = {}
@@ -353,6 +385,7 @@ def compare(baseline: dict[str, dict[str, Any]], ours: dict[str, dict[str, Any]]
         "percentage": round(100.0 * len(passed_here) / len(api), 1) if api else 0.0,
         "missing_names": dict(missing_names.most_common()),
         "causes": dict(causes.most_common()),
+        "internal": {k: v for k, v in internal.items() if v},
         "failing": failing,
         "passing": sorted(passed_here),
     }
@@ -380,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give --real-max (run the baseline under real MAX) or --baseline FILE (an earlier --out)")
     ours = run_suite(sys.executable, args.checkout, args.files, True, args.max_examples, extra,
                      out.with_suffix(".shim-raw.json"))
-    summary = compare(baseline, ours)
+    summary = compare(baseline, ours, args.checkout / SUITE.parent)
     out.write_text(json.dumps({"summary": summary, "baseline": baseline, "ours": ours}, indent=1))
     print(f"passed with MAX:          {summary['passed_with_max']}")
     print(f"  of those not internal:  {summary['not_internal']}")
