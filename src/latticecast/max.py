@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable
 
 from . import ops
 from .device_ref import DeviceKind, DeviceRef
-from .dims import Dim, SymbolicDim
+from .dims import AlgebraicDim, Dim, Shape, StaticDim, SymbolicDim
 from .dtypes import DType
 from .graph import Graph as _Graph
 from .graph import Value
@@ -33,7 +33,7 @@ from .graph.ops.promotion import as_value, graph_of
 from .policies import Policy
 from .tensor_type import TensorType
 
-__all__ = ["DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "SymbolicDim", "TensorType", "TensorValue", "Value",
+__all__ = ["AlgebraicDim", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "Shape", "StaticDim", "SymbolicDim", "TensorType", "TensorValue", "Value",
            "ops", "MAX_POLICY", "default_policy"]
 
 MAX_POLICY = "max-python"
