@@ -103,8 +103,8 @@ class Needs(enum.Enum):
         if self is Needs.REAL_FLOAT:
             return dtype is DType.float32 or dtype is DType.float64
         if self is Needs.INTEGER:
-            return dtype.is_integral
-        return dtype.is_integral or dtype.is_bool
+            return dtype.is_integral()
+        return dtype.is_integral() or dtype.is_bool
 
 
 @dataclass(frozen=True)

@@ -420,7 +420,7 @@ class Policy(ABC):
         width = self.default_int.bitwidth
         if dtype.is_bool:
             return self.default_int
-        if dtype.is_integral and dtype.bitwidth < width and not dtype.needs_lowering:
+        if dtype.is_integral() and dtype.bitwidth < width and not dtype.needs_lowering:
             for d in self.dtypes:
                 if d.kind is dtype.kind and d.bitwidth == width and not d.needs_lowering:
                     return d

@@ -56,7 +56,7 @@ class MaxPolicy(LatticePolicy):
         return self.dtypes
 
     def weak_and_strong(self, w: Weak, d: DType) -> Decision:
-        if w.dtype.is_float and not d.is_float:
+        if w.dtype.is_float() and not d.is_float():
             return Decision(None, _SCALAR_RULE,
                             f"Unsafe cast: can't promote a python float to dtype({self.type_name(d)})")
         return Decision(d, _SCALAR_RULE)
@@ -81,7 +81,7 @@ class MaxPolicy(LatticePolicy):
         would otherwise reach float16 on MAX's lattice, losing magnitude above 65504)."""
         t = self.canonical(t)
         dtype = t.dtype if isinstance(t, Weak) else t
-        if dtype.is_float:
+        if dtype.is_float():
             return t
         return DType.float64 if dtype.bitwidth == 64 else DType.float32
 
