@@ -48,6 +48,7 @@ def test_the_walk_finds_every_layer() -> None:
     ("PromotionError", (TypeError,)), ("LiteralRangeError", (TypeError, OverflowError)),
     ("DomainError", (TypeError,)), ("UnknownPolicyError", (KeyError, ValueError)),
     ("GraphError", (ValueError,)), ("NoCurrentGraphError", (ValueError, LookupError)),
+    ("AxisError", (ValueError, IndexError)),
     ("UnknownDTypeError", (ValueError, TypeError)), ("LatticeError", (ValueError,)),
     ("TableFormatError", (ValueError,)), ("MLIRParseError", (ValueError,)), ("PassFailure", (RuntimeError,)),
     ("CompileError", (RuntimeError,)), ("InputShapeError", (TypeError, ValueError)),

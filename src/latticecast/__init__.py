@@ -14,7 +14,7 @@ from .audit import AuditReport, audit
 from .device_ref import DeviceRef
 from .dims import SymbolicDim
 from .dtypes import DType, Kind, UnknownDTypeError
-from .errors import (DomainError, GraphError, LatticecastError, LiteralRangeError, NoCurrentGraphError, PromotionError,
+from .errors import (AxisError, DomainError, GraphError, LatticecastError, LiteralRangeError, NoCurrentGraphError, PromotionError,
                      UnknownPolicyError)
 from .lattice import Lattice, LatticeError
 from . import policies  # the package is callable: lc.policies() lists the policy names
@@ -81,7 +81,7 @@ __all__ = [
     "AuditReport", "audit", "Policy", "policy", "policies", "register_policy", "promote_types",
     "implicit_cast_type", "result_type", "explain", "default_policy", "set_default_policy",
     "LatticecastError", "PromotionError", "LiteralRangeError", "DomainError", "UnknownDTypeError",
-    "UnknownPolicyError", "NoCurrentGraphError",
+    "UnknownPolicyError", "NoCurrentGraphError", "AxisError",
     "Graph", "TensorType", "DeviceRef", "SymbolicDim", "Value", "GraphError", "PassFailure", "ops", "compile",
     "Model", "TensorSpec", "PolymorphicModel", "UnsupportedModuleError", "InputShapeError",
     "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "InputError", "CompileError", "available_devices",

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .weak import PType
 
 __all__ = ["LatticecastError", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
-           "GraphError", "NoCurrentGraphError"]
+           "GraphError", "AxisError", "NoCurrentGraphError"]
 
 
 class LatticecastError(Exception):
@@ -96,6 +96,11 @@ class UnknownPolicyError(LatticecastError, KeyError, ValueError):
 class GraphError(LatticecastError, ValueError):
     """A graph used the wrong way: no output, a value from another graph, a closed graph, a bad
     shape or axis. The message says which, and what to write instead."""
+
+
+class AxisError(GraphError, IndexError):
+    """An axis outside ``[-rank, rank)``. A :class:`GraphError` (a ``ValueError``, as MAX's reductions
+    raise) and an ``IndexError`` (as MAX's shape ops raise), so code written for MAX catches it unchanged."""
 
 
 class NoCurrentGraphError(GraphError, LookupError):

@@ -18,7 +18,7 @@ from jaxlib.mlir.dialects import stablehlo
 from ...device_ref import DeviceRef, DeviceRefLike
 from ...dims import SymbolicDim, as_dim, check_shape, is_static, static_size, symbols
 from ...dtypes import DType
-from ...errors import GraphError
+from ...errors import AxisError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, shape_value
 from .promotion import Literal, broadcast, graph_of, operand, unary_operand
@@ -33,14 +33,15 @@ def format_shape(shape: Iterable[Any]) -> str:
 
 
 def normalize_axis(axis: Any, rank: int, what: str) -> int:
-    """``axis`` in ``[-rank, rank)`` as a non-negative index, or a :class:`GraphError`."""
+    """``axis`` in ``[-rank, rank)`` as a non-negative index, or a :class:`GraphError` (an
+    :class:`~latticecast.errors.AxisError` when it is out of range)."""
     if isinstance(axis, bool) or not isinstance(axis, int):
         try:
             axis = int(axis.__index__())  # NumPy integers
         except AttributeError:
             raise GraphError(f"{what}: axis {axis!r} is not an integer") from None
     if not -rank <= axis < rank:
-        raise GraphError(f"{what}: axis {axis} is out of range for a value of rank {rank} "
+        raise AxisError(f"{what}: axis {axis} is out of range for a value of rank {rank} "
                          f"(expected {-rank} to {rank - 1})" if rank else
                          f"{what}: axis {axis} is out of range for a value of rank 0 (it has no axes)")
     normalized: int = axis % rank
