@@ -402,6 +402,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--real-max", action="store_true", help="also run the suite under real MAX (baseline)")
     parser.add_argument("--max-python", default=MAX_PYTHON, help="the Python with max==26.7.0 installed")
     parser.add_argument("--baseline", type=Path, help="reuse the baseline of an earlier --out file (or its .max-raw.json)")
+    parser.add_argument("--ours", type=Path, help="reuse the shim run of an earlier --out file (or its .shim-raw.json)")
     parser.add_argument("--max-examples", type=int, default=10, help="hypothesis examples per test")
     parser.add_argument("--files", nargs="*", default=[], help="test files relative to max/tests/tests/graph")
     args, extra = parser.parse_known_args(argv)
@@ -415,8 +416,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         baseline = earlier.get("baseline", earlier)  # an --out file, or the raw records of a --real-max run
     else:
         parser.error("give --real-max (run the baseline under real MAX) or --baseline FILE (an earlier --out)")
-    ours = run_suite(sys.executable, args.checkout, args.files, True, args.max_examples, extra,
-                     out.with_suffix(".shim-raw.json"))
+    if args.ours:
+        earlier = json.loads(args.ours.read_text())
+        ours = earlier.get("ours", earlier)
+    else:
+        ours = run_suite(sys.executable, args.checkout, args.files, True, args.max_examples, extra,
+                         out.with_suffix(".shim-raw.json"))
     summary = compare(baseline, ours, args.checkout / SUITE.parent)
     out.write_text(json.dumps({"summary": summary, "baseline": baseline, "ours": ours}, indent=1))
     print(f"passed with MAX:          {summary['passed_with_max']}")
