@@ -31,17 +31,14 @@ from .errors import GraphError
 __all__ = ["SymbolicDim", "Dim", "StaticDim", "AlgebraicDim", "Shape", "DimLike", "MAX_DIM", "as_dim", "check_shape", "is_static", "static_dims",
            "static_size", "symbols"]
 
-MAX_DIM = (1 << 62) - 1
-"""The largest static dimension accepted: MLIR stores dimensions as int64, and products of dimensions
-must not overflow while shapes are checked."""
+MAX_DIM = (1 << 63) - 1
+"""The largest static dimension accepted, the largest int64: MLIR stores dimensions as int64 (MAX
+accepts the same range; shapes are checked with Python's integers, which do not overflow)."""
 
 _NAME = re.compile(r"^[a-zA-Z_]\w*$")
 
 _NOT_DIMS = (enum.Enum,)
 """Objects with a ``name`` that are not dimensions (a dtype enum member has one too)."""
-
-
-_INT64_MAX = (1 << 63) - 1
 
 
 class _DimType(type):
@@ -117,7 +114,7 @@ class StaticDim(int, Dim, metaclass=_StaticDimType):
             if not isinstance(static, (int, np.integer)) or isinstance(static, (bool, np.bool_)):
                 raise TypeError(f"StaticDim({value!r}): a static dimension is an integer size such as 3")
             value = static
-        if not -_INT64_MAX - 1 <= int(value) <= _INT64_MAX:
+        if not -MAX_DIM - 1 <= int(value) <= MAX_DIM:
             raise GraphError(f"StaticDim({int(value)}) does not fit an int64: give a size below 2**63")
         return super().__new__(cls, int(value))
 
