@@ -36,7 +36,7 @@ def test_the_shim_maps_max_names_onto_latticecast(shim):
     from max.dtype import DType
     from max.graph import Graph, TensorType, ops
 
-    assert DType is latticecast.dtypes.DType
+    assert DType is latticecast.max.DType and DType.float32 is latticecast.dtypes.DType.float32
     assert Graph is latticecast.max.Graph and TensorType is latticecast.max.TensorType
     assert ops.add is latticecast.ops.add
     import max.graph.ops as ops_module

@@ -128,3 +128,17 @@ def test_a_shape_plus_a_list_is_a_shape_and_plus_a_tuple_a_tuple():
     s = Shape([2, "n"])
     assert type(s + [3]) is Shape and s + [3] == [2, "n", 3] and [1] + s == [1, 2, "n"]
     assert type(s + (3,)) is tuple and type((1,) + s) is tuple
+
+
+def test_dtype_enumerates_max_26_7s_members():
+    names = [d.name for d in DType]
+    assert len(DType) == len(names) == 21 and names[:3] == ["bool", "int8", "int16"]
+    assert "index" not in names and DType.index not in DType and DType.float32 in DType
+    assert DType.float32 is lc.DType.float32 and isinstance(DType.index, DType) and DType["int8"] is lc.DType.int8
+    assert DType("float32") is lc.DType.float32 and DType.parse("f32") is lc.DType.float32
+
+
+def test_static_dims_up_to_the_largest_int64():
+    assert TensorType(DType.int8, [2**63 - 1]).shape == [2**63 - 1]
+    with pytest.raises(lc.GraphError, match="out of range"):
+        TensorType(DType.int8, [2**63])

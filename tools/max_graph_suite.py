@@ -60,7 +60,7 @@ MODULE_MAP: dict[str, tuple[str, ...]] = {
     "max.graph.graph": ("latticecast.max",),
     "max.graph.weight": ("latticecast.max",),
     "max.graph.ops": ("latticecast.ops",),
-    "max.dtype": ("latticecast.dtypes",),
+    "max.dtype": ("latticecast.max",),
     "max.driver": ("latticecast.max.driver", "latticecast.driver"),
     "max.engine": ("latticecast.max.engine", "latticecast.engine"),
     "max.mlir": ("jaxlib.mlir.ir",),
