@@ -78,6 +78,15 @@ def test_causes_group_missing_names_and_messages():
     assert suite.cause_of("ValueError", "bad <Value at 0x7f00deadbeef>\nmore") == "ValueError: bad <Value>"
 
 
+def test_an_exception_group_counts_as_its_first_failure():
+    text = ("  | ExceptionGroup: Hypothesis found 2 distinct failures. (2 sub-exceptions)\n"
+            "  +-+---------------- 1 ----------------\n    | Traceback (most recent call last):\n"
+            "    | latticecast.errors.PromotionError: index is not a dtype\n    | Failing test case: t(x=1)\n"
+            "    +---------------- 2 ----------------\n    | ValueError: other\n")
+    assert suite.first_in_group(text) == "latticecast.errors.PromotionError: index is not a dtype"
+    assert suite.first_in_group("no group here") is None
+
+
 def test_the_internal_rule():
     assert suite.probes_internals("graph/test_x.py", "def t(g):\n    assert 'x' in str(graph)\n") == \
         r"str\((graph|g)\)"

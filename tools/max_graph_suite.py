@@ -218,6 +218,15 @@ def _body(source: str) -> str:
     return "\n".join(text.splitlines()[func.body[0].lineno - 1:])
 
 
+_GROUPED = re.compile(r"^\s*\| ([\w.]*(?:Error|Exception|Exit)): (.*)$", re.MULTILINE)
+"""A sub-exception's last line in an exception group's traceback (``| ValueError: ...``)."""
+
+def first_in_group(traceback: str) -> str | None:
+    """The first sub-exception (``Type: message``) of an exception group's printed traceback."""
+    found = _GROUPED.search(traceback)
+    return f"{found.group(1)}: {found.group(2)}" if found else None
+
+
 _ADDRESS = re.compile(r" at 0x[0-9a-f]+|0x[0-9a-f]{6,}")
 
 
@@ -288,6 +297,8 @@ def pytest_runtest_logreport(report: Any) -> None:
             info = getattr(report, "longrepr", None)
             crash = getattr(info, "reprcrash", None)
             message = crash.message if crash is not None else str(info)
+            if message.startswith("ExceptionGroup"):  # hypothesis found several: count the first one's cause
+                message = first_in_group(str(info)) or message
             etype, _, rest = message.partition(":")
             record["cause"] = cause_of(etype.strip(), rest if rest else message)
     if report.when == "call" and getattr(report, "wasxfail", None) is not None:
