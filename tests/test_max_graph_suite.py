@@ -42,8 +42,15 @@ def test_the_shim_maps_max_names_onto_latticecast(shim):
     import max.graph.ops as ops_module
     assert ops_module.matmul is latticecast.ops.matmul
     from max._mlir_context import default_mlir_context
+    from max import mlir
     from latticecast.dialect_utils.context import default_context
-    assert default_mlir_context is default_context
+    context = default_mlir_context()
+    try:
+        assert context is default_context() and mlir.Context.current is context
+        with mlir.Location.unknown():  # what MAX's mlir_context fixture does next
+            pass
+    finally:
+        context.__exit__(None, None, None)
 
 
 def test_a_name_latticecast_lacks_is_a_type_whose_use_names_it(shim):

@@ -74,9 +74,19 @@ that imports them at the top still collects and only the tests that use them fai
 listed here does not exist under the shim (its import fails, and the failure is the recorded cause)."""
 
 NAME_MAP: dict[str, str] = {
-    "max._mlir_context.default_mlir_context": "latticecast.dialect_utils.context:default_context",
+    "max._mlir_context.default_mlir_context": "max_graph_suite:current_default_context",
 }
-"""Single names mapped to a differently named latticecast object (``module:attribute``)."""
+"""Single names mapped to a differently named object (``module:attribute``)."""
+
+
+def current_default_context() -> Any:
+    """What MAX's ``default_mlir_context()`` gives MAX's ``mlir_context`` fixture: the context graphs are
+    built in, already current (MAX's is current once MAX is imported). Here: latticecast's default
+    context, made current. The fixture's ``mlir.Location.unknown()`` needs a current context."""
+    from latticecast.dialect_utils.context import default_context
+    context = default_context()
+    context.__enter__()
+    return context
 
 INTERNAL_PATTERNS: tuple[str, ...] = (
     r"_mlir_op", r"_mlir_value", r"\bmlir\.", r"\bmlir_context\b", r"\b_core\b", r"\._module\b",
