@@ -142,3 +142,13 @@ def test_static_dims_up_to_the_largest_int64():
     assert TensorType(DType.int8, [2**63 - 1]).shape == [2**63 - 1]
     with pytest.raises(lc.GraphError, match="out of range"):
         TensorType(DType.int8, [2**63])
+
+
+def test_an_empty_kernel_library_is_accepted_and_paths_are_refused():
+    from latticecast.max import KernelLibrary
+    g = Graph("kl", input_types=[TensorType(DType.float32, [2])], kernel_library=KernelLibrary())
+    assert g.name == "kl"
+    with pytest.raises(lc.GraphError, match="Mojo"):
+        KernelLibrary(["kernels.mojopkg"])
+    with pytest.raises(lc.GraphError, match="kernel_library"):
+        Graph("kl2", input_types=[TensorType(DType.float32, [2])], kernel_library=object())

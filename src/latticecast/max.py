@@ -28,12 +28,13 @@ from .device_ref import DeviceKind, DeviceRef
 from .dims import AlgebraicDim, Dim, Shape, StaticDim, SymbolicDim
 from .dtypes import DType as _DType
 from .graph import Graph as _Graph
+from .graph.graph import KernelLibrary
 from .graph import Value
 from .graph.ops.promotion import as_value, graph_of
 from .policies import Policy, policy
 from .tensor_type import TensorType
 
-__all__ = ["AlgebraicDim", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "Shape", "StaticDim", "SymbolicDim", "TensorType", "TensorValue", "Value",
+__all__ = ["AlgebraicDim", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "KernelLibrary", "Shape", "StaticDim", "SymbolicDim", "TensorType", "TensorValue", "Value",
            "ops", "MAX_POLICY", "default_policy"]
 
 MAX_POLICY = "max-python"
