@@ -23,7 +23,7 @@ _CTX = make_context()
 
 def widened(dtype: DType) -> DType:
     """The dtype the interpreter's result is widened to, exactly."""
-    return DType.float32 if dtype.is_float else DType.int32 if dtype.is_signed else DType.uint32
+    return DType.float32 if dtype.is_float() else DType.int32 if dtype.is_signed else DType.uint32
 
 
 def convert_with_interpreter(values: np.ndarray, source: DType, target: DType) -> np.ndarray:

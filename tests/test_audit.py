@@ -63,7 +63,7 @@ def test_jax_seed_table_is_a_lattice_and_the_generator_is_jax_dag():
     # the seed predates JAX's low-precision types: its DAG is JAX's on the seed's 18 types
     assert report.generator == audit(policy("jax").table(seed.rows)).generator
     assert set(policy("jax").lattice.hasse_edges()) - set(report.generator) == \
-        {d for d in policy("jax").dtypes if d.bitwidth < 8 and not d.is_bool or (d.is_float and d.bitwidth <= 8)}
+        {d for d in policy("jax").dtypes if d.bitwidth < 8 and not d.is_bool or (d.is_float() and d.bitwidth <= 8)}
 
 
 def test_non_square_tables_are_refused():

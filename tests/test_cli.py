@@ -140,7 +140,7 @@ class _JaxIntsAre32(_JaxStrongResults):
     title = "JAX with weak ints materialised as int32"
 
     def weak_default(self, t: Weak) -> DType:
-        return DType.int32 if t.dtype.is_integral else super().weak_default(t)
+        return DType.int32 if t.dtype.is_integral() else super().weak_default(t)
 
 
 @pytest.fixture
@@ -406,7 +406,7 @@ def test_lattice_dot_is_the_generating_dag_of_jax(capsys: pytest.CaptureFixture[
                      ("i8", "i16"), ("i16", "i32"), ("i32", "i64"), ("i64", "f*"), ("f*", "bf16"),
                      ("f*", "f16"), ("f*", "c*"), ("bf16", "f32"), ("f16", "f32"), ("f32", "f64"),
                      ("f32", "c64"), ("f64", "c128"), ("c*", "c64"), ("c64", "c128")} | \
-        {("f*" if t.is_float else "i*", policy("jax").type_name(t)) for t in low}
+        {("f*" if t.is_float() else "i*", policy("jax").type_name(t)) for t in low}
     assert "rankdir=BT" in out and "dashed: weakly typed" in out
     # the low-precision sinks are grouped under the one node they come from, so the picture stays readable
     assert 'label="only from f*"' in out and 'label="only from i*"' in out and "[style=invis]" in out

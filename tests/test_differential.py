@@ -59,7 +59,7 @@ def _values(dtype: DType, shape, rng: np.random.Generator) -> np.ndarray:
         return rng.integers(0, 2, shape).astype(bool)
     if dtype.kind.value == "unsigned":
         return rng.integers(1, 6, shape).astype(dtype.np_dtype)
-    if dtype.is_integral:
+    if dtype.is_integral():
         return (rng.integers(1, 6, shape) * rng.choice([-1, 1], shape)).astype(dtype.np_dtype)
     if dtype.is_complex:
         return (rng.uniform(0.5, 3, shape) + 1j * rng.uniform(-2, 2, shape)).astype(dtype.np_dtype)

@@ -97,8 +97,8 @@ def test_kinds_widths_and_limits():
     assert DType.uint64.max_value == 2**64 - 1
     assert DType.float16.max_value == 65504.0
     assert DType.bool.bitwidth == 1 and DType.complex128.bitwidth == 128
-    assert DType.complex64.is_complex and DType.complex64.is_inexact and not DType.complex64.is_float
-    assert DType.bool.is_bool and not DType.bool.is_integral
+    assert DType.complex64.is_complex and DType.complex64.is_inexact and not DType.complex64.is_float()
+    assert DType.bool.is_bool and not DType.bool.is_integral()
 
 
 def test_weak_types_parse_in_jax_and_anvil_spelling():
@@ -123,7 +123,7 @@ NARROW_INTS = [DType.int1, DType.int2, DType.int4, DType.uint1, DType.uint2, DTy
 def test_low_precision_floats_read_their_facts_from_ml_dtypes(dtype):
     host = getattr(ml_dtypes, dtype.name)
     finfo = ml_dtypes.finfo(host)
-    assert dtype.np_dtype == np.dtype(host) and dtype.is_float and dtype.host_spelling == f"ml_dtypes.{dtype.name}"
+    assert dtype.np_dtype == np.dtype(host) and dtype.is_float() and dtype.host_spelling == f"ml_dtypes.{dtype.name}"
     assert dtype.bitwidth == finfo.bits and dtype.mantissa_bits == finfo.nmant and dtype.exponent_bits == finfo.nexp
     assert dtype.max_value == float(finfo.max) and dtype.min_value == float(finfo.min)
     assert dtype.info.smallest_subnormal == float(finfo.smallest_subnormal)
@@ -149,7 +149,7 @@ def test_low_precision_facts_the_report_measured():
 def test_narrow_ints_read_their_range_from_iinfo(dtype):
     iinfo = ml_dtypes.iinfo(getattr(ml_dtypes, dtype.name))
     assert (dtype.min_value, dtype.max_value, dtype.bitwidth) == (iinfo.min, iinfo.max, iinfo.bits)
-    assert dtype.is_integral and dtype.is_signed == dtype.name.startswith("int")
+    assert dtype.is_integral() and dtype.is_signed == dtype.name.startswith("int")
 
 
 def test_mlir_spellings_of_the_new_types():

@@ -49,6 +49,7 @@ def test_the_walk_finds_every_layer() -> None:
     ("DomainError", (TypeError,)), ("UnknownPolicyError", (KeyError, ValueError)),
     ("GraphError", (ValueError,)), ("NoCurrentGraphError", (ValueError, LookupError)),
     ("RegionTypeError", (ValueError, TypeError)),
+    ("AxisError", (ValueError, IndexError)),
     ("UnknownDTypeError", (ValueError, TypeError)), ("LatticeError", (ValueError,)),
     ("TableFormatError", (ValueError,)), ("MLIRParseError", (ValueError,)), ("PassFailure", (RuntimeError,)),
     ("CompileError", (RuntimeError,)), ("InputShapeError", (TypeError, ValueError)),

@@ -41,7 +41,7 @@ def _values(d: DType, n: int, rng: np.random.Generator) -> np.ndarray:
     (XLA's arithmetic is the same in both programs)."""
     if d.is_bool:
         return rng.integers(0, 2, n).astype(bool)
-    if d.is_integral:
+    if d.is_integral():
         return rng.integers(max(int(d.min_value), -6), min(int(d.max_value), 6) + 1, n).astype(d.np_dtype)
     if not d.has_zero:  # float8_e8m0fnu: powers of two only
         return (2.0 ** rng.integers(-3, 4, n)).astype(d.np_dtype)
@@ -268,12 +268,12 @@ def test_conversions_agree_with_the_reference_interpreter(target):
             reference = _convert_program(DType.float32, target, PROBES.size)(PROBES)[0]
         else:
             reference = PROBES.astype(target.np_dtype)
-    reference = reference.astype(widened(target).np_dtype) if target.is_float else reference.astype(np.int64)
+    reference = reference.astype(widened(target).np_dtype) if target.is_float() else reference.astype(np.int64)
     compared = 0
     for v, a, b in zip(PROBES, interp, reference):
         if any(gap(target, float(v)) for gap in INTERPRETER_GAPS.values()):
             continue
-        if target.is_float:
+        if target.is_float():
             assert (np.isnan(a) and np.isnan(b)) or a == b, (target, v, a, b)
         else:
             assert int(a) == int(b), (target, v, a, b)
@@ -284,7 +284,7 @@ def test_conversions_agree_with_the_reference_interpreter(target):
 def test_float_conversions_agree_with_ml_dtypes_bit_for_bit():
     """Within range XLA, ml_dtypes and the interpreter agree: every float8 and float4 value round-trips."""
     for target in LOW:
-        if not target.is_float:
+        if not target.is_float():
             continue
         every = np.arange(256, dtype=np.uint8).view(target.np_dtype) if target.itemsize == 1 else None
         values = every.astype(np.float32)
@@ -395,7 +395,7 @@ def test_mlir_types_are_jaxlibs_constructors(dtype):
 
     ctx = make_context()
     with ctx:
-        if dtype.is_float:
+        if dtype.is_float():
             fmt = dtype.name.split("_", 1)[1].upper()
             built = getattr(ir, f"Float{dtype.bitwidth}{fmt}Type").get()
         else:

@@ -341,7 +341,7 @@ def test_numpy_values_agree_with_max_but_where_max_returns_numpy_object_arrays()
 def python_element_label(label: str) -> str:
     """A measured Python scalar of the kind NumPy's object loop makes of an ``np_array_*`` label's elements."""
     dtype = DType(operand_label_kind(label)[len("np_array_"):])
-    return "py_bool:True" if dtype.is_bool else "py_float:0.5" if dtype.is_float else "py_int:1"
+    return "py_bool:True" if dtype.is_bool else "py_float:0.5" if dtype.is_float() else "py_int:1"
 
 
 def test_the_cells_not_modelled_are_dims():

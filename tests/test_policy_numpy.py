@@ -263,7 +263,7 @@ def test_promotion_does_not_depend_on_the_value(d, data):
     gives the dtype of the zero-valued table."""
     kind = data.draw(st.sampled_from(["int", "float", "complex"]))
     if kind == "int":
-        lo, hi = (d.min_value, d.max_value) if d.is_integral else (-2**31, 2**31)
+        lo, hi = (d.min_value, d.max_value) if d.is_integral() else (-2**31, 2**31)
         value = data.draw(st.integers(int(lo), int(hi)))
     elif kind == "float":
         value = data.draw(st.floats(-1e4, 1e4))

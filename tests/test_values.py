@@ -40,7 +40,7 @@ def test_magnitude_loss_agrees_with_ml_dtypes_on_the_extremes():
     """Where magnitude_loss reports a loss, ml_dtypes turns an extreme value of the source into
     something else (inf, NaN, a saturated value); where it reports none, both extremes stay finite
     with their sign (they may round)."""
-    low = [d for d in DType if d.is_low_precision and d.is_float]
+    low = [d for d in DType if d.is_low_precision and d.is_float()]
     checked = 0
     for s in low:
         for t in low + [D.float16, D.bfloat16, D.float32]:

@@ -213,9 +213,41 @@ class DType(enum.Enum):
     def is_bool(self) -> builtins.bool:
         return _INFO[self].kind is Kind.BOOL
 
-    @property
     def is_integral(self) -> builtins.bool:
+        """Whether this is an integer type, signed or not (``bool`` is not), as MAX's ``DType.is_integral()``.
+
+        Returns:
+            ``True`` for ``int*``, ``uint*``, ``index`` and ``address``.
+
+        Example:
+            >>> DType.int8.is_integral(), DType.bool.is_integral(), DType.float32.is_integral()
+            (True, False, False)
+        """
         return _INFO[self].kind.is_integer
+
+    def is_signed_integral(self) -> builtins.bool:
+        """Whether this is a signed integer type (MAX's ``DType.is_signed_integral()``).
+
+        Returns:
+            ``True`` for ``int1`` .. ``int64``.
+
+        Example:
+            >>> DType.int8.is_signed_integral(), DType.uint8.is_signed_integral()
+            (True, False)
+        """
+        return _INFO[self].kind is Kind.SIGNED
+
+    def is_unsigned_integral(self) -> builtins.bool:
+        """Whether this is an unsigned integer type (MAX's ``DType.is_unsigned_integral()``).
+
+        Returns:
+            ``True`` for ``uint1`` .. ``uint64``, ``index`` and ``address``.
+
+        Example:
+            >>> DType.uint8.is_unsigned_integral(), DType.int8.is_unsigned_integral()
+            (True, False)
+        """
+        return _INFO[self].kind is Kind.UNSIGNED
 
     @property
     def is_signed(self) -> builtins.bool:
@@ -227,9 +259,104 @@ class DType(enum.Enum):
         """An unsigned integer (``uint1`` .. ``uint64``, ``index``, ``address``)."""
         return _INFO[self].kind is Kind.UNSIGNED
 
-    @property
     def is_float(self) -> builtins.bool:
+        """Whether this is a real floating-point type (MAX's ``DType.is_float()``; complex is not).
+
+        Returns:
+            ``True`` for ``float64`` down to ``float4_e2m1fn``.
+
+        Example:
+            >>> DType.bfloat16.is_float(), DType.int32.is_float()
+            (True, False)
+        """
         return _INFO[self].kind is Kind.FLOAT
+
+    def is_float8(self) -> builtins.bool:
+        """Whether this is an 8-bit float (MAX's ``DType.is_float8()``).
+
+        Returns:
+            ``True`` for the ``float8_*`` types.
+
+        Example:
+            >>> DType.float8_e4m3fn.is_float8(), DType.float16.is_float8()
+            (True, False)
+        """
+        return _INFO[self].kind is Kind.FLOAT and _INFO[self].bits == 8
+
+    def is_half(self) -> builtins.bool:
+        """Whether this is a 16-bit float, ``float16`` or ``bfloat16`` (MAX's ``DType.is_half()``).
+
+        Returns:
+            ``True`` for the two 16-bit floats.
+
+        Example:
+            >>> DType.bfloat16.is_half(), DType.float32.is_half()
+            (True, False)
+        """
+        return _INFO[self].kind is Kind.FLOAT and _INFO[self].bits == 16
+
+    @property
+    def size_in_bits(self) -> int:
+        """Bits per element, as MAX counts them (``float4_e2m1fn`` is 4, ``bool`` is 8: a byte each).
+
+        Example:
+            >>> DType.float32.size_in_bits, DType.bool.size_in_bits
+            (32, 8)
+        """
+        return 8 if _INFO[self].kind is Kind.BOOL else _INFO[self].bits
+
+    @property
+    def size_in_bytes(self) -> int:
+        """Bytes per element, at least one (MAX's ``DType.size_in_bytes``).
+
+        Example:
+            >>> DType.float16.size_in_bytes, DType.float4_e2m1fn.size_in_bytes
+            (2, 1)
+        """
+        return max(1, (self.size_in_bits + 7) // 8)
+
+    @property
+    def align(self) -> int:
+        """The alignment of one element in bytes, its size (MAX's ``DType.align``).
+
+        Example:
+            >>> DType.int64.align
+            8
+        """
+        return self.size_in_bytes
+
+    def to_numpy(self) -> np.dtype:
+        """The NumPy (or ``ml_dtypes``) dtype of this dtype's host values (MAX's ``DType.to_numpy()``).
+
+        MAX refuses ``bfloat16`` and the float8 types here; latticecast gives their ``ml_dtypes`` dtype.
+
+        Returns:
+            :attr:`np_dtype`.
+
+        Example:
+            >>> DType.float32.to_numpy()
+            dtype('float32')
+        """
+        return self.np_dtype
+
+    @classmethod
+    def from_numpy(cls, dtype: Any) -> "DType":
+        """The dtype of NumPy dtype ``dtype`` (MAX's ``DType.from_numpy``).
+
+        Args:
+            dtype: a NumPy dtype, or anything ``np.dtype`` takes (``np.float16``).
+
+        Returns:
+            The matching :class:`DType`.
+
+        Raises:
+            UnknownDTypeError: ``dtype`` is not a dtype, or has no latticecast dtype.
+
+        Example:
+            >>> DType.from_numpy(np.dtype("int8"))
+            DType.int8
+        """
+        return cls._from_numpy(dtype)
 
     @property
     def is_complex(self) -> builtins.bool:

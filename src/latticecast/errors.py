@@ -113,10 +113,8 @@ class RegionTypeError(GraphError, TypeError):
 
 
 class AxisError(GraphError, IndexError):
-    """An axis outside ``[-rank, rank)`` of the value it names.
-
-    A :class:`GraphError`, and an ``IndexError`` as MAX raises for a bad axis, so code written
-    for MAX catches it unchanged."""
+    """An axis outside ``[-rank, rank)``. A :class:`GraphError` (a ``ValueError``, as MAX's reductions
+    raise) and an ``IndexError`` (as MAX's shape ops raise), so code written for MAX catches it unchanged."""
 
 
 class NoCurrentGraphError(GraphError, LookupError):

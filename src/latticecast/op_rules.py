@@ -107,14 +107,14 @@ class Needs(enum.Enum):
         if self is Needs.REAL_FLOAT:
             return dtype is DType.float32 or dtype is DType.float64
         if self is Needs.INTEGER:
-            return dtype.is_integral
+            return dtype.is_integral()
         if self is Needs.FLOAT:
-            return dtype.is_float
+            return dtype.is_float()
         if self is Needs.SIGNED:
             return dtype.is_signed or dtype.is_inexact
         if self is Needs.REAL_OR_BOOL:
             return not dtype.is_complex
-        return dtype.is_integral or dtype.is_bool
+        return dtype.is_integral() or dtype.is_bool
 
 
 @dataclass(frozen=True)

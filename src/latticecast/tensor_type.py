@@ -26,14 +26,14 @@ from typing import Any, Iterable
 import numpy as np
 
 from .device_ref import CPU, DeviceRef, DeviceRefLike
-from .dims import MAX_DIM, SymbolicDim, check_shape, is_static, static_size
+from .dims import MAX_DIM, Shape, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from .errors import GraphError
 
 __all__ = ["TensorType", "MAX_DIM", "check_shape", "as_tensor_type"]
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class TensorType:
     """A tensor of ``dtype`` and ``shape`` on ``device``: ``TensorType(DType.int16, [4])``,
     ``TensorType(DType.float32, ["batch", 10], DeviceRef.CPU())``.
@@ -42,10 +42,13 @@ class TensorType:
     split over the graph's mesh (``Graph(..., mesh=...)``; checked there). It is a layout, not part
     of the type: it takes no part in equality, so a graph's declared types and those of the model
     compiled from it compare equal (the model reports layouts as ``Model.input_shardings``).
+
+    As MAX's, a ``TensorType`` can be changed (``t.dtype = DType.int32``; the new value is checked
+    as the constructor checks it) and is hashable: do not change one that is a dict key.
     """
 
     dtype: DType
-    shape: tuple["int | SymbolicDim", ...] = ()
+    shape: Shape = Shape()
     device: DeviceRef = CPU
     sharding: Any = field(default=None, compare=False, repr=False)
 
@@ -55,6 +58,15 @@ class TensorType:
         object.__setattr__(self, "shape", check_shape(shape, "TensorType shape"))
         object.__setattr__(self, "device", CPU if device is None else DeviceRef.parse(device))
         object.__setattr__(self, "sharding", sharding)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "dtype":
+            value = DType.parse(value)
+        elif name == "shape":
+            value = check_shape(value, "TensorType shape")
+        elif name == "device":
+            value = CPU if value is None else DeviceRef.parse(value)
+        object.__setattr__(self, name, value)
 
     @property
     def rank(self) -> int:

@@ -134,7 +134,7 @@ def _plain(values: np.ndarray) -> np.ndarray:
         source = DType.parse(values.dtype)
     except ValueError:
         return values
-    return values.astype(np.int64 if source.is_integral else np.float64)
+    return values.astype(np.int64 if source.is_integral() else np.float64)
 
 
 def candidates(values: np.ndarray, target: DType | None = None, *, underflow: bool = False) -> list[Scalar]:

@@ -103,9 +103,9 @@ def _integer_like(label: str, op: str) -> bool:
         return False
     by_numpy = op in NUMPY_OPERATOR_OPS  # the label is the left operand
     if kind.startswith("np_array_"):
-        return not (by_numpy and DType(kind[len("np_array_"):]).is_float)
+        return not (by_numpy and DType(kind[len("np_array_"):]).is_float())
     dtype = DType(kind[len("np_"):])
-    return dtype.is_integral or (dtype.is_bool and by_numpy)
+    return dtype.is_integral() or (dtype.is_bool and by_numpy)
 
 
 def not_modelled(op: str, lhs: str, rhs: str) -> str | None:

@@ -49,7 +49,7 @@ from .mesh_layout import MeshLayout
 from .value import Value
 from .weight import Weight
 
-__all__ = ["Graph", "PassFailure", "current_graph"]
+__all__ = ["Graph", "KernelLibrary", "PassFailure", "current_graph"]
 
 
 class PassFailure(LatticecastError, RuntimeError):
@@ -97,6 +97,30 @@ _MAX_ONLY = {
 """``Graph`` arguments that only MAX's compiler can honour, and what each does there."""
 
 
+class KernelLibrary:
+    """MAX's ``KernelLibrary``, the Mojo kernels a graph's custom ops may call: latticecast's is empty.
+
+    ``Graph(..., kernel_library=KernelLibrary())`` builds as in MAX (every op here is StableHLO, and
+    custom ops are refused), so MAX code that passes one runs unchanged.
+
+    Args:
+        paths: Mojo kernel packages to load; latticecast loads none, so any is refused.
+
+    Raises:
+        GraphError: ``paths`` is not empty.
+
+    Example:
+        >>> from latticecast.max import DType, Graph, KernelLibrary, TensorType
+        >>> Graph("g", input_types=[TensorType(DType.float32, [2])], kernel_library=KernelLibrary()).name
+        'g'
+    """
+
+    def __init__(self, paths: Iterable[Any] = ()) -> None:
+        if list(paths):
+            raise GraphError(f"KernelLibrary({list(paths)!r}): latticecast builds StableHLO and loads no Mojo "
+                             "kernels; leave the paths out (custom ops have no StableHLO form)")
+
+
 def _refuse_max_only_arguments(name: str, forward: object, path: object, *, custom_extensions: list[object],
                                kernel_library: object, module: object, is_device_graph: bool,
                                extra: list[str]) -> None:
@@ -112,7 +136,7 @@ def _refuse_max_only_arguments(name: str, forward: object, path: object, *, cust
                          "policy='max')")
     for arg, value in (("custom_extensions", custom_extensions), ("kernel_library", kernel_library),
                        ("module", module), ("is_device_graph", is_device_graph)):
-        if value:
+        if value and not isinstance(value, KernelLibrary):  # MAX's empty library is what latticecast has
             raise GraphError(f"Graph({name!r}, ...): {arg}= {_MAX_ONLY[arg]}; latticecast builds StableHLO "
                              f"for PJRT and has no equivalent: leave it out")
     if forward is None and extra:
@@ -142,8 +166,9 @@ class Graph:
     ``input_names`` names the compiled model's inputs; ``debug_locations`` gives each
     op the user's source line; ``context`` is the MLIR context to build in.
 
-    MAX's ``path``, ``custom_extensions``, ``kernel_library``, ``module`` and
-    ``is_device_graph`` drive MAX's own compiler and are refused with the reason;
+    MAX's ``path``, ``custom_extensions``, ``kernel_library`` (but for latticecast's empty
+    :class:`KernelLibrary`), ``module`` and ``is_device_graph`` drive MAX's own compiler and are
+    refused with the reason;
     ``strict_device_placement`` is accepted and has nothing to decide, since a value on
     another device than the graph's is always an error here.
 

@@ -28,7 +28,7 @@ import numpy as np
 from jaxlib.mlir import ir
 
 from ..device_ref import DeviceRef, DeviceRefLike
-from ..dims import SymbolicDim
+from ..dims import Shape, SymbolicDim
 from ..dtypes import DType, DTypeLike
 from ..tensor_type import TensorType
 from ..weak import PType, Weak
@@ -56,7 +56,7 @@ class Value:
         self.graph = graph
         self.ir = value
         self.ptype = ptype
-        self.shape: tuple["int | SymbolicDim", ...] = shape if shape.__class__ is tuple else tuple(shape)
+        self.shape: Shape = shape if shape.__class__ is Shape else tuple.__new__(Shape, shape)
         self.storage: DType = storage if storage is not None else (
             ptype if ptype.__class__ is DType else graph.policy.materialize(ptype))
 

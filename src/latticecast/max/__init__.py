@@ -27,20 +27,60 @@ from typing import Any, Callable, Iterable
 
 from .. import ops
 from ..device_ref import DeviceKind, DeviceRef
-from ..dims import Dim, SymbolicDim
-from ..dtypes import DType
+from ..dims import AlgebraicDim, Dim, Shape, StaticDim, SymbolicDim
+from ..dtypes import DType as _DType
 from ..graph import Graph as _Graph
 from ..graph import Value
+from ..graph.graph import KernelLibrary
 from ..graph.ops.promotion import as_value, graph_of
 from ..graph.weight import Weight
-from ..policies import Policy
+from ..policies import Policy, policy
 from ..tensor_type import TensorType
 
-__all__ = ["DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "SymbolicDim", "TensorType", "TensorValue", "Value",
+__all__ = ["AlgebraicDim", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "KernelLibrary", "Shape", "StaticDim",
+           "SymbolicDim", "TensorType", "TensorValue", "Value",
            "Weight", "ops", "MAX_POLICY", "default_policy"]
 
 MAX_POLICY = "max-python"
 """The policy that reproduces MAX 26.7's promotion (``max.graph`` as measured)."""
+
+
+class _MaxDTypes(type):
+    """``DType`` as MAX's enum: iterating gives MAX 26.7's 21 members only; everything else is
+    :class:`latticecast.DType`'s (``DType.float32`` *is* latticecast's member)."""
+
+    def __iter__(cls) -> Any:
+        return iter(policy(MAX_POLICY).dtypes)
+
+    def __len__(cls) -> int:
+        return len(policy(MAX_POLICY).dtypes)
+
+    def __contains__(cls, item: object) -> bool:
+        return item in policy(MAX_POLICY).dtypes
+
+    def __getattr__(cls, name: str) -> Any:
+        return getattr(_DType, name)
+
+    def __getitem__(cls, name: str) -> _DType:
+        return _DType[name]
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return _DType(*args, **kwargs)
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, _DType)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, _DType)
+
+    def __repr__(cls) -> str:
+        return "<enum 'DType'>"
+
+
+class DType(metaclass=_MaxDTypes):
+    """MAX's ``max.dtype.DType``: latticecast's :class:`~latticecast.DType` whose iteration (``for d in
+    DType``, ``len(DType)``) gives the 21 dtypes MAX 26.7 has, as a MAX program (or MAX's test suite)
+    enumerating dtypes expects; ``DType.float32`` and every method are latticecast's."""
 
 
 class _ValueType(type):

@@ -78,7 +78,7 @@ class AnvilPolicy(LatticePolicy):
                         "no type lies above both on anvil's lattice")
 
     def weak_and_strong(self, w: Weak, d: DType) -> Decision:
-        if w.dtype.is_float and not d.is_float:
+        if w.dtype.is_float() and not d.is_float():
             return Decision(w, "an ambiguous float meets a known non-float: the known value takes the "
                                "ambiguous type")
         if d.is_bool and not w.dtype.is_bool:
@@ -97,7 +97,7 @@ class AnvilOpTypes(OpTypeRules):
     def true_divide(self, t: "PType | str") -> PType | None:
         t = self.policy.canonical(t)
         dtype = t.dtype if isinstance(t, Weak) else t
-        if dtype.is_float:
+        if dtype.is_float():
             return t
         target = DType.float64 if dtype.bitwidth == 64 else DType.float32
         return Weak(target) if isinstance(t, Weak) else target

@@ -228,7 +228,7 @@ class OpTypeRules:
         width = policy.default_int.bitwidth
         if dtype.is_bool:
             return policy.default_int
-        if dtype.is_integral and dtype.bitwidth < width and not dtype.needs_lowering:
+        if dtype.is_integral() and dtype.bitwidth < width and not dtype.needs_lowering:
             for d in policy.dtypes:
                 if d.kind is dtype.kind and d.bitwidth == width and not d.needs_lowering:
                     return d

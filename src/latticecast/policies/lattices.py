@@ -93,8 +93,8 @@ integer divides in float32 (float64 for 64-bit ones with x64 on; int4 too is flo
 
 
 JAX_STRICT_EDGES: dict[PType, list[PType]] = {
-    Weak(_D.int64): [Weak(_D.float64), *(d for d in JAX_DTYPES if d.is_integral)],
-    Weak(_D.float64): [Weak(_D.complex128), *(d for d in JAX_DTYPES if d.is_float)],
+    Weak(_D.int64): [Weak(_D.float64), *(d for d in JAX_DTYPES if d.is_integral())],
+    Weak(_D.float64): [Weak(_D.complex128), *(d for d in JAX_DTYPES if d.is_float())],
     Weak(_D.complex128): [d for d in JAX_DTYPES if d.is_complex],
 }
 """``jax_numpy_dtype_promotion='strict'``: weak values defer to any dtype of their kind or a

@@ -152,7 +152,7 @@ class MaxPythonPolicy(Policy):
         width = max(a.bitwidth, b.bitwidth)
         if kind is not Kind.FLOAT:
             return self._by_kind_and_width[(kind, width)]
-        widest = [d for d in (a, b) if d.is_float and d.bitwidth == width and width >= _NARROWEST_TARGET_FLOAT_BITS]
+        widest = [d for d in (a, b) if d.is_float() and d.bitwidth == width and width >= _NARROWEST_TARGET_FLOAT_BITS]
         if widest:  # a float operand is at least as wide as the other operand: the wider float, bfloat16 over float16
             return max(widest, key=lambda d: d is _D.bfloat16)
         return self._by_kind_and_width[(Kind.FLOAT, max(width, _NARROWEST_TARGET_FLOAT_BITS))]
@@ -163,13 +163,13 @@ class MaxPythonPolicy(Policy):
         which compares widths: ``float8_e8m0fnu -> float16`` counts as exact)."""
         if x is t or x.is_bool:
             return True
-        if x.is_integral and t.is_integral:
+        if x.is_integral() and t.is_integral():
             if x.kind is t.kind:
                 return t.bitwidth >= x.bitwidth
             return x.is_unsigned and t.is_signed and t.bitwidth > x.bitwidth
-        if x.is_integral and t.is_float:
+        if x.is_integral() and t.is_float():
             return x.bitwidth <= t.mantissa_bits + 1
-        if x.is_float and t.is_float:
+        if x.is_float() and t.is_float():
             return t.bitwidth > x.bitwidth
         return False
 
@@ -188,7 +188,7 @@ class MaxPythonPolicy(Policy):
     def weak_and_strong(self, w: Weak, d: DType) -> Decision:
         """The scalar takes ``d``; a float scalar only a float ``d``. Whether the value fits ``d``
         (and whether MAX can make a constant of ``d`` at all) is :meth:`MaxPythonLiterals.problem`'s."""
-        if w.dtype.is_float and not d.is_float:
+        if w.dtype.is_float() and not d.is_float():
             return Decision(None, _SCALAR_RULE, f"Unsafe cast: Can't promote python float to dtype(DType.{d.name})")
         return Decision(d, _SCALAR_RULE)
 
@@ -217,7 +217,7 @@ def scalar_range(d: DType) -> tuple[float, float]:
     float8/float6/float4 types: their finite range (MAX's float8_e5m2 entry aside)."""
     if d in _MAX_SCALAR_RANGE_QUIRKS:
         return _MAX_SCALAR_RANGE_QUIRKS[d]
-    if d.is_float and d.bitwidth >= _NARROWEST_TARGET_FLOAT_BITS:
+    if d.is_float() and d.bitwidth >= _NARROWEST_TARGET_FLOAT_BITS:
         exact = 2 ** (d.mantissa_bits + 1)
         return -exact, exact
     return d.min_value, d.max_value
@@ -246,7 +246,7 @@ class MaxPythonLiterals(LiteralRules):
         if isinstance(value, complex):
             return f"MAX has no complex dtypes for the literal {value!r}"
         if isinstance(value, float):
-            if not target.is_float:
+            if not target.is_float():
                 return f"Can't promote python float to dtype(DType.{target.name})"
         else:
             lo, hi = scalar_range(target)
@@ -295,10 +295,10 @@ class MaxPythonNumpyValues(NumpyValueRules):
         source = DType.parse(values.dtype)
         if source.is_complex:
             return f"MAX has no complex dtypes for an array of {source.name}"
-        if source.is_float and target.is_integral:
+        if source.is_float() and target.is_integral():
             return (f"Refusing to implicitly promote float array to dtype(DType.{target.name}) (MAX takes a "
                     "float array only for a float or bool dtype)")
-        if source.is_integral:
+        if source.is_integral():
             lo, hi = scalar_range(target)
             for value in candidates(values):
                 assert not isinstance(value, complex)  # an integer array's elements
@@ -330,7 +330,7 @@ class MaxPythonOpTypes(OpTypeRules):
                 t = taken
             assert isinstance(t, DType)
             dtypes.append(t)
-        if all(d.is_integral for d in dtypes):
+        if all(d.is_integral() for d in dtypes):
             return DivisionOperands(tuple(dtypes), _INTEGER_QUOTIENT)
         if tuple(dtypes) == given:
             return None  # two graph values that are not both integers: promoted as for any op

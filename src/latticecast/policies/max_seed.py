@@ -59,7 +59,7 @@ class MaxPolicy(LatticePolicy):
         return self.dtypes
 
     def weak_and_strong(self, w: Weak, d: DType) -> Decision:
-        if w.dtype.is_float and not d.is_float:
+        if w.dtype.is_float() and not d.is_float():
             return Decision(None, _SCALAR_RULE,
                             f"Unsafe cast: can't promote a python float to dtype({self.type_name(d)})")
         return Decision(d, _SCALAR_RULE)
@@ -99,7 +99,7 @@ class MaxOpTypes(OpTypeRules):
     def true_divide(self, t: "PType | str") -> PType | None:
         t = self.policy.canonical(t)
         dtype = t.dtype if isinstance(t, Weak) else t
-        if dtype.is_float:
+        if dtype.is_float():
             return t
         return DType.float64 if dtype.bitwidth == 64 else DType.float32
 

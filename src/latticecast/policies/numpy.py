@@ -111,7 +111,7 @@ def _reach(d: DType) -> frozenset[DType]:
 def _ml_safe(d: DType) -> tuple[frozenset[DType], frozenset[DType]]:
     """(what ``d`` casts safely to, what casts safely to ``d``) among NumPy's own dtypes, as ml_dtypes
     registers it."""
-    if d.is_float:
+    if d.is_float():
         return frozenset(NUMPY_ML_FLOAT_SAFE_TO), frozenset(NUMPY_ML_FLOAT_SAFE_FROM)
     return frozenset(NUMPY_ML_INT_SAFE_TO[d.is_signed]), frozenset({DType.bool})
 
@@ -120,7 +120,7 @@ def _ml_cast_registered(a: DType, b: DType) -> bool:
     """Whether ml_dtypes registers a cast function from ``a`` to ``b`` (both its types)."""
     if DType.float8_e8m0fnu in (a, b):
         return {a, b} == {DType.float8_e8m0fnu, DType.bfloat16}
-    if a.is_integral and b.is_integral:
+    if a.is_integral() and b.is_integral():
         return a.kind is b.kind and a.bitwidth < b.bitwidth
     return frozenset({a, b}) not in NUMPY_ML_MISSING_CASTS
 
@@ -227,7 +227,7 @@ class NumpyPolicy(Policy):
         if _KIND_RANK[w.dtype.kind] <= _KIND_RANK[d.kind]:
             return Decision(d, f"NEP 50: a Python {py} takes the dtype of the array ({d.name})")
         rule = f"NEP 50: a Python {py} is of a higher kind than {d.name}, so its default type joins in"
-        if w.dtype.is_complex and d.is_float:
+        if w.dtype.is_complex and d.is_float():
             # complex_common_dtype: a float array keeps its precision (float32 + 1j -> complex64)
             return Decision(_strong(d, DType.complex64), rule)
         return Decision(_strong(d, w.dtype), rule)

@@ -97,7 +97,7 @@ class TorchPolicy(Policy):
         if a in _FLOAT8 or b in _FLOAT8 or a in _SHELL_SIGNED or b in _SHELL_SIGNED:
             return None
         if a in _UNSIGNED_RULE or b in _UNSIGNED_RULE:
-            floats = [d for d in (a, b) if d.is_float]
+            floats = [d for d in (a, b) if d.is_float()]
             return floats[0] if floats else None
         return self._classic.join(a, b)
 
@@ -138,7 +138,7 @@ class TorchPolicy(Policy):
         """``combine_categories(higher, lower)`` for a lower class of a higher category."""
         if lower.is_complex and higher in _FLOAT8:
             return None  # PyTorch has no complex type of a float8 dtype
-        if lower.is_complex and higher.is_float:
+        if lower.is_complex and higher.is_float():
             # toComplexType: float64 -> complex128, float32/bfloat16 -> complex64, float16 -> complex32,
             # which latticecast lacks: complex64 holds all its values
             return DType.complex128 if higher is DType.float64 else DType.complex64

@@ -93,16 +93,16 @@ def _kind_error(where: str, spec: TensorSpec, what: str) -> InputDTypeError:
 def _value_rule(dtype: DType) -> str:
     if dtype.is_bool:
         return "a bool input takes Python bools."
-    if dtype.is_integral:
+    if dtype.is_integral():
         article = "an" if dtype.name.startswith("i") else "a"
         return f"{article} {dtype.name} input takes Python ints."
-    if dtype.is_float:
+    if dtype.is_float():
         return f"a {dtype.name} input takes Python ints and floats."
     return f"a {dtype.name} input takes Python ints, floats and complex numbers."
 
 
 def _range_error(where: str, spec: TensorSpec, value: object, problem: str) -> InputRangeError:
-    if spec.dtype.is_integral:
+    if spec.dtype.is_integral():
         fix = (f"pass values in range, or wrap them explicitly with "
                f"np.array(values).astype({np_spelling(spec.dtype)})")
         rule = "latticecast does not wrap Python values around"

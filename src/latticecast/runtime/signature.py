@@ -34,7 +34,7 @@ def platform_problem(dtype: DType, platform: str) -> str | None:
     /work/research/lowp/measure_xla.py). The runtime asks before compiling, so the user
     sees this instead.
     """
-    if platform == "cpu" and dtype.is_float and dtype.bitwidth == 6:
+    if platform == "cpu" and dtype.is_float() and dtype.bitwidth == 6:
         return (f"XLA:CPU cannot compile {dtype.name} ({dtype.mlir_name}): its LLVM emitter has no 6-bit "
                 f"floats (jaxlib 0.10.2 fails with an INTERNAL error); convert to a type it runs, such as "
                 f"float8_e4m3fn or float16, before the program reaches PJRT, or run on a platform that has "
@@ -137,7 +137,7 @@ def _pattern(what: str, mlir_type: Any, dim_var: str | None) -> TensorPattern:
     dtype = _element_dtype(what, mlir_type)
     shape = tuple(None if mlir_type.is_dynamic_dim(i) else int(mlir_type.get_dim_size(i))
                   for i in range(mlir_type.rank))
-    if dim_var is not None and (shape or not dtype.is_integral):
+    if dim_var is not None and (shape or not dtype.is_integral()):
         raise UnsupportedModuleError(
             f"{what} is marked {DIM_VAR_ATTR} = {dim_var!r} but has type {mlir_type}; a dimension variable's "
             f"value is a rank-0 integer (tensor<i32> or tensor<i64>).")

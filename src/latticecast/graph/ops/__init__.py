@@ -240,7 +240,7 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
         raise GraphError(f"{what} would have {count} elements, more than the {RANGE_LIMIT} a range can have (MAX's "
                          "compiler stops there too); use a smaller range")
     # integers count in int64 (an int8 range from -100 to 100 passes 127 on the way), floats in dtype
-    work = DType.int64 if d.is_integral and not d.is_bool else d
+    work = DType.int64 if d.is_integral() and not d.is_bool else d
     if not isinstance(start, Value) and not isinstance(step, Value) and count:
         problem = scalar_problem(start, d) or scalar_problem(start + (count - 1) * step, d)
         if problem:

@@ -318,7 +318,7 @@ def switch(index: TensorValueLike, branches: Sequence[Callable[..., Any]], *oper
         raise GraphError("switch needs at least one branch (JAX: 'Empty branch sequence'); pass a list of callables")
     g = graph_of(index, *operands)
     k = as_value(index, g, materialize=True)
-    if k.shape or not k.storage.is_integral or k.storage.is_bool:
+    if k.shape or not k.storage.is_integral() or k.storage.is_bool:
         raise RegionTypeError(f"switch: index must be an integer scalar, not {_describe(k.storage, k.shape)} "
                               "(JAX: 'Index type must be an integer'); convert it: index.cast(DType.int32)")
     if k.storage is not DType.int32:
@@ -388,7 +388,7 @@ def _bounds(g: "Graph", lower: TensorValueLike, upper: TensorValueLike) -> tuple
     lo, hi = operand(lower, g), operand(upper, g)
     for x, name in ((lo, "lower"), (hi, "upper")):
         kind_ok = (isinstance(x.value, int) and not isinstance(x.value, bool) if isinstance(x, Literal)
-                   else x.storage.is_integral and not x.storage.is_bool)
+                   else x.storage.is_integral() and not x.storage.is_bool)
         if not kind_ok or x.shape:
             got = repr(x.value) if isinstance(x, Literal) else _describe(x.storage, x.shape)
             raise RegionTypeError(f"fori_loop: {name} must be an integer scalar, not {got}; pass a Python int or "

@@ -67,13 +67,13 @@ def _binary(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str,
 
 # -- arithmetic ---------------------------------------------------------------------------------
 
-def add(x: TensorValueLike, y: TensorValueLike) -> Value:
+def add(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise ``x + y``, after promotion (``x + y`` on values calls it).
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -95,16 +95,16 @@ def add(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> w.dtype
         DType.int8
     """
-    return _binary("stablehlo.add", x, y, "+")
+    return _binary("stablehlo.add", lhs, rhs, "+")
 
 
-def subtract(x: TensorValueLike, y: TensorValueLike) -> Value:
+def subtract(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise ``x - y``, after promotion (MAX's name: ``sub``).
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -122,16 +122,16 @@ def subtract(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> z.dtype                      # jax: int8 and uint8 meet at int16
         DType.int16
     """
-    return _binary("stablehlo.subtract", x, y, "-")
+    return _binary("stablehlo.subtract", lhs, rhs, "-")
 
 
-def multiply(x: TensorValueLike, y: TensorValueLike) -> Value:
+def multiply(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise ``x * y``, after promotion (MAX's name: ``mul``).
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -149,16 +149,16 @@ def multiply(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> z.dtype                      # jax: int8 and uint8 meet at int16
         DType.int16
     """
-    return _binary("stablehlo.multiply", x, y, "*")
+    return _binary("stablehlo.multiply", lhs, rhs, "*")
 
 
-def power(x: TensorValueLike, y: TensorValueLike) -> Value:
+def power(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise ``x ** y``, after promotion (MAX's name: ``pow``).
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -181,18 +181,18 @@ def power(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([49,  1,  4, 25], dtype=int32)]
     """
-    return _binary("stablehlo.power", x, y, "**")
+    return _binary("stablehlo.power", lhs, rhs, "**")
 
 
-def remainder(x: TensorValueLike, y: TensorValueLike) -> Value:
+def remainder(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """StableHLO's ``remainder``: C's ``fmod``, whose result has the sign of the dividend.
 
     Python's ``%`` (the sign of the divisor) is :func:`mod`.
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -215,7 +215,7 @@ def remainder(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([-1, -1,  2,  2], dtype=int32)]
     """
-    return _binary("stablehlo.remainder", x, y, "remainder")
+    return _binary("stablehlo.remainder", lhs, rhs, "remainder")
 
 
 def _extremum(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str) -> Value:
@@ -249,16 +249,16 @@ def _compare_values(a: Value, b: Value, direction: str) -> Value:
     return Value(g, op.result, DType.bool, a.shape)
 
 
-def maximum(x: TensorValueLike, y: TensorValueLike) -> Value:
+def maximum(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """The elementwise maximum of ``x`` and ``y``, after promotion (MAX's ``ops.max(x, y)``).
 
     Complex numbers are ordered lexicographically (real part, then imaginary part), as in
     NumPy and JAX.
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -281,18 +281,18 @@ def maximum(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([0, 0, 2, 5], dtype=int32)]
     """
-    return _extremum("stablehlo.maximum", x, y, "maximum")
+    return _extremum("stablehlo.maximum", lhs, rhs, "maximum")
 
 
-def minimum(x: TensorValueLike, y: TensorValueLike) -> Value:
+def minimum(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """The elementwise minimum of ``x`` and ``y``, after promotion (MAX's ``ops.min(x, y)``).
 
     Complex numbers are ordered lexicographically, as in :func:`maximum`.
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -315,7 +315,7 @@ def minimum(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([-7, -1,  0,  0], dtype=int32)]
     """
-    return _extremum("stablehlo.minimum", x, y, "minimum")
+    return _extremum("stablehlo.minimum", lhs, rhs, "minimum")
 
 
 # -- division -----------------------------------------------------------------------------------
@@ -367,7 +367,7 @@ def _as_inexact(g: "Graph", x: "Value | Literal | WeakArray", target: DType,
     return convert(x, target)
 
 
-def divide(x: TensorValueLike, y: TensorValueLike) -> Value:
+def divide(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """True division ``x / y`` (MAX's name: ``div``; also ``true_divide``).
 
     Integers divide in the policy's float, except under ``jax-lax``, whose ``lax.div`` divides
@@ -375,9 +375,9 @@ def divide(x: TensorValueLike, y: TensorValueLike) -> Value:
     float64 first (:meth:`OpTypeRules.divide_operands <latticecast.policies.components.OpTypeRules.divide_operands>`).
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the policy's inexact type for the operands (integers divide in the policy's
@@ -399,21 +399,21 @@ def divide(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([-3.5, -0.5,  1. ,  2.5], dtype=float32)]
     """
-    return _inexact(TRUE_DIVIDE, "stablehlo.divide", x, y, "/")
+    return _inexact(TRUE_DIVIDE, "stablehlo.divide", lhs, rhs, "/")
 
 
 true_divide = divide
 
 
-def atan2(x: TensorValueLike, y: TensorValueLike) -> Value:
+def atan2(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """The elementwise arc tangent of ``x / y``, in radians, in the quadrant of ``(y, x)``.
 
     Integer operands are taken to the policy's float first, as for :func:`divide`.
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the policy's inexact type for the operands (integers divide in the policy's
@@ -431,7 +431,7 @@ def atan2(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> z.dtype
         DType.float32
     """
-    return _inexact(INEXACT_BINARY, "stablehlo.atan2", x, y, "atan2")
+    return _inexact(INEXACT_BINARY, "stablehlo.atan2", lhs, rhs, "atan2")
 
 
 def _floor_operands(x: TensorValueLike, y: TensorValueLike, symbol: str) -> Promoted:
@@ -451,16 +451,16 @@ def _has_negatives(dtype: DType) -> bool:
     return dtype.min_value < 0
 
 
-def floor_divide(x: TensorValueLike, y: TensorValueLike) -> Value:
+def floor_divide(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Floor division ``x // y``: rounds toward negative infinity, for integers too (MAX's name: ``floor_div``).
 
     StableHLO's ``divide`` truncates; this op corrects the quotient where the signs differ,
     as Python, NumPy and MAX do.
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -483,7 +483,7 @@ def floor_divide(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([-3, -1,  0,  1], dtype=int32)]
     """
-    p = _floor_operands(x, y, "//")
+    p = _floor_operands(lhs, rhs, "//")
     a, b = p.values
     target = p.decision.target
     if target.is_inexact:
@@ -507,15 +507,15 @@ def _one(v: Value) -> Value:
     return constant_value(v.graph, 1, v.storage)
 
 
-def mod(x: TensorValueLike, y: TensorValueLike) -> Value:
+def mod(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Python's ``x % y``: the remainder with the sign of the divisor, as in Python and NumPy.
 
     C's ``fmod`` (the sign of the dividend) is :func:`remainder`.
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -538,7 +538,7 @@ def mod(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([2, 2, 2, 2], dtype=int32)]
     """
-    p = _floor_operands(x, y, "%")
+    p = _floor_operands(lhs, rhs, "%")
     r = _emit(p, "stablehlo.remainder")
     if not _has_negatives(p.decision.target):
         return r
@@ -549,11 +549,11 @@ def mod(x: TensorValueLike, y: TensorValueLike) -> Value:
 
 def _comparison(direction: str, symbol: str, name: str) -> Callable[[TensorValueLike, TensorValueLike], Value]:
     ordering = direction not in ("EQ", "NE")
-    def op(x: TensorValueLike, y: TensorValueLike) -> Value:
-        g = graph_of(x, y)
+    def op(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
+        g = graph_of(lhs, rhs)
         with g.context:
             attrs = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get(direction)}
-        p = promote(STABLEHLO["stablehlo.compare"], symbol, x, y, graph=g)
+        p = promote(STABLEHLO["stablehlo.compare"], symbol, lhs, rhs, graph=g)
         if ordering and p.decision.target.is_complex:
             raise DomainError(f"{symbol}: complex numbers have no order (as in JAX); compare their real parts "
                                  f"or magnitudes (abs(x) {symbol} ...)", policy=g.policy.name)
@@ -572,9 +572,9 @@ _COMPARISON_DOC = """Elementwise ``x {symbol} y``, after promotion; the result i
     int16 under ``jax``), then compared with StableHLO's ``compare`` (direction ``{direction}``).{ordered}
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A bool value of the operands' broadcast shape.
@@ -608,13 +608,13 @@ greater_equal = _comparison("GE", ">=", "greater_equal")
 
 # -- bitwise ------------------------------------------------------------------------------------
 
-def bitwise_and(x: TensorValueLike, y: TensorValueLike) -> Value:
+def bitwise_and(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise ``x & y``: bitwise and on integers, logical and on bool.
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -637,16 +637,16 @@ def bitwise_and(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([0, 6, 2, 4], dtype=int32)]
     """
-    return _binary("stablehlo.and", x, y, "&")
+    return _binary("stablehlo.and", lhs, rhs, "&")
 
 
-def bitwise_or(x: TensorValueLike, y: TensorValueLike) -> Value:
+def bitwise_or(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise ``x | y``: bitwise or on integers, logical or on bool.
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -669,16 +669,16 @@ def bitwise_or(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([-7, -1,  3,  5], dtype=int32)]
     """
-    return _binary("stablehlo.or", x, y, "|")
+    return _binary("stablehlo.or", lhs, rhs, "|")
 
 
-def bitwise_xor(x: TensorValueLike, y: TensorValueLike) -> Value:
+def bitwise_xor(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise ``x ^ y``: bitwise exclusive or on integers, logical on bool.
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -701,16 +701,16 @@ def bitwise_xor(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([-8, -2,  3,  4], dtype=int32)]
     """
-    return _binary("stablehlo.xor", x, y, "^")
+    return _binary("stablehlo.xor", lhs, rhs, "^")
 
 
-def left_shift(x: TensorValueLike, y: TensorValueLike) -> Value:
+def left_shift(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise ``x << y``, after promotion.
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -733,16 +733,16 @@ def left_shift(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([-14,  -2,   4,  10], dtype=int32)]
     """
-    return _binary("stablehlo.shift_left", x, y, "<<")
+    return _binary("stablehlo.shift_left", lhs, rhs, "<<")
 
 
-def right_shift(x: TensorValueLike, y: TensorValueLike) -> Value:
+def right_shift(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise ``x >> y``: arithmetic for signed integers, logical for unsigned ones.
 
     Args:
-        x: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
+        lhs: The left operand: a graph :class:`~latticecast.Value`, or a Python scalar (weakly
             typed: it takes the other operand's dtype where it fits), a NumPy scalar or array.
-        y: The right operand, as ``x``.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, with the operands' broadcast shape.
@@ -765,7 +765,7 @@ def right_shift(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([-7, -1, 2, 5], np.int32))
         [array([-4, -1,  1,  2], dtype=int32)]
     """
-    p = promote(STABLEHLO["stablehlo.shift_right_arithmetic"], ">>", x, y)
+    p = promote(STABLEHLO["stablehlo.shift_right_arithmetic"], ">>", lhs, rhs)
     name = "stablehlo.shift_right_logical" if p.decision.target.is_unsigned else "stablehlo.shift_right_arithmetic"
     return _emit(p, name)
 
@@ -1088,12 +1088,12 @@ def _bools(what: str, *xs: TensorValueLike) -> None:
                                  "bitwise operators & | ^ ~")
 
 
-def logical_and(x: TensorValueLike, y: TensorValueLike) -> Value:
+def logical_and(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise logical and of two bool operands (MAX's ``ops.logical_and``).
 
     Args:
-        x: A bool graph value, or a Python bool.
-        y: A bool graph value, or a Python bool.
+        lhs: A bool graph value, or a Python bool.
+        rhs: A bool graph value, or a Python bool.
 
     Returns:
         A bool value of the operands' broadcast shape.
@@ -1110,16 +1110,16 @@ def logical_and(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([0, 0, 1, 1], bool), np.array([0, 1, 0, 1], bool))
         [array([False, False, False,  True])]
     """
-    _bools("logical_and", x, y)
-    return bitwise_and(x, y)
+    _bools("logical_and", lhs, rhs)
+    return bitwise_and(lhs, rhs)
 
 
-def logical_or(x: TensorValueLike, y: TensorValueLike) -> Value:
+def logical_or(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise logical or of two bool operands.
 
     Args:
-        x: A bool graph value, or a Python bool.
-        y: A bool graph value, or a Python bool.
+        lhs: A bool graph value, or a Python bool.
+        rhs: A bool graph value, or a Python bool.
 
     Returns:
         A bool value of the operands' broadcast shape.
@@ -1136,16 +1136,16 @@ def logical_or(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([0, 0, 1, 1], bool), np.array([0, 1, 0, 1], bool))
         [array([False,  True,  True,  True])]
     """
-    _bools("logical_or", x, y)
-    return bitwise_or(x, y)
+    _bools("logical_or", lhs, rhs)
+    return bitwise_or(lhs, rhs)
 
 
-def logical_xor(x: TensorValueLike, y: TensorValueLike) -> Value:
+def logical_xor(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Elementwise logical exclusive or of two bool operands.
 
     Args:
-        x: A bool graph value, or a Python bool.
-        y: A bool graph value, or a Python bool.
+        lhs: A bool graph value, or a Python bool.
+        rhs: A bool graph value, or a Python bool.
 
     Returns:
         A bool value of the operands' broadcast shape.
@@ -1162,8 +1162,8 @@ def logical_xor(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([0, 0, 1, 1], bool), np.array([0, 1, 0, 1], bool))
         [array([False,  True,  True, False])]
     """
-    _bools("logical_xor", x, y)
-    return bitwise_xor(x, y)
+    _bools("logical_xor", lhs, rhs)
+    return bitwise_xor(lhs, rhs)
 
 
 def logical_not(x: TensorValueLike) -> Value:

@@ -64,7 +64,7 @@ Dims = tuple["int | SymbolicDim", ...]
 def _indices(x: TensorValueLike, what: str) -> Value:
     """``x`` as an ``int64`` index value, or a :class:`GraphError` for a float or bool one."""
     v = unary_operand(x, what)
-    if not v.storage.is_integral or v.storage.is_bool:
+    if not v.storage.is_integral() or v.storage.is_bool:
         raise GraphError(f"{what}: indices must be integers (MAX takes int32 or int64), not "
                          f"{v.storage.name}; cast them first (indices.cast(DType.int64))")
     return v if v.storage is DType.int64 and not v.is_weak else convert(v, DType.int64)

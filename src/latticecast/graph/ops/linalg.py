@@ -26,7 +26,7 @@ from .shape import _reshaped, format_shape, squeeze, unsqueeze
 __all__ = ["matmul", "outer", "band_part"]
 
 
-def matmul(x: TensorValueLike, y: TensorValueLike) -> Value:
+def matmul(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     """Matrix product ``x @ y``, after promotion.
 
     1-D operands are treated as NumPy and MAX treat them (a row on the left, a column on the
@@ -35,8 +35,8 @@ def matmul(x: TensorValueLike, y: TensorValueLike) -> Value:
     with its own meaning, which the pass leaves alone.
 
     Args:
-        x: The left operand: a graph value or NumPy array of rank 1 or more.
-        y: The right operand, as ``x``.
+        lhs: The left operand: a graph value or NumPy array of rank 1 or more.
+        rhs: The right operand, as ``lhs``.
 
     Returns:
         A value of the promoted dtype, of shape ``batch + [M, N]`` (less the dropped 1-D axes).
@@ -57,8 +57,8 @@ def matmul(x: TensorValueLike, y: TensorValueLike) -> Value:
         >>> g.compile()(np.array([[1, 2, 3], [4, 5, 6]], np.int8), np.array([1, 0, -1], np.float16))[0].tolist()
         [-2.0, -2.0]
     """
-    g = graph_of(x, y)
-    a, b = operand(x, g), operand(y, g)
+    g = graph_of(lhs, rhs)
+    a, b = operand(lhs, g), operand(rhs, g)
     if isinstance(a, Literal) or isinstance(b, Literal):
         raise GraphError("matmul needs two tensors, not a Python scalar")
     if a.rank == 0 or b.rank == 0:

@@ -111,7 +111,7 @@ def _array_dtype(values: np.ndarray) -> DType:
 
 def _python_zero(dtype: DType) -> Scalar:
     """A Python number of ``dtype``'s kind: what NumPy's object loop makes of each element."""
-    return False if dtype.is_bool else 0 if dtype.is_integral else 0j if dtype.is_complex else 0.0
+    return False if dtype.is_bool else 0 if dtype.is_integral() else 0j if dtype.is_complex else 0.0
 
 
 Operand = "Value | Literal | WeakArray"
@@ -263,7 +263,7 @@ def promote(rule: OpRule, symbol: str, *xs: TensorValueLike, graph: "Graph | Non
     g = graph or graph_of(*xs)
     ops = [x if x.__class__ is Value and x.graph is g else operand(x, g, promotes=True) for x in xs]
     decision = decide_operands(g, rule, symbol, ops)
-    shape = ops[0].shape
+    shape: tuple["int | SymbolicDim", ...] = ops[0].shape
     for o in ops:
         if o.shape != shape:
             shape = broadcast_shapes(*(o.shape for o in ops))
