@@ -495,6 +495,12 @@ class Graph:
             self.input_names = self.input_names + (weight.name,)
         return value
 
+    def weight_named(self, name: str) -> "Weight | None":
+        """The weight of this graph named ``name`` (``None``: there is none); ``add_weight`` of it gives
+        its value."""
+        found = self._weights.get(name)
+        return None if found is None else found[0]
+
     @property
     def weights(self) -> dict[str, TensorType]:
         """The weights in the graph, by name, in the order of ``@main``'s arguments after the inputs."""

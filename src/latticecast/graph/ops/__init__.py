@@ -57,6 +57,7 @@ from ..value import Value
 from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, while_loop
 from .collectives import allgather, allreduce, distributed_broadcast, reducescatter
 from .dynamic import iota
+from .external import assert_same_device, constant_external
 from .convolution import conv, conv2d, conv2d_transpose, conv3d
 from .elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_not,
                           bitwise_or, bitwise_xor, cast, ceil, cos, cosh, div, divide, equal, erf, exp, expm1, floor,
@@ -76,7 +77,7 @@ from .reduction import (argmax, argmin, max, mean, min, prod, reduce_max, reduce
                         reduce_sum, sum)
 from .resize import InterpolationMode, resize, resize_bicubic, resize_linear, resize_nearest
 from .selection import clamp, select, where
-from .shape import (broadcast_to, concat, flatten, permute, rebind, reshape, shape_to_tensor, squeeze, stack,
+from .shape import (as_interleaved_complex, broadcast_to, concat, flatten, permute, rebind, reshape, shape_to_tensor, squeeze, stack,
                     transfer_to, transpose, unsqueeze)
 from .sharding import shard
 from .signal import hann_window, irfft
@@ -110,7 +111,9 @@ __all__ = [
     "where", "select", "clamp",
     # shape and indexing
     "reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat", "stack",
-    "rebind", "slice_tensor", "transfer_to", "shape_to_tensor",
+    "rebind", "slice_tensor", "transfer_to", "shape_to_tensor", "as_interleaved_complex",
+    # MAX's weights by name, and its device check
+    "constant_external", "assert_same_device",
     # gathering and scattering: MAX's and NumPy's (take, take_along_axis)
     "gather", "gather_nd", "take", "take_along_axis", "scatter", "scatter_add", "scatter_max", "scatter_min",
     "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul",

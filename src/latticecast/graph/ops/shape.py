@@ -527,3 +527,33 @@ def shape_to_tensor(shape: Iterable[Any]) -> Value:
     dims = check_shape(shape, "shape_to_tensor")
     g = graph_of()
     return Value(g, shape_value(g, dims), DType.int64, (len(dims),))
+
+
+def as_interleaved_complex(x: TensorValueLike) -> Value:
+    """MAX's complex layout: the last axis's alternating (real, imag) pairs as a final axis of 2.
+
+    Args:
+        x: A value whose last dimension is static and even.
+
+    Returns:
+        ``x`` reshaped to ``[..., n // 2, 2]``.
+
+    Raises:
+        GraphError: The last dimension is symbolic (also a ``TypeError`` in MAX) or odd.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType, ops
+        >>> with Graph("c", input_types=[TensorType(DType.float32, [3, 8])]) as g:
+        ...     g.output(ops.as_interleaved_complex(g.inputs[0]))
+        >>> g.output_types[0].shape
+        (3, 4, 2)
+    """
+    v = unary_operand(x, "as_interleaved_complex")
+    if v.rank == 0:
+        raise GraphError("as_interleaved_complex needs a value with at least one axis (pairs of real, imag)")
+    last = v.shape[-1]
+    if not isinstance(last, int):
+        raise GraphError(f"as_interleaved_complex: the last dimension ({last}) must be static; rebind it to a size")
+    if int(last) % 2:
+        raise GraphError(f"as_interleaved_complex: the last dimension ({last}) must be divisible by 2")
+    return reshape(v, [*v.shape[:-1], int(last) // 2, 2])
