@@ -6,7 +6,7 @@ import pytest
 from latticecast import (DomainError, DType, Graph, GraphError, LiteralRangeError, PassFailure, PromotionError,
                          TensorType)
 from latticecast import ops
-from latticecast.graph.ops import promotion as emit
+from latticecast.graph.ops import operands as emit
 
 
 def _g(*types, policy="jax", shape=(4,)):

@@ -44,7 +44,7 @@ from ..tensor_type import TensorType, as_tensor_type
 from ..weak import PType
 from . import current
 from .current import current_graph
-from .ops.promotion import as_value, constant_value
+from .ops.operands import as_value, constant_value
 from .mesh_layout import MeshLayout
 from .value import Value
 from .weight import Weight
@@ -235,7 +235,7 @@ class Graph:
         self.checked_literals: set[tuple[Any, ...]] = set()
         """What the builder decided once per graph: each Python literal's type, each weak constant per
         (literal, type, shape), and the (literal, target) pairs found to fit (see
-        ``ops.promotion.fast_operands`` and ``emit_literal``). Op promotions are ``op_rules``' memo."""
+        ``ops.operands.fast_operands`` and ``emit_literal``). Op promotions are ``op_rules``' memo."""
         self._passed = False
         self._before: ir.Operation | None = None
         self._failure: PassFailure | None = None

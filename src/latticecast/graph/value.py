@@ -16,7 +16,7 @@ NumPy is told to defer to these operators: ``np.float64(1.5) + x`` reaches
 strongly typed value. Under a policy that makes NumPy values weak (MAX 26.7's), NumPy's
 operator runs first in MAX, element by element, and the values reach the op as the Python
 scalars NumPy's object loop makes of them (see
-:func:`~latticecast.graph.ops.promotion.numpy_operator_operand`).
+:func:`~latticecast.graph.ops.operands.numpy_operator_operand`).
 """
 
 from __future__ import annotations
@@ -108,13 +108,13 @@ class Value:
 
         Under a policy that makes NumPy values weak (MAX 26.7), an elementwise ufunc (no core
         signature: not ``matmul``) gets its NumPy operands as NumPy's object loop hands them to MAX,
-        one Python scalar at a time (:func:`~latticecast.graph.ops.promotion.numpy_operator_operand`):
+        one Python scalar at a time (:func:`~latticecast.graph.ops.operands.numpy_operator_operand`):
         ``np.True_ + x`` is ``True + x`` there, and an array's elements are checked as Python scalars."""
         op = _ufuncs().get(ufunc.__name__)
         if method != "__call__" or kwargs or op is None:
             return NotImplemented
         if ufunc.signature is None and self.graph.policy.numpy_values.weak:
-            inputs = tuple(_ops.promotion.numpy_operator_operand(x, self.graph) for x in inputs)
+            inputs = tuple(_ops.operands.numpy_operator_operand(x, self.graph) for x in inputs)
         return op(*inputs)
 
     def __array__(self, *args: Any, **kwargs: Any) -> Any:

@@ -32,7 +32,7 @@ from ..dtypes import DType as _DType
 from ..graph import Graph as _Graph
 from ..graph import Value
 from ..graph.graph import KernelLibrary
-from ..graph.ops.promotion import as_value, graph_of
+from ..graph.ops.operands import as_value, graph_of
 from ..graph.weight import Weight
 from ..policies import Policy, policy
 from ..tensor_type import TensorType

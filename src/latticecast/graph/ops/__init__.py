@@ -36,7 +36,7 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
                    ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``print``, ``qmatmul``, ``dequantize``
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
-``promotion``      the adapter over ``op_rules`` that every promoting op goes through
+``operands``       the adapter over ``op_rules`` that every promoting op goes through
 ``control_flow``   MAX's ``cond``, ``while_loop``; JAX's ``lax_cond``, ``lax_while_loop``, ``fori_loop``, ``switch``
 ``dynamic``        symbolic dimensions in the IR (shape operands, ``dynamic_*`` ops)
 =================  =============================================================

@@ -28,7 +28,7 @@ from typing import Any, Iterable
 
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
-from .promotion import Literal, graph_of, operand
+from .operands import Literal, graph_of, operand
 from .reduction import reduce_sum
 from .shape import concat, format_shape, normalize_axis, stack
 from .sharding import shard

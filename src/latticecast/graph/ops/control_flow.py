@@ -47,7 +47,7 @@ from ...dtypes import DType
 from ...errors import GraphError, RegionTypeError
 from ...tensor_type import as_tensor_type
 from ..value import TensorValueLike, Value
-from .promotion import Literal, as_value, constant_value, convert, emit_literal, graph_of, operand
+from .operands import Literal, as_value, constant_value, convert, emit_literal, graph_of, operand
 
 __all__ = ["cond", "while_loop", "lax_cond", "lax_while_loop", "fori_loop", "switch"]
 

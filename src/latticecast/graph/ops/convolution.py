@@ -37,7 +37,7 @@ from ...errors import DomainError, GraphError, PromotionError
 from ...op_rules import CONVOLUTION, decide
 from ..value import TensorValueLike, Value
 from .elementwise import add
-from .promotion import Literal, convert, graph_of, operand, with_op
+from .operands import Literal, convert, graph_of, operand, with_op
 from .shape import format_shape
 
 __all__ = ["conv", "conv2d", "conv3d", "conv2d_transpose"]

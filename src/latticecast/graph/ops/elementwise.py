@@ -25,7 +25,7 @@ from ...op_rules import FLOAT_FUNCTION, FLOOR_DIVIDE, INEXACT_BINARY, STABLEHLO,
 from ...weak import PType, Weak
 from ..value import TensorValueLike, Value
 from .selection import where
-from .promotion import (Literal, Promoted, WeakArray, broadcast_shapes, constant_value, convert, decide_operands,
+from .operands import (Literal, Promoted, WeakArray, broadcast_shapes, constant_value, convert, decide_operands,
                         graph_of, operand, promote, realize, fast_operands, unary_operand, with_op,
                         checked_unary_operand)
 

@@ -45,7 +45,7 @@ from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, iota
 from .elementwise import add, floor_divide, less, logical_not, not_equal, remainder
-from .promotion import convert, decide_operands, graph_of, unary_operand
+from .operands import convert, decide_operands, graph_of, unary_operand
 from .reduction import _Body
 from .selection import where
 from .shape import _reshaped, broadcast_to, format_shape, normalize_axis

@@ -30,7 +30,7 @@ from ...errors import GraphError
 from ..value import Value
 from .dynamic import dim_value, vector_value
 from .elementwise import add, less
-from .promotion import constant_value, convert, unary_operand
+from .operands import constant_value, convert, unary_operand
 from .selection import where
 from .shape import _reshaped, format_shape
 

@@ -19,7 +19,7 @@ from ...op_rules import STABLEHLO, decide
 from ..value import TensorValueLike, Value
 from .dynamic import iota
 from .elementwise import bitwise_and, greater_equal, invert, less_equal, multiply, subtract
-from .promotion import Literal, broadcast, broadcast_shapes, constant_value, convert, graph_of, operand, with_op
+from .operands import Literal, broadcast, broadcast_shapes, constant_value, convert, graph_of, operand, with_op
 from .selection import where
 from .shape import _reshaped, format_shape, squeeze, unsqueeze
 

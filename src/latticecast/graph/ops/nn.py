@@ -20,7 +20,7 @@ from ...errors import GraphError
 from ..value import TensorValueLike, Value
 from .elementwise import (add, cast, divide, erf, exp, float_operand, log, maximum, multiply, rsqrt, sigmoid,
                           subtract, tanh)
-from .promotion import Literal, constant_value, graph_of, operand, unary_operand
+from .operands import Literal, constant_value, graph_of, operand, unary_operand
 from .reduction import max as max_along, mean, reduce_mean, sum as sum_along
 from .shape import format_shape, reshape
 

@@ -30,7 +30,7 @@ from ...dtypes import DType
 from ...errors import DomainError, GraphError
 from ..value import TensorValueLike, Value
 from .elementwise import divide
-from .promotion import constant_value, unary_operand
+from .operands import constant_value, unary_operand
 from .shape import format_shape
 
 __all__ = ["max_pool2d", "avg_pool2d"]

@@ -34,7 +34,7 @@ from ..value import TensorValueLike, Value
 from .dynamic import iota
 from .elementwise import (bitwise_or, divide, floor_divide, greater, less, maximum, minimum, multiply, not_equal,
                           sqrt, subtract)
-from .promotion import checked_unary_operand, constant_value, convert, promote, unary_operand
+from .operands import checked_unary_operand, constant_value, convert, promote, unary_operand
 from .selection import where
 from .shape import _reshaped, normalize_axis
 

@@ -32,7 +32,7 @@ from ...dtypes import DType
 from ...errors import DomainError, GraphError
 from ..value import TensorValueLike, Value
 from .elementwise import add, cast, multiply
-from .promotion import constant_value, unary_operand
+from .operands import constant_value, unary_operand
 from .shape import format_shape
 
 __all__ = ["InterpolationMode", "resize", "resize_nearest", "resize_linear", "resize_bicubic"]

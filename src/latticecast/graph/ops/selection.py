@@ -6,7 +6,7 @@ from ...dtypes import DType
 from ...errors import DomainError
 from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
-from .promotion import Literal, broadcast, broadcast_shapes, constant_value, graph_of, operand, promote
+from .operands import Literal, broadcast, broadcast_shapes, constant_value, graph_of, operand, promote
 
 __all__ = ["where", "select", "clamp"]
 

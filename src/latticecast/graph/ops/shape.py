@@ -21,7 +21,7 @@ from ...dtypes import DType
 from ...errors import AxisError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, shape_value
-from .promotion import Literal, broadcast, graph_of, operand, unary_operand
+from .operands import Literal, broadcast, graph_of, operand, unary_operand
 
 __all__ = ["reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat",
            "stack", "rebind", "transfer_to", "shape_to_tensor", "normalize_axis", "format_shape"]

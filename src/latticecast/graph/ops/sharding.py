@@ -6,7 +6,7 @@ from typing import Any
 
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
-from .promotion import unary_operand
+from .operands import unary_operand
 
 __all__ = ["shard"]
 

@@ -23,7 +23,7 @@ from ...errors import GraphError
 from ..current import current_graph
 from ..value import TensorValueLike, Value
 from .elementwise import cos, multiply
-from .promotion import Literal, constant_value, graph_of, operand
+from .operands import Literal, constant_value, graph_of, operand
 from .shape import concat, format_shape, normalize_axis, transpose
 
 __all__ = ["hann_window", "irfft"]

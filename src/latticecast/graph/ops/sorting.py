@@ -35,7 +35,7 @@ from ...dtypes import DType
 from ...errors import DomainError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import iota
-from .promotion import constant_value, convert, unary_operand
+from .operands import constant_value, convert, unary_operand
 from .reduction import _Body
 from .shape import format_shape, normalize_axis
 

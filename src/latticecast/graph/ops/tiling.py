@@ -35,7 +35,7 @@ from .dynamic import iota
 from .elementwise import less_equal
 from .gather import _scatter, gather
 from .indexing import slice_tensor
-from .promotion import Literal, broadcast, constant_value, convert, graph_of, operand, unary_operand
+from .operands import Literal, broadcast, constant_value, convert, graph_of, operand, unary_operand
 from .reduction import reduce_sum
 from .shape import _reshaped, format_shape, normalize_axis
 from .sorting import cumsum
