@@ -152,3 +152,15 @@ def test_the_public_sharding_refuses_a_device_list_out_of_partition_order(monkey
                                          r"path cannot lay arrays out for it \(a tested jaxlib can: pip install "
                                          r"\"jaxlib>=0\.10\.2,<0\.13\"\)"):
         jax_internals.sharding_of(proto, [cpu, cpu])
+
+
+def test_shardys_public_module_is_whole_after_latticecast_registers_the_dialects() -> None:
+    """jaxlib 0.12's native Shardy library imports its public module while it loads: registering the
+    dialect through the native library first left ``jaxlib.mlir.dialects.sdy`` without its attributes."""
+    import subprocess
+    import sys
+
+    code = ("from latticecast.dialect_utils.context import make_context\nmake_context(lenient=True)\n"
+            "from jaxlib.mlir.dialects import sdy\nprint(hasattr(sdy, 'TensorShardingPerValueAttr'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "True", out.stderr

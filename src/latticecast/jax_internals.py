@@ -157,7 +157,9 @@ def register_jax_dialects(context: Any) -> None:
     """
     for library, function, public, public_function in _DIALECT_LIBRARIES:
         register = None
-        if PRIVATE_ALLOWED:
+        # Shardy's native libraries import their public module while they initialise (jaxlib 0.12):
+        # loaded first, they would leave that module without the attribute classes it re-exports.
+        if PRIVATE_ALLOWED and not library.startswith("_sdy"):
             try:
                 register = getattr(importlib.import_module(f"jaxlib.mlir._mlir_libs.{library}"), function)
             except (ImportError, AttributeError) as e:
