@@ -210,8 +210,8 @@ def result_type(*types: Any, policy: "str | Policy | None" = None, left_to_right
         >>> lc.result_type(DType.int8, DType.uint8, DType.float16, policy="numpy", left_to_right=True)
         DType.float32
         >>> import numpy as np
-        >>> lc.result_type(np.ones(3, np.int8), 2.5)           # an array and a Python float, as jnp.result_type
-        DType.float64
+        >>> lc.result_type(np.ones(3, np.int8), 2.5)           # an array and a Python float: weak in, weak out
+        weak(DType.float64)
         >>> lc.result_type(np.ones(3, np.float16), 2.5)
         DType.float16
     """

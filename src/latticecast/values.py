@@ -248,6 +248,7 @@ def precision_loss(source: DType, target: DType) -> str | None:
 
     Example:
         >>> from latticecast import DType
+        >>> from latticecast.values import precision_loss
         >>> precision_loss(DType.int32, DType.float32)
         "can lose precision: i32 values above 2**24 round (f32's significand has 24 bits)"
         >>> precision_loss(DType.int16, DType.float32) is None

@@ -89,6 +89,7 @@ def infer_types(module: "ir.Module | ir.Operation", policy: "Policy") -> Inferen
 
     Example:
         >>> from latticecast import policy
+        >>> from latticecast.passes.infer_types import compare, infer_types
         >>> from latticecast.dialect_utils.context import make_context
         >>> from latticecast.dialect_utils.parsing import parse_module
         >>> m = parse_module('func.func @f(%a: tensor<2xi32>, %b: tensor<2xf16>) -> tensor<2xf16> {'
@@ -279,6 +280,7 @@ def compare(module: "ir.Module | ir.Operation", policy: "Policy", other: "Policy
 
     Example:
         >>> from latticecast import policy
+        >>> from latticecast.passes.infer_types import compare, infer_types
         >>> from latticecast.dialect_utils.context import make_context
         >>> from latticecast.dialect_utils.parsing import parse_module
         >>> m = parse_module('func.func @f(%a: tensor<2xi32>, %b: tensor<2xf16>) -> tensor<2xf16> {'
