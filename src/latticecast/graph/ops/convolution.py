@@ -133,7 +133,7 @@ def _convolution(x: Value, w: Value, *, spatial: int, input_layout: str, filter_
             kernel_spatial_dimensions=k_spatial, output_batch_dimension=0, output_feature_dimension=in_feature,
             output_spatial_dimensions=in_spatial)
         i64 = ir.IntegerType.get_signless(64)
-        attrs = {
+        attrs: dict[str, ir.Attribute] = {
             "window_strides": ir.DenseI64ArrayAttr.get(stride),
             "padding": g.tc.dense_attr(np.asarray(padding, np.int64).reshape(spatial, 2), DType.int64, (spatial, 2)),
             "lhs_dilation": ir.DenseI64ArrayAttr.get(base_dilation),

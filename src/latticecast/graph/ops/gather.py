@@ -109,7 +109,7 @@ def _gather(v: Value, start: Value, out_shape: Dims, *, offset_dims: Sequence[in
             index_vector_dim: int, window: Sequence[int]) -> Value:
     g = v.graph
     with g.context:
-        attrs = {"dimension_numbers": stablehlo.GatherDimensionNumbers.get(
+        attrs: dict[str, ir.Attribute] = {"dimension_numbers": stablehlo.GatherDimensionNumbers.get(
                      offset_dims=list(offset_dims), collapsed_slice_dims=list(collapsed),
                      operand_batching_dims=list(batching), start_indices_batching_dims=list(index_batching),
                      start_index_map=list(index_map), index_vector_dim=index_vector_dim),
@@ -319,7 +319,7 @@ def _scatter(v: Value, coords: Value, u: Value, combine: str, *, window_dims: Se
              inserted: Sequence[int], index_map: Sequence[int], index_vector_dim: int) -> Value:
     g = v.graph
     with g.context:
-        attrs = {"scatter_dimension_numbers": stablehlo.ScatterDimensionNumbers.get(
+        attrs: dict[str, ir.Attribute] = {"scatter_dimension_numbers": stablehlo.ScatterDimensionNumbers.get(
                      update_window_dims=list(window_dims), inserted_window_dims=list(inserted),
                      input_batching_dims=[], scatter_indices_batching_dims=[],
                      scattered_dims_to_operand_dims=list(index_map), index_vector_dim=index_vector_dim),

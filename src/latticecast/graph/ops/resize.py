@@ -116,7 +116,7 @@ def _gather(v: Value, axis: int, index: np.ndarray) -> Value:
         dims = stablehlo.GatherDimensionNumbers.get(
             offset_dims=[d for d in range(v.rank) if d != axis], collapsed_slice_dims=[axis],
             operand_batching_dims=[], start_indices_batching_dims=[], start_index_map=[axis], index_vector_dim=1)
-        attrs = {"dimension_numbers": dims, "slice_sizes": ir.DenseI64ArrayAttr.get([int(s) for s in sizes if isinstance(s, int)]),
+        attrs: dict[str, ir.Attribute] = {"dimension_numbers": dims, "slice_sizes": ir.DenseI64ArrayAttr.get([int(s) for s in sizes if isinstance(s, int)]),
                  "indices_are_sorted": ir.BoolAttr.get(False)}
     op = g._add_op("stablehlo.gather", [g.tc.tensor(v.storage, shape)], [v.ir, indices.ir], attrs)
     return Value(g, op.result, v.storage, shape)

@@ -160,7 +160,7 @@ def irfft(input_tensor: TensorValueLike, n: int | None = None, axis: int = -1,
         x = concat([x, zeros], -1)
     shape = (*x.shape[:-1], n)
     with g.context:
-        attrs = {"fft_type": stablehlo.FftTypeAttr.get("IRFFT"), "fft_length": ir.DenseI64ArrayAttr.get([n])}
+        attrs: dict[str, ir.Attribute] = {"fft_type": stablehlo.FftTypeAttr.get("IRFFT"), "fft_length": ir.DenseI64ArrayAttr.get([n])}
     op = g._add_op("stablehlo.fft", [g.tc.tensor(DType.float32, shape)], [x.ir], attrs)
     out = Value(g, op.result, DType.float32, shape)
     if scale != "backward":  # StableHLO's IRFFT divides by n
