@@ -112,3 +112,32 @@ def test_a_graph_reports_its_promotions() -> None:
     quiet = Graph("q", lambda a, b: a + b * 2, types)
     quiet.mlir()
     assert quiet.diagnostics == []
+
+
+@pytest.mark.parametrize("content, fragment", [
+    (b"\xff\xfe", "bad.mlir:1:1: error: the input is neither UTF-8 text nor MLIR bytecode"),
+    (b"func.func @f(", "bad.mlir:1:13: error: expected non-function type"),
+])
+def test_compare_refuses_bad_input_in_one_line(tmp_path: object, capsys: pytest.CaptureFixture[str],
+                                               content: bytes, fragment: str) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "bad.mlir"
+    path.write_bytes(content)
+    assert main(["compare", str(path), "--vs", "jax"]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err.splitlines()[0] and "Traceback" not in err
+
+
+def test_compare_names_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "/nonexistent/prog.mlir", "--vs", "jax"]) == 2
+    assert "cannot read /nonexistent/prog.mlir: No such file or directory" in capsys.readouterr().err
+
+
+def test_a_bad_diagnose_precision_level_is_named() -> None:
+    from latticecast.passes import ImplicitCastOptions, PassOptionError
+
+    with pytest.raises(PassOptionError, match="diagnose-precision must be one of off, remark, warning, error, not 'loud'"):
+        ImplicitCastOptions(diagnose_precision="loud")  # type: ignore[arg-type]
+    with pytest.raises(PassOptionError, match="diagnose-precision must be one of"):
+        ImplicitCastOptions.parse("diagnose-precision=loud")

@@ -55,8 +55,9 @@ def test_only_diffs_lists_pair_this_other(capsys: pytest.CaptureFixture[str]) ->
                                                   ["i8 . u16", "-", "i32"]]
 
 
-def test_only_diffs_needs_vs() -> None:
+def test_only_diffs_needs_vs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["table", "--only-diffs"]) == 2
+    assert "--only-diffs lists the cells that differ from another policy: give --vs Q too" in capsys.readouterr().err
 
 
 def test_the_csv_has_one_value_column_per_side(capsys: pytest.CaptureFixture[str]) -> None:

@@ -94,3 +94,17 @@ class LatticecastPass(ABC):
         """The pass as a pipeline element, every option spelled out (``lower-dtypes`` has none)."""
         options = str(self.options)
         return f"{self.argument}{{{options}}}" if options else self.argument
+
+
+def top_level_functions(root: ir.Operation) -> list[ir.Operation]:
+    """The ``func.func`` ops directly in ``root`` (a module), or ``root`` itself when it is one."""
+    if root.name == "func.func":
+        return [root]
+    out: list[ir.Operation] = []
+    for region in root.regions:
+        for block in region.blocks:
+            for view in block.operations:
+                op = view.operation  # an OpView's .name may be its symbol (func.func's is)
+                if op.name == "func.func":
+                    out.append(op)
+    return out

@@ -32,6 +32,7 @@ from ..dtypes import DType
 from ..errors import LatticecastError
 from ..op_rules import CONSTANT_LIKE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, decide
 from ..weak import PType, Weak
+from .base import top_level_functions
 
 if TYPE_CHECKING:
     from ..policies import Policy
@@ -67,14 +68,8 @@ class Inference:
 
 
 def _functions(module: ir.Operation) -> dict[str, ir.Operation]:
-    out: dict[str, ir.Operation] = {}
-    for region in module.regions:
-        for block in region.blocks:
-            for view in block.operations:
-                op = view.operation
-                if op.name == "func.func":
-                    out[ir.StringAttr(op.attributes["sym_name"]).value] = op
-    return out
+    """The module's functions by symbol name."""
+    return {ir.StringAttr(f.attributes["sym_name"]).value: f for f in top_level_functions(module)}
 
 
 def infer_types(module: "ir.Module | ir.Operation", policy: "Policy") -> Inference:

@@ -34,7 +34,7 @@ from ...dialect_utils.placement import after_definition
 from ...dialect_utils.types import type_cache
 from ...dtypes import DType
 from ...op_rules import IMPLICIT_BROADCAST_ATTR, STABLEHLO, UNARY_STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule, UnaryRule
-from ..base import LatticecastPass, PassResult
+from ..base import LatticecastPass, PassResult, top_level_functions
 from ..infer_types import retype_results
 from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
@@ -92,7 +92,7 @@ class _Run:
         self.weak = WeakValues(self.policy, self.tc, self.result)
         self.converted: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]] = {}  # (value, target) -> its conversion
         self.created: set[ir.Operation] = set()  # the converts this run inserted
-        self.funcs = _functions(root)
+        self.funcs = top_level_functions(root)
         self.implicit_broadcasts: list[ir.Operation] = []  # their markers are removed at the end
 
     def run(self) -> None:
@@ -367,17 +367,3 @@ def _zero_dim(value: ir.Value[ir.Type]) -> "bool | str":
     if source.typeid != ir.RankedTensorType.static_typeid or ir.RankedTensorType(source).rank != 0:
         return False
     return True if IMPLICIT_BROADCAST_ATTR in owner.attributes else EXPLICIT_FROM_0D
-
-
-def _functions(root: ir.Operation) -> list[ir.Operation]:
-    """The ``func.func`` ops directly in the root (a module), or the root itself."""
-    if root.name == "func.func":
-        return [root]
-    out: list[ir.Operation] = []
-    for region in root.regions:
-        for block in region.blocks:
-            for view in block.operations:
-                op = view.operation  # an OpView's .name may be its symbol (func.func's is)
-                if op.name == "func.func":
-                    out.append(op)
-    return out
