@@ -39,6 +39,7 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
                    ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``qmatmul``, ``dequantize``,
                    ``allgather_rms_norm_quant_mxfp8``/``_mxfp6``
 ``debug``          MAX's ``print`` (a PJRT host callback while the graph runs)
+``detection``      MAX's ``non_maximum_suppression`` (greedy, one ``stablehlo.while`` for every pair)
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
 ``operands``       the adapter over ``op_rules`` that every promoting op goes through
 ``control_flow``   MAX's ``cond``, ``while_loop``; JAX's ``lax_cond``, ``lax_while_loop``, ``fori_loop``, ``switch``
@@ -89,6 +90,7 @@ from .signal import hann_window, irfft
 from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
 from .tiling import chunk, fold, pad, repeat_interleave, split, tile
 from .debug import print
+from .detection import non_maximum_suppression
 from .unsupported import (allgather_rms_norm_quant_mxfp6, allgather_rms_norm_quant_mxfp8, buffer_create,
                           buffer_load, buffer_store, buffer_store_slice, custom, dequantize, inplace_custom,
                           qmatmul, side_stream)
@@ -119,6 +121,8 @@ __all__ = [
     "allgather_rms_norm_quant_mxfp6",
     # MAX's debug print (a host callback while the graph runs)
     "print",
+    # detection
+    "non_maximum_suppression",
     # selection
     "where", "select", "clamp",
     # shape and indexing
