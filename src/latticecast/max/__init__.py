@@ -124,3 +124,6 @@ class Graph(_Graph):
                  path: Any = None, *args: Any, policy: "str | Policy | None" = None, **kwargs: Any) -> None:
         super().__init__(name, forward, input_types, path, *args,
                          policy=default_policy() if policy is None else policy, **kwargs)
+
+
+from . import dtype_promotion  # noqa: E402  # MAX's max.graph.dtype_promotion (it builds on this module's names)
