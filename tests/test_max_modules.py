@@ -1,0 +1,54 @@
+"""MAX's op submodules and names latticecast provides: ops.elementwise, ops.reduction, ops.complex, irfft's
+Normalization (facts measured with MAX 26.7 are written as expected values)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from latticecast.graph.ops import complex as complex_ops
+from latticecast.graph.ops import elementwise, reduction
+from latticecast.graph.ops.signal import Normalization
+from latticecast.max import DType, Graph, TensorType, ops
+
+
+def test_elementwise_and_reduction_max_min_are_maxs() -> None:
+    with Graph("g", input_types=[TensorType(DType.float32, [2, 3]), TensorType(DType.float32, [3])]) as g:
+        x, y = g.inputs
+        assert ops.max(x, y).shape == elementwise.max(x, y).shape == (2, 3)
+        assert reduction.min(x, axis=0).shape == (1, 3)
+        g.output(elementwise.min(x, y), reduction.max(x))
+    low, high = g.compile()(np.array([[1, np.nan, 3], [4, 5, 6]], np.float32), np.array([2, 2, np.nan], np.float32))
+    assert low.tolist() == [[1, 2, 3], [2, 2, 6]]  # a NaN loses to a number
+    assert high.tolist() == [[3], [6]]
+
+
+def test_complex_mul_of_interleaved_pairs() -> None:
+    with Graph("g", input_types=[TensorType(DType.float32, [2, 2]), TensorType(DType.float32, [2])]) as g:
+        x, y = g.inputs
+        product = complex_ops.mul(x, y)
+        assert product.shape == (2, 2)
+        with pytest.raises(ValueError, match="Complex-valued tensors must be 2-dimensional vectors"):
+            complex_ops.mul(x, x[..., :1])
+        g.output(product)
+    (out,) = g.compile()(np.array([[1, 2], [0, 1]], np.float32), np.array([3, 4], np.float32))
+    expected = np.array([1 + 2j, 1j]) * (3 + 4j)
+    np.testing.assert_allclose(out[..., 0] + 1j * out[..., 1], expected)
+
+
+def test_as_interleaved_complex_errors_are_maxs_types() -> None:
+    with Graph("g", input_types=[TensorType(DType.float32, ["n"]), TensorType(DType.float32, [3])]) as g:
+        with pytest.raises(TypeError, match="must be static"):
+            ops.as_interleaved_complex(g.inputs[0])
+        with pytest.raises(ValueError, match="must be divisible by 2"):
+            ops.as_interleaved_complex(g.inputs[1])
+
+
+def test_irfft_normalization_members_equal_their_names() -> None:
+    assert Normalization.ORTHO == "ortho" and Normalization("forward") is Normalization.FORWARD
+    with Graph("g", input_types=[TensorType(DType.float32, [3])]) as g:
+        with pytest.raises(ValueError, match="Invalid normalization: invalid"):
+            ops.irfft(g.inputs[0], normalization="invalid")
+        g.output(ops.irfft(g.inputs[0], normalization=Normalization.FORWARD))
+    (out,) = g.compile()(np.array([4, 0, 0], np.float32))
+    assert out.tolist() == [4.0, 4.0, 4.0, 4.0]
