@@ -52,3 +52,40 @@ def test_irfft_normalization_members_equal_their_names() -> None:
         g.output(ops.irfft(g.inputs[0], normalization=Normalization.FORWARD))
     (out,) = g.compile()(np.array([4, 0, 0], np.float32))
     assert out.tolist() == [4.0, 4.0, 4.0, 4.0]
+
+
+def test_random_needs_a_seed_and_checks_it() -> None:
+    like = TensorType(DType.float32, [4], "cpu")
+    with Graph("g", input_types=[TensorType(DType.uint64, [2], "cpu")]) as g:
+        with pytest.raises(RuntimeError, match="No seed set"):
+            ops.random.uniform(like)
+        with pytest.raises((ValueError, OverflowError)):
+            ops.random.set_seed(2 ** 64)
+        with pytest.raises(ValueError, match="Seed must be a scalar or rank-1 tensor with shape \\[1\\]"):
+            ops.random.set_seed(g.inputs[0])
+        with pytest.raises(ValueError, match="Expected a scalar value"):
+            ops.random.set_seed(0)
+            ops.random.gaussian(like, mean=np.zeros(2))
+    seed_type = ops.random.SeedType("cpu")
+    assert seed_type.dtype == DType.uint64 and list(seed_type.shape) == [1]
+
+
+def test_random_distributions_loosely_and_reproducibly() -> None:
+    # the numbers are not MAX's (another generator): only their distribution is compared
+    like = TensorType(DType.float32, [20000], "cpu")
+    with Graph("g", input_types=[ops.random.SeedType("cpu")]) as g:
+        ops.random.set_seed(g.inputs[0])
+        u = ops.random.uniform(like, range=(-1, 3))
+        n = ops.random.normal(like, mean=2.0, std=0.5)
+        k = ops.random.uniform(TensorType(DType.int32, [20000], "cpu"), range=(0, 10))
+        g.output(u, n, k)
+    model = g.compile()
+    u1, n1, k1 = model(np.array([5], np.uint64))
+    u2, _, _ = model(np.array([5], np.uint64))
+    u3, _, _ = model(np.array([6], np.uint64))
+    np.testing.assert_array_equal(u1, u2)
+    assert not np.array_equal(u1, u3)
+    assert -1 <= u1.min() and u1.max() < 3 and abs(u1.mean() - 1) < 0.05 and abs(u1.std() - 4 / 12 ** 0.5) < 0.05
+    assert abs(n1.mean() - 2) < 0.02 and abs(n1.std() - 0.5) < 0.02
+    assert k1.dtype == np.int32 and set(np.unique(k1)) == set(range(10))
+    assert not np.array_equal(u1[:100], (n1[:100] - 2) / 0.5)  # each op draws from the next seed
