@@ -73,6 +73,7 @@ from .indexing import slice_tensor
 from .linalg import band_part, matmul, outer
 from .nn import gelu, group_norm, layer_norm, logsoftmax, relu, rms_norm, silu, softmax
 from .pooling import avg_pool2d, max_pool2d
+from .roi_align import roi_align
 from .reduction import (argmax, argmin, max, mean, min, prod, reduce_max, reduce_mean, reduce_min, reduce_prod,
                         reduce_sum, sum)
 from .resize import InterpolationMode, resize, resize_bicubic, resize_linear, resize_nearest
@@ -99,7 +100,7 @@ __all__ = [
     "acos", "asin", "atan", "acosh", "asinh", "atanh", "cosh", "sinh", "tan", "expm1",
     # neural network
     "relu", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "layer_norm", "rms_norm", "group_norm",
-    "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d",
+    "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d", "roi_align",
     # resizing and signal
     "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft",
     # multi-device collectives (over the graph's mesh)
