@@ -89,3 +89,34 @@ def test_random_distributions_loosely_and_reproducibly() -> None:
     assert abs(n1.mean() - 2) < 0.02 and abs(n1.std() - 0.5) < 0.02
     assert k1.dtype == np.int32 and set(np.unique(k1)) == set(range(10))
     assert not np.array_equal(u1[:100], (n1[:100] - 2) / 0.5)  # each op draws from the next seed
+
+
+def test_filter_layouts_and_tensor_type_layout() -> None:
+    from latticecast.max import FilterLayout
+
+    with_layout = TensorType(DType.float32, [7, 2], "cpu", _layout=FilterLayout.RSCF)
+    assert with_layout == TensorType(DType.float32, [7, 2], "cpu", _layout=FilterLayout.RSCF)
+    assert hash(with_layout) == hash(TensorType(DType.float32, [7, 2], "cpu", _layout=FilterLayout.RSCF))
+    assert with_layout != TensorType(DType.float32, [7, 2], "cpu") and TensorType(DType.float32, [1])._layout is None
+    with pytest.raises(ValueError, match="FilterLayout or None"):
+        with_layout._layout = "RSCF"
+
+
+def test_conv2d_reads_an_fcrs_filter_and_a_weak_numpy_filter() -> None:
+    from latticecast.max import FilterLayout
+
+    rng = np.random.default_rng(0)
+    image = rng.standard_normal((1, 6, 5, 3)).astype(np.float32)
+    rscf = rng.standard_normal((3, 2, 3, 4)).astype(np.float32)
+    with Graph("g", input_types=[TensorType(DType.float32, [1, 6, 5, 3], "cpu"),
+                                 TensorType(DType.float32, [4, 3, 3, 2], "cpu")]) as g:
+        x, fcrs = g.inputs
+        a = ops.conv2d(x, rscf, filter_layout=FilterLayout.RSCF)
+        b = ops.conv2d(x, fcrs, filter_layout=FilterLayout.FCRS)
+        assert list(b.shape) == [1, 4, 4, 4]
+        g.output(a, b)
+    a, b = g.compile()(image, rscf.transpose(3, 2, 0, 1).copy())
+    np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+    with Graph("g", input_types=[TensorType(DType.bfloat16, [1, 8, 8, 4], "cpu")]) as g:
+        # MAX: a NumPy filter is weak and takes the input's dtype
+        assert ops.conv2d(g.inputs[0], np.ones((3, 3, 4, 5), np.float32)).dtype == DType.bfloat16

@@ -20,6 +20,7 @@ dynamic one).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -30,7 +31,39 @@ from .dims import MAX_DIM, Shape, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from .errors import GraphError
 
-__all__ = ["TensorType", "MAX_DIM", "check_shape", "as_tensor_type"]
+__all__ = ["TensorType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout", "ConvInputLayout"]
+
+
+class FilterLayout(enum.Enum):
+    """The order of a convolution filter's axes (MAX's ``max.graph.type.FilterLayout``): ``RSCF`` (spatial
+    axes, input channels, output channels: MAX's default), ``QRSCF`` (3-D), ``FCRS`` and ``FCQRS`` (output
+    channels first), ``CFRS``. ``ops.conv2d(..., filter_layout=FilterLayout.FCRS)`` reads the filter in that
+    order (the convolution's dimension numbers say it; the filter is not transposed), and a
+    :class:`TensorType` may carry one (``_layout``, as MAX's does).
+
+    Example:
+        >>> FilterLayout.FCRS.value, FilterLayout("RSCF")
+        ('FCRS', <FilterLayout.RSCF: 'RSCF'>)
+    """
+
+    RSCF = "RSCF"
+    QRSCF = "QRSCF"
+    FCRS = "FCRS"
+    FCQRS = "FCQRS"
+    CFRS = "CFRS"
+
+
+class ConvInputLayout(enum.Enum):
+    """The order of a convolution input's axes (MAX's ``ConvInputLayout``): ``NHWC`` (channels last, MAX's
+    default) or ``NCHW``.
+
+    Example:
+        >>> ConvInputLayout.NCHW.value
+        'NCHW'
+    """
+
+    NHWC = "NHWC"
+    NCHW = "NCHW"
 
 
 @dataclass(unsafe_hash=True)
@@ -43,6 +76,9 @@ class TensorType:
     of the type: it takes no part in equality, so a graph's declared types and those of the model
     compiled from it compare equal (the model reports layouts as ``Model.input_shardings``).
 
+    ``_layout`` (keyword only, MAX's private field) is a convolution filter's :class:`FilterLayout`, or
+    ``None``; unlike ``sharding`` it is part of the type, as in MAX (two types that differ in it differ).
+
     As MAX's, a ``TensorType`` can be changed (``t.dtype = DType.int32``; the new value is checked
     as the constructor checks it) and is hashable: do not change one that is a dict key.
     """
@@ -51,13 +87,15 @@ class TensorType:
     shape: Shape = Shape()
     device: DeviceRef = CPU
     sharding: Any = field(default=None, compare=False, repr=False)
+    _layout: "FilterLayout | None" = field(default=None, repr=False)
 
     def __init__(self, dtype: DTypeLike, shape: Iterable[Any] = (), device: DeviceRefLike = None, *,
-                 sharding: Any = None) -> None:
+                 sharding: Any = None, _layout: "FilterLayout | None" = None) -> None:
         object.__setattr__(self, "dtype", DType.parse(dtype))
         object.__setattr__(self, "shape", check_shape(shape, "TensorType shape"))
         object.__setattr__(self, "device", CPU if device is None else DeviceRef.parse(device))
         object.__setattr__(self, "sharding", sharding)
+        object.__setattr__(self, "_layout", _layout)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "dtype":
@@ -66,6 +104,8 @@ class TensorType:
             value = check_shape(value, "TensorType shape")
         elif name == "device":
             value = CPU if value is None else DeviceRef.parse(value)
+        elif name == "_layout" and value is not None and not isinstance(value, FilterLayout):
+            raise GraphError(f"a TensorType's _layout is a FilterLayout or None, not {value!r}")
         object.__setattr__(self, name, value)
 
     @property
