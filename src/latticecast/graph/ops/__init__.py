@@ -54,6 +54,7 @@ from ...errors import GraphError, LiteralRangeError
 from ...values import scalar_problem
 from ..current import current_graph
 from ..value import Value
+from .call import call
 from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, while_loop
 from .collectives import allgather, allreduce, distributed_broadcast, reducescatter
 from .dynamic import iota
@@ -100,7 +101,7 @@ __all__ = [
     "acos", "asin", "atan", "acosh", "asinh", "atanh", "cosh", "sinh", "tan", "expm1",
     # neural network
     "relu", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "layer_norm", "rms_norm", "group_norm",
-    "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d", "roi_align",
+    "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d", "roi_align", "call",
     # resizing and signal
     "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft",
     # multi-device collectives (over the graph's mesh)
