@@ -120,3 +120,17 @@ def test_conv2d_reads_an_fcrs_filter_and_a_weak_numpy_filter() -> None:
     with Graph("g", input_types=[TensorType(DType.bfloat16, [1, 8, 8, 4], "cpu")]) as g:
         # MAX: a NumPy filter is weak and takes the input's dtype
         assert ops.conv2d(g.inputs[0], np.ones((3, 3, 4, 5), np.float32)).dtype == DType.bfloat16
+
+
+def test_tensor_type_mlir_round_trip_keeps_device_symbols_and_layout() -> None:
+    from latticecast.max import FilterLayout, Type
+
+    t = TensorType(DType.bfloat16, [3, "x"], "cpu")
+    assert TensorType.from_mlir(t.to_mlir()) == t and t.to_mlir() == TensorType(DType.bfloat16, [3, "x"]).to_mlir()
+    t._layout = FilterLayout.RSCF
+    back = Type.from_mlir(t.to_mlir())
+    assert back == t and back._layout == FilterLayout.RSCF and isinstance(back, Type)
+    with pytest.raises(ValueError, match="is dynamic and has no name"):
+        from jaxlib.mlir import ir
+        with t.to_mlir().context:
+            TensorType.from_mlir(ir.RankedTensorType.get([ir.ShapedType.get_dynamic_size()], ir.F32Type.get()))

@@ -31,7 +31,7 @@ from .dims import MAX_DIM, Shape, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from .errors import GraphError
 
-__all__ = ["TensorType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout", "ConvInputLayout"]
+__all__ = ["TensorType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout", "ConvInputLayout", "Type"]
 
 
 class FilterLayout(enum.Enum):
@@ -140,9 +140,120 @@ class TensorType:
         return "tensor<" + "".join(f"{d if d.__class__ is int else '?'}x" for d in self.shape) + \
             self.dtype.mlir_name + ">"
 
+    def to_mlir(self) -> Any:
+        """The type as an MLIR ranked tensor type in the current context (latticecast's default one if none is
+        current), MAX's ``TensorType.to_mlir``: ``tensor<3x?xf32, {...}>`` whose encoding keeps what the MLIR
+        shape cannot (the device, the names of symbolic dimensions, ``_layout``), so :meth:`from_mlir` gives
+        back an equal type. Graphs do not use it (their IR types carry no encoding).
+
+        Returns:
+            An ``ir.RankedTensorType``.
+
+        Example:
+            >>> t = TensorType(DType.float32, [3, "x"], "cpu", _layout=FilterLayout.RSCF)
+            >>> str(t.to_mlir())
+            'tensor<3x?xf32, {device = "cpu:0", layout = "RSCF", symbols = ["", "x"]}>'
+            >>> TensorType.from_mlir(t.to_mlir()) == t
+            True
+        """
+        from jaxlib.mlir import ir
+
+        from .dialect_utils.context import default_context
+        from .dialect_utils.types import type_cache
+
+        context = _current_context() or default_context()
+        with context, ir.Location.unknown():
+            element = type_cache(context).element(self.dtype)
+            fields = {"device": ir.StringAttr.get(str(self.device))}
+            if any(d.__class__ is not int for d in self.shape):
+                fields["symbols"] = ir.ArrayAttr.get([ir.StringAttr.get("" if d.__class__ is int else str(d))
+                                                      for d in self.shape])
+            if self._layout is not None:
+                fields["layout"] = ir.StringAttr.get(self._layout.value)
+            dims = [d if d.__class__ is int else ir.ShapedType.get_dynamic_size() for d in self.shape]
+            return ir.RankedTensorType.get(dims, element, ir.DictAttr.get(fields))
+
+    @staticmethod
+    def from_mlir(t: Any) -> "TensorType":
+        """The :class:`TensorType` of an MLIR ranked tensor type (MAX's ``TensorType.from_mlir``): the inverse of
+        :meth:`to_mlir`; a type without its encoding is on the CPU, its dynamic dimensions unnamed ones
+        refused.
+
+        Args:
+            t: An ``ir.RankedTensorType`` (or an ``ir.Type`` that is one).
+
+        Returns:
+            The type.
+
+        Raises:
+            GraphError: ``t`` is not a ranked tensor type, or has a dynamic dimension without a name.
+
+        Example:
+            >>> TensorType.from_mlir(TensorType(DType.int8, [2]).to_mlir())
+            TensorType(dtype=DType.int8, shape=(2,), device=cpu:0)
+        """
+        from jaxlib.mlir import ir
+
+        from .dialect_utils.types import type_cache
+
+        try:
+            rt = ir.RankedTensorType(t)
+        except (TypeError, ValueError):
+            raise GraphError(f"{t} is not a ranked tensor type (MAX's tensor types are)") from None
+        dtype = type_cache(rt.context).dtype_of_element(rt.element_type)
+        fields = ir.DictAttr(rt.encoding) if rt.encoding is not None else None
+
+        def field(name: str) -> Any:
+            return fields[name] if fields is not None and name in fields else None
+
+        symbols = field("symbols")
+        names = [ir.StringAttr(a).value for a in ir.ArrayAttr(symbols)] if symbols is not None else [""] * rt.rank
+        shape: list[Any] = []
+        for i in range(rt.rank):
+            if rt.is_dynamic_dim(i):
+                if not names[i]:
+                    raise GraphError(f"{t}: dimension {i} is dynamic and has no name; MAX's tensor types name "
+                                     "their symbolic dimensions")
+                shape.append(names[i])
+            else:
+                shape.append(rt.get_dim_size(i))
+        device, layout = field("device"), field("layout")
+        return TensorType(dtype, shape, None if device is None else ir.StringAttr(device).value,
+                          _layout=None if layout is None else FilterLayout(ir.StringAttr(layout).value))
+
     def __str__(self) -> str:
         text = f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"
         return text if self.device == CPU else f"{text} on {self.device}"
+
+
+def _current_context() -> Any:
+    """The current MLIR context, or ``None`` (jaxlib raises or answers ``None`` where there is none)."""
+    from jaxlib.mlir import ir
+    try:
+        return ir.Context.current
+    except (ValueError, RuntimeError):
+        return None
+
+
+class _TypeMeta(type):
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, TensorType)
+
+
+class Type(metaclass=_TypeMeta):
+    """MAX's ``max.graph.type.Type``, the base of its graph types: here every graph type is a
+    :class:`TensorType` (``isinstance(t, Type)`` holds for one), and ``Type.from_mlir`` reads one back.
+
+    Example:
+        >>> t = TensorType(DType.float32, ["n"])
+        >>> isinstance(t, Type), Type.from_mlir(t.to_mlir()) == t
+        (True, True)
+    """
+
+    @staticmethod
+    def from_mlir(t: Any) -> TensorType:
+        """:meth:`TensorType.from_mlir` (the only graph type here)."""
+        return TensorType.from_mlir(t)
 
 
 def as_tensor_type(t: Any) -> TensorType:

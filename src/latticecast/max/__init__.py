@@ -40,7 +40,7 @@ from ..graph.weight_sharding import (Segment, ShardingStrategy, axiswise_shardin
                                      row_sharding_strategy, segmented_sharding_strategy,
                                      stacked_qkv_sharding_strategy, tensor_parallel_sharding_strategy)
 from ..policies import Policy, policy
-from ..tensor_type import ConvInputLayout, FilterLayout, TensorType
+from ..tensor_type import ConvInputLayout, FilterLayout, TensorType, Type
 
 __all__ = ["AlgebraicDim", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "KernelLibrary", "Shape", "StaticDim",
            "SymbolicDim", "TensorType", "TensorValue", "Value",
@@ -48,7 +48,7 @@ __all__ = ["AlgebraicDim", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "
            "Segment", "ShardingStrategy", "axiswise_sharding_strategy", "col_sharding_strategy",
            "expert_parallel_sharding_strategy", "gate_up_sharding_strategy", "head_aware_col_sharding_strategy",
            "replicate_sharding_strategy", "row_sharding_strategy", "segmented_sharding_strategy",
-           "stacked_qkv_sharding_strategy", "tensor_parallel_sharding_strategy", "FilterLayout", "ConvInputLayout"]
+           "stacked_qkv_sharding_strategy", "tensor_parallel_sharding_strategy", "FilterLayout", "ConvInputLayout", "Type"]
 
 MAX_POLICY = "max-python"
 """The policy that reproduces MAX 26.7's promotion (``max.graph`` as measured)."""
