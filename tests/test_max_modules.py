@@ -132,5 +132,5 @@ def test_tensor_type_mlir_round_trip_keeps_device_symbols_and_layout() -> None:
     assert back == t and back._layout == FilterLayout.RSCF and isinstance(back, Type)
     with pytest.raises(ValueError, match="is dynamic and has no name"):
         from jaxlib.mlir import ir
-        with t.to_mlir().context:
+        with t.to_mlir().context, ir.Location.unknown():
             TensorType.from_mlir(ir.RankedTensorType.get([ir.ShapedType.get_dynamic_size()], ir.F32Type.get()))
