@@ -134,3 +134,30 @@ def test_tensor_type_mlir_round_trip_keeps_device_symbols_and_layout() -> None:
         from jaxlib.mlir import ir
         with t.to_mlir().context, ir.Location.unknown():
             TensorType.from_mlir(ir.RankedTensorType.get([ir.ShapedType.get_dynamic_size()], ir.F32Type.get()))
+
+
+def test_shard_and_stack_stacks_each_devices_piece() -> None:
+    from typing import Any
+
+    from latticecast.max import DeviceRef, Type
+
+    assert Type[Any] is Type
+    t = TensorType(DType.int32, [3, 4], "cpu")
+    with Graph("g", input_types=[t, t]) as g:
+        a, b = g.inputs
+        with pytest.raises(ValueError, match=r"Dimension size along axis 1 \(4\) must be evenly divisible by number "
+                                             r"of devices \(3\)"):
+            ops.shard_and_stack([a], [DeviceRef.CPU()] * 3, axis=-1)
+        with pytest.raises(IndexError, match=r"Axis must be in range \[-2, 2\), got 2"):
+            ops.shard_and_stack([a], [DeviceRef.CPU()], axis=2)
+        with pytest.raises(ValueError, match="Must provide at least one device."):
+            ops.shard_and_stack([a], [])
+        with pytest.raises(ValueError, match=r"Input 0 has shape \[Dim\(3\), Dim\(4\)\], but input 1 has shape"):
+            ops.shard_and_stack([a, a[:2]], [DeviceRef.CPU()])
+        outs = ops.shard_and_stack([a, b], [DeviceRef.CPU()] * 2, axis=1)
+        assert [list(o.shape) for o in outs] == [[2, 3, 2], [2, 3, 2]]
+        g.output(*outs)
+    x, y = np.arange(12, dtype=np.int32).reshape(3, 4), -np.arange(12, dtype=np.int32).reshape(3, 4)
+    first, second = g.compile()(x, y)
+    np.testing.assert_array_equal(first, np.stack([x[:, :2], y[:, :2]]))
+    np.testing.assert_array_equal(second, np.stack([x[:, 2:], y[:, 2:]]))

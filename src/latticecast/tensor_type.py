@@ -250,6 +250,10 @@ class Type(metaclass=_TypeMeta):
         (True, True)
     """
 
+    def __class_getitem__(cls, item: Any) -> type:
+        """``Type[Any]`` in annotations, as MAX's generic ``Type`` is written: the class itself."""
+        return cls
+
     @staticmethod
     def from_mlir(t: Any) -> TensorType:
         """:meth:`TensorType.from_mlir` (the only graph type here)."""

@@ -81,7 +81,7 @@ from .resize import InterpolationMode, resize, resize_bicubic, resize_linear, re
 from .selection import clamp, select, where
 from .shape import (as_interleaved_complex, broadcast_to, concat, flatten, permute, rebind, reshape, shape_to_tensor, squeeze, stack,
                     transfer_to, transpose, unsqueeze)
-from .sharding import shard
+from .sharding import shard, shard_and_stack
 from .signal import hann_window, irfft
 from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
 from .tiling import chunk, fold, pad, repeat_interleave, split, tile
@@ -101,7 +101,7 @@ __all__ = [
     "acos", "asin", "atan", "acosh", "asinh", "atanh", "cosh", "sinh", "tan", "expm1",
     # neural network
     "relu", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "layer_norm", "rms_norm", "group_norm",
-    "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d", "roi_align", "call",
+    "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d", "roi_align", "call", "shard_and_stack",
     # resizing and signal
     "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft",
     # multi-device collectives (over the graph's mesh)
