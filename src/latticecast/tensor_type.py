@@ -42,6 +42,7 @@ class FilterLayout(enum.Enum):
     :class:`TensorType` may carry one (``_layout``, as MAX's does).
 
     Example:
+        >>> from latticecast.tensor_type import FilterLayout
         >>> FilterLayout.FCRS.value, FilterLayout("RSCF")
         ('FCRS', <FilterLayout.RSCF: 'RSCF'>)
     """
@@ -58,6 +59,7 @@ class ConvInputLayout(enum.Enum):
     default) or ``NCHW``.
 
     Example:
+        >>> from latticecast.tensor_type import ConvInputLayout
         >>> ConvInputLayout.NCHW.value
         'NCHW'
     """
@@ -150,6 +152,8 @@ class TensorType:
             An ``ir.RankedTensorType``.
 
         Example:
+            >>> from latticecast import DType
+            >>> from latticecast.tensor_type import FilterLayout, TensorType
             >>> t = TensorType(DType.float32, [3, "x"], "cpu", _layout=FilterLayout.RSCF)
             >>> str(t.to_mlir())
             'tensor<3x?xf32, {device = "cpu:0", layout = "RSCF", symbols = ["", "x"]}>'
@@ -189,6 +193,8 @@ class TensorType:
             GraphError: ``t`` is not a ranked tensor type, or has a dynamic dimension without a name.
 
         Example:
+            >>> from latticecast import DType
+            >>> from latticecast.tensor_type import TensorType
             >>> TensorType.from_mlir(TensorType(DType.int8, [2]).to_mlir())
             TensorType(dtype=DType.int8, shape=(2,), device=cpu:0)
         """
@@ -245,6 +251,8 @@ class Type(metaclass=_TypeMeta):
     :class:`TensorType` (``isinstance(t, Type)`` holds for one), and ``Type.from_mlir`` reads one back.
 
     Example:
+        >>> from latticecast import DType
+        >>> from latticecast.tensor_type import TensorType, Type
         >>> t = TensorType(DType.float32, ["n"])
         >>> isinstance(t, Type), Type.from_mlir(t.to_mlir()) == t
         (True, True)

@@ -42,6 +42,7 @@ def shard_range(size: int, i: int, num_devices: int) -> tuple[int, int]:
         ``(start, end)``.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import shard_range
         >>> [shard_range(10, i, 3) for i in range(3)]
         [(0, 4), (4, 7), (7, 10)]
     """
@@ -69,6 +70,7 @@ def row_sharding_strategy(weight: Any, i: int, num_devices: int) -> Any:
         The slice ``weight[start:end]`` of the graph being built.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import row_sharding_strategy
         >>> from latticecast.max import DType, DeviceRef, Graph, Weight
         >>> with Graph("g", input_types=[]):
         ...     w = Weight("w", DType.float32, [10, 5], DeviceRef.CPU())
@@ -91,6 +93,7 @@ def col_sharding_strategy(weight: Any, i: int, num_devices: int) -> Any:
         The slice ``weight[:, start:end]``.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import col_sharding_strategy
         >>> from latticecast.max import DType, DeviceRef, Graph, Weight
         >>> with Graph("g", input_types=[]):
         ...     w = Weight("w", DType.float32, [2, 7], DeviceRef.CPU())
@@ -113,6 +116,7 @@ def replicate_sharding_strategy(weight: Any, i: int, num_devices: int) -> Any:
         ``weight[:]``.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import replicate_sharding_strategy
         >>> from latticecast.max import DType, DeviceRef, Graph, Weight
         >>> with Graph("g", input_types=[]):
         ...     w = Weight("w", DType.float32, [2, 7], DeviceRef.CPU())
@@ -150,6 +154,7 @@ def head_aware_col_sharding_strategy(weight: Any, i: int, num_devices: int, num_
         ``weight[:, start:end]`` for device ``i``'s heads.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import head_aware_col_sharding_strategy
         >>> from latticecast.max import DType, DeviceRef, Graph, Weight
         >>> with Graph("g", input_types=[]):
         ...     w = Weight("o", DType.float32, [6, 6], DeviceRef.CPU())
@@ -171,6 +176,7 @@ class Segment:
             (then ``size == num_heads * head_dim``).
 
     Example:
+        >>> from latticecast.graph.weight_sharding import Segment
         >>> Segment.even(512)
         Segment(size=512, num_heads=None)
         >>> Segment.head_aware(8, 64).size
@@ -245,6 +251,7 @@ def segmented_sharding_strategy(weight: Any, i: int, num_devices: int, *, axis: 
         GraphError: (a ``ValueError``) The segments do not cover the axis.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import Segment, segmented_sharding_strategy
         >>> from latticecast.max import DType, DeviceRef, Graph, Weight
         >>> with Graph("g", input_types=[]):
         ...     w = Weight("w", DType.float32, [8, 3], DeviceRef.CPU())
@@ -292,6 +299,7 @@ def stacked_qkv_sharding_strategy(weight: Any, i: int, num_devices: int, num_hea
         GraphError: (a ``ValueError``) The rows are not three times ``num_heads * head_dim``.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import stacked_qkv_sharding_strategy
         >>> from latticecast.max import DType, DeviceRef, Graph, Weight
         >>> with Graph("g", input_types=[]):
         ...     w = Weight("qkv", DType.float32, [42, 14], DeviceRef.CPU())
@@ -325,6 +333,7 @@ def gate_up_sharding_strategy(weight: Any, i: int, num_devices: int, axis: int) 
         GraphError: (a ``ValueError``) ``axis`` has an odd length.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import gate_up_sharding_strategy
         >>> from latticecast.max import DType, DeviceRef, Graph, Weight
         >>> with Graph("g", input_types=[]):
         ...     w = Weight("w", DType.float32, [2, 8], DeviceRef.CPU())
@@ -352,6 +361,7 @@ def axiswise_sharding_strategy(weight: Any, i: int, num_devices: int, axis: int)
         The slice of ``axis``.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import axiswise_sharding_strategy
         >>> from latticecast.max import DType, DeviceRef, Graph, Weight
         >>> with Graph("g", input_types=[]):
         ...     w = Weight("w", DType.float32, [2, 3, 5], DeviceRef.CPU())
@@ -371,6 +381,7 @@ def tensor_parallel_sharding_strategy(weight: Any, i: int, num_devices: int) -> 
         NotImplementedError: Always (as in MAX): the module implements its own sharding.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import ShardingStrategy
         >>> ShardingStrategy.tensor_parallel(2).sharded_axis is None
         True
     """
@@ -386,6 +397,7 @@ def expert_parallel_sharding_strategy(weight: Any, i: int, num_devices: int) -> 
         NotImplementedError: Always (as in MAX): the module implements its own sharding.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import ShardingStrategy
         >>> ShardingStrategy.expert_parallel(2).is_expert_parallel
         True
     """
@@ -411,6 +423,7 @@ class ShardingStrategy:
         shard: ``shard(weight, i, num_devices)`` -> device ``i``'s piece.
 
     Example:
+        >>> from latticecast.graph.weight_sharding import ShardingStrategy
         >>> from latticecast.max import DType, DeviceRef, Graph, Weight
         >>> strategy = ShardingStrategy.rowwise(num_devices=2)
         >>> strategy.is_rowwise, strategy.sharded_axis

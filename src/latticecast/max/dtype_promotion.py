@@ -56,6 +56,8 @@ def is_strong(value: Any) -> bool:
         ``False`` for Python and NumPy numbers and arrays.
 
     Example:
+        >>> from latticecast.max import StaticDim
+        >>> from latticecast.max.dtype_promotion import is_strong
         >>> is_strong(3), is_strong(StaticDim(3))
         (False, True)
     """
@@ -82,6 +84,7 @@ def _restrict_to_strong_dtypes(value: Any) -> Value:
         TypeError: ``value`` is a Python or NumPy number or array.
 
     Example:
+        >>> from latticecast.max.dtype_promotion import _restrict_to_strong_dtypes
         >>> from latticecast.max import DType, DeviceRef, Graph, ops
         >>> with Graph("g"):
         ...     _restrict_to_strong_dtypes(3)
@@ -110,6 +113,7 @@ def _promote_weak_dtypes(x: Any, y: Any) -> tuple[Value, Value]:
         ValueError: The non-max object's values do not survive the conversion (``Unsafe cast``).
 
     Example:
+        >>> from latticecast.max.dtype_promotion import _promote_weak_dtypes
         >>> from latticecast.max import DType, DeviceRef, Graph, ops
         >>> with Graph("g"):
         ...     x = ops.constant(1, DType.int8, DeviceRef.CPU())
@@ -163,6 +167,7 @@ def _promote_to_strong(value: Any, strong_dtype: DType, device: DeviceRefLike) -
         TypeError: ``value`` is no tensor value, or ``strong_dtype`` is narrower than a byte for a scalar.
 
     Example:
+        >>> from latticecast.max.dtype_promotion import _promote_to_strong
         >>> from latticecast.max import DType, DeviceRef, Graph
         >>> with Graph("g"):
         ...     _promote_to_strong(2.5, DType.float16, DeviceRef.CPU()).dtype

@@ -51,6 +51,7 @@ def SeedType(device: DeviceRefLike) -> TensorType:  # noqa: N802  # MAX's name: 
         ``TensorType(DType.uint64, [1], device)``.
 
     Example:
+        >>> from latticecast.graph.ops.random import SeedType
         >>> from latticecast import DeviceRef
         >>> t = SeedType(DeviceRef.CPU())
         >>> t.dtype, list(t.shape), str(t.device)
@@ -69,6 +70,7 @@ def assert_scalar(value: Any) -> None:
         GraphError: (a ``ValueError``) ``value`` is not a scalar.
 
     Example:
+        >>> from latticecast.graph.ops.random import assert_scalar
         >>> import numpy as np
         >>> assert_scalar(np.zeros(2))
         Traceback (most recent call last):

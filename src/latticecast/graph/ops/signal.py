@@ -35,6 +35,7 @@ class Normalization(Enum):
     its name as a string, as in MAX.
 
     Example:
+        >>> from latticecast.graph.ops.signal import Normalization
         >>> Normalization.ORTHO == "ortho", Normalization("forward")
         (True, <Normalization.FORWARD: 'forward'>)
     """
