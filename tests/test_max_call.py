@@ -45,3 +45,15 @@ def test_call_checks_the_arguments_as_max_does() -> None:
     with pytest.raises(ValueError, match="subgraph 'unfinished' of graph 'main' has no output"):
         g.mlir()
     del unfinished
+
+
+def test_a_subgraphs_text_is_its_modules() -> None:
+    t = TensorType(DType.float32, [2], "cpu")
+    with Graph("main", input_types=[t]) as g:
+        with g.add_subgraph("twice", input_types=[t]) as sub:
+            sub.output(sub.inputs[0] * 2)
+        assert 'sym_name = "twice"' in str(sub)  # while the root is open: the module as built (generic form)
+        g.output(*ops.call(sub, g.inputs[0]))
+    assert sub.mlir() == g.mlir() and "func.func private @twice" in sub.mlir()
+    with pytest.raises(ValueError, match="compile that graph"):
+        sub.compile()

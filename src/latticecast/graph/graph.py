@@ -743,6 +743,15 @@ class _Subgraph(Graph):
         raise GraphError(f"subgraph {self.name!r} is a function of graph {self.root.name!r}: compile that graph "
                          "(it calls the subgraph with ops.call)")
 
+    def _run_pass(self) -> None:
+        """The pass runs once, over the root graph's module (which holds this function)."""
+        self.root._run_pass()
+
+    def mlir(self, before_passes: bool = False, *, generic: bool = False, debug_info: bool = False) -> str:
+        """The root graph's module, which holds this subgraph's function (see :meth:`Graph.mlir`)."""
+        return self.root.mlir(before_passes=before_passes or not self.root.closed, generic=generic,
+                              debug_info=debug_info)
+
 
 def _all_subgraphs(g: Graph) -> list[Graph]:
     out: list[Graph] = []
