@@ -168,7 +168,7 @@ class TensorType:
         context = _current_context() or default_context()
         with context, ir.Location.unknown():
             element = type_cache(context).element(self.dtype)
-            fields = {"device": ir.StringAttr.get(str(self.device))}
+            fields: dict[str, ir.Attribute] = {"device": ir.StringAttr.get(str(self.device))}
             if any(d.__class__ is not int for d in self.shape):
                 fields["symbols"] = ir.ArrayAttr.get([ir.StringAttr.get("" if d.__class__ is int else str(d))
                                                       for d in self.shape])
