@@ -20,6 +20,7 @@ dynamic one).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -30,7 +31,41 @@ from .dims import MAX_DIM, Shape, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from .errors import GraphError
 
-__all__ = ["TensorType", "MAX_DIM", "check_shape", "as_tensor_type"]
+__all__ = ["TensorType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout", "ConvInputLayout", "Type"]
+
+
+class FilterLayout(enum.Enum):
+    """The order of a convolution filter's axes (MAX's ``max.graph.type.FilterLayout``): ``RSCF`` (spatial
+    axes, input channels, output channels: MAX's default), ``QRSCF`` (3-D), ``FCRS`` and ``FCQRS`` (output
+    channels first), ``CFRS``. ``ops.conv2d(..., filter_layout=FilterLayout.FCRS)`` reads the filter in that
+    order (the convolution's dimension numbers say it; the filter is not transposed), and a
+    :class:`TensorType` may carry one (``_layout``, as MAX's does).
+
+    Example:
+        >>> from latticecast.tensor_type import FilterLayout
+        >>> FilterLayout.FCRS.value, FilterLayout("RSCF")
+        ('FCRS', <FilterLayout.RSCF: 'RSCF'>)
+    """
+
+    RSCF = "RSCF"
+    QRSCF = "QRSCF"
+    FCRS = "FCRS"
+    FCQRS = "FCQRS"
+    CFRS = "CFRS"
+
+
+class ConvInputLayout(enum.Enum):
+    """The order of a convolution input's axes (MAX's ``ConvInputLayout``): ``NHWC`` (channels last, MAX's
+    default) or ``NCHW``.
+
+    Example:
+        >>> from latticecast.tensor_type import ConvInputLayout
+        >>> ConvInputLayout.NCHW.value
+        'NCHW'
+    """
+
+    NHWC = "NHWC"
+    NCHW = "NCHW"
 
 
 @dataclass(unsafe_hash=True)
@@ -43,6 +78,9 @@ class TensorType:
     of the type: it takes no part in equality, so a graph's declared types and those of the model
     compiled from it compare equal (the model reports layouts as ``Model.input_shardings``).
 
+    ``_layout`` (keyword only, MAX's private field) is a convolution filter's :class:`FilterLayout`, or
+    ``None``; unlike ``sharding`` it is part of the type, as in MAX (two types that differ in it differ).
+
     As MAX's, a ``TensorType`` can be changed (``t.dtype = DType.int32``; the new value is checked
     as the constructor checks it) and is hashable: do not change one that is a dict key.
     """
@@ -51,13 +89,15 @@ class TensorType:
     shape: Shape = Shape()
     device: DeviceRef = CPU
     sharding: Any = field(default=None, compare=False, repr=False)
+    _layout: "FilterLayout | None" = field(default=None, repr=False)
 
     def __init__(self, dtype: DTypeLike, shape: Iterable[Any] = (), device: DeviceRefLike = None, *,
-                 sharding: Any = None) -> None:
+                 sharding: Any = None, _layout: "FilterLayout | None" = None) -> None:
         object.__setattr__(self, "dtype", DType.parse(dtype))
         object.__setattr__(self, "shape", check_shape(shape, "TensorType shape"))
         object.__setattr__(self, "device", CPU if device is None else DeviceRef.parse(device))
         object.__setattr__(self, "sharding", sharding)
+        object.__setattr__(self, "_layout", _layout)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "dtype":
@@ -66,6 +106,8 @@ class TensorType:
             value = check_shape(value, "TensorType shape")
         elif name == "device":
             value = CPU if value is None else DeviceRef.parse(value)
+        elif name == "_layout" and value is not None and not isinstance(value, FilterLayout):
+            raise GraphError(f"a TensorType's _layout is a FilterLayout or None, not {value!r}")
         object.__setattr__(self, name, value)
 
     @property
@@ -100,9 +142,130 @@ class TensorType:
         return "tensor<" + "".join(f"{d if d.__class__ is int else '?'}x" for d in self.shape) + \
             self.dtype.mlir_name + ">"
 
+    def to_mlir(self) -> Any:
+        """The type as an MLIR ranked tensor type in the current context (latticecast's default one if none is
+        current), MAX's ``TensorType.to_mlir``: ``tensor<3x?xf32, {...}>`` whose encoding keeps what the MLIR
+        shape cannot (the device, the names of symbolic dimensions, ``_layout``), so :meth:`from_mlir` gives
+        back an equal type. Graphs do not use it (their IR types carry no encoding).
+
+        Returns:
+            An ``ir.RankedTensorType``.
+
+        Example:
+            >>> from latticecast import DType
+            >>> from latticecast.tensor_type import FilterLayout, TensorType
+            >>> t = TensorType(DType.float32, [3, "x"], "cpu", _layout=FilterLayout.RSCF)
+            >>> str(t.to_mlir())
+            'tensor<3x?xf32, {device = "cpu:0", layout = "RSCF", symbols = ["", "x"]}>'
+            >>> TensorType.from_mlir(t.to_mlir()) == t
+            True
+        """
+        from jaxlib.mlir import ir
+
+        from .dialect_utils.context import default_context
+        from .dialect_utils.types import type_cache
+
+        context = _current_context() or default_context()
+        with context, ir.Location.unknown():
+            element = type_cache(context).element(self.dtype)
+            fields: dict[str, ir.Attribute] = {"device": ir.StringAttr.get(str(self.device))}
+            if any(d.__class__ is not int for d in self.shape):
+                fields["symbols"] = ir.ArrayAttr.get([ir.StringAttr.get("" if d.__class__ is int else str(d))
+                                                      for d in self.shape])
+            if self._layout is not None:
+                fields["layout"] = ir.StringAttr.get(self._layout.value)
+            dims = [d if d.__class__ is int else ir.ShapedType.get_dynamic_size() for d in self.shape]
+            return ir.RankedTensorType.get(dims, element, ir.DictAttr.get(fields))
+
+    @staticmethod
+    def from_mlir(t: Any) -> "TensorType":
+        """The :class:`TensorType` of an MLIR ranked tensor type (MAX's ``TensorType.from_mlir``): the inverse of
+        :meth:`to_mlir`; a type without its encoding is on the CPU, its dynamic dimensions unnamed ones
+        refused.
+
+        Args:
+            t: An ``ir.RankedTensorType`` (or an ``ir.Type`` that is one).
+
+        Returns:
+            The type.
+
+        Raises:
+            GraphError: ``t`` is not a ranked tensor type, or has a dynamic dimension without a name.
+
+        Example:
+            >>> from latticecast import DType
+            >>> from latticecast.tensor_type import TensorType
+            >>> TensorType.from_mlir(TensorType(DType.int8, [2]).to_mlir())
+            TensorType(dtype=DType.int8, shape=(2,), device=cpu:0)
+        """
+        from jaxlib.mlir import ir
+
+        from .dialect_utils.types import type_cache
+
+        try:
+            rt = ir.RankedTensorType(t)
+        except (TypeError, ValueError):
+            raise GraphError(f"{t} is not a ranked tensor type (MAX's tensor types are)") from None
+        dtype = type_cache(rt.context).dtype_of_element(rt.element_type)
+        fields = ir.DictAttr(rt.encoding) if rt.encoding is not None else None
+
+        def field(name: str) -> Any:
+            return fields[name] if fields is not None and name in fields else None
+
+        symbols = field("symbols")
+        names = [ir.StringAttr(a).value for a in ir.ArrayAttr(symbols)] if symbols is not None else [""] * rt.rank
+        shape: list[Any] = []
+        for i in range(rt.rank):
+            if rt.is_dynamic_dim(i):
+                if not names[i]:
+                    raise GraphError(f"{t}: dimension {i} is dynamic and has no name; MAX's tensor types name "
+                                     "their symbolic dimensions")
+                shape.append(names[i])
+            else:
+                shape.append(rt.get_dim_size(i))
+        device, layout = field("device"), field("layout")
+        return TensorType(dtype, shape, None if device is None else ir.StringAttr(device).value,
+                          _layout=None if layout is None else FilterLayout(ir.StringAttr(layout).value))
+
     def __str__(self) -> str:
         text = f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"
         return text if self.device == CPU else f"{text} on {self.device}"
+
+
+def _current_context() -> Any:
+    """The current MLIR context, or ``None`` (jaxlib raises or answers ``None`` where there is none)."""
+    from jaxlib.mlir import ir
+    try:
+        return ir.Context.current
+    except (ValueError, RuntimeError):
+        return None
+
+
+class _TypeMeta(type):
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, TensorType)
+
+
+class Type(metaclass=_TypeMeta):
+    """MAX's ``max.graph.type.Type``, the base of its graph types: here every graph type is a
+    :class:`TensorType` (``isinstance(t, Type)`` holds for one), and ``Type.from_mlir`` reads one back.
+
+    Example:
+        >>> from latticecast import DType
+        >>> from latticecast.tensor_type import TensorType, Type
+        >>> t = TensorType(DType.float32, ["n"])
+        >>> isinstance(t, Type), Type.from_mlir(t.to_mlir()) == t
+        (True, True)
+    """
+
+    def __class_getitem__(cls, item: Any) -> type:
+        """``Type[Any]`` in annotations, as MAX's generic ``Type`` is written: the class itself."""
+        return cls
+
+    @staticmethod
+    def from_mlir(t: Any) -> TensorType:
+        """:meth:`TensorType.from_mlir` (the only graph type here)."""
+        return TensorType.from_mlir(t)
 
 
 def as_tensor_type(t: Any) -> TensorType:

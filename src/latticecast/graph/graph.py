@@ -227,6 +227,7 @@ class Graph:
         """The graph's state before its first op: open, not yet passed, nothing decided."""
         self._closed = False
         self._weights: dict[str, tuple[Weight, Value]] = {}
+        self._subgraphs: list[Graph] = []
         self.op_decisions = decisions_of(self.policy)
         """``op_rules``' memo of this graph's policy's op decisions (its owner is ``op_rules``; the graph
         only reads it on the builder's hot path)."""
@@ -504,6 +505,44 @@ class Graph:
             self.input_names = self.input_names + (weight.name,)
         return value
 
+    def add_subgraph(self, name: str, forward: Callable[..., Any] | None = None, input_types: Iterable[Any] = (),
+                     path: Any = None, custom_extensions: Iterable[Any] = (), devices: Iterable[Any] = (),
+                     is_device_graph: bool = False) -> "Graph":
+        """A subgraph of this graph (MAX's ``Graph.add_subgraph``): a function ``@name`` of this graph's module,
+        built like a graph (``with g.add_subgraph(...) as sub: ... sub.output(...)``, or with ``forward``) and
+        called with :func:`latticecast.ops.call` (``func.call``) as many times as needed.
+
+        Args:
+            name: The function's name: unique in the module (``main`` is the graph's).
+            forward: As for :class:`Graph`: builds the subgraph from its inputs.
+            input_types: The subgraph's argument types.
+            path: MAX's saved graph; refused, as for :class:`Graph`.
+            custom_extensions: MAX's kernel packages; refused if any.
+            devices: MAX's device chains for the subgraph; nothing to decide here (one device per graph).
+            is_device_graph: MAX's device graph marker; refused if set.
+
+        Returns:
+            The subgraph (a :class:`Graph` of this graph's policy and device).
+
+        Raises:
+            GraphError: The name is taken, or a MAX-only argument is given.
+
+        Example:
+            >>> import numpy as np
+            >>> from latticecast.max import DType, Graph, TensorType, ops
+            >>> t = TensorType(DType.float32, [2])
+            >>> with Graph("main", input_types=[t]) as g:
+            ...     with g.add_subgraph("add_one", input_types=[t]) as sub:
+            ...         sub.output(sub.inputs[0] + 1)
+            ...     (once,) = ops.call(sub, g.inputs[0])
+            ...     g.output(*ops.call(sub, once))
+            >>> g.compile()(np.array([1, 2], np.float32))[0].tolist()
+            [3.0, 4.0]
+        """
+        self.check_open()
+        return _Subgraph(self, name, forward, input_types, path, custom_extensions=list(custom_extensions),
+                         is_device_graph=is_device_graph)
+
     def weight_named(self, name: str) -> "Weight | None":
         """The weight of this graph named ``name`` (``None``: there is none); ``add_weight`` of it gives
         its value."""
@@ -558,6 +597,10 @@ class Graph:
         if not self._closed:
             raise GraphError(f"graph {self.name!r} has no output: call g.output(value, ...) before "
                              "asking for its module, its MLIR or compiling it")
+        for sub in _all_subgraphs(self):
+            if not sub.closed:
+                raise GraphError(f"subgraph {sub.name!r} of graph {self.name!r} has no output: call "
+                                 "sub.output(value, ...) (a function of the module needs its return)")
 
     def _run_pass(self) -> None:
         if self._passed:
@@ -664,6 +707,67 @@ class Graph:
         ins = ", ".join(str(t) for t in self.input_types)
         mesh = f" mesh={self.layout.describe()}" if self.layout is not None else ""
         return f"<Graph {self.name!r} ({ins}) policy={self.policy.name}{mesh}{' closed' if self._closed else ''}>"
+
+
+class _Subgraph(Graph):
+    """A graph built as a private function of its parent's module (see :meth:`Graph.add_subgraph`)."""
+
+    def __init__(self, parent: Graph, name: str, forward: Callable[..., Any] | None, input_types: Iterable[Any],
+                 path: Any, *, custom_extensions: list[Any], is_device_graph: bool) -> None:
+        self.parent = parent
+        root = parent
+        while isinstance(root, _Subgraph):
+            root = root.parent
+        self.root: Graph = root
+        if not isinstance(name, str) or not name or name == "main" or any(
+                sub.name == name for sub in _all_subgraphs(root)):
+            raise GraphError(f"add_subgraph({name!r}): the module of graph {root.name!r} already has a function of "
+                             "that name (or it is no name); give each subgraph its own name")
+        super().__init__(name, forward, input_types, path, policy=parent.policy, context=parent.context,
+                         custom_extensions=custom_extensions, is_device_graph=is_device_graph)
+        parent._subgraphs.append(self)
+
+    def _create_module(self) -> None:
+        """A private ``func.func @name`` in the root graph's module (before ``@main``)."""
+        with self.context:
+            self.loc = ir.Location.name(self.name)
+            self._unit = ir.UnitAttr.get()
+            self._weak_array = ir.StringAttr.get(WEAK_ARRAY)
+            self._module = self.root._module
+            arg_types = [self.tc.tensor(t.dtype, t.shape) for t in self.input_types]
+            self._func = ir.Operation.create(
+                "func.func", attributes={"sym_name": ir.StringAttr.get(self.name),
+                                         "function_type": ir.TypeAttr.get(ir.FunctionType.get(arg_types, [])),
+                                         "sym_visibility": ir.StringAttr.get("private")},
+                regions=1, loc=self.loc, ip=ir.InsertionPoint.at_block_begin(self._module.body))
+            self._block = ir.Block.create_at_start(self._func.regions[0], arg_types, [self.loc] * len(arg_types))
+            self.ip = ir.InsertionPoint(self._block)
+
+    def add_weight(self, weight: Weight) -> Value:
+        raise GraphError(f"weight {weight.name!r} used in subgraph {self.name!r}: a subgraph's weights are not "
+                         "supported here; use the weight in the parent graph and pass its value to ops.call as an "
+                         "argument (add an input type for it)")
+
+    def compile(self, device: Any = None, *, devices: Any = None) -> Any:
+        raise GraphError(f"subgraph {self.name!r} is a function of graph {self.root.name!r}: compile that graph "
+                         "(it calls the subgraph with ops.call)")
+
+    def _run_pass(self) -> None:
+        """The pass runs once, over the root graph's module (which holds this function)."""
+        self.root._run_pass()
+
+    def mlir(self, before_passes: bool = False, *, generic: bool = False, debug_info: bool = False) -> str:
+        """The root graph's module, which holds this subgraph's function (see :meth:`Graph.mlir`)."""
+        return self.root.mlir(before_passes=before_passes or not self.root.closed, generic=generic,
+                              debug_info=debug_info)
+
+
+def _all_subgraphs(g: Graph) -> list[Graph]:
+    out: list[Graph] = []
+    for sub in g._subgraphs:
+        out.append(sub)
+        out.extend(_all_subgraphs(sub))
+    return out
 
 
 def _common_device(name: str, types: Sequence[TensorType]) -> DeviceRef:

@@ -59,6 +59,7 @@ from ...errors import GraphError, LiteralRangeError
 from ...values import scalar_problem
 from ..current import current_graph
 from ..value import Value
+from .call import call
 from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, while_loop
 from .collectives import allgather, allreduce, distributed_broadcast, reducescatter
 from .dynamic import iota
@@ -79,13 +80,14 @@ from .indexing import slice_tensor
 from .linalg import band_part, matmul, outer
 from .nn import gelu, group_norm, layer_norm, logsoftmax, relu, rms_norm, silu, softmax
 from .pooling import avg_pool2d, max_pool2d
+from .roi_align import roi_align
 from .reduction import (argmax, argmin, max, mean, min, prod, reduce_max, reduce_mean, reduce_min, reduce_prod,
                         reduce_sum, sum)
 from .resize import InterpolationMode, resize, resize_bicubic, resize_linear, resize_nearest
 from .selection import clamp, select, where
 from .shape import (as_interleaved_complex, broadcast_to, concat, flatten, permute, rebind, reshape, shape_to_tensor, squeeze, stack,
                     transfer_to, transpose, unsqueeze)
-from .sharding import shard
+from .sharding import shard, shard_and_stack
 from .signal import hann_window, irfft
 from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
 from .tiling import chunk, fold, pad, repeat_interleave, split, tile
@@ -108,7 +110,7 @@ __all__ = [
     "acos", "asin", "atan", "acosh", "asinh", "atanh", "cosh", "sinh", "tan", "expm1",
     # neural network
     "relu", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "layer_norm", "rms_norm", "group_norm",
-    "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d",
+    "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d", "roi_align", "call", "shard_and_stack",
     # resizing and signal
     "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft",
     # multi-device collectives (over the graph's mesh)

@@ -1241,3 +1241,68 @@ def cast(x: TensorValueLike, dtype: DTypeLike) -> Value:
         if v.storage is d:
             return v
     return convert(v, d)
+
+
+def _skipping_nan(x: TensorValueLike, y: TensorValueLike, largest: bool) -> Value:
+    """MAX's elementwise ``max(x, y)``/``min(x, y)``: a NaN loses to a number (NumPy's ``fmax``/``fmin``);
+    :func:`maximum`/:func:`minimum` keep NumPy's NaN-propagating meaning."""
+    p = promote(STABLEHLO["stablehlo.maximum" if largest else "stablehlo.minimum"], "max" if largest else "min",
+                x, y)
+    target = p.decision.target
+    if not target.is_inexact or target.is_complex:
+        return (maximum if largest else minimum)(*p.values)
+    # the NaN test reads each operand at the promoted type, so it is converted here, not by the pass
+    a, b = (convert(v, target) for v in p.values)
+    return where(bitwise_or((greater if largest else less)(a, b), not_equal(b, b)), a, b)
+
+
+def max(x: TensorValueLike, y: TensorValueLike) -> Value:  # noqa: A001  # MAX's ops.elementwise.max
+    """MAX's ``ops.elementwise.max(x, y)``: the elementwise maximum after promotion, a NaN losing to a
+    number (NumPy's ``fmax``); ``ops.max(x, y)`` is this, ``ops.max(x)`` the reduction.
+
+    Args:
+        x: An operand: a graph value, a Python or NumPy number, an array.
+        y: The other.
+
+    Returns:
+        A value of the promoted dtype and the broadcast shape.
+
+    Raises:
+        PromotionError: The policy defines no promotion of ``x`` and ``y``.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType
+        >>> from latticecast.graph.ops import elementwise
+        >>> with Graph("fmax", input_types=[TensorType(DType.float32, [3])]) as g:
+        ...     g.output(elementwise.max(g.inputs[0], 1.0))
+        >>> g.compile()(np.array([0.0, np.nan, 2.0], np.float32))[0].tolist()
+        [1.0, 1.0, 2.0]
+    """
+    return _skipping_nan(x, y, True)
+
+
+def min(x: TensorValueLike, y: TensorValueLike) -> Value:  # noqa: A001  # MAX's ops.elementwise.min
+    """MAX's ``ops.elementwise.min(x, y)``: the elementwise minimum after promotion, a NaN losing to a
+    number (NumPy's ``fmin``).
+
+    Args:
+        x: An operand: a graph value, a Python or NumPy number, an array.
+        y: The other.
+
+    Returns:
+        A value of the promoted dtype and the broadcast shape.
+
+    Raises:
+        PromotionError: The policy defines no promotion of ``x`` and ``y``.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType
+        >>> from latticecast.graph.ops import elementwise
+        >>> with Graph("fmin", input_types=[TensorType(DType.float32, [3])]) as g:
+        ...     g.output(elementwise.min(g.inputs[0], 1.0))
+        >>> g.compile()(np.array([0.0, np.nan, 2.0], np.float32))[0].tolist()
+        [0.0, 1.0, 1.0]
+    """
+    return _skipping_nan(x, y, False)

@@ -553,7 +553,9 @@ def as_interleaved_complex(x: TensorValueLike) -> Value:
         raise GraphError("as_interleaved_complex needs a value with at least one axis (pairs of real, imag)")
     last = v.shape[-1]
     if not isinstance(last, int):
-        raise GraphError(f"as_interleaved_complex: the last dimension ({last}) must be static; rebind it to a size")
+        raise TypeError(f"as_interleaved_complex: The last dimension must be static (it is {last}); rebind "
+                        "it to a size")
     if int(last) % 2:
-        raise GraphError(f"as_interleaved_complex: the last dimension ({last}) must be divisible by 2")
+        raise GraphError(f"as_interleaved_complex: The last dimension must be divisible by 2 (it is {last}); pad or "
+                         "slice it to an even size")
     return reshape(v, [*v.shape[:-1], int(last) // 2, 2])

@@ -26,7 +26,31 @@ from .elementwise import cos, multiply
 from .operands import Literal, constant_value, graph_of, operand
 from .shape import concat, format_shape, normalize_axis, transpose
 
-__all__ = ["hann_window", "irfft"]
+__all__ = ["Normalization", "hann_window", "irfft"]
+
+
+class Normalization(Enum):
+    """How :func:`irfft` scales its result (MAX's ``max.graph.ops.irfft.Normalization``): ``BACKWARD``
+    divides by ``n`` (the default), ``ORTHO`` by ``sqrt(n)``, ``FORWARD`` not at all. A member equals
+    its name as a string, as in MAX.
+
+    Example:
+        >>> from latticecast.graph.ops.signal import Normalization
+        >>> Normalization.ORTHO == "ortho", Normalization("forward")
+        (True, <Normalization.FORWARD: 'forward'>)
+    """
+
+    BACKWARD = "backward"
+    ORTHO = "ortho"
+    FORWARD = "forward"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Normalization):
+            return self.value == other.value
+        return isinstance(other, str) and self.value == other
+
+    def __hash__(self) -> int:
+        return hash(self.value)
 
 
 def hann_window(window_length: int, device: DeviceRefLike = None, periodic: bool = True,
@@ -79,7 +103,8 @@ _NORMALIZATIONS = ("backward", "ortho", "forward")
 def _normalization(normalization: Any) -> str:
     name = normalization.value if isinstance(normalization, Enum) else normalization
     if name not in _NORMALIZATIONS:
-        raise GraphError(f"Invalid normalization: {normalization!r}; use one of {', '.join(_NORMALIZATIONS)}")
+        raise GraphError(f"Invalid normalization: {name}; use one of {', '.join(_NORMALIZATIONS)} (or a "
+                         "Normalization member)")
     return str(name)
 
 
