@@ -211,7 +211,13 @@ class Graph:
         for t in types:
             self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now
         self.input_types: tuple[TensorType, ...] = tuple(types)
-        self.device: DeviceRef = _common_device(self.name, types)
+        self.device: DeviceRef = types[0].device if types else CPU
+        """The graph's first device: its first input's (the CPU without inputs). A value computed from
+        constants alone is on it, and a one-device graph compiles for it."""
+        self.devices: list[DeviceRef] = list(dict.fromkeys(t.device for t in types)) or [CPU]
+        """Every device the graph names, in order of appearance (inputs, weights, ``device=`` arguments,
+        transfers); more than one makes it a multi-device graph (see :meth:`device_of`)."""
+        self._placed: dict[Any, DeviceRef | None] = {}
         if input_names is not None and len(input_names) != len(types):
             raise GraphError(f"{len(input_names)} input names for {len(types)} inputs")
         self.input_names = tuple(input_names) if input_names is not None else None
@@ -371,6 +377,86 @@ class Graph:
         self._dim_values[dim] = found
         return found
 
+    # -- devices ---------------------------------------------------------------------------
+
+    @property
+    def multi_device(self) -> bool:
+        """Whether the graph names more than one device (its values then carry their own)."""
+        return len(self.devices) > 1
+
+    def add_device(self, device: DeviceRef) -> None:
+        """Record that the graph uses ``device``."""
+        if device not in self.devices:
+            self.devices.append(device)
+
+    def device_of(self, value: ir.Value[ir.Type]) -> DeviceRef | None:
+        """The device ``value`` lives on, as MAX places it: an input's or weight's is its type's, a
+        value placed by an op (``ops.transfer_to``, ``device=``, a collective) is where it was put,
+        and any other op's result is on the device of its first operand that has one. ``None``: the
+        value is made from constants alone (a literal goes to the device of the op that uses it).
+
+        Resolved on demand and remembered, so building a graph costs nothing for it."""
+        placed = self._placed
+        found = placed.get(value, False)
+        if found is not False:
+            return found  # type: ignore[return-value]  # False is the sentinel, never stored
+        stack: list[ir.Value[ir.Type]] = [value]
+        while stack:
+            v = stack[-1]
+            if v in placed:
+                stack.pop()
+                continue
+            if isinstance(v, ir.BlockArgument):
+                owner_block = v.owner
+                if owner_block == self._block:
+                    placed[v] = self._argument_device(v.arg_number)
+                    stack.pop()
+                    continue
+                parent = owner_block.owner  # a region's argument: on its op's first placed operand's device
+                pending = [o for o in parent.operands if o not in placed]
+                if pending:
+                    stack.extend(pending)
+                    continue
+                placed[v] = next((placed[o] for o in parent.operands if placed[o] is not None), None)
+                stack.pop()
+                continue
+            operands = list(v.owner.operands)
+            pending = [o for o in operands if o not in placed]
+            if pending:
+                stack.extend(pending)
+                continue
+            placed[v] = next((placed[o] for o in operands if placed[o] is not None), None)
+            stack.pop()
+        return placed[value]
+
+    def _argument_device(self, index: int) -> DeviceRef:
+        if index < len(self.input_types):
+            return self.input_types[index].device
+        weights = list(self._weights.values())
+        return weights[index - len(self.input_types)][0].device
+
+    def value_device(self, value: "Value") -> DeviceRef:
+        """``value.device``: :meth:`device_of` its IR, the graph's first device for a value made from
+        constants alone (and for every value of a one-device graph)."""
+        if len(self.devices) == 1:
+            return self.device
+        return self.device_of(value.ir) or self.device
+
+    def place(self, value: "Value", device: DeviceRef) -> "Value":
+        """``value`` on ``device``: the value itself when it is there (or is made from constants alone,
+        which then go there), else a copy on ``device`` (a same-type ``stablehlo.convert``, which XLA
+        folds away: where a value lives is the graph's bookkeeping, see :meth:`compile`)."""
+        self.add_device(device)
+        here = self.device_of(value.ir)
+        if here == device:
+            return value
+        if here is None:
+            self._placed[value.ir] = device
+            return value
+        op = self._add_op("stablehlo.convert", [value.ir.type], [value.ir])
+        self._placed[op.result] = device
+        return Value(self, op.result, value.ptype, value.shape, storage=value.storage)
+
     # -- the door every op enters by ------------------------------------------------------------
 
     def _add_op(self, name: str, results: Sequence[ir.Type], operands: Sequence[ir.Value[ir.Type]] = (),
@@ -476,10 +562,7 @@ class Graph:
                                  "weight names are the keys of weights_registry, so give each weight its own name")
             return found[1]
         self.check_open()
-        if weight.device != self.device:
-            raise GraphError(f"weight {weight.name!r} is on {weight.device}, graph {self.name!r} on {self.device}: "
-                             "latticecast compiles a graph for one device, so declare the weight on the graph's "
-                             "device")
+        self.add_device(weight.device)
         t = weight.type
         self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now, as for an input
         with self.context:
@@ -534,7 +617,7 @@ class Graph:
             self._func.attributes["function_type"] = ir.TypeAttr.get(ftype)
             if result_attrs is not None:
                 self._func.attributes["res_attrs"] = result_attrs
-        self._output_types = tuple(TensorType(v.dtype, v.shape, self.device) for v in outs)
+        self._output_types = tuple(TensorType(v.dtype, v.shape, v.device) for v in outs)
         self._closed = True
 
     @property
@@ -642,6 +725,8 @@ class Graph:
         the inputs, in the order of :attr:`weights`; ``latticecast.max.engine`` binds them by name.
         """
         from ..runtime import compile as compile_module
+        if device is None and devices is None and self.multi_device and self.layout is None:
+            device = self._multi_device_target()
         if device is None and self.layout is not None:
             devices = self.layout.devices if devices is None else devices
             if devices is None:  # an AbstractMesh: the first mesh.size devices of the graph's platform
@@ -651,19 +736,39 @@ class Graph:
         return compile_module(self.module, None if device is None else _runtime_device(device), devices=devices,
                               input_names=list(self.input_names or ()) or None)
 
+    def _multi_device_target(self) -> Any:
+        """The PJRT device a multi-device graph runs on: each :class:`DeviceRef` it names must be present
+        (``DeviceRef(kind, i)`` is the ``i``-th PJRT device of that kind), all of one kind, and the
+        program runs on its first device (see docs/sharding.rst, "Multi-device graphs")."""
+        from ..runtime import DeviceNotFoundError, available_devices, resolve_device
+
+        needed = ", ".join(map(str, self.devices))
+        kinds = {d.device_type for d in self.devices}
+        found: list[Any] = []
+        missing: list[str] = []
+        for d in self.devices:
+            try:
+                found.append(resolve_device(str(d)))
+            except DeviceNotFoundError:
+                missing.append(str(d))
+        if missing:
+            present = available_devices()
+            hint = (" For CPU devices, start Python with XLA_FLAGS=--xla_force_host_platform_device_count=N."
+                    if all(d.is_cpu() for d in self.devices) else "")
+            raise DeviceNotFoundError(
+                f"graph {self.name!r} places values on {needed}, and {', '.join(missing)} "
+                f"{'is' if len(missing) == 1 else 'are'} not present (devices present: {', '.join(present)}); "
+                f"run it where those devices exist, or transfer its values to the devices present "
+                f"(ops.transfer_to).{hint}", requested=missing, available=present)
+        if len(kinds) > 1:
+            raise GraphError(f"graph {self.name!r} places values on {needed}: one XLA program runs on the devices "
+                             "of one platform, so transfer the values to devices of one kind (ops.transfer_to)")
+        return found[0]
+
     def __repr__(self) -> str:
         ins = ", ".join(str(t) for t in self.input_types)
         mesh = f" mesh={self.layout.describe()}" if self.layout is not None else ""
         return f"<Graph {self.name!r} ({ins}) policy={self.policy.name}{mesh}{' closed' if self._closed else ''}>"
-
-
-def _common_device(name: str, types: Sequence[TensorType]) -> DeviceRef:
-    """The one device the inputs name (the CPU for a graph without inputs)."""
-    devices = list(dict.fromkeys(t.device for t in types))
-    if len(devices) > 1:
-        raise GraphError(f"graph {name!r} has inputs on {', '.join(map(str, devices))}: latticecast compiles a graph "
-                         "for one device, so give every input type the same device")
-    return devices[0] if devices else CPU
 
 
 def _runtime_device(device: Any) -> Any:

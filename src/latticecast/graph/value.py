@@ -76,12 +76,13 @@ class Value:
 
     @property
     def device(self) -> DeviceRef:
-        """The device the value lives on: its graph's (latticecast compiles a graph for one device)."""
-        return self.graph.device
+        """The device the value lives on, as MAX places it (see :meth:`Graph.device_of
+        <latticecast.graph.graph.Graph.device_of>`)."""
+        return self.graph.value_device(self)
 
     @property
     def type(self) -> TensorType:
-        return TensorType(self.storage, self.shape, self.graph.device)
+        return TensorType(self.storage, self.shape, self.graph.value_device(self))
 
     @property
     def tensor(self) -> "Value":
@@ -130,8 +131,7 @@ class Value:
     astype = cast
 
     def to(self, device: DeviceRefLike) -> "Value":
-        """The value on ``device`` (MAX's ``ops.transfer_to``): itself on the graph's device, an error
-        on another, since latticecast compiles a graph for one device."""
+        """The value on ``device`` (MAX's ``ops.transfer_to``): itself when it is there already."""
         return _ops.transfer_to(self, device)
 
     def reshape(self, shape: Sequence[Any]) -> "Value":

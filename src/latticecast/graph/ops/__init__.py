@@ -134,15 +134,11 @@ __all__ = [
 ]
 
 
-def _placed(device: DeviceRefLike, what: str) -> None:
-    """``device`` must be the current graph's: latticecast compiles a graph for one device."""
+def _placed(value: Value, device: DeviceRefLike) -> Value:
+    """``value`` (made by an op with a ``device=`` argument) on ``device``; as it is for ``None``."""
     if device is None:
-        return
-    g = current_graph()
-    if DeviceRef.parse(device) != g.device:
-        raise GraphError(f"{what} on {DeviceRef.parse(device)}: graph {g.name!r} runs on {g.device}, and "
-                         "latticecast compiles a graph for one device; use that device (or give the input "
-                         "types the device you want)")
+        return value
+    return value.graph.place(value, DeviceRef.parse(device))
 
 
 def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike = None) -> Value:
@@ -155,14 +151,14 @@ def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike =
     Args:
         value: A Python number, a NumPy scalar or array, or a nested list.
         dtype: The constant's dtype (a :class:`~latticecast.DType` or a spelling); ``None`` as above.
-        device: The device; when given, it must be the graph's.
+        device: The device the constant lives on (default: the graph's first device).
 
     Returns:
         A graph value of ``dtype`` and ``value``'s shape.
 
     Raises:
         LiteralRangeError: A value does not fit ``dtype`` exactly.
-        GraphError: There is no current graph, or ``device`` is not the graph's.
+        GraphError: There is no current graph, or ``device`` is not a device.
 
     Example:
         >>> import numpy as np
@@ -173,8 +169,9 @@ def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike =
         >>> c.dtype, c.shape, h.dtype, h.shape
         (DType.uint8, (2,), DType.bfloat16, ())
     """
-    _placed(device, "constant")
-    return current_graph().constant(value, dtype)
+    if device is not None:
+        DeviceRef.parse(device)  # a bad device is an error before the constant is made
+    return _placed(current_graph().constant(value, dtype), device)
 
 
 #: The most elements ``range`` makes: MAX's compiler stops above it (measured with MAX 26.7:
@@ -199,7 +196,8 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
         out_dim: The number of values: required (an integer) when a bound is a graph value, and
             checked against ``(stop - start) // step`` otherwise.
         dtype: The values' dtype.
-        device: The device; when given, it must be the graph's.
+        device: The device the values live on (default: the graph's first device); graph-value
+            bounds must be on the CPU, as in MAX.
 
     Returns:
         A 1-D value of ``dtype``.
@@ -207,7 +205,7 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
     Raises:
         GraphError: ``step`` is 0, the count is negative, above ``RANGE_LIMIT`` or not
             ``out_dim``, ``out_dim`` is missing or symbolic for graph-value bounds, a bound is not
-            rank 0, or ``device`` is not the graph's.
+            rank 0, or on another device than the CPU.
         LiteralRangeError: ``start`` or the last value does not fit ``dtype``.
 
     Example:
@@ -217,9 +215,13 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
         >>> [r.tolist() for r in g.compile()()]
         [[0, 2, 4], [0, 2]]
     """
-    _placed(device, "range")
+    target = None if device is None else DeviceRef.parse(device)
     d = DType.parse(dtype)
     g = current_graph()
+    if any(isinstance(b, Value) and not b.device.is_cpu() for b in (start, stop, step)):
+        raise GraphError("Range input values must be on CPU: " + ", ".join(
+            f"{name} is on {b.device}" for name, b in (("start", start), ("stop", stop), ("step", step))
+            if isinstance(b, Value)) + "; transfer them first (x.to(DeviceRef.CPU()))")
     what = f"range({start}, {stop}, {step})"
     if any(isinstance(b, Value) for b in (start, stop, step)):
         if out_dim is None or isinstance(out_dim, bool) or not isinstance(out_dim, (int, np.integer)):
@@ -259,4 +261,4 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
             bounds.append(g.constant(b, work))
     first, increment = bounds
     values = iota(g, work, (count,), 0) * increment + first
-    return values if work is d else values.cast(d)
+    return _placed(values if work is d else values.cast(d), target)

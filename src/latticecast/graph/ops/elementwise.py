@@ -24,6 +24,7 @@ from ...errors import DomainError, PromotionError
 from ...op_rules import FLOAT_FUNCTION, FLOOR_DIVIDE, INEXACT_BINARY, STABLEHLO, TRUE_DIVIDE, OpRule, decide
 from ...weak import PType, Weak
 from ..value import TensorValueLike, Value
+from .external import check_same_device
 from .selection import where
 from .operands import (Literal, Promoted, WeakArray, broadcast_shapes, constant_value, convert, decide_operands,
                         graph_of, operand, promote, realize, fast_operands, unary_operand, with_op,
@@ -57,9 +58,14 @@ def _binary(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str,
     rule = STABLEHLO[name]
     fast = fast_operands(rule, symbol, x, y)
     if fast is None:
-        return _emit(promote(rule, symbol, x, y), name, attributes)
+        p = promote(rule, symbol, x, y)
+        if len(p.values[0].graph.devices) > 1:
+            check_same_device(p.values[0].graph, lhs=p.values[0], rhs=p.values[1])
+        return _emit(p, name, attributes)
     d, a, b = fast
     g = a.graph
+    if len(g.devices) > 1:
+        check_same_device(g, lhs=a, rhs=b)
     shape = a.shape
     op = g._add_op(name, [g.tc.tensor(d.result, shape)], [a.ir, b.ir], attributes, weak=d.result_weak)
     return Value(g, op.result, d.result_ptype, shape, d.result)
