@@ -22,8 +22,9 @@ import latticecast.ops  # noqa: E402
 
 
 @pytest.fixture
-def shim():
+def shim(monkeypatch):
     saved = {n: m for n, m in sys.modules.items() if n == "max" or n.startswith("max.")}
+    monkeypatch.setattr(suite, "_collecting", False)  # as the tests run, after collection
     finder = suite.install_shim()
     try:
         yield finder
@@ -65,9 +66,27 @@ def test_a_name_latticecast_lacks_is_a_type_whose_use_names_it(shim):
         ops.no_such_op(1)
 
 
-def test_an_unmapped_max_module_does_not_import(shim):
-    with pytest.raises(ModuleNotFoundError):
-        importlib.import_module("max.nn")
+def test_a_max_module_latticecast_lacks_imports_with_placeholders(shim):
+    module = importlib.import_module("max.experimental.tensor")
+    assert issubclass(module.Tensor, suite.MissingName)
+    with pytest.raises(suite.MissingNameError, match="max.experimental.tensor.Tensor"):
+        module.Tensor.from_numpy(1)
+
+
+def test_a_placeholder_is_inert_while_tests_are_collected(shim, monkeypatch):
+    from max._core.dialects import kgen
+    monkeypatch.setattr(suite, "_collecting", True)
+    made = kgen.ParamOperatorAttr(kgen.POC.add, [1, 2])  # a test module's parametrize list, at import
+    assert issubclass(made, suite.MissingName)
+    monkeypatch.setattr(suite, "_collecting", False)
+    with pytest.raises(suite.MissingNameError, match="max._core.dialects.kgen.ParamOperatorAttr"):
+        made.opcode
+
+
+def test_a_submodule_import_leaves_the_function_of_the_same_name(shim):
+    import max.graph.ops as ops
+    importlib.import_module("max.graph.ops.irfft")  # MAX's module beside its ops.irfft function
+    assert ops.irfft is latticecast.ops.irfft
 
 
 def test_the_shim_leaves_no_max_module_behind(shim):
@@ -103,6 +122,27 @@ def test_the_internal_rule():
     assert suite.probes_internals("graph/test_x.py", "@given(x=st.none())\ndef t(mlir_context, kernel_library):\n"
                                   "    ops.add(x, y)\n") is None
     assert suite.probes_internals("graph/test_x.py", "def t():\n    demo.run(memo)\n") is None
+
+
+def test_the_internal_rule_follows_the_module_helpers_a_test_calls():
+    helpers = {"check": "def check(graph):\n    assert 'rmo.matmul' in probe(graph)\n",
+               "probe": "def probe(g):\n    return str(g._mlir_op)\n",
+               "build": "def build():\n    return ops.matmul(x, y)\n"}
+    assert suite.probes_internals("graph/test_x.py", "def t():\n    g = build()\n    check(g)\n",
+                                  helpers) == "_mlir_op"
+    assert suite.probes_internals("graph/test_x.py", "def t():\n    g = build()\n", helpers) is None
+
+
+def test_a_name_imported_from_max_internals_marks_the_tests_that_use_it(tmp_path):
+    (tmp_path / "t.py").write_text("from max._core.safetensors import safe_open\nfrom max.graph import ops\n"
+                                   "import max._core.dialects.kgen as K\n")
+    names = suite.module_internal_names(tmp_path, "t.py")
+    assert names == ["safe_open", "K"]
+    assert suite.probes_internals("t.py", "def t():\n    with safe_open(p) as f:\n        pass\n",
+                                  internal_names=names) == "safe_open"
+    # in a string (an error message the test expects) it is text, not a use
+    assert suite.probes_internals("t.py", "def t():\n    match = 'only accepts K.Attr'\n",
+                                  internal_names=names) is None
 
 
 def test_compare_counts_only_what_real_max_passes_and_is_not_internal(tmp_path):

@@ -19,8 +19,10 @@ how each failing test's cause names what is missing.
 but no shim: the baseline. ``--baseline FILE`` reuses the baseline of an earlier ``--out`` file.
 
 Tests that probe MAX internals are left out of the comparison by one rule (:func:`probes_internals`):
-the test function's body matches one of :data:`INTERNAL_PATTERNS` (MLIR text, ``_mlir_op``,
-MAX's dialects, its kernel library, buffers ...) or its file is in :data:`INTERNAL_FILES`.
+the test function's body, or a helper function of its module that the body calls, matches one of
+:data:`INTERNAL_PATTERNS` (MLIR text, ``_mlir_op``, MAX's dialects, its kernel library, buffers ...) or uses
+a name its module imports from MAX's internal modules (``max._core``, ``max.mlir``), or its file is in
+:data:`INTERNAL_FILES`.
 
 Printed and written to ``--out``: tests passed with MAX, of those not internal, passed here, the
 percentage, and the failure causes (missing names with counts; other exceptions grouped by type
@@ -64,14 +66,19 @@ MODULE_MAP: dict[str, tuple[str, ...]] = {
     "max.driver": ("latticecast.max.driver", "latticecast.driver"),
     "max.engine": ("latticecast.max.engine", "latticecast.engine"),
     "max.mlir": ("jaxlib.mlir.ir",),
-    "max._core": (),
-    "max._core.dialects": (),
-    "max.mlir.dialects": (),
+    "max.graph.dtype_promotion": ("latticecast.max.dtype_promotion",),
+    "max.graph.ops.random": ("latticecast.graph.ops.random",),
+    "max.graph.ops.elementwise": ("latticecast.graph.ops.elementwise",),
+    "max.graph.ops.reduction": ("latticecast.graph.ops.reduction",),
+    "max.graph.ops.complex": ("latticecast.graph.ops.complex",),
+    "max.graph.ops.irfft": ("latticecast.graph.ops.signal",),
+    "max.nn": ("latticecast.max.nn",),
 }
 """Each MAX module and the latticecast (or MLIR binding) modules its names come from, first importable
-one wins. MAX's internal modules map to nothing (every name is a :class:`MissingName`), so a test file
-that imports them at the top still collects and only the tests that use them fail. A MAX module not
-listed here does not exist under the shim (its import fails, and the failure is the recorded cause)."""
+one wins. A ``max`` module not listed here (MAX's internals such as ``max._core.dialects``, and the parts of
+MAX latticecast has no counterpart for, such as ``max.experimental``) maps to nothing: every name in it is a
+:class:`MissingName`, so a test file that imports it at the top still collects and only the tests that use
+its names fail, each with the missing name as its recorded cause."""
 
 NAME_MAP: dict[str, str] = {
     "max._mlir_context.default_mlir_context": "max_graph_suite:current_default_context",
@@ -111,13 +118,23 @@ class MissingNameError(AttributeError):
     """A MAX name the shim has no latticecast object for was used."""
 
 
+_collecting = True
+"""True until pytest has collected the tests: a test module's top level (decorators, parametrize lists) may
+call or reach into a missing name while it is imported. Then a placeholder gives a placeholder, so the module
+collects and the tests that use the name fail when they run; once collection is done, every use raises."""
+
+
 class _MissingMeta(type):
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if _collecting:
+            return missing(f"{cls.__qualname__}()")
         raise MissingNameError(f"missing name: {cls.__qualname__}")
 
     def __getattr__(cls, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
+        if _collecting:
+            return missing(f"{cls.__qualname__}.{name}")
         raise MissingNameError(f"missing name: {cls.__qualname__}")
 
     def __instancecheck__(cls, obj: Any) -> bool:
@@ -156,20 +173,32 @@ class ShimModule(types.ModuleType):
         if attr.startswith("__"):
             raise AttributeError(attr)
         qualified = f"{self.__name__}.{attr}"
-        if qualified in MODULE_MAP:
-            return importlib.import_module(qualified)
         if qualified in NAME_MAP:
             module, _, name = NAME_MAP[qualified].partition(":")
             value = getattr(importlib.import_module(module), name)
+        elif (found := self._target_attribute(attr)) is not None:
+            value = found
+        elif qualified in MODULE_MAP or any(key.startswith(qualified + ".") for key in MODULE_MAP):
+            return importlib.import_module(qualified)
         else:
-            for target in self._shim_targets:
-                if hasattr(target, attr):
-                    value = getattr(target, attr)
-                    break
-            else:
-                value = missing(qualified)
+            value = missing(qualified)
         setattr(self, attr, value)
         return value
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        # Importing a submodule sets it on its parent; where the parent's name is a function of the same
+        # name (MAX's `ops.irfft` beside its module `max.graph.ops.irfft`), the function stays, as in MAX.
+        if isinstance(value, types.ModuleType) and (found := self._target_attribute(attr)) is not None:
+            value = found
+        super().__setattr__(attr, value)
+
+    def _target_attribute(self, attr: str) -> Any:
+        """The first mapped module's attribute ``attr`` that is not a module itself, else ``None``."""
+        for target in self.__dict__.get("_shim_targets", ()):
+            value = getattr(target, attr, None)
+            if value is not None and not isinstance(value, types.ModuleType):
+                return value
+        return None
 
 
 class ShimFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -178,9 +207,6 @@ class ShimFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
         if fullname != "max" and not fullname.startswith("max."):
             return None
-        known = fullname in MODULE_MAP or any(key.rpartition(".")[0] == fullname for key in NAME_MAP)
-        if not known:
-            return None  # no such module under the shim: the import fails as it would for any missing module
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
     def create_module(self, spec: Any) -> types.ModuleType:
@@ -207,12 +233,68 @@ def uninstall_shim(finder: ShimFinder) -> None:
         del sys.modules[name]
 
 
-def probes_internals(path: str, source: str) -> str | None:
-    """The rule that leaves a test out: the pattern (or file name) it matched, else ``None``."""
+INTERNAL_MODULES = re.compile(r"^max\.(_core|_mlir\w*|mlir)(\.|$)")
+"""MAX's internal modules: a name a test module imports from one of them is an internal name."""
+
+
+def probes_internals(path: str, source: str, helpers: dict[str, str] | None = None,
+                     internal_names: Sequence[str] = ()) -> str | None:
+    """The rule that leaves a test out: the pattern (or file name) it matched, else ``None``.
+
+    ``helpers`` maps the names of the test module's own top-level functions to their sources: a helper the
+    test body calls (directly or through other helpers) counts as part of the body, so a test whose
+    assertions live in ``assert_matmul_properties(graph)`` is judged by what that function reads.
+    ``internal_names`` are the names the module imports from MAX's internal modules (:data:`INTERNAL_MODULES`,
+    such as ``safe_open`` from ``max._core.safetensors``): a body that uses one probes internals."""
     if Path(path).name in INTERNAL_FILES:
         return Path(path).name
     body = _body(source)
-    return next((p for p in INTERNAL_PATTERNS if re.search(p, body)), None)
+    known = helpers or {}
+    reached = _helpers_reached(body, known)
+    for helper in reached:
+        body += "\n" + _body(known[helper])
+    found = next((p for p in INTERNAL_PATTERNS if re.search(p, body)), None)
+    if found is None and internal_names:
+        used = set().union(*(_names_used(text) for text in [source, *(known[h] for h in reached)]))
+        found = next((name for name in internal_names if name in used), None)
+    return found
+
+
+def _names_used(source: str) -> set[str]:
+    """The names a function's body reads (not its decorators, signature, or the text of its strings)."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError:
+        return set()
+    func = tree.body[0] if tree.body else None
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return set()
+    return {node.id for stmt in func.body for node in ast.walk(stmt) if isinstance(node, ast.Name)}
+
+
+def module_internal_names(tests_root: Path, path: str) -> list[str]:
+    """The names a test module imports from MAX's internal modules (``from max._core.x import a as b``: ``b``)."""
+    tree = _parsed(tests_root / path)
+    names: list[str] = []
+    for node in tree.body if tree is not None else ():
+        if isinstance(node, ast.ImportFrom) and node.module and INTERNAL_MODULES.match(node.module):
+            names += [alias.asname or alias.name for alias in node.names]
+        elif isinstance(node, ast.Import):
+            names += [alias.asname for alias in node.names if alias.asname and INTERNAL_MODULES.match(alias.name)]
+    return names
+
+
+def _helpers_reached(body: str, helpers: dict[str, str]) -> list[str]:
+    """The helpers (names in ``helpers``) that ``body`` calls, and those they call, each once, in order."""
+    reached: list[str] = []
+    pending = [body]
+    while pending:
+        text = pending.pop()
+        for name in helpers:
+            if name not in reached and re.search(rf"\b{re.escape(name)}\s*\(", text):
+                reached.append(name)
+                pending.append(_body(helpers[name]))
+    return reached
 
 
 def _body(source: str) -> str:
@@ -265,6 +347,8 @@ if os.environ.get(SHIM_ENV) == "1":  # at plugin import: MAX's conftest.py impor
 
 
 def pytest_collection_finish(session: Any) -> None:
+    global _collecting
+    _collecting = False
     from hypothesis import settings
     settings.register_profile("max_graph_suite", deadline=None,
                               max_examples=int(os.environ.get(EXAMPLES_ENV, "10")))
@@ -357,6 +441,16 @@ def _tests(records: dict[str, dict[str, Any]]) -> Iterator[tuple[str, dict[str, 
     return ((k, v) for k, v in records.items() if not k.startswith("collect:"))
 
 
+def module_helpers(tests_root: Path, path: str) -> dict[str, str]:
+    """The sources of the test module's top-level functions that are not tests (``matmul_graph``, ...)."""
+    tree = _parsed(tests_root / path)
+    if tree is None:
+        return {}
+    text = (tests_root / path).read_text()
+    return {node.name: ast.get_source_segment(text, node) or "" for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("test")}
+
+
 def test_source(tests_root: Path, nodeid: str) -> tuple[str, str]:
     """The file and the source of the test function ``nodeid`` names (``graph/x.py::Class::test[param]``)."""
     path, *names = nodeid.split("::")
@@ -383,7 +477,9 @@ def compare(baseline: dict[str, dict[str, Any]], ours: dict[str, dict[str, Any]]
     by_position = {v["position"]: k for k, v in _tests(ours) if v.get("position")}
     collect_errors = {v["file"]: v["cause"] for k, v in ours.items() if k.startswith("collect:")}
     passed_max = [k for k, v in _tests(baseline) if v["outcome"] == "passed"]
-    internal = {k: probes_internals(*test_source(tests_root, k)) for k in passed_max}
+    internal = {k: probes_internals(*test_source(tests_root, k), module_helpers(tests_root, k.split("::")[0]),
+                                    module_internal_names(tests_root, k.split("::")[0]))
+                for k in passed_max}
     api = [k for k in passed_max if not internal[k]]
     passed_here: list[str] = []
     causes: collections.Counter[str] = collections.Counter()
