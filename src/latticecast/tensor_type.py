@@ -30,11 +30,28 @@ from .dims import MAX_DIM, Shape, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from .errors import GraphError
 
-__all__ = ["TensorType", "MAX_DIM", "check_shape", "as_tensor_type"]
+__all__ = ["Type", "TensorType", "BufferType", "MAX_DIM", "check_shape", "as_tensor_type"]
+
+
+class Type:
+    """The base of the types a graph's inputs have (MAX's ``max.graph.Type``): :class:`TensorType`
+    and :class:`BufferType`. As MAX's, it is generic in its MLIR type, so ``Type[Any]`` annotates
+    a list that holds both.
+
+    Example:
+        >>> from typing import Any
+        >>> from latticecast.tensor_type import BufferType, TensorType, Type
+        >>> types: list[Type[Any]] = [TensorType("float32", [2]), BufferType("uint8", [8])]
+        >>> all(isinstance(t, Type) for t in types)
+        True
+    """
+
+    def __class_getitem__(cls, item: Any) -> Any:
+        return cls
 
 
 @dataclass(unsafe_hash=True)
-class TensorType:
+class TensorType(Type):
     """A tensor of ``dtype`` and ``shape`` on ``device``: ``TensorType(DType.int16, [4])``,
     ``TensorType(DType.float32, ["batch", 10], DeviceRef.CPU())``.
 
@@ -105,6 +122,44 @@ class TensorType:
         return text if self.device == CPU else f"{text} on {self.device}"
 
 
+@dataclass(unsafe_hash=True)
+class BufferType(Type):
+    """A mutable buffer of ``dtype`` and ``shape`` on ``device`` (MAX's ``max.graph.BufferType``), as far
+    as a latticecast graph has buffers: an input of this type is a :class:`~latticecast.graph.value.BufferValue`
+    that names a device and takes no part in the computation. StableHLO values are immutable and its
+    collectives synchronise themselves, so MAX's uses of buffers that latticecast supports are the
+    signal buffers of its collectives (:class:`latticecast.max.nn.Signals`); such an input is not an
+    argument of the compiled program (see docs/sharding.rst, "Multi-device graphs").
+
+    Args:
+        dtype: The element type.
+        shape: The sizes (symbolic dimensions allowed).
+        device: The device (default the CPU).
+
+    Example:
+        >>> from latticecast.tensor_type import BufferType
+        >>> BufferType("uint8", [16], "gpu:1")
+        BufferType(dtype=DType.uint8, shape=(16,), device=gpu:1)
+    """
+
+    dtype: DType
+    shape: Shape = Shape()
+    device: DeviceRef = CPU
+
+    def __init__(self, dtype: DTypeLike, shape: Iterable[Any] = (), device: DeviceRefLike = None) -> None:
+        self.dtype = DType.parse(dtype)
+        self.shape = check_shape(shape, "BufferType shape")
+        self.device = CPU if device is None else DeviceRef.parse(device)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def as_tensor(self) -> TensorType:
+        """The tensor type of the buffer's contents (MAX's ``BufferType.as_tensor``)."""
+        return TensorType(self.dtype, self.shape, self.device)
+
+
 def as_tensor_type(t: Any) -> TensorType:
     """``t`` as a :class:`TensorType`: a graph's input type or a control-flow op's result type, given as
     a :class:`TensorType`, a ``(dtype, shape[, device])`` tuple, or MAX's ``TensorType``.
@@ -125,6 +180,9 @@ def as_tensor_type(t: Any) -> TensorType:
     """
     if isinstance(t, TensorType):
         return t
+    if isinstance(t, BufferType) or type(t).__name__ == "BufferType":
+        raise GraphError(f"{t!r} is a buffer type, and a tensor type is needed here: use "
+                         "TensorType(dtype, shape, device) (buffers are graph inputs only)")
     if isinstance(t, (tuple, list)):
         return TensorType(*t)
     if hasattr(t, "dtype") and hasattr(t, "shape"):

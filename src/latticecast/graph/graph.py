@@ -40,13 +40,13 @@ from ..passes.infer_types import Comparison
 from ..passes.lower_dtypes import lower_dtypes
 from ..passes.value_sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
-from ..tensor_type import TensorType, as_tensor_type
+from ..tensor_type import BufferType, TensorType, as_tensor_type
 from ..weak import PType
 from . import current
 from .current import current_graph
 from .ops.operands import as_value, constant_value
 from .mesh_layout import MeshLayout
-from .value import Value
+from .value import BufferValue, Value
 from .weight import Weight
 
 __all__ = ["Graph", "KernelLibrary", "PassFailure", "current_graph"]
@@ -197,11 +197,17 @@ class Graph:
         self.context = context or default_context()
         self.tc: TypeCache = type_cache(self.context)
         self.debug_locations = debug_locations
-        self._set_inputs([as_tensor_type(t) for t in input_types], input_names, mesh)
+        given = list(input_types)
+        self._set_inputs([as_tensor_type(t) for t in given if not isinstance(t, BufferType)], input_names, mesh)
+        self.buffer_types: tuple[BufferType, ...] = tuple(t for t in given if isinstance(t, BufferType))
+        """The inputs of MAX's ``BufferType`` (signal buffers): named devices, not arguments of ``@main``."""
+        for b in self.buffer_types:
+            self.add_device(b.device)
         self._start_state()
         self._create_module()
-        self.inputs: tuple[Value, ...] = tuple(
-            Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, self.input_types))
+        tensors = iter([Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, self.input_types)])
+        self.inputs: tuple[Any, ...] = tuple(BufferValue(self, t) if isinstance(t, BufferType) else next(tensors)
+                                             for t in given)
         self._bind_symbols()
         if forward is not None:
             self._build_with(forward, args, kwargs)

@@ -35,9 +35,10 @@ from ..graph.graph import KernelLibrary
 from ..graph.ops.operands import as_value, graph_of
 from ..graph.weight import Weight
 from ..policies import Policy, policy
-from ..tensor_type import TensorType
+from ..graph.value import BufferValue
+from ..tensor_type import BufferType, TensorType, Type
 
-__all__ = ["AlgebraicDim", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "KernelLibrary", "Shape", "StaticDim",
+__all__ = ["AlgebraicDim", "BufferType", "BufferValue", "Type", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "KernelLibrary", "Shape", "StaticDim",
            "SymbolicDim", "TensorType", "TensorValue", "Value",
            "Weight", "ops", "MAX_POLICY", "default_policy"]
 

@@ -31,8 +31,8 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
 ``pooling``        ``max_pool2d``, ``avg_pool2d`` (``stablehlo.reduce_window``)
 ``resize``         ``resize``, ``resize_nearest``, ``resize_linear``, ``resize_bicubic`` (gathers of static taps)
 ``signal``         ``hann_window``, ``irfft`` (``stablehlo.fft``)
-``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum``, ``distributed_broadcast``
-                   over the graph's mesh
+``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum``, ``distributed_broadcast``,
+                   ``distributed_scatter``, ``shard_and_stack``, over the graph's devices or its mesh
 ``fused``          MAX's ``allgather_rms_norm``, ``reduce_scatter_rms_norm`` (the collective, then the norm) and
                    ``parallel`` (the body once per launch)
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
@@ -58,7 +58,8 @@ from ...values import scalar_problem
 from ..current import current_graph
 from ..value import Value
 from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, while_loop
-from .collectives import allgather, allreduce, distributed_broadcast, reducescatter
+from .collectives import (allgather, allreduce, distributed_broadcast, distributed_scatter, reducescatter,
+                          shard_and_stack)
 from .dynamic import iota
 from .external import assert_same_device, constant_external
 from .fused import allgather_rms_norm, parallel, reduce_scatter_rms_norm
@@ -107,8 +108,8 @@ __all__ = [
     "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d",
     # resizing and signal
     "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft",
-    # multi-device collectives (over the graph's mesh)
-    "allgather", "allreduce", "reducescatter", "distributed_broadcast",
+    # multi-device collectives (over the graph's devices or its mesh)
+    "allgather", "allreduce", "reducescatter", "distributed_broadcast", "distributed_scatter", "shard_and_stack",
     # MAX's fused multi-device ops, as the ops they fuse
     "allgather_rms_norm", "reduce_scatter_rms_norm", "parallel",
     # MAX's ops with no StableHLO form (each raises UnsupportedOpError with the fix)
