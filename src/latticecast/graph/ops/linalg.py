@@ -133,6 +133,7 @@ def outer(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     if isinstance(a, Literal) or isinstance(b, Literal) or a.rank != 1 or b.rank != 1:
         raise GraphError(f"outer takes two rank-1 values, not shapes {format_shape(a.shape)} and "
                          f"{format_shape(b.shape)}; flatten them first (x.flatten())")
+    check_same_device(g, lhs=a, rhs=b)
     return multiply(_reshaped(a, (a.shape[0], 1)), _reshaped(b, (1, b.shape[0])))
 
 
