@@ -169,8 +169,14 @@ class Graph:
     MAX's ``path``, ``custom_extensions``, ``kernel_library`` (but for latticecast's empty
     :class:`KernelLibrary`), ``module`` and ``is_device_graph`` drive MAX's own compiler and are
     refused with the reason;
-    ``strict_device_placement`` is accepted and has nothing to decide, since a value on
-    another device than the graph's is always an error here.
+    ``strict_device_placement`` is accepted and has nothing to decide (MAX's CPU-only ops that
+    would move a value to the host run on any device here).
+
+    As in MAX, input types (and ``ops.transfer_to``, ``device=`` arguments, collectives) may name
+    several devices: each value lives on one (``value.device``), ops check that their operands
+    agree (:meth:`device_of`), and :attr:`devices` lists them; see :meth:`compile` for running such
+    a graph. MAX's ``BufferType`` inputs (the signal buffers of its collectives) name a device and
+    are not arguments of ``@main``.
 
     ``mesh`` (a ``jax.sharding.Mesh``, or an ``AbstractMesh``) makes the graph a program for
     ``mesh.size`` devices: inputs take ``TensorType(..., sharding=PartitionSpec(...))``, values
@@ -426,7 +432,11 @@ class Graph:
                 placed[v] = next((placed[o] for o in parent.operands if placed[o] is not None), None)
                 stack.pop()
                 continue
-            operands = list(v.owner.operands)
+            owner = ir.OpResult(v).owner
+            if owner.name in _BRANCHING:  # a branch's result: where the first branch returns it from
+                operands = [owner.regions[0].blocks[0].operations[-1].operands[ir.OpResult(v).result_number]]
+            else:
+                operands = list(owner.operands)
             pending = [o for o in operands if o not in placed]
             if pending:
                 stack.extend(pending)
@@ -729,6 +739,11 @@ class Graph:
 
         A graph with weights (:meth:`add_weight`) compiles to a model that takes their values after
         the inputs, in the order of :attr:`weights`; ``latticecast.max.engine`` binds them by name.
+
+        A multi-device graph (:attr:`devices` names several, no mesh) needs every device it names to be
+        present, and then runs as one program on its first device (its first accelerator beside CPUs):
+        a ``DeviceNotFoundError`` names the devices it needs and those present otherwise (see
+        docs/sharding.rst, "Multi-device graphs").
         """
         from ..runtime import compile as compile_module
         if device is None and devices is None and self.multi_device and self.layout is None:
@@ -744,8 +759,9 @@ class Graph:
 
     def _multi_device_target(self) -> Any:
         """The PJRT device a multi-device graph runs on: each :class:`DeviceRef` it names must be present
-        (``DeviceRef(kind, i)`` is the ``i``-th PJRT device of that kind), all of one kind, and the
-        program runs on its first device (see docs/sharding.rst, "Multi-device graphs")."""
+        (``DeviceRef(kind, i)`` is the ``i``-th PJRT device of that kind), and the program runs on its
+        first device, its first accelerator where it names CPUs and accelerators (see docs/sharding.rst,
+        "Multi-device graphs")."""
         from ..runtime import DeviceNotFoundError, available_devices, resolve_device
 
         needed = ", ".join(map(str, self.devices))
@@ -766,15 +782,18 @@ class Graph:
                 f"{'is' if len(missing) == 1 else 'are'} not present (devices present: {', '.join(present)}); "
                 f"run it where those devices exist, or transfer its values to the devices present "
                 f"(ops.transfer_to).{hint}", requested=missing, available=present)
-        if len(kinds) > 1:
-            raise GraphError(f"graph {self.name!r} places values on {needed}: one XLA program runs on the devices "
-                             "of one platform, so transfer the values to devices of one kind (ops.transfer_to)")
+        if len(kinds) > 1:  # host values beside an accelerator's (MAX's CPU scalars): the accelerator runs them
+            return next(f for f, d in zip(found, self.devices) if not d.is_cpu())
         return found[0]
 
     def __repr__(self) -> str:
         ins = ", ".join(str(t) for t in self.input_types)
         mesh = f" mesh={self.layout.describe()}" if self.layout is not None else ""
         return f"<Graph {self.name!r} ({ins}) policy={self.policy.name}{mesh}{' closed' if self._closed else ''}>"
+
+
+_BRANCHING = frozenset({"stablehlo.if", "stablehlo.case"})
+"""Ops whose results come from a branch (a region's return), not from their operands (the predicate)."""
 
 
 def _runtime_device(device: Any) -> Any:
