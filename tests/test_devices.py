@@ -270,3 +270,11 @@ else:
         np.testing.assert_array_equal(total, np.full((4, 2), 10, np.float32))
         np.testing.assert_array_equal(joined, np.concatenate(arrays, axis=1))
         np.testing.assert_array_equal(np.concatenate(parts), np.full((4, 2), 10, np.float32))
+
+
+def test_expert_parallel_ops_are_refused_after_maxs_check():
+    with pytest.raises(ValueError, match="input_tokens must be non-empty"):
+        ops.distributed_ep.combine([], [], None, None, None, [], [], [], hidden_size=8)
+    with Graph("ep", input_types=[_f32([2], GPU0)]) as g, pytest.raises(lc.errors.UnsupportedOpError,
+                                                                       match="no device addresses"):
+        ops.distributed_ep.dispatch_bf16([g.inputs[0]], [], None, None, None, [], [], hidden_size=8)

@@ -33,6 +33,8 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
 ``signal``         ``hann_window``, ``irfft`` (``stablehlo.fft``)
 ``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum``, ``distributed_broadcast``,
                    ``distributed_scatter``, ``shard_and_stack``, over the graph's devices or its mesh
+``distributed_ep`` MAX's expert-parallel ``dispatch_*`` and ``combine``: checked, then refused (raw device
+                   pointers and atomics have no StableHLO form)
 ``fused``          MAX's ``allgather_rms_norm``, ``reduce_scatter_rms_norm`` (the collective, then the norm) and
                    ``parallel`` (the body once per launch)
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
@@ -58,6 +60,7 @@ from ...values import scalar_problem
 from ..current import current_graph
 from ..value import Value
 from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, while_loop
+from . import distributed_ep
 from .collectives import (allgather, allreduce, distributed_broadcast, distributed_scatter, reducescatter,
                           shard_and_stack)
 from .dynamic import iota
@@ -110,6 +113,7 @@ __all__ = [
     "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft",
     # multi-device collectives (over the graph's devices or its mesh)
     "allgather", "allreduce", "reducescatter", "distributed_broadcast", "distributed_scatter", "shard_and_stack",
+    "distributed_ep",
     # MAX's fused multi-device ops, as the ops they fuse
     "allgather_rms_norm", "reduce_scatter_rms_norm", "parallel",
     # MAX's ops with no StableHLO form (each raises UnsupportedOpError with the fix)
