@@ -241,7 +241,7 @@ if not ON_DEVICES:
         env = dict(os.environ, XLA_FLAGS=f"--xla_force_host_platform_device_count={DEVICES}",
                    LATTICECAST_TEST_DEVICES=str(DEVICES), TF_CPP_MIN_LOG_LEVEL="3")
         proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
-                               "-k", "host or compile"],
+                               "-k", "host or compile or session"],
                               capture_output=True, text=True, env=env, timeout=900,
                               cwd=Path(__file__).resolve().parent.parent)
         assert proc.returncode == 0, proc.stdout[-8000:] + proc.stderr[-3000:]
@@ -253,7 +253,27 @@ if not ON_DEVICES:
         with pytest.raises(lc.DeviceNotFoundError, match="cpu:3 is not present .*xla_force_host_platform_device_count"):
             g.compile()
 
+    def test_a_session_needs_every_device_of_the_graph():
+        from latticecast.max.driver import CPU as HostCPU
+        from latticecast.max.engine import InferenceSession
+
+        with Graph("two", input_types=[_f32([2], DeviceRef.CPU(0)), _f32([2], DeviceRef.CPU(2))]) as g:
+            g.output(g.inputs[1] * 2)
+        with pytest.raises(GraphError, match="runs on cpu:2, which this session was not given"):
+            InferenceSession(devices=[HostCPU()]).load(g)
+
 else:
+
+    def test_an_inference_session_runs_a_multi_device_graph():
+        from latticecast.max.driver import CPU as HostCPU
+        from latticecast.max.engine import InferenceSession
+
+        with Graph("two", input_types=[_f32([2], DeviceRef.CPU(0)), _f32([2], DeviceRef.CPU(2))]) as g:
+            x, y = g.inputs
+            g.output(ops.transfer_to(x, DeviceRef.CPU(2)) + y)
+        model = InferenceSession(devices=[HostCPU(0), HostCPU(2)]).load(g)
+        (out,) = model.execute(np.ones(2, np.float32), np.full(2, 2, np.float32))
+        np.testing.assert_array_equal(out.to_numpy(), np.full(2, 3, np.float32))
 
     def test_collectives_run_on_host_devices():
         devices = [DeviceRef.CPU(i) for i in range(DEVICES)]

@@ -747,7 +747,7 @@ class Graph:
         """
         from ..runtime import compile as compile_module
         if device is None and devices is None and self.multi_device and self.layout is None:
-            device = self._multi_device_target()
+            device = self._multi_device_target()[1]
         if device is None and self.layout is not None:
             devices = self.layout.devices if devices is None else devices
             if devices is None:  # an AbstractMesh: the first mesh.size devices of the graph's platform
@@ -757,8 +757,8 @@ class Graph:
         return compile_module(self.module, None if device is None else _runtime_device(device), devices=devices,
                               input_names=list(self.input_names or ()) or None)
 
-    def _multi_device_target(self) -> Any:
-        """The PJRT device a multi-device graph runs on: each :class:`DeviceRef` it names must be present
+    def _multi_device_target(self) -> tuple[DeviceRef, Any]:
+        """The device a multi-device graph runs on (its DeviceRef and PJRT device): each :class:`DeviceRef` it names must be present
         (``DeviceRef(kind, i)`` is the ``i``-th PJRT device of that kind), and the program runs on its
         first device, its first accelerator where it names CPUs and accelerators (see docs/sharding.rst,
         "Multi-device graphs")."""
@@ -783,8 +783,8 @@ class Graph:
                 f"run it where those devices exist, or transfer its values to the devices present "
                 f"(ops.transfer_to).{hint}", requested=missing, available=present)
         if len(kinds) > 1:  # host values beside an accelerator's (MAX's CPU scalars): the accelerator runs them
-            return next(f for f, d in zip(found, self.devices) if not d.is_cpu())
-        return found[0]
+            return next((d, f) for f, d in zip(found, self.devices) if not d.is_cpu())
+        return self.devices[0], found[0]
 
     def __repr__(self) -> str:
         ins = ", ".join(str(t) for t in self.input_types)
