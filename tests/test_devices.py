@@ -104,6 +104,7 @@ def test_a_literal_goes_with_the_tensor():
         one = ops.constant(1.0, DType.float32)  # made before the other device's values are used
         assert (y + 1.5).device == GPU0 and ops.where(y > 0, y, 0.0).device == GPU0
         assert (x + one).device == CPU
+        assert ops.transfer_to(2, GPU1).device == GPU1 and (x + 2).device == CPU  # a shared literal is copied
 
 
 # -- signal buffers, buffer types ---------------------------------------------------------------------

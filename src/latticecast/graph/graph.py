@@ -459,17 +459,17 @@ class Graph:
         return self.device_of(value.ir) or self.device
 
     def place(self, value: "Value", device: DeviceRef) -> "Value":
-        """``value`` on ``device``: the value itself when it is there (or is made from constants alone,
-        which then go there), else a copy on ``device`` (a same-type ``stablehlo.convert``, which XLA
+        """``value`` on ``device``: the value itself when it is there (or is made from strong constants
+        alone, which then go there), else a copy on ``device`` (a same-type ``stablehlo.convert``, which XLA
         folds away: where a value lives is the graph's bookkeeping, see :meth:`compile`)."""
         self.add_device(device)
         here = self.device_of(value.ir)
         if here == device:
             return value
-        if here is None:
+        if here is None and not value.is_weak:  # a weak literal's constant may be shared: it is copied
             self._placed[value.ir] = device
             return value
-        op = self._add_op("stablehlo.convert", [value.ir.type], [value.ir])
+        op = self._add_op("stablehlo.convert", [value.ir.type], [value.ir], weak=value.is_weak)
         self._placed[op.result] = device
         return Value(self, op.result, value.ptype, value.shape, storage=value.storage)
 
