@@ -156,7 +156,16 @@ class BufferType(Type):
         return len(self.shape)
 
     def as_tensor(self) -> TensorType:
-        """The tensor type of the buffer's contents (MAX's ``BufferType.as_tensor``)."""
+        """The tensor type of the buffer's contents (MAX's ``BufferType.as_tensor``).
+
+        Returns:
+            A :class:`TensorType` of the same dtype, shape and device.
+
+        Example:
+            >>> from latticecast.tensor_type import BufferType
+            >>> BufferType("int32", [4], "gpu:0").as_tensor()
+            TensorType(dtype=DType.int32, shape=(4,), device=gpu:0)
+        """
         return TensorType(self.dtype, self.shape, self.device)
 
 

@@ -208,7 +208,7 @@ class Graph:
         self.buffer_types: tuple[BufferType, ...] = tuple(t for t in given if isinstance(t, BufferType))
         """The inputs of MAX's ``BufferType`` (signal buffers): named devices, not arguments of ``@main``."""
         for b in self.buffer_types:
-            self.add_device(b.device)
+            self._add_device(b.device)
         self._start_state()
         self._create_module()
         tensors = iter([Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, self.input_types)])
@@ -393,10 +393,16 @@ class Graph:
 
     @property
     def multi_device(self) -> bool:
-        """Whether the graph names more than one device (its values then carry their own)."""
+        """Whether the graph names more than one device (its values then carry their own).
+
+        Example:
+            >>> from latticecast import DType, Graph, TensorType
+            >>> Graph("g", input_types=[TensorType(DType.float32, [2], "gpu:0")]).multi_device
+            False
+        """
         return len(self.devices) > 1
 
-    def add_device(self, device: DeviceRef) -> None:
+    def _add_device(self, device: DeviceRef) -> None:
         """Record that the graph uses ``device``."""
         if device not in self.devices:
             self.devices.append(device)
@@ -407,7 +413,22 @@ class Graph:
         and any other op's result is on the device of its first operand that has one. ``None``: the
         value is made from constants alone (a literal goes to the device of the op that uses it).
 
-        Resolved on demand and remembered, so building a graph costs nothing for it."""
+        Resolved on demand and remembered, so building a graph costs nothing for it.
+
+        Args:
+            value: An IR value of this graph (``v.ir`` of a :class:`~latticecast.Value`).
+
+        Returns:
+            Its :class:`~latticecast.DeviceRef`, or ``None`` for a value of constants alone.
+
+        Example:
+            >>> from latticecast import DType, Graph, TensorType, ops
+            >>> with Graph("g", input_types=[TensorType(DType.float32, [2], "gpu:1")]) as g:
+            ...     y = g.inputs[0] * 2
+            ...     c = ops.constant(1.0, DType.float32)
+            >>> g.device_of(y.ir), g.device_of(c.ir)
+            (gpu:1, None)
+        """
         placed = self._placed
         found = placed.get(value, False)
         if found is not False:
@@ -453,7 +474,21 @@ class Graph:
 
     def value_device(self, value: "Value") -> DeviceRef:
         """``value.device``: :meth:`device_of` its IR, the graph's first device for a value made from
-        constants alone (and for every value of a one-device graph)."""
+        constants alone (and for every value of a one-device graph).
+
+        Args:
+            value: A value of this graph.
+
+        Returns:
+            The :class:`~latticecast.DeviceRef` it lives on.
+
+        Example:
+            >>> from latticecast import DType, Graph, TensorType, ops
+            >>> with Graph("g", input_types=[TensorType(DType.float32, [2], "gpu:1")]) as g:
+            ...     c = ops.constant(1.0, DType.float32)
+            >>> g.value_device(c), g.value_device(g.inputs[0])
+            (gpu:1, gpu:1)
+        """
         if len(self.devices) == 1:
             return self.device
         return self.device_of(value.ir) or self.device
@@ -461,8 +496,24 @@ class Graph:
     def place(self, value: "Value", device: DeviceRef) -> "Value":
         """``value`` on ``device``: the value itself when it is there (or is made from strong constants
         alone, which then go there), else a copy on ``device`` (a same-type ``stablehlo.convert``, which XLA
-        folds away: where a value lives is the graph's bookkeeping, see :meth:`compile`)."""
-        self.add_device(device)
+        folds away: where a value lives is the graph's bookkeeping, see :meth:`compile`).
+
+        Args:
+            value: A value of this graph.
+            device: Where it is to live; the graph records the device (:attr:`devices`).
+
+        Returns:
+            ``value`` on ``device``.
+
+        Example:
+            >>> from latticecast import DType, DeviceRef, Graph, TensorType
+            >>> with Graph("g", input_types=[TensorType(DType.float32, [2])]) as g:
+            ...     x = g.inputs[0]
+            ...     y = g.place(x, DeviceRef.GPU(0))
+            >>> g.place(x, DeviceRef.CPU()) is x, y.device, x.device, g.devices
+            (True, gpu:0, cpu:0, [cpu:0, gpu:0])
+        """
+        self._add_device(device)
         here = self.device_of(value.ir)
         if here == device:
             return value
@@ -578,7 +629,7 @@ class Graph:
                                  "weight names are the keys of weights_registry, so give each weight its own name")
             return found[1]
         self.check_open()
-        self.add_device(weight.device)
+        self._add_device(weight.device)
         t = weight.type
         self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now, as for an input
         with self.context:

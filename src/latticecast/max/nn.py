@@ -52,6 +52,12 @@ class Signals:
 
         Returns:
             A list of :class:`~latticecast.tensor_type.BufferType`.
+
+        Example:
+            >>> from latticecast.max import DeviceRef
+            >>> from latticecast.max.nn import Signals
+            >>> Signals([DeviceRef.GPU(1)]).input_types()[0].device
+            gpu:1
         """
         return [BufferType(DType.uint8, (Signals.NUM_BYTES,), device) for device in self.devices]
 
@@ -61,5 +67,11 @@ class Signals:
 
         Returns:
             An empty list.
+
+        Example:
+            >>> from latticecast.max import DeviceRef
+            >>> from latticecast.max.nn import Signals
+            >>> Signals([DeviceRef.GPU(0), DeviceRef.GPU(1)]).buffers()
+            []
         """
         return []
