@@ -134,6 +134,13 @@ def as_device(device: Any) -> Device:
     return CPU(ref.id) if ref.is_cpu() else Accelerator(ref.id)
 
 
+def _put(array: Any, device: Any, **kwargs: Any) -> Any:
+    """``jax.device_put`` keeping 64-bit dtypes (jax narrows int64 and float64 to 32 bits unless x64 is on,
+    and a buffer holds what it was given)."""
+    with jax.enable_x64(True):
+        return jax.device_put(array, device, **kwargs)
+
+
 def _pjrt_dtype(dtype: DTypeLike, what: str) -> DType:
     parsed = DType.parse(dtype)
     if parsed not in PJRT_DTYPES:
@@ -184,7 +191,7 @@ class Buffer:
 
     def __init__(self, dtype: DTypeLike, shape: Sequence[int], device: Any = None) -> None:
         storage = _pjrt_dtype(dtype, "a buffer")
-        self._array = jax.device_put(np.zeros(_sizes(shape), storage.np_dtype), as_device(device).jax_device)
+        self._array = _put(np.zeros(_sizes(shape), storage.np_dtype), as_device(device).jax_device)
 
     @classmethod
     def from_array(cls, array: Any) -> "Buffer":
@@ -216,7 +223,7 @@ class Buffer:
             raise DriverError(f"from_numpy takes a NumPy array, not {type(array).__name__}; use "
                               "Buffer.from_dlpack for other arrays")
         _pjrt_dtype(array.dtype, "the array")
-        return cls.from_array(jax.device_put(array, CPU().jax_device))
+        return cls.from_array(_put(array, CPU().jax_device))
 
     @classmethod
     def from_dlpack(cls, array: Any, *, copy: bool | None = None) -> "Buffer":
@@ -286,12 +293,12 @@ class Buffer:
         target = as_device(device)
         if target == self.device:
             return self
-        return Buffer.from_array(jax.device_put(self._array, target.jax_device))
+        return Buffer.from_array(_put(self._array, target.jax_device))
 
     def copy(self, device: Any = None) -> "Buffer":
         """A copy, on ``device`` (default: the same device)."""
         target = self.device if device is None else as_device(device)
-        return Buffer.from_array(jax.device_put(self._array, target.jax_device, may_alias=False))
+        return Buffer.from_array(_put(self._array, target.jax_device, may_alias=False))
 
     def contiguous(self) -> "Buffer":
         return self

@@ -224,7 +224,8 @@ def _weight_value(name: str, t: TensorType, value: Any, device: Any) -> Any:
                                   "implicitly", name=name, expected=t, got=got_text)
     if isinstance(array, np.ndarray):  # the model owns its copy (the registry's array may change): PJRT's
         array = np.array(array, order="C", copy=True)  # CPU client aliases a NumPy array it can
-    return jax.device_put(array, device, may_alias=False)
+    with jax.enable_x64(True):  # an int64 or float64 weight stays 64-bit (jax narrows it with x64 off)
+        return jax.device_put(array, device, may_alias=False)
 
 
 class InferenceSession:
