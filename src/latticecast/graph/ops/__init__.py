@@ -38,8 +38,9 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
 ``fused``          MAX's ``allgather_rms_norm``, ``reduce_scatter_rms_norm`` (the collective, then the norm) and
                    ``parallel`` (the body once per launch)
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
-                   ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``print``, ``qmatmul``, ``dequantize``,
+                   ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``qmatmul``, ``dequantize``,
                    ``allgather_rms_norm_quant_mxfp8``/``_mxfp6``
+``debug``          MAX's ``print`` (a PJRT host callback while the graph runs)
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
 ``operands``       the adapter over ``op_rules`` that every promoting op goes through
 ``control_flow``   MAX's ``cond``, ``while_loop``; JAX's ``lax_cond``, ``lax_while_loop``, ``fori_loop``, ``switch``
@@ -91,8 +92,9 @@ from .sharding import shard
 from .signal import hann_window, irfft
 from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
 from .tiling import chunk, fold, pad, repeat_interleave, split, tile
+from .debug import print
 from .unsupported import (allgather_rms_norm_quant_mxfp6, allgather_rms_norm_quant_mxfp8, buffer_create,
-                          buffer_load, buffer_store, buffer_store_slice, custom, dequantize, inplace_custom, print,
+                          buffer_load, buffer_store, buffer_store_slice, custom, dequantize, inplace_custom,
                           qmatmul, side_stream)
 
 __all__ = [
@@ -118,8 +120,10 @@ __all__ = [
     "allgather_rms_norm", "reduce_scatter_rms_norm", "parallel",
     # MAX's ops with no StableHLO form (each raises UnsupportedOpError with the fix)
     "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store", "buffer_store_slice",
-    "side_stream", "print", "qmatmul", "dequantize", "allgather_rms_norm_quant_mxfp8",
+    "side_stream", "qmatmul", "dequantize", "allgather_rms_norm_quant_mxfp8",
     "allgather_rms_norm_quant_mxfp6",
+    # MAX's debug print (a host callback while the graph runs)
+    "print",
     # selection
     "where", "select", "clamp",
     # shape and indexing

@@ -13,10 +13,6 @@ with an :class:`~latticecast.errors.UnsupportedOpError` naming the op, instead o
 ``buffer_store``,          ``stablehlo.dynamic_update_slice`` is what a new value of the tensor compiles to)
 ``buffer_store_slice``
 ``side_stream``            a second device stream: StableHLO has no streams; XLA schedules the ops itself
-``print``                  a host callback: StableHLO reaches Python only through a ``custom_call`` whose
-                           operand indexes the callback table of the process that lowered the module, which
-                           latticecast's runtime refuses (``runtime.custom_calls``: anywhere else it jumps
-                           into nothing); output the value from the graph and print it after the call
 ``qmatmul``,               MAX's GGUF/GPTQ quantised encodings: packed blocks whose layout only MAX's kernels
 ``dequantize``             read (dequantise the weights on the host to a float array, or store them as
                            ``int8`` with a float scale and write ``(w.cast(f) * scale) @ x``)
@@ -33,7 +29,7 @@ from typing import Any, Callable, Mapping, NoReturn, Sequence
 from ...errors import UnsupportedOpError
 
 __all__ = ["custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store", "buffer_store_slice",
-           "side_stream", "print", "qmatmul", "dequantize", "allgather_rms_norm_quant_mxfp8",
+           "side_stream", "qmatmul", "dequantize", "allgather_rms_norm_quant_mxfp8",
            "allgather_rms_norm_quant_mxfp6"]
 
 _MOJO = ("it runs a Mojo kernel that MAX compiles, and StableHLO calls foreign code only as a custom_call "
@@ -220,29 +216,6 @@ def side_stream(inputs: Sequence[Any], body_fn: Callable[..., Any], *, result_ty
     """
     _refuse("side_stream", "StableHLO has no device streams: XLA schedules a program's ops itself; call "
             "body_fn(*inputs) in the graph directly, and XLA overlaps what is independent")
-
-
-def print(value: Any, label: str = "debug_tensor") -> None:
-    """MAX's debug print of a tensor while the graph runs: refused (a host callback latticecast cannot run).
-
-    Args:
-        value: The tensor or string to print.
-        label: The label printed with it.
-
-    Raises:
-        UnsupportedOpError: Always, naming the op, the reason and what to write instead.
-
-    Example:
-        >>> from latticecast import ops
-        >>> ops.print(None, label="x")
-        Traceback (most recent call last):
-        ...
-        latticecast.errors.UnsupportedOpError: ops.print has no StableHLO form: printing while the graph runs ...
-    """
-    _refuse("print", f"printing while the graph runs ({label!r}) needs a host callback, a stablehlo.custom_call "
-            "whose operand indexes the Python callback table of the process that lowered the module, and "
-            "latticecast's runtime refuses such modules (anywhere else the call jumps into nothing); output the "
-            "value from the graph (g.output(result, value)) and print it after the call")
 
 
 def qmatmul(encoding: Any, config: Any, lhs: Any, *rhs: Any) -> Any:
