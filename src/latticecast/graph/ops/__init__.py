@@ -33,8 +33,8 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
 ``signal``         ``hann_window``, ``irfft`` (``stablehlo.fft``)
 ``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum``, ``distributed_broadcast``,
                    ``distributed_scatter``, ``shard_and_stack``, over the graph's devices or its mesh
-``distributed_ep`` MAX's expert-parallel ``dispatch_*`` and ``combine``: checked, then refused (raw device
-                   pointers and atomics have no StableHLO form)
+``experts``        MAX's expert-parallel ``dispatch_*`` and ``combine``: checked, then refused (raw device
+                   pointers and atomics have no StableHLO form), as the namespace ``ops.distributed_ep``
 ``fused``          MAX's ``allgather_rms_norm``, ``reduce_scatter_rms_norm`` (the collective, then the norm) and
                    ``parallel`` (the body once per launch)
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
@@ -61,13 +61,13 @@ from ...values import scalar_problem
 from ..current import current_graph
 from ..value import Value
 from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, while_loop
-from . import distributed_ep
 from .collectives import (allgather, allreduce, distributed_broadcast, distributed_scatter, reducescatter,
                           shard_and_stack)
 from .dynamic import iota
 from .external import assert_same_device, constant_external
 from .fused import allgather_rms_norm, parallel, reduce_scatter_rms_norm
 from .convolution import conv, conv2d, conv2d_transpose, conv3d
+from .experts import distributed_ep
 from .elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_not,
                           bitwise_or, bitwise_xor, cast, ceil, cos, cosh, div, divide, equal, erf, exp, expm1, floor,
                           floor_div, floor_divide, greater, greater_equal, invert, is_inf, is_nan, left_shift, less,

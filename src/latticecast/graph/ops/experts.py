@@ -1,5 +1,8 @@
 """MAX's expert-parallel ``ops.distributed_ep`` (``dispatch_*`` and ``combine``), refused with the reason.
 
+``ops.distributed_ep`` is a namespace of this module's functions (MAX's is a module), as ``ops.allreduce``
+is of :func:`~latticecast.graph.ops.collectives.allreduce_sum`.
+
 MAX's EP dispatch and combine are Mojo kernels that write tokens straight into other GPUs' memory
 through raw pointers: ``send_ptrs``, ``recv_ptrs`` and ``recv_count_ptrs`` are host tensors of
 device addresses, and the atomic counters are buffers the kernels increment across devices.
@@ -13,12 +16,13 @@ which XLA lowers to its own collectives.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, NoReturn, Sequence
 
 from ...errors import GraphError, UnsupportedOpError
 
 __all__ = ["dispatch_bf16", "dispatch_fp8", "dispatch_block_scaled_nv", "dispatch_block_scaled_nv_dyn_global_scales",
-           "dispatch_mxfp4", "combine"]
+           "dispatch_mxfp4", "combine", "distributed_ep"]
 
 _WHY = ("its Mojo kernel writes tokens into other GPUs' memory through the device addresses in send_ptrs/recv_ptrs "
         "and atomic counter buffers, and StableHLO has no device addresses, atomics or buffers; route the tokens "
@@ -182,3 +186,10 @@ def combine(input_tokens: Sequence[Any], *args: Any, **kwargs: Any) -> list[Any]
         latticecast.errors.GraphError: input_tokens must be non-empty (one tensor of tokens per device)
     """
     _refuse("combine", input_tokens)
+
+
+distributed_ep = SimpleNamespace(dispatch_bf16=dispatch_bf16, dispatch_fp8=dispatch_fp8,
+                                 dispatch_block_scaled_nv=dispatch_block_scaled_nv,
+                                 dispatch_block_scaled_nv_dyn_global_scales=dispatch_block_scaled_nv_dyn_global_scales,
+                                 dispatch_mxfp4=dispatch_mxfp4, combine=combine)
+"""MAX's ``ops.distributed_ep`` module: ``distributed_ep.dispatch_bf16(...)``, ``distributed_ep.combine(...)``."""
