@@ -31,7 +31,8 @@ from .dims import MAX_DIM, Shape, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from .errors import GraphError
 
-__all__ = ["TensorType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout", "ConvInputLayout", "Type"]
+__all__ = ["Type", "TensorType", "BufferType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout",
+           "ConvInputLayout"]
 
 
 class FilterLayout(enum.Enum):
@@ -68,8 +69,30 @@ class ConvInputLayout(enum.Enum):
     NCHW = "NCHW"
 
 
+class Type:
+    """The base of the types a graph's inputs have (MAX's ``max.graph.Type``): :class:`TensorType`
+    and :class:`BufferType`. As MAX's, it is generic in its MLIR type, so ``Type[Any]`` annotates
+    a list that holds both.
+
+    Example:
+        >>> from typing import Any
+        >>> from latticecast.tensor_type import BufferType, TensorType, Type
+        >>> types: list[Type[Any]] = [TensorType("float32", [2]), BufferType("uint8", [8])]
+        >>> all(isinstance(t, Type) for t in types)
+        True
+    """
+
+    def __class_getitem__(cls, item: Any) -> Any:
+        return cls
+
+    @staticmethod
+    def from_mlir(t: Any) -> "TensorType":
+        """The graph type of an MLIR type latticecast wrote (:meth:`TensorType.from_mlir`)."""
+        return TensorType.from_mlir(t)
+
+
 @dataclass(unsafe_hash=True)
-class TensorType:
+class TensorType(Type):
     """A tensor of ``dtype`` and ``shape`` on ``device``: ``TensorType(DType.int16, [4])``,
     ``TensorType(DType.float32, ["batch", 10], DeviceRef.CPU())``.
 
@@ -241,31 +264,51 @@ def _current_context() -> Any:
         return None
 
 
-class _TypeMeta(type):
-    def __instancecheck__(cls, obj: Any) -> bool:
-        return isinstance(obj, TensorType)
+@dataclass(unsafe_hash=True)
+class BufferType(Type):
+    """A mutable buffer of ``dtype`` and ``shape`` on ``device`` (MAX's ``max.graph.BufferType``), as far
+    as a latticecast graph has buffers: an input of this type is a :class:`~latticecast.graph.value.BufferValue`
+    that names a device and takes no part in the computation. StableHLO values are immutable and its
+    collectives synchronise themselves, so MAX's uses of buffers that latticecast supports are the
+    signal buffers of its collectives (:class:`latticecast.max.nn.Signals`); such an input is not an
+    argument of the compiled program (see docs/sharding.rst, "Multi-device graphs").
 
-
-class Type(metaclass=_TypeMeta):
-    """MAX's ``max.graph.type.Type``, the base of its graph types: here every graph type is a
-    :class:`TensorType` (``isinstance(t, Type)`` holds for one), and ``Type.from_mlir`` reads one back.
+    Args:
+        dtype: The element type.
+        shape: The sizes (symbolic dimensions allowed).
+        device: The device (default the CPU).
 
     Example:
-        >>> from latticecast import DType
-        >>> from latticecast.tensor_type import TensorType, Type
-        >>> t = TensorType(DType.float32, ["n"])
-        >>> isinstance(t, Type), Type.from_mlir(t.to_mlir()) == t
-        (True, True)
+        >>> from latticecast.tensor_type import BufferType
+        >>> BufferType("uint8", [16], "gpu:1")
+        BufferType(dtype=DType.uint8, shape=(16,), device=gpu:1)
     """
 
-    def __class_getitem__(cls, item: Any) -> type:
-        """``Type[Any]`` in annotations, as MAX's generic ``Type`` is written: the class itself."""
-        return cls
+    dtype: DType
+    shape: Shape = Shape()
+    device: DeviceRef = CPU
 
-    @staticmethod
-    def from_mlir(t: Any) -> TensorType:
-        """:meth:`TensorType.from_mlir` (the only graph type here)."""
-        return TensorType.from_mlir(t)
+    def __init__(self, dtype: DTypeLike, shape: Iterable[Any] = (), device: DeviceRefLike = None) -> None:
+        self.dtype = DType.parse(dtype)
+        self.shape = check_shape(shape, "BufferType shape")
+        self.device = CPU if device is None else DeviceRef.parse(device)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def as_tensor(self) -> TensorType:
+        """The tensor type of the buffer's contents (MAX's ``BufferType.as_tensor``).
+
+        Returns:
+            A :class:`TensorType` of the same dtype, shape and device.
+
+        Example:
+            >>> from latticecast.tensor_type import BufferType
+            >>> BufferType("int32", [4], "gpu:0").as_tensor()
+            TensorType(dtype=DType.int32, shape=(4,), device=gpu:0)
+        """
+        return TensorType(self.dtype, self.shape, self.device)
 
 
 def as_tensor_type(t: Any) -> TensorType:
@@ -288,6 +331,9 @@ def as_tensor_type(t: Any) -> TensorType:
     """
     if isinstance(t, TensorType):
         return t
+    if isinstance(t, BufferType) or type(t).__name__ == "BufferType":
+        raise GraphError(f"{t!r} is a buffer type, and a tensor type is needed here: use "
+                         "TensorType(dtype, shape, device) (buffers are graph inputs only)")
     if isinstance(t, (tuple, list)):
         return TensorType(*t)
     if hasattr(t, "dtype") and hasattr(t, "shape"):

@@ -40,15 +40,16 @@ from ..graph.weight_sharding import (Segment, ShardingStrategy, axiswise_shardin
                                      row_sharding_strategy, segmented_sharding_strategy,
                                      stacked_qkv_sharding_strategy, tensor_parallel_sharding_strategy)
 from ..policies import Policy, policy
-from ..tensor_type import ConvInputLayout, FilterLayout, TensorType, Type
+from ..graph.value import BufferValue
+from ..tensor_type import BufferType, ConvInputLayout, FilterLayout, TensorType, Type
 
-__all__ = ["AlgebraicDim", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "KernelLibrary", "Shape", "StaticDim",
+__all__ = ["AlgebraicDim", "BufferType", "BufferValue", "Type", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "KernelLibrary", "Shape", "StaticDim",
            "SymbolicDim", "TensorType", "TensorValue", "Value",
            "Weight", "ops", "MAX_POLICY", "default_policy",
            "Segment", "ShardingStrategy", "axiswise_sharding_strategy", "col_sharding_strategy",
            "expert_parallel_sharding_strategy", "gate_up_sharding_strategy", "head_aware_col_sharding_strategy",
            "replicate_sharding_strategy", "row_sharding_strategy", "segmented_sharding_strategy",
-           "stacked_qkv_sharding_strategy", "tensor_parallel_sharding_strategy", "FilterLayout", "ConvInputLayout", "Type"]
+           "stacked_qkv_sharding_strategy", "tensor_parallel_sharding_strategy", "FilterLayout", "ConvInputLayout"]
 
 MAX_POLICY = "max-python"
 """The policy that reproduces MAX 26.7's promotion (``max.graph`` as measured)."""

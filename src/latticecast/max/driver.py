@@ -134,6 +134,13 @@ def as_device(device: Any) -> Device:
     return CPU(ref.id) if ref.is_cpu() else Accelerator(ref.id)
 
 
+def _put(array: Any, device: Any, **kwargs: Any) -> Any:
+    """``jax.device_put`` keeping 64-bit dtypes (jax narrows int64 and float64 to 32 bits unless x64 is on,
+    and a buffer holds what it was given)."""
+    with jax.enable_x64(True):
+        return jax.device_put(array, device, **kwargs)
+
+
 def _pjrt_dtype(dtype: DTypeLike, what: str) -> DType:
     parsed = DType.parse(dtype)
     if parsed not in PJRT_DTYPES:
@@ -150,13 +157,6 @@ def _sizes(shape: Any) -> tuple[int, ...]:
     if any(s < 0 for s in sizes):
         raise DriverError(f"a buffer's shape {list(sizes)} has a negative size")
     return sizes
-
-
-def _put(values: np.ndarray, device: Any) -> Any:
-    """``values`` as a PJRT array on ``device``, in their own dtype: 64-bit values stay 64-bit (JAX narrows
-    them to 32 bits unless x64 is on while they are put)."""
-    with jax.enable_x64(True):
-        return jax.device_put(values, device)
 
 
 class Buffer:
@@ -293,12 +293,12 @@ class Buffer:
         target = as_device(device)
         if target == self.device:
             return self
-        return Buffer.from_array(jax.device_put(self._array, target.jax_device))
+        return Buffer.from_array(_put(self._array, target.jax_device))
 
     def copy(self, device: Any = None) -> "Buffer":
         """A copy, on ``device`` (default: the same device)."""
         target = self.device if device is None else as_device(device)
-        return Buffer.from_array(jax.device_put(self._array, target.jax_device, may_alias=False))
+        return Buffer.from_array(_put(self._array, target.jax_device, may_alias=False))
 
     def contiguous(self) -> "Buffer":
         return self

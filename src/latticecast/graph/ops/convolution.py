@@ -37,6 +37,7 @@ from ...errors import DomainError, GraphError, PromotionError
 from ...op_rules import CONVOLUTION, decide
 from ..value import TensorValueLike, Value
 from .elementwise import add
+from .external import check_same_device
 from .operands import Literal, WeakArray, convert, graph_of, operand, realize, with_op
 from .shape import format_shape
 
@@ -70,6 +71,7 @@ def _operands(x: TensorValueLike, filter: TensorValueLike, what: str) -> tuple[V
     a, b = operand(x, g, promotes=True), operand(filter, g, promotes=True)
     if isinstance(a, Literal) or isinstance(b, Literal):
         raise GraphError(f"{what} needs an input and a filter that are tensors, not a Python scalar")
+    check_same_device(g, x=a, filter=b)
     try:
         d = decide(g.policy, CONVOLUTION, [a.ptype, b.ptype])
     except (PromotionError, DomainError) as e:

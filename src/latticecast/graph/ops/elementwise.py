@@ -24,6 +24,7 @@ from ...errors import DomainError, PromotionError
 from ...op_rules import FLOAT_FUNCTION, FLOOR_DIVIDE, INEXACT_BINARY, STABLEHLO, TRUE_DIVIDE, OpRule, decide
 from ...weak import PType, Weak
 from ..value import TensorValueLike, Value
+from .external import check_same_device
 from .selection import where
 from .operands import (Literal, Promoted, WeakArray, broadcast_shapes, constant_value, convert, decide_operands,
                         graph_of, operand, promote, realize, fast_operands, unary_operand, with_op,
@@ -46,6 +47,8 @@ __all__ = [
 def _emit(p: Promoted, name: str, attributes: Mapping[str, ir.Attribute] | None = None) -> Value:
     """The op ``name`` on promoted operands; its result type and weakness are the decision's."""
     g = p.values[0].graph
+    if len(g.devices) > 1 and len(p.values) == 2:  # MAX's check of a binary op, after promotion
+        check_same_device(g, lhs=p.values[0], rhs=p.values[1])
     d = p.decision
     op = g._add_op(name, [g.tc.tensor(d.result, p.shape)], [v.ir for v in p.values], attributes,
                    weak=d.result_weak)
@@ -60,6 +63,8 @@ def _binary(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str,
         return _emit(promote(rule, symbol, x, y), name, attributes)
     d, a, b = fast
     g = a.graph
+    if len(g.devices) > 1:
+        check_same_device(g, lhs=a, rhs=b)
     shape = a.shape
     op = g._add_op(name, [g.tc.tensor(d.result, shape)], [a.ir, b.ir], attributes, weak=d.result_weak)
     return Value(g, op.result, d.result_ptype, shape, d.result)
@@ -222,6 +227,7 @@ def _extremum(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str) ->
     p = promote(STABLEHLO[name], symbol, x, y)
     if not p.decision.target.is_complex:
         return _emit(p, name)
+    check_same_device(p.values[0].graph, lhs=p.values[0], rhs=p.values[1])
     # NumPy and JAX order complex numbers lexicographically (real part, then imaginary part);
     # StableHLO's maximum/minimum compare real parts only. The parts are read off the operands
     # at the promoted type, so they are converted here rather than by the pass.

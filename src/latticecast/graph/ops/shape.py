@@ -21,6 +21,7 @@ from ...dtypes import DType
 from ...errors import AxisError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, shape_value
+from .external import check_same_device
 from .operands import Literal, broadcast, graph_of, operand, unary_operand
 
 __all__ = ["reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat",
@@ -364,6 +365,7 @@ def concat(original_vals: Iterable[TensorValueLike], axis: int = 0) -> Value:
             raise GraphError(f"concat along axis {axis}: shapes {', '.join(format_shape(v.shape) for v in vals)} "
                              "differ on another axis")
     joined = [v.shape[a] for v in vals]
+    check_same_device(vals[0].graph, **{str(i): v for i, v in enumerate(vals)})
     if len(vals) == 1:
         return vals[0]
     if not is_static(joined):
@@ -473,34 +475,31 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
 def transfer_to(x: TensorValueLike, device: DeviceRefLike) -> Value:
     """``x`` on ``device`` (MAX's ``ops.transfer_to``, ``x.to(device)``).
 
-    latticecast compiles a graph for one device, so this is the value itself when ``device``
-    is the graph's, and an error otherwise.
+    The value itself when it is on ``device`` already; otherwise the value on ``device`` (see
+    :meth:`Graph.place <latticecast.graph.graph.Graph.place>`): ops on it then run there, and
+    the graph becomes a multi-device graph (docs/sharding.rst, "Multi-device graphs").
 
     Args:
         x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
         device: A :class:`~latticecast.DeviceRef` or a spelling such as ``"cpu"`` or ``"gpu:0"``.
 
     Returns:
-        ``x``.
+        ``x`` on ``device``.
 
     Raises:
-        GraphError: ``device`` is not the graph's device.
+        GraphError: ``device`` is not a device.
 
     Example:
         >>> from latticecast import DType, Graph, TensorType, ops
         >>> with Graph("transfer_to", input_types=[TensorType(DType.float32, [2, 3])]) as g:
         ...     x = g.inputs[0]
         ...     y = ops.transfer_to(x, "cpu")
-        >>> y.shape
-        (2, 3)
+        ...     z = ops.transfer_to(x, "gpu:1")
+        >>> y is x, z.device, g.devices
+        (True, gpu:1, [cpu:0, gpu:1])
     """
     v = unary_operand(x, "transfer_to")
-    target = DeviceRef.parse(device)
-    if target != v.graph.device:
-        raise GraphError(f"transfer to {target}: graph {v.graph.name!r} runs on {v.graph.device}, and latticecast "
-                         "compiles a graph for one device; give the input types the device you want (or compile "
-                         "with g.compile(device=...))")
-    return v
+    return v.graph.place(v, DeviceRef.parse(device))
 
 
 def shape_to_tensor(shape: Iterable[Any]) -> Value:

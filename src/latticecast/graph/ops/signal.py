@@ -61,7 +61,7 @@ def hann_window(window_length: int, device: DeviceRefLike = None, periodic: bool
 
     Args:
         window_length: The number of samples, a non-negative int.
-        device: The device; when given, it must be the graph's.
+        device: The device the window lives on (default: the graph's first device).
         periodic: A window for spectral analysis (its next sample would repeat the first); ``False``:
             a symmetric window.
         dtype: The window's float dtype.
@@ -70,7 +70,7 @@ def hann_window(window_length: int, device: DeviceRefLike = None, periodic: bool
         A 1-D value of ``window_length`` elements of ``dtype``.
 
     Raises:
-        GraphError: ``window_length`` is not a non-negative int, or ``device`` is not the graph's.
+        GraphError: ``window_length`` is not a non-negative int.
 
     Example:
         >>> import numpy as np
@@ -86,15 +86,14 @@ def hann_window(window_length: int, device: DeviceRefLike = None, periodic: bool
         raise GraphError(f"window_length must be an integer, got {type(window_length).__name__}")
     if window_length < 0:
         raise GraphError("window_length must be non-negative")
-    _placed(device, "hann_window")
     g = current_graph()
     d = DType.parse(dtype)
     if window_length <= 1:
-        return constant_value(g, np.ones(window_length, d.np_dtype), d)
+        return _placed(constant_value(g, np.ones(window_length, d.np_dtype), d), device)
     span = window_length if periodic else window_length - 1
     k = constant_value(g, np.arange(window_length, dtype=d.np_dtype), d)
     angle = multiply(k, constant_value(g, 2 * math.pi / span, d))
-    return multiply(cos(angle), constant_value(g, -0.5, d)) + constant_value(g, 0.5, d)
+    return _placed(multiply(cos(angle), constant_value(g, -0.5, d)) + constant_value(g, 0.5, d), device)
 
 
 _NORMALIZATIONS = ("backward", "ortho", "forward")
