@@ -472,7 +472,7 @@ class Graph:
         found = self._weights.get(weight.name)
         if found is not None:
             if found[0] is not weight:
-                raise GraphError(f"graph {self.name!r} already has a weight named {weight.name!r} ({found[0]!r}); "
+                raise GraphError(f"Weight {weight.name!r} already exists in graph {self.name!r} ({found[0]!r}); "
                                  "weight names are the keys of weights_registry, so give each weight its own name")
             return found[1]
         self.check_open()

@@ -341,6 +341,11 @@ class MaxPythonOpTypes(OpTypeRules):
         (``bool / int8`` is int8, ``bool / bool`` bool, ``float16 / float16`` float16)."""
         return self.policy.canonical(t)
 
+    def scatter_converts_updates(self) -> bool:
+        """MAX's scatters convert no updates (measured: ``ops.scatter(float32, int32 updates)`` raises
+        ``The input dtype 'DType.float32' and updates dtype 'DType.int32' must match.``)."""
+        return False
+
     def sum(self, dtype: DType) -> DType:
         """MAX's reductions keep the dtype (measured: ``ops.sum(int32)`` is int32, ``ops.sum(bool)`` bool)."""
         return dtype
