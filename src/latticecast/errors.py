@@ -61,8 +61,9 @@ class _OperandTypesError(LatticecastError, TypeError):
         self.cast_to = cast_to
 
 
-class PromotionError(_OperandTypesError):
-    """An implicit promotion the policy does not define.
+class PromotionError(_OperandTypesError, ValueError):
+    """An implicit promotion the policy does not define. A ``TypeError`` (as JAX and NumPy raise) and a
+    ``ValueError`` (as MAX raises its ``Unsafe cast`` refusals), so code written for either catches it.
 
     ``lhs``, ``rhs`` and ``policy`` say which promotion failed; ``cast_to`` is the
     dtype an explicit cast could target to make the program legal (``None`` when
@@ -74,8 +75,8 @@ class PromotionError(_OperandTypesError):
 class LiteralRangeError(PromotionError, OverflowError):
     """A Python literal that its promoted dtype cannot represent (``1000`` as ``int8``).
 
-    A ``TypeError`` like every :class:`PromotionError`, and an ``OverflowError`` as
-    JAX and NumPy raise for the same mistake.
+    A ``TypeError`` and ``ValueError`` like every :class:`PromotionError` (MAX raises a ``ValueError``),
+    and an ``OverflowError`` as JAX and NumPy raise for the same mistake.
     """
 
 

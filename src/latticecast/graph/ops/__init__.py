@@ -223,7 +223,8 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
     what = f"range({start}, {stop}, {step})"
     if any(isinstance(b, Value) for b in (start, stop, step)):
         if out_dim is None or isinstance(out_dim, bool) or not isinstance(out_dim, (int, np.integer)):
-            raise GraphError(f"{what}: bounds that are graph values need out_dim, the number of values as an "
+            raise GraphError(f"{what}: Dynamic ranges must provide an explicit out_dim: bounds that are graph values "
+                             "need out_dim, the number of values as an "
                              f"integer, not {out_dim!r} (StableHLO needs it when it builds the graph)")
         count = int(out_dim)
     else:
@@ -252,7 +253,8 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
     for b in (start, step):
         if isinstance(b, Value):
             if b.graph is not g or b.rank != 0:
-                raise GraphError(f"{what}: a graph-value bound must be a rank-0 value of this graph, not "
+                raise GraphError(f"{what}: range expected scalar values as inputs! A graph-value bound must be a "
+                                 "rank-0 value of this graph, not "
                                  f"{b.storage.name}{list(b.shape)}")
             bounds.append(b if b.storage is work and not b.is_weak else b.cast(work))
         else:

@@ -127,6 +127,12 @@ def graph_of(*xs: Any) -> "Graph":
             elif x.graph is not found:
                 raise GraphError(f"cannot combine values of graphs {found.name!r} and {x.graph.name!r}; "
                                  "a value belongs to the graph that made it")
+    if found is None:
+        from ..weight import Weight  # a Weight becomes a value of the graph being built
+
+        weights = [x for x in xs if isinstance(x, Weight)]
+        if weights:
+            return weights[0].value().graph  # its error names the Weight (MAX's: no parent graph)
     g = found if found is not None else current_graph()
     g.check_open()
     return g

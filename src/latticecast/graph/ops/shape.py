@@ -112,7 +112,10 @@ def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
                          "by name (MAX's algebraic dimensions such as batch * 2 are not supported); if the sizes "
                          "agree when the graph runs, say so with x.rebind([...]) first")
     if -1 in dims:
-        if known == 0 or size % known:
+        if known == 0:
+            raise GraphError(f"reshape(): cannot infer -1 dimension when another dimension is 0: {what} (give the "
+                             "size instead of -1)")
+        if size % known:
             raise GraphError(f"{what} ({size} elements besides the symbolic dimensions)")
         dims[dims.index(-1)] = size // known
     elif known != size:
