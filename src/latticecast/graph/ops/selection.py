@@ -48,7 +48,8 @@ def where(condition: TensorValueLike, x: TensorValueLike, y: TensorValueLike) ->
         c = constant_value(g, c.value, DType.bool)
     if not c.storage.is_bool:
         raise OperandDTypeError(f"where: Expected condition to be a boolean tensor, but got a tensor with dtype "
-                                f"DType.{c.storage.name}; where needs a bool condition: compare it first (e.g. x != 0)")
+                                f"DType.{c.storage.name}; where needs a bool condition, not {c.storage.name}; compare it "
+                                "first (e.g. x != 0)")
     p = promote(STABLEHLO["stablehlo.select"], "where", x, y, graph=g)
     shape = broadcast_shapes(c.shape, p.shape, names=("condition", "x"))
     cv = broadcast(c, shape)
