@@ -178,7 +178,9 @@ class MaxPythonPolicy(Policy):
         for x in (a, b):
             if not self.converts_exactly(x, t):
                 return Decision(None, _RMO_RULE,
-                                f"Unsafe cast from {_diagnostic_name(x)} to {_diagnostic_name(t)}: MAX 26.7 aims "
+                                f"Failed to resolve valid dtype: Unsafe cast from {_diagnostic_name(x)} to "
+                                f"{_diagnostic_name(t)}. Insert an explicit cast op if this conversion is wanted: "
+                                "MAX 26.7 aims "
                                 f"{a.name} . {b.name} at {t.name} (the operand of the highest category and width) "
                                 f"and never widens, and {x.name} does not convert to {t.name} exactly")
         return Decision(t, _RMO_RULE)
