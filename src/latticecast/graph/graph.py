@@ -226,6 +226,7 @@ class Graph:
     def _start_state(self) -> None:
         """The graph's state before its first op: open, not yet passed, nothing decided."""
         self._closed = False
+        self._compile_refusals: list[str] = []
         self._weights: dict[str, tuple[Weight, Value]] = {}
         self.op_decisions = decisions_of(self.policy)
         """``op_rules``' memo of this graph's policy's op decisions (its owner is ``op_rules``; the graph
@@ -627,6 +628,26 @@ class Graph:
     def __str__(self) -> str:
         return self.mlir(before_passes=not self._closed)
 
+    def refuse_compile(self, reason: str) -> None:
+        """Let the graph build, but make :meth:`compile` raise a :class:`GraphError` giving ``reason``:
+        for what MAX builds and its compiler refuses (``ops.range(0, 2**63 - 1, 1)``).
+
+        Args:
+            reason: Why the graph cannot compile, and what to write instead.
+
+        Example:
+            >>> from latticecast import Graph, GraphError
+            >>> with Graph("too_long", input_types=[]) as g:
+            ...     g.refuse_compile("a range of 2**40 elements")
+            ...     g.output(g.constant(1.0))
+            >>> try:
+            ...     g.compile()
+            ... except GraphError as e:
+            ...     print(e)
+            graph 'too_long' does not compile: a range of 2**40 elements
+        """
+        self._compile_refusals.append(reason)
+
     def compile(self, device: Any = None, *, devices: Any = None) -> Any:
         """Compile with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays).
 
@@ -642,6 +663,8 @@ class Graph:
         the inputs, in the order of :attr:`weights`; ``latticecast.max.engine`` binds them by name.
         """
         from ..runtime import compile as compile_module
+        if self._compile_refusals:
+            raise GraphError(f"graph {self.name!r} does not compile: {self._compile_refusals[0]}")
         if device is None and self.layout is not None:
             devices = self.layout.devices if devices is None else devices
             if devices is None:  # an AbstractMesh: the first mesh.size devices of the graph's platform

@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from ...device_ref import DeviceRef, DeviceRefLike
+from ...dims import MAX_DIM
 from ...dtypes import DType, DTypeLike
 from ...errors import GraphError, LiteralRangeError
 from ...values import scalar_problem
@@ -205,8 +206,8 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
         A 1-D value of ``dtype``.
 
     Raises:
-        GraphError: ``step`` is 0, the count is negative, above ``RANGE_LIMIT`` or not
-            ``out_dim``, ``out_dim`` is missing or symbolic for graph-value bounds, a bound is not
+        GraphError: ``step`` is 0, the count is negative, above ``MAX_DIM`` or not
+            ``out_dim`` (above ``RANGE_LIMIT``: when the graph compiles, as in MAX), ``out_dim`` is missing or symbolic for graph-value bounds, a bound is not
             rank 0, or ``device`` is not the graph's.
         LiteralRangeError: ``start`` or the last value does not fit ``dtype``.
 
@@ -240,13 +241,20 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
     if count < 0:
         raise GraphError(f"{what}: (stop - start) // step is {count}: a negative count; for a descending range "
                          "give a negative step")
-    if count > RANGE_LIMIT:
-        raise GraphError(f"{what} would have {count} elements, more than the {RANGE_LIMIT} a range can have (MAX's "
+    if count > MAX_DIM:
+        raise GraphError(f"{what}: Dim value must be -2**63 <= dim < 2**63: the range would have {count} elements, "
+                         "more than a dimension can hold; use a smaller range")
+    if count > RANGE_LIMIT:  # MAX builds the graph and its compiler stops: so does latticecast's compile
+        g.refuse_compile(f"{what} has {count} elements, more than the {RANGE_LIMIT} a range can have (MAX's "
                          "compiler stops there too); use a smaller range")
     # integers count in int64 (an int8 range from -100 to 100 passes 127 on the way), floats in dtype
     work = DType.int64 if d.is_integral() and not d.is_bool else d
+    for b in (start, stop, step):  # MAX makes each bound a constant of dtype: each must fit it
+        problem = None if isinstance(b, Value) else scalar_problem(b, d)
+        if problem:
+            raise LiteralRangeError(f"{what}: {problem}", policy=g.policy.name, rhs=d)
     if not isinstance(start, Value) and not isinstance(step, Value) and count:
-        problem = scalar_problem(start, d) or scalar_problem(start + (count - 1) * step, d)
+        problem = scalar_problem(start + (count - 1) * step, d)
         if problem:
             raise LiteralRangeError(f"{what}: {problem}", policy=g.policy.name, rhs=d)
     bounds = []
