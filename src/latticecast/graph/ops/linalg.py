@@ -166,8 +166,8 @@ def band_part(x: TensorValueLike, num_lower: int | None = None, num_upper: int |
     if isinstance(v, Literal) or v.rank < 2:
         raise GraphError(f"band_part needs a value of rank 2 or more (the last two axes are the matrix), not "
                          f"{x!r}" if isinstance(v, Literal) else
-                         f"band_part: Input tensor x.shape={format_shape(v.shape)} must have at least 2 dimensions "
-                         "(the last two axes are the matrix)")
+                         f"band_part: Input tensor x.shape={format_shape(v.shape)} must have at least 2 dimensions: "
+                         "band_part needs a value of rank 2 or more (the last two axes are the matrix)")
     bounds = []
     for name, k, size in (("num_lower", num_lower, v.shape[-2]), ("num_upper", num_upper, v.shape[-1])):
         k = -1 if k is None else k
