@@ -29,7 +29,7 @@ from jaxlib.mlir import ir
 
 from ...dims import SymbolicDim, is_static, static_size
 from ...dtypes import DType
-from ...errors import GraphError
+from ...errors import GraphError, GraphTypeError
 from ..value import TensorValueLike, Value
 from .dynamic import iota
 from .elementwise import less_equal
@@ -44,8 +44,14 @@ __all__ = ["pad", "split", "chunk", "tile", "repeat_interleave", "fold"]
 
 
 def _count(n: Any, what: str) -> int:
+    """``n`` as an ``int``, or a :class:`GraphTypeError` (a ``TypeError``, as MAX's ``int(dim)`` raises for a
+    symbolic dimension) naming ``what``."""
+    if isinstance(n, SymbolicDim):
+        raise GraphTypeError(f"{what} must be an integer: int({n!r}): Int conversions only supported for static "
+                             "dims; a symbolic size would give algebraic result sizes, which latticecast does not "
+                             "support: use static sizes")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise GraphError(f"{what} must be an integer, not {n!r}")
+        raise GraphTypeError(f"{what} must be an integer, not {n!r}")
     return int(n)
 
 
@@ -268,6 +274,11 @@ def chunk(x: TensorValueLike, chunks: int, axis: int = 0) -> list[Value]:
     """
     count = _count(chunks, "chunk: chunks")
     v = unary_operand(x, "chunk")
+    if v.rank and v.shape[normalize_axis(axis, v.rank, "chunk")].__class__ is SymbolicDim:
+        d = v.shape[normalize_axis(axis, v.rank, "chunk")]
+        raise GraphTypeError(f"chunk: int(Dim({str(d)!r})): Int conversions only supported for static dims: axis "
+                             f"{axis} of {format_shape(v.shape)} is symbolic, and the pieces would have algebraic "
+                             "sizes, which latticecast does not support; rebind it to a size first (x.rebind([...]))")
     if count <= 0:
         raise GraphError(f"chunk: chunks must be positive, not {count}")
     if v.rank == 0:
