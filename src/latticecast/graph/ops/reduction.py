@@ -208,11 +208,12 @@ def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
             raise DomainError(f"{what} needs floats under policy '{pol.name}'; cast first")
         v = convert(v, pol.materialize(t))
     _check_zero(v, what)
-    if v.storage.is_integral() and not v.storage.is_bool and v.storage.bitwidth < 64:
+    if (v.storage.is_integral() or v.storage.is_bool) and v.storage.bitwidth < 64:
         # an integer mean always fits its dtype, but its sum and its count may not (128 int8 values):
-        # they are taken in 64 bits, and the quotient converted back
+        # they are taken in 64 bits, and the quotient converted back. A bool mean (MAX keeps bool) is
+        # the floored mean of its 0s and 1s: True where every element is
         narrow = v.storage
-        wide = convert(v, DType.int64 if narrow.is_signed_integral() else DType.uint64)
+        wide = convert(v, DType.uint64 if narrow.is_unsigned_integral() else DType.int64)
         return convert(floor_divide(_reduce(wide, axes, "stablehlo.add", 0, keepdims), _count(wide, axes)), narrow)
     total = _reduce(v, axes, "stablehlo.add", 0, keepdims)
     if not v.storage.is_inexact:
