@@ -179,3 +179,10 @@ def test_range_bounds_fit_the_dtype_and_long_ranges_build_but_do_not_compile() -
         g.output(ops.range(0, 3, 1, dtype=DType.int32))
     with pytest.raises(GraphError, match="does not compile"):
         g.compile()
+
+
+def test_a_slice_that_runs_backwards_over_a_symbolic_axis_is_refused_in_max_words() -> None:
+    with _graph(TensorType(DType.float32, ["dim0"])) as g:
+        with pytest.raises(ValueError, match="start and stop should be increasing for positive step and decreasing "
+                                             "for negative step, but got start 2, stop 1 for step 1"):
+            g.inputs[0][2:1]
