@@ -45,8 +45,9 @@ def test_the_walk_finds_every_layer() -> None:
 
 
 @pytest.mark.parametrize("name, builtins", [
-    ("PromotionError", (TypeError,)), ("LiteralRangeError", (TypeError, OverflowError)),
-    ("DomainError", (TypeError,)), ("UnknownPolicyError", (KeyError, ValueError)),
+    ("PromotionError", (TypeError, ValueError)), ("LiteralRangeError", (TypeError, OverflowError, ValueError)),
+    ("DomainError", (TypeError,)), ("OperandDTypeError", (TypeError, ValueError)),
+    ("GraphTypeError", (ValueError, TypeError)), ("UnknownPolicyError", (KeyError, ValueError)),
     ("GraphError", (ValueError,)), ("NoCurrentGraphError", (ValueError, LookupError)),
     ("RegionTypeError", (ValueError, TypeError)),
     ("AxisError", (ValueError, IndexError)),

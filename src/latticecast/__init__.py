@@ -16,7 +16,7 @@ from .dims import SymbolicDim
 from .dtypes import DType, Kind, UnknownDTypeError
 from .errors import (AxisError, DomainError, GraphError, LatticecastError, LatticecastWarning, LiteralRangeError, NoCurrentGraphError, PromotionError,
                      RegionTypeError, UnknownPolicyError,
-                     UnsupportedOpError)
+                     UnsupportedOpError, GraphTypeError, OperandDTypeError)
 from .lattice import Lattice, LatticeError
 from .policies import Policy, policy, register_policy
 # After the package import above, so that ``lc.policies`` is the function (the names of the policies), and
@@ -87,6 +87,7 @@ __all__ = [
     "implicit_cast_type", "result_type", "explain", "default_policy", "set_default_policy",
     "LatticecastError", "PromotionError", "LiteralRangeError", "DomainError", "UnknownDTypeError",
     "UnknownPolicyError", "NoCurrentGraphError", "RegionTypeError", "UnsupportedOpError", "AxisError",
+    "GraphTypeError", "OperandDTypeError",
     "Graph", "TensorType", "DeviceRef", "SymbolicDim", "Value", "GraphError", "PassFailure", "ops", "compile",
     "Model", "TensorSpec", "PolymorphicModel", "UnsupportedModuleError", "InputShapeError",
     "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "InputError", "CompileError", "available_devices",

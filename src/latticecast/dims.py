@@ -26,7 +26,7 @@ from typing import Any, Iterable, Union, cast
 
 import numpy as np
 
-from .errors import GraphError
+from .errors import GraphError, GraphTypeError
 
 __all__ = ["SymbolicDim", "Dim", "StaticDim", "AlgebraicDim", "Shape", "DimLike", "MAX_DIM", "as_dim", "check_shape", "is_static", "static_dims",
            "static_size", "symbols"]
@@ -161,7 +161,7 @@ class SymbolicDim(Dim):
         if isinstance(name, SymbolicDim):
             name = name.name
         if not isinstance(name, str) or not _NAME.match(name):
-            raise GraphError(f"invalid name {name!r} for a symbolic dimension: use an identifier such as "
+            raise GraphError(f"Invalid name {name!r} for a symbolic dimension: use an identifier such as "
                              "'batch' (letters, digits and _, not starting with a digit), as MAX requires")
         object.__setattr__(self, "name", name)
 
@@ -187,6 +187,11 @@ class SymbolicDim(Dim):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (SymbolicDim, (self.name,))
+
+    def __int__(self) -> int:
+        raise TypeError(f"int(Dim({self.name!r})): Int conversions only supported for static dims: "
+                        f"{self.name!r} has no size until the graph runs; read it in the graph "
+                        "(ops.shape_to_tensor) or rebind it to a size (x.rebind([...]))")
 
     def _algebraic(self, *_: Any) -> Any:
         raise GraphError(f"arithmetic on the symbolic dimension {self.name!r}: latticecast's symbolic dimensions "
@@ -219,7 +224,8 @@ def _parse_dim(d: Any) -> "int | SymbolicDim | str":
     """``d`` as a dimension, or (a ``str``) why it is not one."""
     if isinstance(d, str):
         return SymbolicDim(d) if _NAME.match(d) else (
-            f"{d!r} is not a valid name for a symbolic dimension: use an identifier such as 'batch'")
+            f"Invalid name {d!r}: it is not a valid name for a symbolic dimension; use an identifier such as "
+            "'batch'")
     if isinstance(d, SymbolicDim):
         return d
     if isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)):
@@ -242,12 +248,15 @@ def _parse_dim(d: Any) -> "int | SymbolicDim | str":
 def check_shape(shape: Any, what: str) -> "Shape":
     """``shape`` as a :class:`Shape` (a tuple of dimensions), or a :class:`GraphError` naming the problem."""
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
-        raise GraphError(f"{what} must be a sequence of dimensions such as [2, 3] or ['batch', 3], not {shape!r}")
+        error = GraphError if isinstance(shape, (str, bytes)) else GraphTypeError  # as MAX: not iterable
+        raise error(f"{what} must be a sequence of dimensions such as [2, 3] or ['batch', 3], not {shape!r}")
     dims = tuple(shape)
     out: list["int | SymbolicDim"] = []
     for d in dims:
         found = d if (d.__class__ is int and 0 <= d <= MAX_DIM) or d.__class__ is SymbolicDim else _parse_dim(d)
         if isinstance(found, str):
+            if isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)) and d < 0:
+                raise GraphTypeError(f"{what} {list(dims)}: Static tensor dimensions must be non-negative; {found}")
             raise GraphError(f"{what} {list(dims)}: {found}")
         out.append(found)
     return tuple.__new__(Shape, out)

@@ -13,7 +13,9 @@ The subclasses say what went wrong:
   a promotion DAG or a table file that cannot be used.
 - :class:`GraphError`: a graph used the wrong way (:class:`RegionTypeError`, one of them: a control-flow
   op whose regions disagree on types; :class:`UnsupportedOpError`, a MAX op that StableHLO
-  cannot express: a Mojo kernel, a buffer); ``PassFailure`` (:mod:`latticecast.graph`):
+  cannot express: a Mojo kernel, a buffer; :class:`GraphTypeError`, an argument of the wrong type);
+  :class:`OperandDTypeError`, both a :class:`DomainError` and a :class:`GraphError`: an operand
+  dtype an op refuses where MAX raises a ``ValueError``; ``PassFailure`` (:mod:`latticecast.graph`):
   ``implicit-cast`` rejected a graph.
 - ``MLIRParseError`` (:mod:`latticecast.dialect_utils.diagnostics`), ``PassOptionError`` and
   ``PipelineError`` (:mod:`latticecast.passes`): input that is not MLIR, a pass option or pipeline
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
     from .weak import PType
 
 __all__ = ["LatticecastError", "LatticecastWarning", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
-           "GraphError", "NoCurrentGraphError", "RegionTypeError",
+           "GraphError", "NoCurrentGraphError", "RegionTypeError", "GraphTypeError", "OperandDTypeError",
            "UnsupportedOpError", "AxisError"]
 
 
@@ -59,8 +61,9 @@ class _OperandTypesError(LatticecastError, TypeError):
         self.cast_to = cast_to
 
 
-class PromotionError(_OperandTypesError):
-    """An implicit promotion the policy does not define.
+class PromotionError(_OperandTypesError, ValueError):
+    """An implicit promotion the policy does not define. A ``TypeError`` (as JAX and NumPy raise) and a
+    ``ValueError`` (as MAX raises its ``Unsafe cast`` refusals), so code written for either catches it.
 
     ``lhs``, ``rhs`` and ``policy`` say which promotion failed; ``cast_to`` is the
     dtype an explicit cast could target to make the program legal (``None`` when
@@ -72,8 +75,8 @@ class PromotionError(_OperandTypesError):
 class LiteralRangeError(PromotionError, OverflowError):
     """A Python literal that its promoted dtype cannot represent (``1000`` as ``int8``).
 
-    A ``TypeError`` like every :class:`PromotionError`, and an ``OverflowError`` as
-    JAX and NumPy raise for the same mistake.
+    A ``TypeError`` and ``ValueError`` like every :class:`PromotionError` (MAX raises a ``ValueError``),
+    and an ``OverflowError`` as JAX and NumPy raise for the same mistake.
     """
 
 
@@ -110,6 +113,19 @@ class RegionTypeError(GraphError, TypeError):
 
     A ``TypeError`` as JAX's and MAX's type mismatches are, and a :class:`GraphError`
     (``ValueError``) as MAX's refused predicates are, so code written for either catches it."""
+
+
+class GraphTypeError(GraphError, TypeError):
+    """A graph argument of the wrong Python type or out of the values its type allows, where MAX raises
+    a ``TypeError``: a float ``window_length``, a negative dimension in a ``TensorType``, ``None`` for a
+    shape. A :class:`GraphError` (``ValueError``) too, as latticecast's other graph mistakes."""
+
+
+class OperandDTypeError(DomainError, GraphError):
+    """An op that refuses its operand's dtype where MAX raises a ``ValueError`` for it: a ``where``
+    condition that is not bool, ``logical_and`` of integers. A :class:`DomainError` (``TypeError``, as
+    JAX and NumPy raise) and a :class:`GraphError` (``ValueError``, as MAX raises), so code written for
+    either catches it."""
 
 
 class AxisError(GraphError, IndexError):

@@ -244,6 +244,7 @@ class Graph:
     def _start_state(self) -> None:
         """The graph's state before its first op: open, not yet passed, nothing decided."""
         self._closed = False
+        self._compile_refusals: list[str] = []
         self._weights: dict[str, tuple[Weight, Value]] = {}
         self._subgraphs: list[Graph] = []
         self.op_decisions = decisions_of(self.policy)
@@ -635,7 +636,7 @@ class Graph:
         found = self._weights.get(weight.name)
         if found is not None:
             if found[0] is not weight:
-                raise GraphError(f"graph {self.name!r} already has a weight named {weight.name!r} ({found[0]!r}); "
+                raise GraphError(f"Weight {weight.name!r} already exists in graph {self.name!r} ({found[0]!r}); "
                                  "weight names are the keys of weights_registry, so give each weight its own name")
             return found[1]
         self.check_open()
@@ -829,6 +830,26 @@ class Graph:
     def __str__(self) -> str:
         return self.mlir(before_passes=not self._closed)
 
+    def refuse_compile(self, reason: str) -> None:
+        """Let the graph build, but make :meth:`compile` raise a :class:`GraphError` giving ``reason``:
+        for what MAX builds and its compiler refuses (``ops.range(0, 2**63 - 1, 1)``).
+
+        Args:
+            reason: Why the graph cannot compile, and what to write instead.
+
+        Example:
+            >>> from latticecast import Graph, GraphError
+            >>> with Graph("too_long", input_types=[]) as g:
+            ...     g.refuse_compile("a range of 2**40 elements")
+            ...     g.output(g.constant(1.0))
+            >>> try:
+            ...     g.compile()
+            ... except GraphError as e:
+            ...     print(e)
+            graph 'too_long' does not compile: a range of 2**40 elements
+        """
+        self._compile_refusals.append(reason)
+
     def compile(self, device: Any = None, *, devices: Any = None) -> Any:
         """Compile with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays).
 
@@ -849,6 +870,8 @@ class Graph:
         docs/sharding.rst, "Multi-device graphs").
         """
         from ..runtime import compile as compile_module
+        if self._compile_refusals:
+            raise GraphError(f"graph {self.name!r} does not compile: {self._compile_refusals[0]}")
         if device is None and devices is None and self.multi_device and self.layout is None:
             device = self._multi_device_target()[1]
         if device is None and self.layout is not None:

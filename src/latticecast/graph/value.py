@@ -99,6 +99,11 @@ class Value:
 
     __iter__ = None  # not iterable (as in MAX): x[i] indexes, and a loop over a value is a mistake
 
+    def __contains__(self, item: object) -> bool:
+        raise TypeError("'Value' object is not a container (as in MAX): `in` would compare every element while "
+                        "the graph is built; compare in the graph instead "
+                        "(ops.reduce_max((x == item).cast(DType.int8)))")
+
     __hash__ = object.__hash__  # == builds a comparison, so identity decides hashing
 
     # -- NumPy interoperation ---------------------------------------------------------------

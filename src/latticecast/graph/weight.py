@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from ..device_ref import CPU, DeviceRef, DeviceRefLike
 from ..dims import is_static
 from ..dtypes import DType, DTypeLike
-from ..errors import GraphError
+from ..errors import GraphError, NoCurrentGraphError
 from ..tensor_type import TensorType
 from .current import current_graph
 
@@ -129,7 +129,12 @@ class Weight:
             NoCurrentGraphError: No graph is being built here (MAX raises ``ValueError``: a
                 ``NoCurrentGraphError`` is a ``GraphError``, which is one).
         """
-        return current_graph().add_weight(self)
+        try:
+            graph = current_graph()
+        except NoCurrentGraphError as e:
+            raise NoCurrentGraphError(f"Cannot operate on a `max.graph.Weight` when there is no parent graph: "
+                                      f"weight {self.name!r} becomes a value of the graph being built; {e}") from None
+        return graph.add_weight(self)
 
     def __repr__(self) -> str:
         return f"Weight({self.name}, {self.dtype!r}, {list(self.shape)}, {self.device})"

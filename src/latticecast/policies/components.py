@@ -220,6 +220,12 @@ class OpTypeRules:
         strong dtypes it does not convert), so that the prepared dtypes are decided as any op's."""
         return None
 
+    def scatter_converts_updates(self) -> bool:
+        """Whether a scatter converts updates of another dtype to its input's, where the policy
+        promotes the two to the input's dtype (``jax.numpy``'s ``x.at[i].set(u)``: yes, the default).
+        MAX 26.7's scatters refuse them: the dtypes must match."""
+        return True
+
     def sum(self, dtype: DType) -> DType:
         """The dtype a sum of ``dtype`` accumulates in: bool and integers narrower than the default
         integer widen to it, keeping signedness (``jnp.sum``, ``np.sum``, the Array API's default for

@@ -178,7 +178,9 @@ class MaxPythonPolicy(Policy):
         for x in (a, b):
             if not self.converts_exactly(x, t):
                 return Decision(None, _RMO_RULE,
-                                f"Unsafe cast from {_diagnostic_name(x)} to {_diagnostic_name(t)}: MAX 26.7 aims "
+                                f"Failed to resolve valid dtype: Unsafe cast from {_diagnostic_name(x)} to "
+                                f"{_diagnostic_name(t)}. Insert an explicit cast op if this conversion is wanted: "
+                                "MAX 26.7 aims "
                                 f"{a.name} . {b.name} at {t.name} (the operand of the highest category and width) "
                                 f"and never widens, and {x.name} does not convert to {t.name} exactly")
         return Decision(t, _RMO_RULE)
@@ -340,6 +342,11 @@ class MaxPythonOpTypes(OpTypeRules):
         """What is left to ``/`` after :meth:`divide_operands`: the promoted dtype itself
         (``bool / int8`` is int8, ``bool / bool`` bool, ``float16 / float16`` float16)."""
         return self.policy.canonical(t)
+
+    def scatter_converts_updates(self) -> bool:
+        """MAX's scatters convert no updates (measured: ``ops.scatter(float32, int32 updates)`` raises
+        ``The input dtype 'DType.float32' and updates dtype 'DType.int32' must match.``)."""
+        return False
 
     def sum(self, dtype: DType) -> DType:
         """MAX's reductions keep the dtype (measured: ``ops.sum(int32)`` is int32, ``ops.sum(bool)`` bool)."""

@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from ...device_ref import DeviceRef, DeviceRefLike
+from ...dims import MAX_DIM
 from ...dtypes import DType, DTypeLike
 from ...errors import GraphError, LiteralRangeError
 from ...values import scalar_problem
@@ -226,9 +227,9 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
         A 1-D value of ``dtype``.
 
     Raises:
-        GraphError: ``step`` is 0, the count is negative, above ``RANGE_LIMIT`` or not
-            ``out_dim``, ``out_dim`` is missing or symbolic for graph-value bounds, a bound is not
-            rank 0, or on another device than the CPU.
+        GraphError: ``step`` is 0, the count is negative, above ``MAX_DIM`` or not
+            ``out_dim`` (above ``RANGE_LIMIT``: when the graph compiles, as in MAX), ``out_dim`` is missing or
+            symbolic for graph-value bounds, a bound is not rank 0, or on another device than the CPU.
         LiteralRangeError: ``start`` or the last value does not fit ``dtype``.
 
     Example:
@@ -248,7 +249,8 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
     what = f"range({start}, {stop}, {step})"
     if any(isinstance(b, Value) for b in (start, stop, step)):
         if out_dim is None or isinstance(out_dim, bool) or not isinstance(out_dim, (int, np.integer)):
-            raise GraphError(f"{what}: bounds that are graph values need out_dim, the number of values as an "
+            raise GraphError(f"{what}: Dynamic ranges must provide an explicit out_dim: bounds that are graph values "
+                             "need out_dim, the number of values as an "
                              f"integer, not {out_dim!r} (StableHLO needs it when it builds the graph)")
         count = int(out_dim)
     else:
@@ -264,20 +266,28 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
     if count < 0:
         raise GraphError(f"{what}: (stop - start) // step is {count}: a negative count; for a descending range "
                          "give a negative step")
-    if count > RANGE_LIMIT:
-        raise GraphError(f"{what} would have {count} elements, more than the {RANGE_LIMIT} a range can have (MAX's "
+    if count > MAX_DIM:
+        raise GraphError(f"{what}: Dim value must be -2**63 <= dim < 2**63: the range would have {count} elements, "
+                         "more than a dimension can hold; use a smaller range")
+    if count > RANGE_LIMIT:  # MAX builds the graph and its compiler stops: so does latticecast's compile
+        g.refuse_compile(f"{what} has {count} elements, more than the {RANGE_LIMIT} a range can have (MAX's "
                          "compiler stops there too); use a smaller range")
     # integers count in int64 (an int8 range from -100 to 100 passes 127 on the way), floats in dtype
     work = DType.int64 if d.is_integral() and not d.is_bool else d
+    for b in (start, stop, step):  # MAX makes each bound a constant of dtype: each must fit it
+        problem = None if isinstance(b, Value) else scalar_problem(b, d)
+        if problem:
+            raise LiteralRangeError(f"{what}: {problem}", policy=g.policy.name, rhs=d)
     if not isinstance(start, Value) and not isinstance(step, Value) and count:
-        problem = scalar_problem(start, d) or scalar_problem(start + (count - 1) * step, d)
+        problem = scalar_problem(start + (count - 1) * step, d)
         if problem:
             raise LiteralRangeError(f"{what}: {problem}", policy=g.policy.name, rhs=d)
     bounds = []
     for b in (start, step):
         if isinstance(b, Value):
             if b.graph is not g or b.rank != 0:
-                raise GraphError(f"{what}: a graph-value bound must be a rank-0 value of this graph, not "
+                raise GraphError(f"{what}: range expected scalar values as inputs! A graph-value bound must be a "
+                                 "rank-0 value of this graph, not "
                                  f"{b.storage.name}{list(b.shape)}")
             bounds.append(b if b.storage is work and not b.is_weak else b.cast(work))
         else:

@@ -33,12 +33,12 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ...dims import SymbolicDim
 from ...dtypes import DType
-from ...errors import DomainError, GraphError, PromotionError
-from ...op_rules import CONVOLUTION, decide
+from ...errors import GraphError
+from ...op_rules import CONVOLUTION
 from ..value import TensorValueLike, Value
 from .elementwise import add
 from .external import check_same_device
-from .operands import Literal, WeakArray, convert, graph_of, operand, realize, with_op
+from .operands import Literal, convert, decide_operands, graph_of, operand, realize
 from .shape import format_shape
 
 __all__ = ["conv", "conv2d", "conv3d", "conv2d_transpose"]
@@ -65,18 +65,16 @@ def _ints(values: Any, n: int, what: str, name: str, *, minimum: int) -> list[in
 
 
 def _operands(x: TensorValueLike, filter: TensorValueLike, what: str) -> tuple[Value, Value]:
-    """The input and the filter converted to their promoted dtype (as a matrix product's)."""
+    """The input and the filter converted to their promoted dtype (as a matrix product's). A NumPy
+    filter is weak where the policy makes NumPy values weak (MAX 26.7: a float32 array meets a
+    bfloat16 input at bfloat16)."""
     g = graph_of(x, filter)
-    # a NumPy array is weak where the policy makes NumPy values weak (MAX: a NumPy filter takes the input's dtype)
     a, b = operand(x, g, promotes=True), operand(filter, g, promotes=True)
     if isinstance(a, Literal) or isinstance(b, Literal):
         raise GraphError(f"{what} needs an input and a filter that are tensors, not a Python scalar")
     check_same_device(g, x=a, filter=b)
-    try:
-        d = decide(g.policy, CONVOLUTION, [a.ptype, b.ptype])
-    except (PromotionError, DomainError) as e:
-        raise with_op(what, e) from None
-    values = [realize(g, v, d.target, v.shape) if isinstance(v, WeakArray) else v for v in (a, b)]
+    d = decide_operands(g, CONVOLUTION, what, [a, b])
+    values = [realize(g, o, d.target, o.shape) for o in (a, b)]
     return tuple(v if v.storage is d.target and not v.is_weak else convert(v, d.target)  # type: ignore[return-value]
                  for v in values)
 

@@ -40,7 +40,7 @@ def dim_value(g: "Graph", d: "int | SymbolicDim") -> ir.Value[ir.Type]:
     """The size ``d`` as a ``tensor<i64>``: a constant, or the symbolic dimension's size when the graph runs."""
     if d.__class__ is SymbolicDim:
         return g.dim_value(d)
-    return _i64_constant(g, [int(d)], ())  # type: ignore[arg-type]  # an int: `__class__ is` does not narrow
+    return _i64_constant(g, [int(d)], ())  # an int here
 
 
 def shape_value(g: "Graph", shape: Shape) -> ir.Value[ir.Type]:

@@ -20,7 +20,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ...dtypes import DType, DTypeLike
-from ...errors import DomainError, PromotionError
+from ...errors import DomainError, OperandDTypeError, PromotionError
 from ...op_rules import FLOAT_FUNCTION, FLOOR_DIVIDE, INEXACT_BINARY, STABLEHLO, TRUE_DIVIDE, OpRule, decide
 from ...weak import PType, Weak
 from ..value import TensorValueLike, Value
@@ -1090,7 +1090,7 @@ def _bools(what: str, *xs: TensorValueLike) -> None:
         dtype = x.storage if isinstance(x, Value) else None
         if dtype is not None and not dtype.is_bool or dtype is None and not isinstance(x, bool):
             shown = dtype.name if dtype is not None else repr(x)
-            raise DomainError(f"{what} needs bool operands, not {shown}; compare first (x != 0) or use the "
+            raise OperandDTypeError(f"{what}: Inputs must be bools: {what} needs bool operands, not {shown}; compare first (x != 0) or use the "
                                  "bitwise operators & | ^ ~")
 
 

@@ -62,9 +62,13 @@ Dims = tuple["int | SymbolicDim", ...]
 # -- indices -------------------------------------------------------------------------------------
 
 
-def _indices(x: TensorValueLike, what: str) -> Value:
-    """``x`` as an ``int64`` index value, or a :class:`GraphError` for a float or bool one."""
+def _indices(x: TensorValueLike, what: str, *, scatter: bool = False) -> Value:
+    """``x`` as an ``int64`` index value, or a :class:`GraphError` for a float or bool one. A scatter's
+    indices must be ``int32`` or ``int64`` (MAX's scatters refuse other integers; its gathers take them)."""
     v = unary_operand(x, what)
+    if scatter and v.storage not in (DType.int32, DType.int64) and not v.is_weak:
+        raise GraphError(f"{what}: Invalid indices dtype: 'DType.{v.storage.name}'. Indices must be of type int32 "
+                         "or int64. Cast them first (indices.cast(DType.int64))")
     if not v.storage.is_integral() or v.storage.is_bool:
         raise GraphError(f"{what}: indices must be integers (MAX takes int32 or int64), not "
                          f"{v.storage.name}; cast them first (indices.cast(DType.int64))")
@@ -339,16 +343,24 @@ def _scatter(v: Value, coords: Value, u: Value, combine: str, *, window_dims: Se
     return Value(g, op.result, v.ptype if weak else v.storage, v.shape, storage=v.storage)
 
 
-def _scatter_operands(input: TensorValueLike, updates: TensorValueLike, what: str) -> tuple[Value, Value]:
-    """The input and the updates, in the input's dtype: updates of another dtype convert to it where
-    the graph's policy promotes the two to the input's dtype (``float32`` input, ``int32`` updates
-    under ``jax``), and are refused elsewhere (MAX's policies, which promote no two strong dtypes;
-    ``float64`` updates into ``float32``, which would lose precision)."""
+def _scatter_operands(input: TensorValueLike, updates: TensorValueLike, what: str,
+                      nd: bool = False) -> tuple[Value, Value]:
+    """The input and the updates, in the input's dtype. Python scalars convert to the input's dtype.
+    Graph values of another dtype convert only where the graph's policy says a scatter converts its
+    updates (``policy.op_types.scatter_converts_updates``: JAX's ``x.at[i].set(u)``) and promotes the
+    two to the input's dtype; MAX's policies refuse them (MAX: the dtypes must match), as they refuse
+    ``float64`` updates into ``float32`` everywhere (that would lose precision)."""
     g = graph_of(input, updates)
     v = unary_operand(input, what)
     u = unary_operand(updates, what)
     if u.storage is not v.storage:
         fix = f"convert them first (updates.cast(DType.{v.storage.name}))"
+        if not u.is_weak and not g.policy.op_types.scatter_converts_updates():
+            given = (f"The input dtype ({v.storage}) and updates dtype ({u.storage}) must match." if nd else
+                     f"The input dtype 'DType.{v.storage.name}' and updates dtype 'DType.{u.storage.name}' must "
+                     "match.")
+            raise GraphError(f"{what}: {given} Policy {g.policy.name!r} does not convert a scatter's updates; "
+                             f"{fix}")
         try:
             target = decide_operands(g, STABLEHLO["stablehlo.add"], what, [v, u]).target
         except PromotionError as e:
@@ -360,8 +372,6 @@ def _scatter_operands(input: TensorValueLike, updates: TensorValueLike, what: st
                              f"promote to {target.name} under policy {g.policy.name!r}, but a scatter keeps the "
                              f"input's dtype; {fix}")
         u = convert(u, v.storage)
-    if v.storage.is_bool and what.split("_")[-1] in ("add", "mul"):
-        raise GraphError(f"{what} of bool values has no arithmetic; cast them to an integer dtype first")
     return v, u
 
 
@@ -369,9 +379,10 @@ def _elements(input: TensorValueLike, updates: TensorValueLike, indices: TensorV
               combine: str) -> Value:
     what = "scatter" + (f"_{combine}" if combine else "")
     v, u = _scatter_operands(input, updates, what)
-    i = _indices(indices, what)
+    i = _indices(indices, what, scatter=True)
     check_same_device(v.graph, input=v, updates=u, indices=i)
-    a = normalize_axis(axis, v.rank, what)
+    a = normalize_axis(axis, v.rank, what, max_says=f"Invalid axis value {axis}. Axis must be in range "
+                       f"[-{v.rank}, {v.rank - 1}]")
     if i.shape != u.shape:
         raise GraphError(f"{what}: indices of shape {format_shape(i.shape)} must have the shape of the updates "
                          f"{format_shape(u.shape)} (one index per update)")
@@ -387,8 +398,8 @@ def _elements(input: TensorValueLike, updates: TensorValueLike, indices: TensorV
 
 def _nd(input: TensorValueLike, updates: TensorValueLike, indices: TensorValueLike, combine: str) -> Value:
     what = "scatter_nd" + (f"_{combine}" if combine else "")
-    v, u = _scatter_operands(input, updates, what)
-    i = _indices(indices, what)
+    v, u = _scatter_operands(input, updates, what, nd=True)
+    i = _indices(indices, what, scatter=True)
     check_same_device(v.graph, input=v, updates=u, indices=i)
     _, k = _nd_layout(v, i, 0, what)
     want = i.shape[:-1] + v.shape[k:]
@@ -550,7 +561,8 @@ def _nonzero(v: Value, out_dim: Any, what: str, *, fill_out_of_range: bool) -> V
     """``nonzero``; ``fill_out_of_range``: the rows past the count hold each axis's size (an index that
     a scatter drops) instead of 0."""
     if v.rank == 0:
-        raise GraphError(f"{what}: a scalar has no coordinates; give a value with at least one axis")
+        raise GraphError(f"{what}: Scalar inputs not supported: a scalar has no coordinates; give a value with at "
+                         "least one axis")
     size = static_size(v.shape)
     if size is None:
         raise GraphError(f"{what}: {format_shape(v.shape)} has symbolic axes; rebind them to sizes first")

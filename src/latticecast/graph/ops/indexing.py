@@ -164,6 +164,11 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
     if n.__class__ is SymbolicDim:
         if entry.start is None and entry.stop is None and step == 1:
             return _Axis(0, _I64_MAX, 1, n)
+        start, stop = entry.start, entry.stop
+        if isinstance(start, int) and isinstance(stop, int) and 0 <= stop < start:
+            raise GraphError(f"{where}: start and stop should be increasing for positive step and decreasing for "
+                             f"negative step, but got start {start}, stop {stop} for step {step}; the slice "
+                             f"{start}:{stop} of axis {n} would be empty whatever its size")
         raise GraphError(f"{where}: slicing part of the symbolic axis {n} would give it an algebraic size (MAX's "
                          f"{n} - k), which latticecast does not support; slice static axes, or take the whole "
                          f"axis with ':'")

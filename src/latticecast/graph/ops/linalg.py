@@ -169,13 +169,14 @@ def band_part(x: TensorValueLike, num_lower: int | None = None, num_upper: int |
     if isinstance(v, Literal) or v.rank < 2:
         raise GraphError(f"band_part needs a value of rank 2 or more (the last two axes are the matrix), not "
                          f"{x!r}" if isinstance(v, Literal) else
-                         f"band_part needs a value of rank 2 or more (the last two axes are the matrix), not shape "
-                         f"{format_shape(v.shape)}")
+                         f"band_part: Input tensor x.shape={format_shape(v.shape)} must have at least 2 dimensions: "
+                         "band_part needs a value of rank 2 or more (the last two axes are the matrix)")
     bounds = []
     for name, k, size in (("num_lower", num_lower, v.shape[-2]), ("num_upper", num_upper, v.shape[-1])):
         k = -1 if k is None else k
         if isinstance(k, bool) or not isinstance(k, int) or k < -1:
-            raise GraphError(f"band_part: {name}={k!r} must be a non-negative integer (None or -1: no bound)")
+            raise GraphError(f"band_part: {name}={k!r} must be non-negative: an integer from 0 (None or -1: no "
+                             "bound)")
         if size.__class__ is int and k >= size:
             raise GraphError(f"band_part: {name}={k} is out of bounds for an axis of size {size} (use None for "
                              "no bound)")

@@ -187,9 +187,10 @@ def _norm_parameter(p: TensorValueLike, v: Value, name: str, what: str = "layer_
     found = operand(p, g)
     if isinstance(found, Literal):
         return constant_value(g, found.value, v.storage)
-    if found.rank and found.shape[-1] != v.shape[-1] and found.shape[-1] != 1:
-        raise GraphError(f"{what}: {name} of shape {format_shape(found.shape)} does not match the last "
-                         f"dimension of the input {format_shape(v.shape)}; give it {v.shape[-1]} elements")
+    if found.rank and found.shape[0] != v.shape[-1]:
+        raise GraphError(f"{what}: {name.capitalize()} size {found.shape[0]} does not match dimension of reduction "
+                         f"{v.shape[-1]}: {name} of shape {format_shape(found.shape)} must have the size of the "
+                         f"last axis of the input {format_shape(v.shape)}; give it {v.shape[-1]} elements")
     return found if found.storage is v.storage and not found.is_weak else found.cast(v.storage)
 
 
@@ -234,7 +235,7 @@ def layer_norm(input: TensorValueLike, gamma: TensorValueLike, beta: TensorValue
 
 def _check_epsilon(epsilon: Any, what: str) -> None:
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not epsilon > 0:
-        raise GraphError(f"{what}: epsilon must be a positive number, not {epsilon!r}")
+        raise GraphError(f"{what}: epsilon must be positive: a number above 0, not {epsilon!r}")
 
 
 def _reduced_in(v: Value) -> DType:

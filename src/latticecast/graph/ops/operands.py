@@ -127,6 +127,12 @@ def graph_of(*xs: Any) -> "Graph":
             elif x.graph is not found:
                 raise GraphError(f"cannot combine values of graphs {found.name!r} and {x.graph.name!r}; "
                                  "a value belongs to the graph that made it")
+    if found is None:
+        from ..weight import Weight  # a Weight becomes a value of the graph being built
+
+        weights = [x for x in xs if isinstance(x, Weight)]
+        if weights:
+            return weights[0].value().graph  # its error names the Weight (MAX's: no parent graph)
     g = found if found is not None else current_graph()
     g.check_open()
     return g
@@ -447,11 +453,13 @@ def constant_value(g: "Graph", value: Any, dtype: DType | None) -> Value:
 # -- shapes and conversions ----------------------------------------------------------------------
 
 
-def broadcast_shapes(*shapes: tuple["int | SymbolicDim", ...]) -> tuple["int | SymbolicDim", ...]:
+def broadcast_shapes(*shapes: tuple["int | SymbolicDim", ...],
+                     names: Sequence[str] = ()) -> tuple["int | SymbolicDim", ...]:
     """The common shape of ``shapes`` by NumPy's rules, or a :class:`GraphError` naming them.
 
     A symbolic dimension broadcasts against itself and against 1, never against another
-    size or name (as in MAX: they may differ when the graph runs)."""
+    size or name (as in MAX: they may differ when the graph runs). ``names`` name the shapes'
+    values in the error (default: ``lhs`` and ``rhs``, as MAX's binary ops)."""
     first = shapes[0]
     if all(s == first for s in shapes):
         return first
@@ -459,27 +467,38 @@ def broadcast_shapes(*shapes: tuple["int | SymbolicDim", ...]) -> tuple["int | S
     out: list["int | SymbolicDim"] = []
     for i in range(rank, 0, -1):
         d: "int | SymbolicDim" = 1
-        for s in shapes:
+        source = -1
+        for k, s in enumerate(shapes):
             if len(s) < i:
                 continue
             x = s[-i]
             if x == 1 and x.__class__ is int:
                 continue
             if d == 1 and d.__class__ is int:
-                d = x
+                d, source = x, k
             elif x != d:
-                raise GraphError(_broadcast_problem(shapes, d, x))
+                raise GraphError(_broadcast_problem(shapes, i, source, k, names))
         out.append(d)
     return tuple(out)
 
 
-def _broadcast_problem(shapes: Sequence[tuple["int | SymbolicDim", ...]], a: object, b: object) -> str:
+def _broadcast_problem(shapes: Sequence[tuple["int | SymbolicDim", ...]], i: int, j: int, k: int,
+                       names: Sequence[str]) -> str:
+    """Why shapes ``j`` and ``k`` do not broadcast at their ``i``-th dimension from the end: MAX's
+    wording, then latticecast's."""
+    if not names:
+        names = ("lhs", "rhs") if len(shapes) == 2 else tuple(f"#{n}" for n in range(len(shapes)))
+    a, b = shapes[j][-i], shapes[k][-i]
+    said = " and ".join(f"input {names[n]} (shape [{', '.join(map(str, shapes[n]))}]) dimension at axis "
+                        f"{len(shapes[n]) - i} (value {shapes[n][-i]})" for n in (j, k))
+    said += " are neither equivalent nor broadcastable"
     listed = ", ".join("[" + ", ".join(map(str, s)) + "]" for s in shapes)
     if a.__class__ is int and b.__class__ is int:
-        return f"shapes {listed} cannot be broadcast together (NumPy's rules: trailing dimensions must be equal or 1)"
-    return (f"shapes {listed} cannot be broadcast together: dimensions {a} and {b} are neither equal nor 1 (as in "
-            "MAX, a symbolic dimension broadcasts only against itself and 1); if they are equal when the graph "
-            "runs, say so with x.rebind([...])")
+        return (f"{said[0].upper()}{said[1:]}: shapes {listed} cannot be broadcast together (NumPy's rules: "
+                "trailing dimensions must be equal or 1)")
+    return (f"{said[0].upper()}{said[1:]}: shapes {listed} cannot be broadcast together: dimensions {a} and {b} "
+            "are neither equal nor 1 (as in MAX, a symbolic dimension broadcasts only against itself and 1); if "
+            "they are equal when the graph runs, say so with x.rebind([...])")
 
 
 def broadcast(v: Value, shape: tuple["int | SymbolicDim", ...], *, implicit: bool = False) -> Value:

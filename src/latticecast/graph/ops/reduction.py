@@ -154,7 +154,10 @@ def _finite_extreme(v: Value, largest: bool) -> Any:
 def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, what: str,
               skip_nan: bool = False) -> Value:
     """The largest (smallest) element. With ``skip_nan`` (MAX's ``max``/``min``) a NaN counts only where
-    every element is NaN, as MAX's kernels do; otherwise a NaN wins (NumPy's ``max``)."""
+    every element is NaN, as MAX's kernels do; otherwise a NaN wins (NumPy's ``max``).
+
+    NumPy's reductions refuse an axis of length 0; MAX's ``max``/``min`` build (as MAX's graphs do) and
+    give the reduction's identity there: NaN, or the dtype's lowest (highest) value without NaN."""
     v, _ = checked_unary_operand(x, what)
     axes = axes_of(v, what)
     empty = [a for a in axes if v.shape[a] == 0 and v.shape[a].__class__ is int]
@@ -202,6 +205,13 @@ def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
             raise DomainError(f"{what} needs floats under policy '{pol.name}'; cast first")
         v = convert(v, pol.materialize(t))
     _check_zero(v, what)
+    if (v.storage.is_integral() or v.storage.is_bool) and v.storage.bitwidth < 64:
+        # an integer mean always fits its dtype, but its sum and its count may not (128 int8 values):
+        # they are taken in 64 bits, and the quotient converted back. A bool mean (MAX keeps bool) is
+        # the floored mean of its 0s and 1s: True where every element is
+        narrow = v.storage
+        wide = convert(v, DType.uint64 if narrow.is_unsigned_integral() else DType.int64)
+        return convert(floor_divide(_reduce(wide, axes, "stablehlo.add", 0, keepdims), _count(wide, axes)), narrow)
     total = _reduce(v, axes, "stablehlo.add", 0, keepdims)
     if not v.storage.is_inexact:
         return floor_divide(total, _count(v, axes))

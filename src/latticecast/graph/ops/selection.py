@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...dtypes import DType
-from ...errors import DomainError
+from ...errors import OperandDTypeError
 from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .external import check_same_device
@@ -26,7 +26,7 @@ def where(condition: TensorValueLike, x: TensorValueLike, y: TensorValueLike) ->
         A value of the promoted dtype of ``x`` and ``y``, with the broadcast shape of all three.
 
     Raises:
-        DomainError: ``condition`` is not bool.
+        OperandDTypeError: ``condition`` is not bool (a DomainError and a GraphError).
         PromotionError: The policy defines no promotion of ``x`` and ``y``.
 
     Example:
@@ -45,14 +45,15 @@ def where(condition: TensorValueLike, x: TensorValueLike, y: TensorValueLike) ->
     c = operand(condition, g)
     if isinstance(c, Literal):
         if not isinstance(c.value, bool):
-            raise DomainError(f"where needs a bool condition, not {c.value!r}")
+            raise OperandDTypeError(f"where needs a bool condition, not {c.value!r}")
         c = constant_value(g, c.value, DType.bool)
     if not c.storage.is_bool:
-        raise DomainError(f"where needs a bool condition, not {c.storage.name}; compare it first "
-                             "(e.g. x != 0)")
+        raise OperandDTypeError(f"where: Expected condition to be a boolean tensor, but got a tensor with dtype "
+                                f"DType.{c.storage.name}; where needs a bool condition, not {c.storage.name}; compare it "
+                                "first (e.g. x != 0)")
     p = promote(STABLEHLO["stablehlo.select"], "where", x, y, graph=g)
     check_same_device(g, condition=c, x=p.values[0], y=p.values[1])
-    shape = broadcast_shapes(c.shape, p.shape)
+    shape = broadcast_shapes(c.shape, p.shape, names=("condition", "x"))
     cv = broadcast(c, shape)
     a, b = (broadcast(v, shape, implicit=True) for v in p.values)
     d = p.decision

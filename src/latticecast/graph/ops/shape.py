@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
+import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
@@ -33,18 +34,22 @@ def format_shape(shape: Iterable[Any]) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-def normalize_axis(axis: Any, rank: int, what: str) -> int:
+def normalize_axis(axis: Any, rank: int, what: str, *, max_says: str | None = None) -> int:
     """``axis`` in ``[-rank, rank)`` as a non-negative index; an :class:`AxisError` (an ``IndexError``, as
-    in MAX) when it is out of range, a :class:`GraphError` when it is not an integer."""
+    in MAX) when it is out of range, a :class:`GraphError` when it is not an integer.
+
+    ``max_says`` is MAX's own wording of the range error for the op (``"Axis out of range"``), which the
+    message then carries before latticecast's: the range and rank."""
     if isinstance(axis, bool) or not isinstance(axis, int):
         try:
             axis = int(axis.__index__())  # NumPy integers
         except AttributeError:
             raise GraphError(f"{what}: axis {axis!r} is not an integer") from None
     if not -rank <= axis < rank:
-        raise AxisError(f"{what}: axis {axis} is out of range for a value of rank {rank} "
+        said = f"{max_says}: " if max_says else ""
+        raise AxisError(f"{what}: {said}axis {axis} is out of range for a value of rank {rank} "
                          f"(expected {-rank} to {rank - 1})" if rank else
-                         f"{what}: axis {axis} is out of range for a value of rank 0 (it has no axes)")
+                         f"{what}: {said}axis {axis} is out of range for a value of rank 0 (it has no axes)")
     normalized: int = axis % rank
     return normalized
 
@@ -108,7 +113,10 @@ def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
                          "by name (MAX's algebraic dimensions such as batch * 2 are not supported); if the sizes "
                          "agree when the graph runs, say so with x.rebind([...]) first")
     if -1 in dims:
-        if known == 0 or size % known:
+        if known == 0:
+            raise GraphError(f"reshape(): cannot infer -1 dimension when another dimension is 0: {what} (give the "
+                             "size instead of -1)")
+        if size % known:
             raise GraphError(f"{what} ({size} elements besides the symbolic dimensions)")
         dims[dims.index(-1)] = size // known
     elif known != size:
@@ -143,7 +151,18 @@ def broadcast_to(x: TensorValueLike, shape: Iterable[Any], out_dims: Iterable[An
     if isinstance(shape, Value) or out_dims is not None:
         raise GraphError("broadcast_to takes its shape as a list of dimensions; a shape computed in the graph "
                          "(a tensor value, with out_dims=) is MAX's and not supported: pass e.g. ['batch', 10]")
-    return broadcast(v, check_shape(shape, "broadcast_to shape"))
+    target = check_shape(shape, "broadcast_to shape")
+    if len(target) < v.rank:
+        raise GraphError(f"[broadcast_to] input ranks must less than or equal to the output rank: cannot broadcast "
+                         f"shape {format_shape(v.shape)} to {format_shape(target)}, which has fewer axes")
+    for i, d in enumerate(v.shape):
+        j = i + len(target) - v.rank
+        if d != target[j] and not (d == 1 and d.__class__ is int):
+            raise GraphError(f"[broadcast_to] input dimension at index {i} ({d}) must be either 1 or equal to "
+                             f"corresponding output dimension at index {j} ({target[j]}): cannot broadcast shape "
+                             f"{format_shape(v.shape)} to {format_shape(target)} (a symbolic dimension broadcasts "
+                             "only to itself; rebind it first if they are equal when the graph runs)")
+    return broadcast(v, target)
 
 
 def permute(x: TensorValueLike, dims: Sequence[int]) -> Value:
@@ -210,8 +229,12 @@ def transpose(x: TensorValueLike, axis_1: int, axis_2: int) -> Value:
         (3, 2)
     """
     v = unary_operand(x, "transpose")
-    a = normalize_axis(axis_1, v.rank, "transpose")
-    b = normalize_axis(axis_2, v.rank, "transpose")
+    r = max(v.rank, 1)  # as in MAX, a scalar takes the axes of a rank-1 value and stays as it is
+    a, b = (normalize_axis(axis, r, "transpose", max_says=f"Axis {name} out of range (expected to be in range of "
+                                                           f"[{-r}, {r - 1}], but got {axis})")
+            for name, axis in (("axis_1", axis_1), ("axis_2", axis_2)))
+    if v.rank == 0:
+        return v
     perm = list(range(v.rank))
     perm[a], perm[b] = perm[b], perm[a]
     return permute(v, perm)
@@ -310,12 +333,15 @@ def unsqueeze(x: TensorValueLike, axis: int) -> Value:
     return _reshaped(v, v.shape[:a] + (1,) + v.shape[a:])
 
 
-def _tensors(values: Iterable[TensorValueLike], what: str) -> list[Value]:
+def _tensors(values: Iterable[TensorValueLike], what: str, max_empty: str = "",
+             max_dtypes: str = "") -> list[Value]:
+    """The values of a ``concat`` or ``stack`` as graph values of one dtype; ``max_empty`` and
+    ``max_dtypes`` are MAX's wording of the two errors for the op, which the messages carry first."""
     if isinstance(values, (Value, str, bytes)) or not isinstance(values, Iterable):
         raise GraphError(f"{what} takes a list of values, such as {what}([x, y])")
     given = list(values)
     if not given:
-        raise GraphError(f"{what} needs at least one value")
+        raise GraphError(f"{max_empty}: " * bool(max_empty) + f"{what} needs at least one value")
     g = graph_of(*given)
     out = []
     for x in given:
@@ -326,7 +352,7 @@ def _tensors(values: Iterable[TensorValueLike], what: str) -> list[Value]:
         out.append(v)
     dtypes = {v.storage for v in out}
     if len(dtypes) > 1:
-        raise GraphError(f"{what} does not promote (as in MAX): its values have dtypes "
+        raise GraphError(f"{max_dtypes}: " * bool(max_dtypes) + f"{what} does not promote (as in MAX): its values have dtypes "
                          f"{', '.join(sorted(d.name for d in dtypes))}; cast them to one dtype first")
     return out
 
@@ -402,10 +428,18 @@ def stack(values: Iterable[TensorValueLike], axis: int = 0) -> Value:
         >>> y.shape
         (3, 2, 3)
     """
-    vals = _tensors(values, "stack")
+    given = list(values) if isinstance(values, Iterable) and not isinstance(values, (Value, str, bytes)) else values
+    ranks = {x.rank if isinstance(x, Value) else np.ndim(x) for x in given} if isinstance(given, list) else set()
+    if len(ranks) > 1:
+        raise GraphError("All inputs to stack must be the same rank: stack needs values of one shape; got ranks "
+                         f"{', '.join(map(str, sorted(ranks)))}")
+    vals = _tensors(given, "stack", max_empty="Expected at least one value to stack",
+                    max_dtypes="All inputs to stack must have the same dtype")
     if any(v.shape != vals[0].shape for v in vals):
         raise GraphError(f"stack needs values of one shape; got {', '.join(format_shape(v.shape) for v in vals)}")
-    a = normalize_axis(axis, vals[0].rank + 1, "stack")
+    r = vals[0].rank + 1
+    a = normalize_axis(axis, r, "stack", max_says=f"Axis out of range (expected to be in range of [{-r}, {r - 1}], "
+                       f"but got {axis})")
     return concat([unsqueeze(v, a) for v in vals], a)
 
 

@@ -19,7 +19,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ...device_ref import DeviceRefLike
 from ...dtypes import DType, DTypeLike
-from ...errors import GraphError
+from ...errors import GraphError, GraphTypeError
 from ..current import current_graph
 from ..value import TensorValueLike, Value
 from .elementwise import cos, multiply
@@ -83,7 +83,8 @@ def hann_window(window_length: int, device: DeviceRefLike = None, periodic: bool
     from . import _placed  # the package's check of a device argument
 
     if isinstance(window_length, bool) or not isinstance(window_length, int):
-        raise GraphError(f"window_length must be an integer, got {type(window_length).__name__}")
+        raise GraphTypeError(f"window_length must be an integer, got {type(window_length).__name__}; give the "
+                             "number of points as an int (int(length))")
     if window_length < 0:
         raise GraphError("window_length must be non-negative")
     g = current_graph()

@@ -42,9 +42,10 @@ from .shape import format_shape, normalize_axis
 __all__ = ["top_k", "bottom_k", "argsort", "argsort_along", "sort", "cumsum"]
 
 
-def _static_axis(v: Value, axis: Any, what: str) -> tuple[int, int]:
-    """``axis`` of ``v`` as an index, and its size, which must be static."""
-    a = normalize_axis(axis, v.rank, what)
+def _static_axis(v: Value, axis: Any, what: str, max_says: str | None = None) -> tuple[int, int]:
+    """``axis`` of ``v`` as an index, and its size, which must be static (``max_says``: MAX's wording of
+    an axis out of range)."""
+    a = normalize_axis(axis, v.rank, what, max_says=max_says)
     n = v.shape[a]
     if n.__class__ is SymbolicDim:
         raise GraphError(f"{what}: axis {axis} of {format_shape(v.shape)} is symbolic; StableHLO needs its size to "
@@ -104,9 +105,12 @@ def _first(v: Value, axis: int, k: int) -> Value:
 def _extreme_k(input: TensorValueLike, k: int, axis: int, largest: bool) -> tuple[Value, Value]:
     what = "top_k" if largest else "bottom_k"
     v = _sortable(input, what)
-    a, n = _static_axis(v, axis, what)
+    a, n = _static_axis(v, axis, what, max_says=f"axis ({axis}) out of bounds")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
         raise GraphError(f"{what}: k must be an integer, not {k!r}")
+    if k > n:
+        raise GraphError(f"{what}: k ({k}) cannot be larger than dimension size along axis {a}: k={k} is out of "
+                         f"range for axis {axis} of size {n} (shape {format_shape(v.shape)}); k must be from 0 to {n}")
     if not 0 <= k <= n:
         raise GraphError(f"{what}: k={k} is out of range for axis {axis} of size {n} (shape "
                          f"{format_shape(v.shape)}); k must be from 0 to {n}")
@@ -202,7 +206,7 @@ def argsort(x: TensorValueLike, ascending: bool = True) -> Value:
     """
     v = _sortable(x, "argsort")
     if v.rank != 1:
-        raise GraphError(f"argsort sorts a rank-1 value (MAX's limit), not one of shape {format_shape(v.shape)}; "
+        raise GraphError(f"argsort only implemented for input tensors of rank 1: argsort sorts a rank-1 value, not one of shape {format_shape(v.shape)}; "
                          "use ops.argsort_along(x, axis) for another rank")
     _static_axis(v, 0, "argsort")
     return _sorted(v, 0, descending=not ascending)[1]

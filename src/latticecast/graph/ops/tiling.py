@@ -29,7 +29,7 @@ from jaxlib.mlir import ir
 
 from ...dims import SymbolicDim, is_static, static_size
 from ...dtypes import DType
-from ...errors import GraphError
+from ...errors import GraphError, GraphTypeError
 from ..value import TensorValueLike, Value
 from .dynamic import iota
 from .elementwise import less_equal
@@ -44,8 +44,14 @@ __all__ = ["pad", "split", "chunk", "tile", "repeat_interleave", "fold"]
 
 
 def _count(n: Any, what: str) -> int:
+    """``n`` as an ``int``, or a :class:`GraphTypeError` (a ``TypeError``, as MAX's ``int(dim)`` raises for a
+    symbolic dimension) naming ``what``."""
+    if isinstance(n, SymbolicDim):
+        raise GraphTypeError(f"{what} must be an integer: int({n!r}): Int conversions only supported for static "
+                             "dims; a symbolic size would give algebraic result sizes, which latticecast does not "
+                             "support: use static sizes")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise GraphError(f"{what} must be an integer, not {n!r}")
+        raise GraphTypeError(f"{what} must be an integer, not {n!r}")
     return int(n)
 
 
@@ -156,7 +162,7 @@ def pad(input: TensorValueLike, paddings: Iterable[Any], mode: str = "constant",
     v = unary_operand(input, "pad")
     pads = _paddings(v, paddings)
     if mode not in ("constant", "reflect", "edge"):
-        raise GraphError(f"pad: unknown mode {mode!r}; use 'constant', 'reflect' or 'edge'")
+        raise GraphError(f"pad: unsupported padding mode {mode!r}; expected 'constant', 'reflect', or 'edge'")
     for d, (lo, hi) in enumerate(pads):
         if lo or hi:
             _static(v, d, "pad")
@@ -231,13 +237,14 @@ def split(x: TensorValueLike, split_sizes: Sequence[Any], axis: int = 0) -> list
     if not sizes:
         return []
     v = unary_operand(x, "split")
-    a = normalize_axis(axis, v.rank, "split")
+    a = normalize_axis(axis, v.rank, "split", max_says=f"Axis must be in range [{-v.rank}, {v.rank}), got {axis}")
     n = _static(v, a, "split")
     if any(s < 0 for s in sizes):
-        raise GraphError(f"split: sizes must be non-negative, not {sizes}")
+        raise GraphError(f"split: Split sizes must be positive: sizes={sizes}; each size must be 0 or more")
     if sum(sizes) != n:
-        raise GraphError(f"split: sizes {sizes} add up to {sum(sizes)}, but axis {axis} of {format_shape(v.shape)} "
-                         f"has size {n}")
+        raise GraphError(f"split: Split sizes must sum to dimension value; x.shape[axis]=Dim({n}) != "
+                         f"sum(sizes={sizes}): sizes {sizes} add up to {sum(sizes)}, but axis {axis} of "
+                         f"{format_shape(v.shape)} has size {n}")
     starts = np.cumsum([0] + sizes).tolist()
     return [_take(v, a, start, start + s) for start, s in zip(starts, sizes)]
 
@@ -267,6 +274,11 @@ def chunk(x: TensorValueLike, chunks: int, axis: int = 0) -> list[Value]:
     """
     count = _count(chunks, "chunk: chunks")
     v = unary_operand(x, "chunk")
+    if v.rank and v.shape[normalize_axis(axis, v.rank, "chunk")].__class__ is SymbolicDim:
+        d = v.shape[normalize_axis(axis, v.rank, "chunk")]
+        raise GraphTypeError(f"chunk: int(Dim({str(d)!r})): Int conversions only supported for static dims: axis "
+                             f"{axis} of {format_shape(v.shape)} is symbolic, and the pieces would have algebraic "
+                             "sizes, which latticecast does not support; rebind it to a size first (x.rebind([...]))")
     if count <= 0:
         raise GraphError(f"chunk: chunks must be positive, not {count}")
     if v.rank == 0:
@@ -276,8 +288,9 @@ def chunk(x: TensorValueLike, chunks: int, axis: int = 0) -> list[Value]:
     a = normalize_axis(axis, v.rank, "chunk")
     n = _static(v, a, "chunk")
     if n % count:
-        raise GraphError(f"chunk: {count} chunks do not divide axis {axis} of {format_shape(v.shape)} (size {n}) "
-                         "evenly; use ops.split with the sizes you want")
+        raise GraphError(f"chunk: chunks={count} must statically divide x.shape[axis]=Dim({n}): {count} chunks do "
+                         f"not divide axis {axis} of {format_shape(v.shape)} (size {n}) evenly; use ops.split "
+                         "with the sizes you want")
     size = n // count
     return [_take(v, a, k * size, (k + 1) * size) for k in range(count)]
 
@@ -451,11 +464,13 @@ def fold(input: TensorValueLike, output_size: tuple[Any, Any], kernel_size: tupl
         _pair(padding, "padding", 0)
     ckk, blocks = _static(v, 1, "fold"), _static(v, 2, "fold")
     if ckk % (kh * kw):
-        raise GraphError(f"fold: axis 1 of {format_shape(v.shape)} ({ckk}) must be a multiple of the kernel size "
-                         f"{kh} * {kw}")
+        raise GraphError(f"fold: Dim 1 of the input tensor ({ckk}) must be a multiple of the product of the total "
+                         f"kernel size ({kh * kw}): axis 1 of {format_shape(v.shape)} holds C * kh * kw values per "
+                         f"block for kernel_size {(kh, kw)}")
     rows, cols = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
     if rows < 1 or cols < 1 or rows * cols != blocks:
-        raise GraphError(f"fold: axis 2 of {format_shape(v.shape)} ({blocks}) must be the number of blocks, "
+        raise GraphError(f"fold: Last dimension of input tensor ({blocks}) must match the calculated number of "
+                         f"blocks ({rows * cols}): axis 2 of {format_shape(v.shape)} ({blocks}) must be the number of blocks, "
                          f"{max(rows, 0)} * {max(cols, 0)} = {max(rows, 0) * max(cols, 0)} for output_size "
                          f"{(h, w)}, kernel_size {(kh, kw)}, stride {(sh, sw)}, dilation {(dh, dw)}, padding "
                          f"{(ph, pw)}")
