@@ -97,7 +97,7 @@ class TensorType:
     @property
     def mlir(self) -> str:
         """The MLIR spelling, ``tensor<4xi16>`` (``tensor<?x10xf32>`` for a symbolic dimension)."""
-        return "tensor<" + "".join(f"{d if d.__class__ is int else '?'}x" for d in self.shape) + \
+        return "tensor<" + "".join(f"{int(d) if isinstance(d, int) else '?'}x" for d in self.shape) + \
             self.dtype.mlir_name + ">"
 
     def __str__(self) -> str:

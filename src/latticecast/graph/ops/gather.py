@@ -73,7 +73,7 @@ def _indices(x: TensorValueLike, what: str) -> Value:
 def _wrapped(i: Value, size: "int | SymbolicDim") -> Value:
     """``i`` with a negative index counted from the end of an axis of ``size``."""
     g = i.graph
-    n = g.constant(size, DType.int64) if size.__class__ is int else Value(g, dim_value(g, size), DType.int64, ())
+    n = g.constant(size, DType.int64) if isinstance(size, int) else Value(g, dim_value(g, size), DType.int64, ())
     return where(less(i, 0), add(i, n), i)
 
 

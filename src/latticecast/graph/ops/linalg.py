@@ -173,7 +173,7 @@ def band_part(x: TensorValueLike, num_lower: int | None = None, num_upper: int |
         k = -1 if k is None else k
         if isinstance(k, bool) or not isinstance(k, int) or k < -1:
             raise GraphError(f"band_part: {name}={k!r} must be a non-negative integer (None or -1: no bound)")
-        if size.__class__ is int and k >= size:
+        if isinstance(size, int) and k >= size:
             raise GraphError(f"band_part: {name}={k} is out of bounds for an axis of size {size} (use None for "
                              "no bound)")
         bounds.append(k)

@@ -463,9 +463,9 @@ def broadcast_shapes(*shapes: tuple["int | SymbolicDim", ...]) -> tuple["int | S
             if len(s) < i:
                 continue
             x = s[-i]
-            if x == 1 and x.__class__ is int:
+            if x == 1 and isinstance(x, int):
                 continue
-            if d == 1 and d.__class__ is int:
+            if d == 1 and isinstance(d, int):
                 d = x
             elif x != d:
                 raise GraphError(_broadcast_problem(shapes, d, x))
@@ -475,7 +475,7 @@ def broadcast_shapes(*shapes: tuple["int | SymbolicDim", ...]) -> tuple["int | S
 
 def _broadcast_problem(shapes: Sequence[tuple["int | SymbolicDim", ...]], a: object, b: object) -> str:
     listed = ", ".join("[" + ", ".join(map(str, s)) + "]" for s in shapes)
-    if a.__class__ is int and b.__class__ is int:
+    if isinstance(a, int) and isinstance(b, int):
         return f"shapes {listed} cannot be broadcast together (NumPy's rules: trailing dimensions must be equal or 1)"
     return (f"shapes {listed} cannot be broadcast together: dimensions {a} and {b} are neither equal nor 1 (as in "
             "MAX, a symbolic dimension broadcasts only against itself and 1); if they are equal when the graph "

@@ -150,7 +150,7 @@ def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, w
     every element is NaN, as MAX's kernels do; otherwise a NaN wins (NumPy's ``max``)."""
     v, _ = checked_unary_operand(x, what)
     axes = axes_of(v, what)
-    empty = [a for a in axes if v.shape[a] == 0 and v.shape[a].__class__ is int]
+    empty = [a for a in axes if v.shape[a] == 0 and isinstance(v.shape[a], int)]
     if empty:
         raise GraphError(f"{what} over axis {empty[0]} of length 0 has no value (it has no identity): "
                          "reduce a non-empty axis, or use sum")
@@ -184,7 +184,7 @@ def _count(v: Value, axes: list[int]) -> Value:
     count: Value | None = None
     for a in axes:
         d = v.shape[a]
-        if d.__class__ is int:
+        if isinstance(d, int):
             static *= d
             continue
         size = convert(Value(g, g.dim_value(d), DType.int64, ()), v.storage)  # type: ignore[arg-type]  # a SymbolicDim

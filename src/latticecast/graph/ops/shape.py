@@ -93,12 +93,12 @@ def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
         raise GraphError(f"reshape needs a sequence of dimensions such as [3, 2], not {shape!r}")
     raw = list(shape)
-    dims: list[Any] = [-1 if (d.__class__ is int and d == -1) else as_dim(d, f"reshape to {raw}") for d in raw]
+    dims: list[Any] = [-1 if (isinstance(d, int) and d == -1) else as_dim(d, f"reshape to {raw}") for d in raw]
     if dims.count(-1) > 1:
         raise GraphError(f"reshape to {raw}: at most one dimension can be -1")
     have, want = Counter(symbols(v.shape)), Counter(symbols(dims))
-    size = static_size(d for d in v.shape if d.__class__ is int)
-    known = static_size(d for d in dims if d.__class__ is int and d != -1)
+    size = static_size(d for d in v.shape if isinstance(d, int))
+    known = static_size(d for d in dims if isinstance(d, int) and d != -1)
     assert size is not None and known is not None
     what = f"cannot reshape {format_shape(v.shape)} to {format_shape(raw)}"
     if have != want:
@@ -278,7 +278,7 @@ def squeeze(x: TensorValueLike, axis: int) -> Value:
     """
     v = unary_operand(x, "squeeze")
     a = normalize_axis(axis, v.rank, "squeeze")
-    if not (v.shape[a].__class__ is int and v.shape[a] == 1):
+    if not (isinstance(v.shape[a], int) and v.shape[a] == 1):
         raise GraphError(f"squeeze: axis {axis} has size {v.shape[a]}, not 1 (shape {format_shape(v.shape)})")
     return _reshaped(v, v.shape[:a] + v.shape[a + 1:])
 
@@ -450,7 +450,7 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
     for axis, (have, want) in enumerate(zip(v.shape, new)):
         if have == want:
             continue
-        if have.__class__ is int and want.__class__ is int:
+        if isinstance(have, int) and isinstance(want, int):
             raise GraphError(f"rebind of {format_shape(v.shape)} to {format_shape(new)}: axis {axis} has size "
                              f"{have}, not {want}")
         with g.context:
@@ -465,7 +465,7 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
             eq = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get("EQ")}
         same = g._add_op("stablehlo.compare", [g.tc.tensor(DType.bool, ())], [size, expected], eq).result
         text = message or (f"rebind of {format_shape(v.shape)} to {format_shape(new)}: axis {axis} has size {{0}}, "
-                           + ("not {1}" if want.__class__ is int else f"not {want} (= {{1}})"))
+                           + ("not {1}" if isinstance(want, int) else f"not {want} (= {{1}})"))
         g.assert_when_run(same, [size, expected], text)
     return _move(v, "stablehlo.convert", new)
 
