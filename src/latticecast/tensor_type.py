@@ -100,6 +100,73 @@ class TensorType:
         return "tensor<" + "".join(f"{int(d) if isinstance(d, int) else '?'}x" for d in self.shape) + \
             self.dtype.mlir_name + ">"
 
+    def to_mlir(self) -> Any:
+        """The type as an MLIR ``RankedTensorType``: sizes as static dimensions, names and expressions as
+        ``?`` (as latticecast's graphs write them), and an encoding that keeps what the tensor type
+        cannot: ``{device = "cpu:0", dims = [...]}``, each dimension's :meth:`Dim.to_mlir` attribute.
+        :meth:`from_mlir` reads it back. It is built in the current MLIR context (or latticecast's default).
+
+        Returns:
+            The ``ir.RankedTensorType``.
+
+        Example:
+            >>> t = TensorType(DType.float32, [3, "x"])
+            >>> t.to_mlir()
+            RankedTensorType(tensor<3x?xf32, {device = "cpu:0", dims = [3, @x]}>)
+            >>> TensorType.from_mlir(t.to_mlir()) == t
+            True
+        """
+        from jaxlib.mlir import ir
+        from .dialect_utils.types import type_cache
+        from .dims import Dim, _context
+        context = _context()
+        with context, ir.Location.unknown():
+            element = type_cache(context).element(self.dtype)
+            encoding = ir.DictAttr.get({"device": ir.StringAttr.get(str(self.device)),
+                                        "dims": ir.ArrayAttr.get([Dim(d).to_mlir() for d in self.shape])})
+            sizes = [int(d) if isinstance(d, int) else ir.ShapedType.get_dynamic_size() for d in self.shape]
+            return ir.RankedTensorType.get(sizes, element, encoding)
+
+    @staticmethod
+    def from_mlir(t: Any) -> "TensorType":
+        """The :class:`TensorType` an MLIR ranked tensor type describes: one from :meth:`to_mlir`, or one
+        as latticecast's graphs write it (no encoding: the CPU, and every dimension static).
+
+        Args:
+            t: an ``ir.RankedTensorType`` (or an ``ir.Type`` that is one).
+
+        Returns:
+            The :class:`TensorType`.
+
+        Raises:
+            TypeError: ``t`` is not a ranked tensor type.
+            GraphError: ``t`` has a dynamic dimension but no encoding naming it.
+
+        Example:
+            >>> from jaxlib.mlir import ir
+            >>> from latticecast.dialect_utils.context import default_context
+            >>> with default_context():
+            ...     TensorType.from_mlir(ir.RankedTensorType.parse("tensor<2x3xi8>"))
+            TensorType(dtype=DType.int8, shape=[Dim(2), Dim(3)], device=cpu:0)
+        """
+        from jaxlib.mlir import ir
+        from .dialect_utils.types import type_cache
+        from .dims import Dim
+        try:
+            ranked = ir.RankedTensorType(t)
+        except (ValueError, TypeError):
+            raise TypeError(f"TensorType.from_mlir takes a ranked tensor type (tensor<2x3xf32>), not {t}") from None
+        dtype = type_cache(ranked.context).dtype_of_element(ranked.element_type)
+        encoding = ranked.encoding
+        if encoding is None:
+            if not ranked.has_static_shape:
+                raise GraphError(f"{t} has dynamic dimensions and no encoding naming them; give TensorType.to_mlir()'s "
+                                 "type, or a static one")
+            return TensorType(dtype, list(ranked.shape))
+        info = ir.DictAttr(encoding)
+        dims = [Dim.from_mlir(d) for d in ir.ArrayAttr(info["dims"])]
+        return TensorType(dtype, dims, ir.StringAttr(info["device"]).value)
+
     def __str__(self) -> str:
         text = f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"
         return text if self.device == CPU else f"{text} on {self.device}"
@@ -121,7 +188,7 @@ def as_tensor_type(t: Any) -> TensorType:
     Example:
         >>> from latticecast.tensor_type import as_tensor_type
         >>> as_tensor_type(("int8", [2])).shape
-        (2,)
+        [Dim(2)]
     """
     if isinstance(t, TensorType):
         return t

@@ -23,7 +23,7 @@ from typing import Literal as _Literally  # Literal is this module's Python-scal
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import SymbolicDim, is_static, static_dims
+from ...dims import AlgebraicDim, StaticDim, SymbolicDim, is_static, static_dims
 from ...dtypes import DType, UnknownDTypeError
 from ...errors import DomainError, GraphError, LiteralRangeError, PromotionError
 from ...op_rules import IMPLICIT_BROADCAST_ATTR, UNARY, OpPromotion, OpRule, check_unary, decide
@@ -157,7 +157,12 @@ def operand(x: TensorValueLike, g: "Graph", *, promotes: bool = False) -> "Value
     if isinstance(x, Weight):
         return g.add_weight(x)
     if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
+        if x.__class__ is StaticDim:
+            x = int(x)
         return Literal(x, g.policy.literals.type_of(x))
+    if x.__class__ is SymbolicDim or x.__class__ is AlgebraicDim:  # its size when the graph runs, as MAX: int64[1]
+        from .dynamic import vector_value
+        return Value(g, vector_value(g, [g.dim_value(x)]), DType.int64, (1,))  # type: ignore[arg-type]
     if isinstance(x, WeakArray):
         return x if promotes else constant_value(g, x.values, None)
     if isinstance(x, (np.ndarray, np.generic)) and promotes and g.policy.numpy_values.weak:
