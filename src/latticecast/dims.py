@@ -1063,3 +1063,27 @@ class Shape(list[Any]):
         if array is None:
             raise TypeError(f"Shape.from_mlir only supported for an ArrayAttr of dimensions, got {attr}")
         return cls([Dim.from_mlir(a) for a in array])
+
+
+def solve_for(d: Any, name: "str | SymbolicDim") -> "tuple[int, Dim] | None":
+    """``(c, rest)`` such that ``d == c * name + rest`` with ``name`` nowhere in ``rest``, or ``None``
+    when ``d`` is not of that form: how ``x.rebind([Dim("n") * 4])`` finds the new name's size.
+
+    Example:
+        >>> solve_for(Dim("n") * 4 + Dim("m"), "n")
+        (4, Dim('m'))
+    """
+    target = str(name)
+    poly = _poly_of(d)
+    if poly is None:
+        return None
+    key: _Mono = (("s", target),)
+    coef = poly.get(key)
+    if not coef:
+        return None
+    rest = {m: c for m, c in poly.items() if m != key}
+    names: list[SymbolicDim] = []
+    _collect(rest, names)
+    if target in names:
+        return None
+    return coef, _dim_of(rest)

@@ -16,7 +16,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ...device_ref import DeviceRef, DeviceRefLike
-from ...dims import SymbolicDim, as_dim, check_shape, is_static, static_size, symbols
+from ...dims import Dim, StaticDim, SymbolicDim, as_dim, check_shape, is_static, solve_for, static_size, symbols
 from ...dtypes import DType
 from ...errors import AxisError, GraphError
 from ..value import TensorValueLike, Value
@@ -54,6 +54,14 @@ def _move(v: Value, name: str, shape: Sequence["int | SymbolicDim"], operands: S
     g = v.graph
     op = g._add_op(name, [g.tc.tensor(v.storage, shape)], [v.ir, *operands], attributes, weak=v.is_weak)
     return Value(g, op.result, v.ptype, tuple(shape), storage=v.storage)
+
+
+def _product(dims: Iterable[Any]) -> Any:
+    """The number of elements of ``dims``: a size, or an algebraic dimension when some are symbolic."""
+    out: Any = StaticDim(1)
+    for d in dims:
+        out = out * d
+    return out
 
 
 def _reshaped(v: Value, new: tuple["int | SymbolicDim", ...]) -> Value:
@@ -96,23 +104,25 @@ def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
     dims: list[Any] = [-1 if (isinstance(d, int) and d == -1) else as_dim(d, f"reshape to {raw}") for d in raw]
     if dims.count(-1) > 1:
         raise GraphError(f"reshape to {raw}: at most one dimension can be -1")
-    have, want = Counter(symbols(v.shape)), Counter(symbols(dims))
-    size = static_size(d for d in v.shape if isinstance(d, int))
-    known = static_size(d for d in dims if isinstance(d, int) and d != -1)
-    assert size is not None and known is not None
+    size = _product(v.shape)
+    known = _product(d for d in dims if not (isinstance(d, int) and d == -1))
     what = f"cannot reshape {format_shape(v.shape)} to {format_shape(raw)}"
-    if have != want:
-        raise GraphError(f"{what}: the symbolic dimensions differ ({', '.join(map(str, have)) or 'none'} vs "
-                         f"{', '.join(map(str, want)) or 'none'}); latticecast reshapes symbolic dimensions only "
-                         "by name (MAX's algebraic dimensions such as batch * 2 are not supported); if the sizes "
-                         "agree when the graph runs, say so with x.rebind([...]) first")
     if -1 in dims:
-        if known == 0 or size % known:
-            raise GraphError(f"{what} ({size} elements besides the symbolic dimensions)")
-        dims[dims.index(-1)] = size // known
+        if any(isinstance(d, int) and d == 0 for d in dims):
+            raise GraphError(f"reshape(): cannot infer -1 dimension when another dimension is 0 ({what}); give "
+                             "every dimension")
+        inferred = size // known if known != 0 else None
+        if inferred is None or inferred * known != size:
+            raise GraphError(f"{what}: {size} elements do not divide into parts of {known}")
+        dims[dims.index(-1)] = inferred
     elif known != size:
-        raise GraphError(f"{what} ({size} elements besides the symbolic dimensions)" if have else
-                         f"{what} ({size} elements)")
+        new_shape = "[" + ", ".join(repr(Dim(d)) for d in dims) + "]"
+        raise GraphError(
+            f"Failed to create op 'ReshapeOp':\nInputs:\n    input = TensorValue(dtype={v.storage.name}, "
+            f"shape={v.shape!r}, device={v.device})\n    new_shape = {new_shape}\n\nDiagnostics:\n    "
+            f"[reshape] input and output number of elements must match ({what}: {size} vs {known} elements). "
+            "If you are confident this is correct, consider a rebind to assert that the reshape is valid "
+            "(x.rebind([...]) checks the sizes when the graph runs)")
     return _reshaped(v, tuple(dims))
 
 
@@ -460,6 +470,17 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
         if want.__class__ is SymbolicDim and not g.knows_dim(want):
             g.name_dim(want, size)  # a new name: its size is this dimension's
             continue
+        unknown = [p for p in Dim(want).parameters if not g.knows_dim(p)]
+        if unknown:
+            solved = solve_for(want, unknown[0]) if len(unknown) == 1 else None
+            if solved is None:
+                raise GraphError(f"rebind of {format_shape(v.shape)} to {format_shape(new)}: axis {axis} is {want}, "
+                                 f"which does not say what {', '.join(map(str, unknown))} is; name a new "
+                                 "dimension alone or as c * name + known dimensions (Dim('n') * 4)")
+            coef, rest = solved  # size == coef * name + rest, so name == (size - rest) // coef
+            i64v = g.tc.tensor(DType.int64, ())
+            left = g._add_op("stablehlo.subtract", [i64v], [size, dim_value(g, rest)]).result
+            g.name_dim(unknown[0], g._add_op("stablehlo.divide", [i64v], [left, dim_value(g, StaticDim(coef))]).result)
         expected = dim_value(g, want)
         with g.context:
             eq = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get("EQ")}
