@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from jaxlib.mlir import ir
 
-from ...dims import SymbolicDim, is_static
+from ...dims import StaticDim, SymbolicDim, is_dynamic, is_static
 from ...dtypes import DType
 from ...errors import GraphError
 from ..value import Value
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 
 __all__ = ["slice_tensor", "getitem"]
 
-_I64_MAX = (1 << 63) - 1
 
 
 def getitem(x: Value, index: Any) -> Value:
@@ -117,7 +116,7 @@ def slice_tensor(x: Any, indices: Sequence[Any]) -> Value:
         if a.size is not None:
             out.append(a.size)
     sliced_shape = tuple(1 if a.size is None else a.size for a in axes)
-    if any(not isinstance(a.start, int) for a in axes):
+    if any(isinstance(a.start, Value) for a in axes):
         sliced = _dynamic_index(v, axes, sliced_shape, indices)
     elif is_static(v.shape):
         sliced = _static_slice(v, axes, sliced_shape)
@@ -151,8 +150,9 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
                          "integer value")
     if not isinstance(entry, slice):
         i = int(entry.__index__())
-        if n.__class__ is SymbolicDim:
-            return _Axis(i, i + 1 if i != -1 else _I64_MAX, 1, None)
+        if is_dynamic(n):  # counted from the end when negative, as MAX: n + i (checked when the graph runs)
+            first = StaticDim(i) if i >= 0 else n + i
+            return _Axis(first, first + 1, 1, None)
         if not -n <= i < n:
             raise GraphError(f"{where}: index {i} is out of range for axis {axis} of size {n}")
         i %= n
@@ -161,12 +161,18 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
     if isinstance(step, bool) or not isinstance(step, int) or step <= 0:
         raise GraphError(f"{where}: expected a positive integer step but got {step!r} (MAX slices with positive "
                          "steps only)")
-    if n.__class__ is SymbolicDim:
-        if entry.start is None and entry.stop is None and step == 1:
-            return _Axis(0, _I64_MAX, 1, n)
-        raise GraphError(f"{where}: slicing part of the symbolic axis {n} would give it an algebraic size (MAX's "
-                         f"{n} - k), which latticecast does not support; slice static axes, or take the whole "
-                         f"axis with ':'")
+    if is_dynamic(n):  # bounds as dimensions (negative: n + b), the size an algebraic dimension, as MAX
+        ends: list[Any] = []
+        for name, b, default in (("start", entry.start, StaticDim(0)), ("stop", entry.stop, n)):
+            if b is None:
+                ends.append(default)
+                continue
+            if isinstance(b, bool) or not hasattr(b, "__index__"):
+                raise GraphError(f"{where}: slice {name} {b!r} must be an integer")
+            b = int(b.__index__())
+            ends.append(StaticDim(b) if b >= 0 else n + b)
+        first, last = ends
+        return _Axis(first, last, step, (last - first + (step - 1)) // step)
     bounds = []
     for name, b, default in (("start", entry.start, 0), ("stop", entry.stop, n)):
         if b is None:
@@ -203,23 +209,13 @@ def _symbolic_slice(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim
         return v
     g = v.graph
     starts, stops = [], []
-    for n, a in zip(v.shape, axes):
-        if n.__class__ is SymbolicDim and (a.start < 0 or a.stop == _I64_MAX):
-            size = dim_value(g, n)
-            starts.append(_plus(g, size, a.start) if a.start < 0 else a.start)
-            stops.append(size if a.stop == _I64_MAX else _plus(g, size, a.stop))
-        else:
-            starts.append(a.start)
-            stops.append(a.stop)
+    for a in axes:
+        starts.append(a.start if isinstance(a.start, int) else dim_value(g, a.start))
+        stops.append(a.stop if isinstance(a.stop, int) else dim_value(g, a.stop))
     operands = [vector_value(g, starts), vector_value(g, stops), vector_value(g, [a.step for a in axes])]
     op = g._add_op("stablehlo.real_dynamic_slice", [g.tc.tensor(v.storage, shape)], [v.ir, *operands],
                    weak=v.is_weak)
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
-
-
-def _plus(g: Graph, size: ir.Value[ir.Type], k: int) -> ir.Value[ir.Type]:
-    i64 = g.tc.tensor(DType.int64, ())
-    return g._add_op("stablehlo.add", [i64], [size, dim_value(g, k)]).result
 
 
 def _dynamic_index(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim", ...],
