@@ -64,6 +64,14 @@ def _product(dims: Iterable[Any]) -> Any:
     return out
 
 
+def _sum(dims: Iterable[Any]) -> Any:
+    """The sum of ``dims``: a size, or an algebraic dimension when some are symbolic."""
+    out: Any = StaticDim(0)
+    for d in dims:
+        out = out + d
+    return out
+
+
 def _reshaped(v: Value, new: tuple["int | SymbolicDim", ...]) -> Value:
     if new == v.shape:
         return v
@@ -257,11 +265,7 @@ def flatten(x: TensorValueLike, start_dim: int = 0, end_dim: int = -1) -> Value:
     if start > end:
         raise GraphError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim}")
     merged = v.shape[start:end + 1]
-    if len(merged) > 1 and not is_static(merged):
-        raise GraphError(f"flatten of {format_shape(merged)} would need an algebraic dimension (MAX's "
-                         f"{' * '.join(map(str, merged))}), which latticecast does not support; flatten static axes")
-    size = merged[0] if len(merged) == 1 else static_size(merged)
-    assert size is not None  # several merged axes are static (checked above)
+    size = _product(merged)  # algebraic when one is symbolic (MAX's batch * 3)
     return _reshaped(v, v.shape[:start] + (size,) + v.shape[end + 1:])
 
 
@@ -376,10 +380,7 @@ def concat(original_vals: Iterable[TensorValueLike], axis: int = 0) -> Value:
     joined = [v.shape[a] for v in vals]
     if len(vals) == 1:
         return vals[0]
-    if not is_static(joined):
-        raise GraphError(f"concat along an axis of sizes {format_shape(joined)} would need an algebraic dimension "
-                         "(MAX's sum of them), which latticecast does not support; concatenate along a static axis")
-    shape = vals[0].shape[:a] + (sum(joined),) + vals[0].shape[a + 1:]
+    shape = vals[0].shape[:a] + (_sum(joined),) + vals[0].shape[a + 1:]  # algebraic if one is symbolic, as MAX
     g = vals[0].graph
     with g.context:
         attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), a)}

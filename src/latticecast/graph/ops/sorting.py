@@ -42,14 +42,14 @@ from .shape import format_shape, normalize_axis
 __all__ = ["top_k", "bottom_k", "argsort", "argsort_along", "sort", "cumsum"]
 
 
-def _static_axis(v: Value, axis: Any, what: str) -> tuple[int, int]:
-    """``axis`` of ``v`` as an index, and its size, which must be static."""
+def _static_axis(v: Value, axis: Any, what: str, *, static: bool = True) -> tuple[int, Any]:
+    """``axis`` of ``v`` as an index, and its size, which must be static (unless ``static`` is false:
+    ``stablehlo.sort`` sorts an axis whose size is known when the graph runs)."""
     a = normalize_axis(axis, v.rank, what)
     n = v.shape[a]
-    if n.__class__ is SymbolicDim:
+    if static and not isinstance(n, int):
         raise GraphError(f"{what}: axis {axis} of {format_shape(v.shape)} is symbolic; StableHLO needs its size to "
                          "sort or scan it: rebind it to a size first (x.rebind([...]))")
-    assert isinstance(n, int)
     return a, n
 
 
@@ -204,7 +204,7 @@ def argsort(x: TensorValueLike, ascending: bool = True) -> Value:
     if v.rank != 1:
         raise GraphError(f"argsort sorts a rank-1 value (MAX's limit), not one of shape {format_shape(v.shape)}; "
                          "use ops.argsort_along(x, axis) for another rank")
-    _static_axis(v, 0, "argsort")
+    _static_axis(v, 0, "argsort", static=False)
     return _sorted(v, 0, descending=not ascending)[1]
 
 
@@ -233,7 +233,7 @@ def argsort_along(x: TensorValueLike, axis: int = -1, *, descending: bool = Fals
         [[1, 0], [0, 1]]
     """
     v = _sortable(x, "argsort_along")
-    a, _ = _static_axis(v, axis, "argsort_along")
+    a, _ = _static_axis(v, axis, "argsort_along", static=False)
     return _sorted(v, a, descending)[1]
 
 
@@ -262,7 +262,7 @@ def sort(x: TensorValueLike, axis: int = -1, *, descending: bool = False) -> Val
         [-1.0, 0.5, 2.0, nan]
     """
     v = _sortable(x, "sort")
-    a, _ = _static_axis(v, axis, "sort")
+    a, _ = _static_axis(v, axis, "sort", static=False)
     return _sorted(v, a, descending)[0]
 
 
