@@ -546,7 +546,8 @@ def _nonzero(v: Value, out_dim: Any, what: str, *, fill_out_of_range: bool) -> V
     """``nonzero``; ``fill_out_of_range``: the rows past the count hold each axis's size (an index that
     a scatter drops) instead of 0."""
     if v.rank == 0:
-        raise GraphError(f"{what}: a scalar has no coordinates; give a value with at least one axis")
+        raise GraphError(f"{what}: Scalar inputs not supported: a scalar has no coordinates; give a value with at "
+                         "least one axis")
     size = static_size(v.shape)
     if size is None:
         raise GraphError(f"{what}: {format_shape(v.shape)} has symbolic axes; rebind them to sizes first")

@@ -16,7 +16,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ...device_ref import DeviceRef, DeviceRefLike
-from ...dims import Dim, StaticDim, SymbolicDim, as_dim, check_shape, is_static, solve_for, static_size, symbols
+from ...dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, check_shape, is_static, solve_for, static_size, symbols
 from ...dtypes import DType
 from ...errors import AxisError, GraphError
 from ..value import TensorValueLike, Value
@@ -575,7 +575,7 @@ def as_interleaved_complex(x: TensorValueLike) -> Value:
         raise GraphError("as_interleaved_complex needs a value with at least one axis (pairs of real, imag)")
     last = v.shape[-1]
     if not isinstance(last, int):
-        raise GraphError(f"as_interleaved_complex: the last dimension ({last}) must be static; rebind it to a size")
+        raise DimensionError(f"as_interleaved_complex: the last dimension ({last}) must be static; rebind it to a size")
     if int(last) % 2:
         raise GraphError(f"as_interleaved_complex: the last dimension ({last}) must be divisible by 2")
     return reshape(v, [*v.shape[:-1], int(last) // 2, 2])
