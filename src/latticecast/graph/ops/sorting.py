@@ -294,7 +294,7 @@ def cumsum(x: TensorValueLike, axis: int = -1, exclusive: bool = False, reverse:
     v = unary_operand(x, "cumsum")
     if v.rank == 0:
         raise GraphError("cumsum needs a value with at least one axis, not a scalar")
-    a, n = _static_axis(v, axis, "cumsum")
+    a, n = _static_axis(v, axis, "cumsum", static=False)
     g = v.graph
     dtype = g.policy.op_types.sum(v.storage)
     if not dtype.has_zero:
@@ -302,6 +302,8 @@ def cumsum(x: TensorValueLike, axis: int = -1, exclusive: bool = False, reverse:
                          "with zero first (x.cast(DType.float32))")
     if dtype is not v.storage or v.is_weak:
         v = convert(v, dtype)
+    if not isinstance(n, int):
+        return _masked_cumsum(v, a, n, exclusive, reverse)
     if reverse:
         v = _reversed(v, a)
     zero = constant_value(g, np.zeros((), dtype.np_dtype), dtype)
@@ -320,6 +322,34 @@ def cumsum(x: TensorValueLike, axis: int = -1, exclusive: bool = False, reverse:
     body.done(body.emit("stablehlo.add", scalar, *block.arguments))
     out = Value(g, op.result, dtype, v.shape)
     return _reversed(out, a) if reverse else out
+
+
+def _masked_cumsum(v: Value, a: int, n: Any, exclusive: bool, reverse: bool) -> Value:
+    """``cumsum`` along an axis whose size is known only when the graph runs (``reduce_window`` needs a
+    static window): ``v`` contracted along ``a`` with the triangular mask ``m[j, i] = j <= i`` (``<``
+    when exclusive, ``>=`` / ``>`` when reversed), built with ``dynamic_iota``."""
+    g = v.graph
+    square = (n, n)
+    rows, cols = iota(g, DType.int64, square, 0), iota(g, DType.int64, square, 1)
+    direction = {(False, False): "LE", (True, False): "LT", (False, True): "GE", (True, True): "GT"}
+    with g.context:
+        attrs = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get(direction[exclusive, reverse])}
+    keep = g._add_op("stablehlo.compare", [g.tc.tensor(DType.bool, square)], [rows.ir, cols.ir], attrs).result
+    mask = g._add_op("stablehlo.convert", [g.tc.tensor(v.storage, square)], [keep]).result
+    others = [d for d in range(v.rank) if d != a]
+    summed_shape = tuple(v.shape[d] for d in others) + (n,)
+    with g.context:
+        attrs = {"dot_dimension_numbers": stablehlo.DotDimensionNumbers.get(
+            lhs_batching_dimensions=[], rhs_batching_dimensions=[], lhs_contracting_dimensions=[a],
+            rhs_contracting_dimensions=[0])}
+    summed = g._add_op("stablehlo.dot_general", [g.tc.tensor(v.storage, summed_shape)], [v.ir, mask], attrs).result
+    if a == v.rank - 1:
+        return Value(g, summed, v.storage, v.shape)
+    permutation = [d if d < a else v.rank - 1 if d == a else d - 1 for d in range(v.rank)]
+    with g.context:
+        attrs = {"permutation": ir.DenseI64ArrayAttr.get(permutation)}
+    op = g._add_op("stablehlo.transpose", [g.tc.tensor(v.storage, v.shape)], [summed], attrs)
+    return Value(g, op.result, v.storage, v.shape)
 
 
 def _reversed(v: Value, axis: int) -> Value:
