@@ -109,12 +109,6 @@ def _mul(a: _Poly, b: _Poly) -> _Poly:
     return out
 
 
-def _trunc_div(a: int, b: int) -> int:
-    """MAX's (the compiler's) integer division of sizes: it rounds toward zero."""
-    q = abs(a) // abs(b)
-    return -q if (a < 0) != (b < 0) else q
-
-
 def _remove(mono: _Mono, part: _Mono) -> "_Mono | None":
     rest = list(mono)
     for atom in part:
@@ -129,8 +123,8 @@ def _floordiv(a: _Poly, b: _Poly) -> _Poly:
         raise ZeroDivisionError("floor division of a dimension by zero")
     if not a:
         return {}
-    if set(a) <= {()} and set(b) == {()}:
-        q = _trunc_div(a[()], b[()])
+    if set(a) <= {()} and set(b) == {()}:  # sizes: Python's floor division (the same for sizes >= 0)
+        q = a.get((), 0) // b[()]
         return {(): q} if q else {}
     if len(b) == 1:
         ((mb, cb),) = b.items()
@@ -209,7 +203,8 @@ def _dim_of(poly: _Poly) -> "Dim":
     if not poly:
         return StaticDim(0)
     if set(poly) == {()}:
-        return StaticDim(poly[()])
+        value = poly[()]  # beyond an int64, a plain int: the caller's own checks name the overflow
+        return StaticDim(value) if -MAX_DIM - 1 <= value <= MAX_DIM else cast(Dim, value)
     if len(poly) == 1:
         ((m, c),) = poly.items()
         if c == 1 and len(m) == 1 and m[0][0] == "s":
@@ -426,9 +421,9 @@ class _StaticDimType(_DimType):
 class StaticDim(_Arithmetic, int, Dim, metaclass=_StaticDimType):
     """MAX's static dimension: an ``int`` that knows it is a size (``StaticDim(3) == 3``, ``.dim`` is 3).
 
-    Arithmetic with sizes stays static (``StaticDim(3) + 1`` is ``StaticDim(4)``; ``//`` rounds toward
-    zero as MAX's does), with a name it is algebraic. ``isinstance(3, StaticDim)`` holds, and a shape
-    hands its sizes out as ``StaticDim``. The value must fit an int64, as in MAX; a shape also refuses
+    Arithmetic with sizes stays static (``StaticDim(3) + 1`` is ``StaticDim(4)``), with a name it is
+    algebraic (whose ``//`` rounds toward zero when the graph runs, as MAX's; sizes are not negative).
+    ``isinstance(3, StaticDim)`` holds, and a shape hands its sizes out as ``StaticDim``. The value must fit an int64, as in MAX; a shape also refuses
     a negative size.
 
     Args:

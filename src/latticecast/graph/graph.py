@@ -342,15 +342,15 @@ class Graph:
         return self._add_op("stablehlo.get_dimension_size", [i32], [self._block.arguments[input_index]],
                             attrs).result
 
-    def knows_dim(self, dim: SymbolicDim) -> bool:
+    def knows_dim(self, dim: "SymbolicDim | AlgebraicDim") -> bool:
         """Whether the graph has a size for ``dim`` (an input names it, or ``rebind`` named it)."""
         return dim in self._symbols or dim in self._dim_values
 
-    def name_dim(self, dim: SymbolicDim, size: ir.Value[ir.Type]) -> None:
+    def name_dim(self, dim: "SymbolicDim | AlgebraicDim", size: ir.Value[ir.Type]) -> None:
         """Give the new symbolic dimension ``dim`` the size ``size`` (a ``tensor<i64>``): ``x.rebind``
-        naming a dimension no input has."""
+        naming a dimension no input has (or an expression over names that have no size alone)."""
         if self.knows_dim(dim):
-            raise GraphError(f"graph {self.name!r} already has a symbolic dimension {dim.name!r}")
+            raise GraphError(f"graph {self.name!r} already has a symbolic dimension {str(dim)!r}")
         self._dim_values[dim] = size
 
     def dim_value(self, dim: "SymbolicDim | AlgebraicDim") -> ir.Value[ir.Type]:

@@ -118,7 +118,7 @@ def slice_tensor(x: Any, indices: Sequence[Any]) -> Value:
     sliced_shape = tuple(1 if a.size is None else a.size for a in axes)
     if any(isinstance(a.start, Value) for a in axes):
         sliced = _dynamic_index(v, axes, sliced_shape, indices)
-    elif is_static(v.shape):
+    elif is_static(v.shape) and all(isinstance(a.start, int) and isinstance(a.stop, int) for a in axes):
         sliced = _static_slice(v, axes, sliced_shape)
     else:
         sliced = _symbolic_slice(v, axes, sliced_shape)
@@ -161,11 +161,12 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
     if isinstance(step, bool) or not isinstance(step, int) or step <= 0:
         raise GraphError(f"{where}: expected a positive integer step but got {step!r} (MAX slices with positive "
                          "steps only)")
-    if is_dynamic(n):  # bounds as dimensions (negative: n + b), the size an algebraic dimension, as MAX
+    if is_dynamic(n) or is_dynamic(entry.start) or is_dynamic(entry.stop):
+        # bounds as dimensions (negative: n + b), the size an algebraic dimension, as MAX
         ends: list[Any] = []
         for name, b, default in (("start", entry.start, StaticDim(0)), ("stop", entry.stop, n)):
-            if b is None:
-                ends.append(default)
+            if b is None or is_dynamic(b):
+                ends.append(default if b is None else b)
                 continue
             if isinstance(b, bool) or not hasattr(b, "__index__"):
                 raise GraphError(f"{where}: slice {name} {b!r} must be an integer")

@@ -474,10 +474,10 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
         unknown = [p for p in Dim(want).parameters if not g.knows_dim(p)]
         if unknown:
             solved = solve_for(want, unknown[0]) if len(unknown) == 1 else None
-            if solved is None:
-                raise GraphError(f"rebind of {format_shape(v.shape)} to {format_shape(new)}: axis {axis} is {want}, "
-                                 f"which does not say what {', '.join(map(str, unknown))} is; name a new "
-                                 "dimension alone or as c * name + known dimensions (Dim('n') * 4)")
+            if solved is None:  # the expression as a whole has this size (its names have none alone)
+                if not g.knows_dim(want):
+                    g.name_dim(want, size)
+                continue
             coef, rest = solved  # size == coef * name + rest, so name == (size - rest) // coef
             i64v = g.tc.tensor(DType.int64, ())
             left = g._add_op("stablehlo.subtract", [i64v], [size, dim_value(g, rest)]).result
