@@ -242,19 +242,21 @@ def test_axis_error_is_an_index_error_as_in_max() -> None:
     assert issubclass(AxisError, IndexError) and issubclass(AxisError, GraphError)
 
 
-def test_symbolic_axes_gather_and_refuse_what_needs_a_size() -> None:
+def test_symbolic_axes_gather_whole_and_refuse_what_needs_a_size() -> None:
     with lc.Graph("sym", input_types=[lc.TensorType(lc.DType.float32, ["batch", 3])]) as g:
         rows = lc.ops.gather(g.inputs[0], np.array([1, 0, 1]), axis=0)
         assert rows.shape == (3, 3)
-        with pytest.raises(GraphError, match="static window"):
-            lc.ops.gather(g.inputs[0], np.array([2, 0]), axis=1)
+        columns = lc.ops.gather(g.inputs[0], np.array([2, 0]), axis=1)  # the symbolic axis taken whole
+        assert columns.shape == ["batch", 2]
         with pytest.raises(GraphError, match="rebind"):
             lc.ops.top_k(g.inputs[0], 1, axis=0)
-        with pytest.raises(GraphError, match="algebraic"):
-            lc.ops.pad(g.inputs[0], [1, 0, 0, 0])
-        g.output(rows)
-    (r,) = g.compile()(np.arange(6, dtype=np.float32).reshape(2, 3))
+        padded = lc.ops.pad(g.inputs[0], [1, 0, 0, 0])
+        assert padded.shape == [lc.SymbolicDim("batch") + 1, 3]  # MAX's algebraic size
+        g.output(rows, columns, padded)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    r, c, p = g.compile()(x)
     assert r.tolist() == [[3.0, 4.0, 5.0], [0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert c.tolist() == [[2.0, 0.0], [5.0, 3.0]] and p.tolist() == [[0.0, 0.0, 0.0], *x.tolist()]
 
 
 def test_nonzero_pads_with_zeros_and_masked_scatter_writes_only_the_count() -> None:
