@@ -1040,6 +1040,10 @@ class Shape(list[Any]):
     def __repr__(self) -> str:
         return "[" + ", ".join(map(repr, self)) + "]"
 
+    def __str__(self) -> str:
+        """``[2, batch]``: the dimensions as they read in messages (``repr`` gives MAX's ``[Dim(2), Dim('batch')]``)."""
+        return "[" + ", ".join(map(str, self)) + "]"
+
     def to_mlir(self) -> Any:
         """An ``ArrayAttr`` of the dimensions' attributes (:meth:`Dim.to_mlir`)."""
         ir = _ir()

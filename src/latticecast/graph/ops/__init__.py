@@ -253,7 +253,7 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
         if isinstance(b, Value):
             if b.graph is not g or b.rank != 0:
                 raise GraphError(f"{what}: a graph-value bound must be a rank-0 value of this graph, not "
-                                 f"{b.storage.name}{list(b.shape)}")
+                                 f"{b.storage.name}{b.shape}")
             bounds.append(b if b.storage is work and not b.is_weak else b.cast(work))
         else:
             bounds.append(g.constant(b, work))
