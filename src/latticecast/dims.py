@@ -328,6 +328,9 @@ class Dim(metaclass=_DimType):
 
     __slots__ = ()
 
+    def __new__(cls, value: Any) -> "Dim":  # the metaclass picks the kind; typed here for the checkers
+        return object.__new__(cls)
+
     def __int__(self) -> int:
         raise TypeError(f"int({self!r}): Int conversions only supported for static dims; a symbolic or algebraic "
                         "dimension has a size only when the graph runs")
@@ -442,13 +445,13 @@ class StaticDim(_Arithmetic, int, Dim, metaclass=_StaticDimType):
 
     def __new__(cls, value: Any) -> "StaticDim":
         if value.__class__ is StaticDim:
-            return cast(StaticDim, value)
+            return value  # the same object, as MAX
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
             attr = _cast_attr(value, _ir().IntegerAttr)
             if attr is not None:
                 value = attr.value
             elif _is_max_dim(value) and type(value).__name__ == "StaticDim":
-                value = value.dim
+                value = cast(Any, value).dim
             else:
                 raise TypeError(f"StaticDim.__init__ only accepts int, builtin.IntegerAttr, or StaticDim, got "
                                 f"{_attr_type_name(value)} (latticecast: a size such as 3; Dim(value) converts "
@@ -521,7 +524,7 @@ def _attr_type_name(value: Any) -> str:
     if isinstance(value, ir.Attribute):
         for kind in (ir.IntegerAttr, ir.FlatSymbolRefAttr, ir.ArrayAttr):
             if _cast_attr(value, kind) is not None:
-                return kind.__name__
+                return str(kind.__name__)
     return _type_name(value)
 
 
@@ -548,7 +551,7 @@ class SymbolicDim(_Arithmetic, Dim):
 
     def __new__(cls, name: Any) -> "SymbolicDim":
         if name.__class__ is SymbolicDim:
-            return cast(SymbolicDim, name)
+            return name  # the same object, as MAX
         return object.__new__(cls)
 
     def __init__(self, name: "str | SymbolicDim") -> None:
@@ -564,7 +567,7 @@ class SymbolicDim(_Arithmetic, Dim):
                 raise TypeError(f"SymbolicDim.__init__ only accepts str, kgen.ParamDeclRefAttr, or SymbolicDim, "
                                 f"got {_attr_type_name(name)} (latticecast: a name such as 'batch', or a "
                                 "FlatSymbolRefAttr)")
-        if not _NAME.match(name):
+        if not _NAME.match(cast(str, name)):
             raise GraphError(f"Invalid name for symbolic dimension: {name!r}; use an identifier such as 'batch' "
                              "(letters, digits and _, not starting with a digit), as MAX requires")
         object.__setattr__(self, "name", name)
@@ -654,10 +657,12 @@ class AlgebraicDim(_Arithmetic, Dim):
     """
 
     __slots__ = ("_normal", "_source")
+    _normal: "_Poly | None"
+    _source: Any
 
     def __new__(cls, attr: Any) -> "AlgebraicDim":
         if attr.__class__ is AlgebraicDim:
-            return cast(AlgebraicDim, attr)
+            return attr  # the same object, as MAX
         return object.__new__(cls)
 
     def __init__(self, attr: Any) -> None:
@@ -850,7 +855,7 @@ def as_dim(d: Any, what: str) -> "StaticDim | SymbolicDim | AlgebraicDim":
     if d.__class__ is int and 0 <= d <= MAX_DIM:
         return int.__new__(StaticDim, d)
     if d.__class__ in _DIMS and (d.__class__ is not StaticDim or d >= 0):
-        return cast("StaticDim | SymbolicDim | AlgebraicDim", d)
+        return d
     found = _parse_dim(d)
     if isinstance(found, str):
         raise GraphError(f"{what}: {found}")
@@ -863,7 +868,7 @@ def _parse_dim(d: Any) -> "StaticDim | SymbolicDim | AlgebraicDim | str":
         return SymbolicDim(d) if _NAME.match(d) else (
             f"{d!r} is not a valid name for a symbolic dimension: use an identifier such as 'batch'")
     if d.__class__ in (SymbolicDim, AlgebraicDim):
-        return cast("SymbolicDim | AlgebraicDim", d)
+        return d
     if isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)):
         return int.__new__(StaticDim, int(d)) if 0 <= int(d) <= MAX_DIM else (
             f"dimension {int(d)} is out of range: dimensions must be non-negative integers (at most {MAX_DIM}) "
@@ -1016,11 +1021,11 @@ class Shape(list[Any]):
     def extend(self, values: Iterable[Any]) -> None:
         list.extend(self, check_shape(values, "Shape"))
 
-    def __iadd__(self, values: Iterable[Any]) -> "Shape":  # type: ignore[override,misc]
+    def __iadd__(self, values: Iterable[Any]) -> "Shape":  # type: ignore[misc]
         self.extend(values)
         return self
 
-    def __add__(self, other: Any) -> Any:  # type: ignore[override]
+    def __add__(self, other: Any) -> Any:
         """``shape + [dims]`` (or ``+ (dims,)``) is a :class:`Shape`."""
         if isinstance(other, (list, tuple)):
             return shape_of([*self, *check_shape(other, "Shape")])
@@ -1031,7 +1036,7 @@ class Shape(list[Any]):
             return shape_of([*check_shape(other, "Shape"), *self])
         return NotImplemented
 
-    def __mul__(self, n: Any) -> "Shape":  # type: ignore[override]
+    def __mul__(self, n: Any) -> "Shape":
         return shape_of(list.__mul__(self, n))
 
     def copy(self) -> "Shape":

@@ -243,7 +243,7 @@ class Graph:
         self.diagnostics: list[str] = []
         # symbolic dimensions: where each name is first read, and its size once the IR needs it
         self._symbols: dict[SymbolicDim, tuple[int, int]] = {}
-        self._dim_values: dict[SymbolicDim, ir.Value[ir.Type]] = {}
+        self._dim_values: dict["SymbolicDim | AlgebraicDim", ir.Value[ir.Type]] = {}
         self._shape_values: dict[tuple[Any, ...], ir.Value[ir.Type]] = {}
 
     def _create_module(self) -> None:
@@ -375,7 +375,7 @@ class Graph:
         with self.context:
             size = self._dimension_size(*where, self.tc.tensor(DType.int32, ()))
         found = self._add_op("stablehlo.convert", [self.tc.tensor(DType.int64, ())], [size]).result
-        self._dim_values[dim] = found  # type: ignore[index]  # as above
+        self._dim_values[dim] = found
         return found
 
     def _expression_value(self, attr: ir.Attribute) -> ir.Value[ir.Type]:

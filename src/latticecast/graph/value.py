@@ -51,7 +51,7 @@ class Value:
     __slots__ = ("graph", "ir", "ptype", "_shape", "storage")
     __array_priority__ = 1000
 
-    def __init__(self, graph: "Graph", value: ir.Value[ir.Type], ptype: PType, shape: Sequence["int | SymbolicDim"],
+    def __init__(self, graph: "Graph", value: ir.Value[ir.Type], ptype: PType, shape: "Sequence[Any]",
                  storage: DType | None = None) -> None:
         self.graph = graph
         self.ir = value

@@ -55,7 +55,7 @@ __all__ = ["gather", "gather_nd", "take", "take_along_axis", "scatter", "scatter
            "scatter_min", "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
            "scatter_nd_mul", "nonzero", "masked_scatter"]
 
-Dims = tuple["int | SymbolicDim", ...]
+Dims = Sequence[Any]
 
 
 # -- indices -------------------------------------------------------------------------------------

@@ -192,7 +192,7 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
     return _Axis(start, stop, step, -(-(stop - start) // step))
 
 
-def _static_slice(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim", ...]) -> Value:
+def _static_slice(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Value:
     if shape == v.shape:
         return v
     g = v.graph
@@ -204,7 +204,7 @@ def _static_slice(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim",
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
-def _symbolic_slice(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim", ...]) -> Value:
+def _symbolic_slice(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Value:
     """``real_dynamic_slice``: bounds on symbolic axes are read when the graph runs."""
     if shape == v.shape:
         return v
@@ -219,7 +219,7 @@ def _symbolic_slice(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
-def _dynamic_index(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim", ...],
+def _dynamic_index(v: Value, axes: list[_Axis], shape: "Sequence[Any]",
                    indices: Sequence[Any]) -> Value:
     """``dynamic_slice``: an index known when the graph runs (negative counts from the end; StableHLO
     clamps one out of range into the axis)."""

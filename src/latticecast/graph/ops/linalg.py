@@ -10,6 +10,8 @@ other op takes from ``op_rules``.
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 from jaxlib.mlir.dialects import stablehlo
 
 from ...dims import SymbolicDim
@@ -74,7 +76,7 @@ def matmul(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
         raise GraphError(f"@: shapes {format_shape(a.shape)} and {format_shape(b.shape)} do not align "
                          f"({lhs.shape[-1]} != {rhs.shape[-2]})")
     if rhs.rank == 2:  # no batch on the right: contract directly, the left's batch stays in front
-        batch: tuple[int | SymbolicDim, ...] = ()
+        batch: Sequence[Any] = ()
         lhs_batch = list(lhs.shape[:-2])
     else:
         try:

@@ -160,9 +160,9 @@ def operand(x: TensorValueLike, g: "Graph", *, promotes: bool = False) -> "Value
         if x.__class__ is StaticDim:
             x = int(x)
         return Literal(x, g.policy.literals.type_of(x))
-    if x.__class__ is SymbolicDim or x.__class__ is AlgebraicDim:  # its size when the graph runs, as MAX: int64[1]
+    if isinstance(x, (SymbolicDim, AlgebraicDim)):  # its size when the graph runs, as MAX: int64[1]
         from .dynamic import vector_value
-        return Value(g, vector_value(g, [g.dim_value(x)]), DType.int64, (1,))  # type: ignore[arg-type]
+        return Value(g, vector_value(g, [g.dim_value(x)]), DType.int64, (1,))
     if isinstance(x, WeakArray):
         return x if promotes else constant_value(g, x.values, None)
     if isinstance(x, (np.ndarray, np.generic)) and promotes and g.policy.numpy_values.weak:
@@ -207,7 +207,7 @@ class Promoted:
 
     values: tuple[Value, ...]
     decision: OpPromotion
-    shape: tuple["int | SymbolicDim", ...]
+    shape: "Sequence[Any]"
 
 
 _SCALARS = (bool, int, float, complex)
@@ -268,7 +268,7 @@ def promote(rule: OpRule, symbol: str, *xs: TensorValueLike, graph: "Graph | Non
     g = graph or graph_of(*xs)
     ops = [x if x.__class__ is Value and x.graph is g else operand(x, g, promotes=True) for x in xs]
     decision = decide_operands(g, rule, symbol, ops)
-    shape: tuple["int | SymbolicDim", ...] = ops[0].shape
+    shape: "Sequence[Any]" = ops[0].shape
     for o in ops:
         if o.shape != shape:
             shape = broadcast_shapes(*(o.shape for o in ops))
@@ -289,7 +289,7 @@ def decide_operands(g: "Graph", rule: OpRule, symbol: str,
         raise with_op(symbol, e) from None
 
 
-def realize(g: "Graph", x: "Value | Literal | WeakArray", target: DType, shape: tuple["int | SymbolicDim", ...]) -> Value:
+def realize(g: "Graph", x: "Value | Literal | WeakArray", target: DType, shape: "Sequence[Any]") -> Value:
     """``x`` in the IR at ``shape``: a literal or a weak array becomes a weak constant checked against
     ``target``."""
     if isinstance(x, Literal):
@@ -341,7 +341,7 @@ def _literal_key(value: Scalar) -> tuple[type, Any]:
     return (cls, value if cls is int or cls is bool else repr(value))
 
 
-def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple["int | SymbolicDim", ...]) -> Value:
+def emit_literal(g: "Graph", lit: Literal, target: DType, shape: "Sequence[Any]") -> Value:
     """A weak constant for ``lit`` that will promote to ``target``: checked against ``target`` now
     (with the policy's literal rules), stored in the policy's type for the literal (the pass
     re-types it).
@@ -375,7 +375,7 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple["int | Sy
     return _constant(g, _host_array(lit.value, dtype), dtype, dims)
 
 
-def emit_weak_array(g: "Graph", arr: WeakArray, target: DType, shape: tuple["int | SymbolicDim", ...]) -> Value:
+def emit_weak_array(g: "Graph", arr: WeakArray, target: DType, shape: "Sequence[Any]") -> Value:
     """A weak constant for ``arr`` that will promote to ``target``, broadcast to ``shape``: checked against
     ``target`` now (:meth:`WeakArray.check`), and stored as the pass reads it. A whole array keeps its own
     dtype, since MAX's array rules ask what it is (``latticecast.weak = "array"``); elements handed over one
@@ -452,7 +452,7 @@ def constant_value(g: "Graph", value: Any, dtype: DType | None) -> Value:
 # -- shapes and conversions ----------------------------------------------------------------------
 
 
-def broadcast_shapes(*shapes: tuple["int | SymbolicDim", ...]) -> tuple["int | SymbolicDim", ...]:
+def broadcast_shapes(*shapes: "Sequence[Any]") -> "Sequence[Any]":
     """The common shape of ``shapes`` by NumPy's rules, or a :class:`GraphError` naming them.
 
     A symbolic dimension broadcasts against itself and against 1, never against another
@@ -478,7 +478,7 @@ def broadcast_shapes(*shapes: tuple["int | SymbolicDim", ...]) -> tuple["int | S
     return tuple(out)
 
 
-def _broadcast_problem(shapes: Sequence[tuple["int | SymbolicDim", ...]], a: object, b: object) -> str:
+def _broadcast_problem(shapes: Sequence["Sequence[Any]"], a: object, b: object) -> str:
     listed = ", ".join("[" + ", ".join(map(str, s)) + "]" for s in shapes)
     if isinstance(a, int) and isinstance(b, int):
         return f"shapes {listed} cannot be broadcast together (NumPy's rules: trailing dimensions must be equal or 1)"
@@ -487,7 +487,7 @@ def _broadcast_problem(shapes: Sequence[tuple["int | SymbolicDim", ...]], a: obj
             "runs, say so with x.rebind([...])")
 
 
-def broadcast(v: Value, shape: tuple["int | SymbolicDim", ...], *, implicit: bool = False) -> Value:
+def broadcast(v: Value, shape: "Sequence[Any]", *, implicit: bool = False) -> Value:
     """``v`` broadcast to ``shape`` as NumPy does: ``stablehlo.broadcast_in_dim``, or
     ``dynamic_broadcast_in_dim`` when a dimension is symbolic. ``implicit``: an operator broadcasts
     its operand (``x + z``), not the user (``z.broadcast_to``); under a rank-sensitive policy the

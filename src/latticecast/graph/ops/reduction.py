@@ -20,7 +20,7 @@ so it is a build-time error rather than a silent infinity.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -112,7 +112,7 @@ def _reduce(v: Value, axes: list[int], body: Any, init: Any, keepdims: bool) -> 
     return _reshaped(out, _kept(v, axes)) if keepdims else out
 
 
-def _kept(v: Value, axes: list[int]) -> tuple["int | SymbolicDim", ...]:
+def _kept(v: Value, axes: list[int]) -> "Sequence[Any]":
     return tuple(1 if i in axes else d for i, d in enumerate(v.shape))
 
 
@@ -187,7 +187,7 @@ def _count(v: Value, axes: list[int]) -> Value:
         if isinstance(d, int):
             static *= d
             continue
-        size = convert(Value(g, g.dim_value(d), DType.int64, ()), v.storage)  # type: ignore[arg-type]  # a SymbolicDim
+        size = convert(Value(g, g.dim_value(d), DType.int64, ()), v.storage)  # a SymbolicDim
         count = size if count is None else multiply(count, size)
     fixed = constant_value(g, np.asarray(static, v.storage.np_dtype), v.storage)
     return fixed if count is None else (count if static == 1 else multiply(count, fixed))

@@ -48,7 +48,7 @@ def normalize_axis(axis: Any, rank: int, what: str) -> int:
     return normalized
 
 
-def _move(v: Value, name: str, shape: Sequence["int | SymbolicDim"], operands: Sequence[ir.Value[ir.Type]] = (),
+def _move(v: Value, name: str, shape: "Sequence[Any]", operands: Sequence[ir.Value[ir.Type]] = (),
           attributes: Mapping[str, ir.Attribute] | None = None) -> Value:
     """Data movement ``name`` of ``v`` to ``shape``: same dtype, same weakness."""
     g = v.graph
@@ -72,7 +72,7 @@ def _sum(dims: Iterable[Any]) -> Any:
     return out
 
 
-def _reshaped(v: Value, new: tuple["int | SymbolicDim", ...]) -> Value:
+def _reshaped(v: Value, new: "Sequence[Any]") -> Value:
     if new == v.shape:
         return v
     if is_static(new):

@@ -95,7 +95,7 @@ def _first(v: Value, axis: int, k: int) -> Value:
     shape = tuple(k if d == axis else n for d, n in enumerate(v.shape))
     with g.context:
         attrs = {"start_indices": ir.DenseI64ArrayAttr.get([0] * v.rank),
-                 "limit_indices": ir.DenseI64ArrayAttr.get(list(shape)),  # type: ignore[arg-type]  # static
+                 "limit_indices": ir.DenseI64ArrayAttr.get(list(shape)),  # static
                  "strides": ir.DenseI64ArrayAttr.get([1] * v.rank)}
     op = g._add_op("stablehlo.slice", [g.tc.tensor(v.storage, shape)], [v.ir], attrs, weak=v.is_weak)
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
@@ -332,6 +332,7 @@ def _masked_cumsum(v: Value, a: int, n: Any, exclusive: bool, reverse: bool) -> 
     square = (n, n)
     rows, cols = iota(g, DType.int64, square, 0), iota(g, DType.int64, square, 1)
     direction = {(False, False): "LE", (True, False): "LT", (False, True): "GE", (True, True): "GT"}
+    attrs: dict[str, ir.Attribute]
     with g.context:
         attrs = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get(direction[exclusive, reverse])}
     keep = g._add_op("stablehlo.compare", [g.tc.tensor(DType.bool, square)], [rows.ir, cols.ir], attrs).result

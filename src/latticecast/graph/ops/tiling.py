@@ -73,7 +73,7 @@ def _concat(parts: Sequence[Value], axis: int, like: Value) -> Value:
     return Value(g, op.result, like.ptype, shape, storage=like.storage)
 
 
-def _take(v: Value, axis: int, start: int, stop: int) -> Value:
+def _take(v: Value, axis: int, start: int, stop: "int | None") -> Value:
     return slice_tensor(v, [slice(None)] * axis + [slice(start, stop)])
 
 
@@ -91,7 +91,7 @@ def _repeated(v: Value, axis: int, k: int) -> Value:
     return _broadcast_in_dim(v, shape, list(range(v.rank)))
 
 
-def _broadcast_in_dim(v: Value, shape: tuple["int | SymbolicDim", ...], dims: Sequence[int]) -> Value:
+def _broadcast_in_dim(v: Value, shape: "Sequence[Any]", dims: Sequence[int]) -> Value:
     g = v.graph
     with g.context:
         attrs = {"broadcast_dimensions": ir.DenseI64ArrayAttr.get(list(dims))}
