@@ -193,7 +193,7 @@ def _poly_of(d: Any) -> "_Poly | None":
         return {(): int(d)} if int(d) else {}
     if isinstance(d, str):
         return {(("s", SymbolicDim(d).name),): 1}
-    if isinstance(d, (Dim, _MaxDim)) or _is_max_dim(d):
+    if _is_max_dim(d):
         return _poly_of(Dim(d))
     return None
 
@@ -223,11 +223,8 @@ def _apply(op: str, a: Any, b: Any) -> Any:
     return _dim_of(_floordiv(pa, pb))
 
 
-class _MaxDim:
-    """Marker base: nothing derives from it; ``_is_max_dim`` recognises MAX's own dimensions."""
-
-
 def _is_max_dim(d: Any) -> bool:
+    """Whether ``d`` is one of MAX's own dimension objects (duck-typed: MAX stays optional)."""
     return type(d).__name__ in ("StaticDim", "SymbolicDim", "AlgebraicDim") and not isinstance(d, Dim)
 
 

@@ -171,7 +171,7 @@ def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike =
         ...     c = ops.constant(np.array([1, 2], np.uint8))
         ...     h = ops.constant(1.5, DType.bfloat16)
         >>> c.dtype, c.shape, h.dtype, h.shape
-        (DType.uint8, (2,), DType.bfloat16, ())
+        (DType.uint8, [Dim(2)], DType.bfloat16, [])
     """
     _placed(device, "constant")
     return current_graph().constant(value, dtype)

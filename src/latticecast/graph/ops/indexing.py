@@ -87,7 +87,7 @@ def slice_tensor(x: Any, indices: Sequence[Any]) -> Value:
         ...     y = ops.slice_tensor(x, [0, slice(1, 3)])     # x[0, 1:3]
         ...     z = x[..., None]
         >>> y.shape, z.shape
-        ((2,), (2, 3, 1))
+        ([Dim(2)], [Dim(2), Dim(3), Dim(1)])
     """
     v = unary_operand(x, "slice")
     if isinstance(indices, (str, bytes)) or not isinstance(indices, Iterable):

@@ -55,7 +55,7 @@ def matmul(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
         ...     m = ops.matmul(*g.inputs)
         ...     g.output(m)
         >>> m.dtype, m.shape
-        (DType.float16, (2,))
+        (DType.float16, [Dim(2)])
         >>> g.compile()(np.array([[1, 2, 3], [4, 5, 6]], np.int8), np.array([1, 0, -1], np.float16))[0].tolist()
         [-2.0, -2.0]
     """

@@ -235,7 +235,7 @@ def sum(x: TensorValueLike, axis: int = -1) -> Value:
         ...     r = ops.sum(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (2, 1))
+        (DType.int64, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[8], [-1]]
     """
@@ -263,7 +263,7 @@ def prod(x: TensorValueLike, axis: int = -1) -> Value:
         ...     r = ops.prod(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (2, 1))
+        (DType.int64, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[10], [0]]
     """
@@ -292,7 +292,7 @@ def mean(x: TensorValueLike, axis: int = -1) -> Value:
         ...     r = ops.mean(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.float64, (2, 1))
+        (DType.float64, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[2.6666666666666665], [-0.3333333333333333]]
     """
@@ -325,7 +325,7 @@ def max(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | Non
         ...     r = ops.max(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int16, (2, 1))
+        (DType.int16, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[5], [3]]
         >>> with Graph("nanmax", input_types=[TensorType(DType.float32, [3])]) as g:
@@ -367,7 +367,7 @@ def min(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | Non
         ...     r = ops.min(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int16, (2, 1))
+        (DType.int16, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[1], [-4]]
         >>> with Graph("nanmin", input_types=[TensorType(DType.float32, [3])]) as g:
@@ -449,7 +449,7 @@ def argmax(x: TensorValueLike, axis: int = -1) -> Value:
         ...     r = ops.argmax(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (2, 1))
+        (DType.int64, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[1], [2]]
     """
@@ -476,7 +476,7 @@ def argmin(x: TensorValueLike, axis: int = -1) -> Value:
         ...     r = ops.argmin(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (2, 1))
+        (DType.int64, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[0], [0]]
     """
@@ -506,7 +506,7 @@ def reduce_sum(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> 
         ...     r = ops.reduce_sum(g.inputs[0], axis=0)
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (3,))
+        (DType.int64, [Dim(3)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [-3, 5, 5]
     """
@@ -534,7 +534,7 @@ def reduce_prod(x: TensorValueLike, axis: Any = None, keepdims: bool = False) ->
         ...     r = ops.reduce_prod(g.inputs[0], axis=0)
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (3,))
+        (DType.int64, [Dim(3)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [-4, 0, 6]
     """
@@ -562,7 +562,7 @@ def reduce_max(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> 
         ...     r = ops.reduce_max(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int16, ())
+        (DType.int16, [])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         5
     """
@@ -590,7 +590,7 @@ def reduce_min(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> 
         ...     r = ops.reduce_min(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int16, ())
+        (DType.int16, [])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         -4
     """
@@ -618,7 +618,7 @@ def reduce_mean(x: TensorValueLike, axis: Any = None, keepdims: bool = False) ->
         ...     r = ops.reduce_mean(g.inputs[0], axis=0, keepdims=True)
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.float64, (1, 3))
+        (DType.float64, [Dim(1), Dim(3)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[-1.5, 2.5, 2.5]]
     """

@@ -103,7 +103,7 @@ def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.reshape(x, [3, -1])
         >>> y.shape
-        (3, 2)
+        [Dim(3), Dim(2)]
     """
     v = unary_operand(x, "reshape")
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
@@ -154,7 +154,7 @@ def broadcast_to(x: TensorValueLike, shape: Iterable[Any], out_dims: Iterable[An
         ...     x = g.inputs[0]
         ...     y = ops.broadcast_to(x, [4, 2, 3])
         >>> y.shape
-        (4, 2, 3)
+        [Dim(4), Dim(2), Dim(3)]
     """
     v = unary_operand(x, "broadcast_to")
     if isinstance(shape, Value) or out_dims is not None:
@@ -183,7 +183,7 @@ def permute(x: TensorValueLike, dims: Sequence[int]) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.permute(x, [1, 0])
         >>> y.shape
-        (3, 2)
+        [Dim(3), Dim(2)]
     """
     v = unary_operand(x, "permute")
     if isinstance(dims, (str, bytes)) or not isinstance(dims, Iterable):
@@ -224,7 +224,7 @@ def transpose(x: TensorValueLike, axis_1: int, axis_2: int) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.transpose(x, 0, 1)
         >>> y.shape
-        (3, 2)
+        [Dim(3), Dim(2)]
     """
     v = unary_operand(x, "transpose")
     a = normalize_axis(axis_1, v.rank, "transpose")
@@ -255,7 +255,7 @@ def flatten(x: TensorValueLike, start_dim: int = 0, end_dim: int = -1) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.flatten(x)
         >>> y.shape
-        (6,)
+        [Dim(6)]
     """
     v = unary_operand(x, "flatten")
     if v.rank == 0:
@@ -288,7 +288,7 @@ def squeeze(x: TensorValueLike, axis: int) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.squeeze(ops.unsqueeze(x, 1), 1)
         >>> y.shape
-        (2, 3)
+        [Dim(2), Dim(3)]
     """
     v = unary_operand(x, "squeeze")
     a = normalize_axis(axis, v.rank, "squeeze")
@@ -316,7 +316,7 @@ def unsqueeze(x: TensorValueLike, axis: int) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.unsqueeze(x, -1)
         >>> y.shape
-        (2, 3, 1)
+        [Dim(2), Dim(3), Dim(1)]
     """
     v = unary_operand(x, "unsqueeze")
     a = normalize_axis(axis, v.rank + 1, "unsqueeze")
@@ -365,7 +365,7 @@ def concat(original_vals: Iterable[TensorValueLike], axis: int = 0) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.concat([x, x], axis=1)
         >>> y.shape
-        (2, 6)
+        [Dim(2), Dim(6)]
     """
     vals = _tensors(original_vals, "concat")
     rank = vals[0].rank
@@ -409,7 +409,7 @@ def stack(values: Iterable[TensorValueLike], axis: int = 0) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.stack([x, x, x])
         >>> y.shape
-        (3, 2, 3)
+        [Dim(3), Dim(2), Dim(3)]
     """
     vals = _tensors(values, "stack")
     if any(v.shape != vals[0].shape for v in vals):
@@ -443,11 +443,11 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
         ...     y = ops.rebind(g.inputs[0], [4, 3])
         ...     g.output(y)
         >>> y.shape
-        (4, 3)
+        [Dim(4), Dim(3)]
         >>> g.compile()(np.ones((5, 3), np.float32))
         Traceback (most recent call last):
           ...
-        latticecast.runtime.runtime_errors.InputShapeError: ... axis 0 has size 5, not 4 ...
+        latticecast.runtime.runtime_errors.InputShapeError: ... axis 0 has size 5, not 4...
     """
     v = unary_operand(x, "rebind")
     new = check_shape(shape, "rebind shape")
@@ -514,7 +514,7 @@ def transfer_to(x: TensorValueLike, device: DeviceRefLike) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.transfer_to(x, "cpu")
         >>> y.shape
-        (2, 3)
+        [Dim(2), Dim(3)]
     """
     v = unary_operand(x, "transfer_to")
     target = DeviceRef.parse(device)
@@ -568,7 +568,7 @@ def as_interleaved_complex(x: TensorValueLike) -> Value:
         >>> with Graph("c", input_types=[TensorType(DType.float32, [3, 8])]) as g:
         ...     g.output(ops.as_interleaved_complex(g.inputs[0]))
         >>> g.output_types[0].shape
-        (3, 4, 2)
+        [Dim(3), Dim(4), Dim(2)]
     """
     v = unary_operand(x, "as_interleaved_complex")
     if v.rank == 0:

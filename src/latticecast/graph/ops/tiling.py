@@ -217,7 +217,7 @@ def split(x: TensorValueLike, split_sizes: Sequence[Any], axis: int = 0) -> list
         >>> with Graph("split", input_types=[TensorType(DType.float32, [2, 3])]) as g:
         ...     a, b = ops.split(g.inputs[0], [1, 2], axis=1)
         >>> a.shape, b.shape
-        ((2, 1), (2, 2))
+        ([Dim(2), Dim(1)], [Dim(2), Dim(2)])
     """
     if isinstance(split_sizes, (str, bytes)) or not isinstance(split_sizes, Iterable):
         raise GraphError(f"split needs a list of piece sizes such as [1, 2], not {split_sizes!r}")
