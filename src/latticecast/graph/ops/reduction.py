@@ -150,10 +150,10 @@ def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, w
     every element is NaN, as MAX's kernels do; otherwise a NaN wins (NumPy's ``max``)."""
     v, _ = checked_unary_operand(x, what)
     axes = axes_of(v, what)
-    empty = [a for a in axes if v.shape[a] == 0 and isinstance(v.shape[a], int)]
-    if empty:
-        raise GraphError(f"{what} over axis {empty[0]} of length 0 has no value (it has no identity): "
-                         "reduce a non-empty axis, or use sum")
+    if any(isinstance(v.shape[a], int) and v.shape[a] == 0 for a in axes):
+        # MAX 26.7 (measured): the dtype's lowest (highest) finite value, where its kernels start
+        lowest = (not largest) if v.storage.is_bool else v.storage.min_value if largest else v.storage.max_value
+        return _reduce(v, axes, "stablehlo.maximum" if largest else "stablehlo.minimum", lowest, keepdims)
     if skip_nan and v.storage.has_nan:  # without NaN (float6, float4) it is the plain max
         def body(b: _Body, x: ir.Value[ir.Type], y: ir.Value[ir.Type]) -> ir.Value[ir.Type]:  # x unless y is the better number
             pick = b.logical("or", b.compare(x, y, "GT" if largest else "LT"), b.compare(y, y, "NE"))
