@@ -225,7 +225,7 @@ def test_split_chunk_tile_match_numpy() -> None:
     (lambda v: lc.ops.pad(v, [1, 1, 1]), GraphError, "give 4"),
     (lambda v: lc.ops.pad(v, [0, 0, 3, 0], mode="reflect"), GraphError, "at most 2 each side"),
     (lambda v: lc.ops.pad(v.cast(lc.DType.int32), [1, 0, 0, 0], value=2.5), LiteralRangeError, "2.5"),
-    (lambda v: lc.ops.split(v, [1, -1, 2], axis=1), GraphError, "non-negative"),
+    (lambda v: lc.ops.split(v, [1, -1, 2], axis=1), GraphError, "Split sizes must be positive.*not negative"),
     (lambda v: lc.ops.chunk(v, 0), GraphError, "must be positive"),
     (lambda v: lc.ops.repeat_interleave(v, lc.ops.constant(np.array([1, 2, 0]), lc.DType.int64), axis=1),
      GraphError, "need out_dim"),

@@ -106,6 +106,10 @@ class Value:
 
     __iter__ = None  # not iterable (as in MAX): x[i] indexes, and a loop over a value is a mistake
 
+    def __contains__(self, item: object) -> bool:
+        raise TypeError(f"{self!r} is not a container (as in MAX): compare elements with ops.equal and reduce "
+                        "the result, e.g. ops.max(ops.equal(x, item))")
+
     __hash__ = object.__hash__  # == builds a comparison, so identity decides hashing
 
     # -- NumPy interoperation ---------------------------------------------------------------

@@ -173,6 +173,10 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
             b = int(b.__index__())
             ends.append(StaticDim(b) if b >= 0 else n + b)
         first, last = ends
+        if isinstance(last - first, int) and last - first < 0:  # known now: the bounds decrease
+            raise GraphError(f"{where}: start and stop should be increasing for positive step and decreasing for "
+                             f"negative step, but got start {entry.start}, stop {entry.stop} for step {step} (MAX "
+                             "refuses a decreasing slice rather than return an empty one)")
         return _Axis(first, last, step, (last - first + (step - 1)) // step)
     bounds = []
     for name, b, default in (("start", entry.start, 0), ("stop", entry.stop, n)):
@@ -187,8 +191,9 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
         raise GraphError(f"{where}: slice bounds {entry.start}:{entry.stop} are out of range for axis {axis} of "
                          f"size {n} (MAX does not clamp them as Python does)")
     if start > stop:
-        raise GraphError(f"{where}: slice start {entry.start} comes after stop {entry.stop} on axis {axis} (MAX "
-                         "refuses a decreasing slice rather than return an empty one)")
+        raise GraphError(f"{where}: start and stop should be increasing for positive step and decreasing for "
+                         f"negative step, but got start {entry.start}, stop {entry.stop} for step {step} on axis "
+                         f"{axis} (MAX refuses a decreasing slice rather than return an empty one)")
     return _Axis(start, stop, step, -(-(stop - start) // step))
 
 

@@ -202,7 +202,8 @@ def argsort(x: TensorValueLike, ascending: bool = True) -> Value:
     """
     v = _sortable(x, "argsort")
     if v.rank != 1:
-        raise GraphError(f"argsort sorts a rank-1 value (MAX's limit), not one of shape {format_shape(v.shape)}; "
+        raise GraphError(f"argsort only implemented for input tensors of rank 1 (MAX's limit), not one of shape "
+                         f"{format_shape(v.shape)}; "
                          "use ops.argsort_along(x, axis) for another rank")
     _static_axis(v, 0, "argsort", static=False)
     return _sorted(v, 0, descending=not ascending)[1]

@@ -29,7 +29,7 @@ from jaxlib.mlir import ir
 
 from ...dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, is_static, static_size
 from ...dtypes import DType
-from ...errors import GraphError
+from ...errors import AxisError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import iota, shape_value
 from .elementwise import less_equal
@@ -153,7 +153,7 @@ def pad(input: TensorValueLike, paddings: Iterable[Any], mode: str = "constant",
     v = unary_operand(input, "pad")
     pads = _paddings(v, paddings)
     if mode not in ("constant", "reflect", "edge"):
-        raise GraphError(f"pad: unknown mode {mode!r}; use 'constant', 'reflect' or 'edge'")
+        raise GraphError(f"pad: unsupported padding mode {mode!r}; use 'constant', 'reflect' or 'edge'")
     if mode == "constant":
         return _pad_constant(v, pads, value)
     out = v
@@ -225,12 +225,16 @@ def split(x: TensorValueLike, split_sizes: Sequence[Any], axis: int = 0) -> list
     if not sizes:
         return []
     v = unary_operand(x, "split")
+    if isinstance(axis, int) and not isinstance(axis, bool) and not -v.rank <= axis < v.rank:
+        raise AxisError(f"Axis must be in range [{-v.rank}, {v.rank}), got {axis}: split's axis is out of range "
+                        f"for a value of rank {v.rank} (shape {format_shape(v.shape)})")
     a = normalize_axis(axis, v.rank, "split")
     n = _static(v, a, "split")
     if any(s < 0 for s in sizes):
-        raise GraphError(f"split: sizes must be non-negative, not {sizes}")
+        raise GraphError(f"Split sizes must be positive: sizes={sizes} (split: a size may be 0, not negative)")
     if sum(sizes) != n:
-        raise GraphError(f"split: sizes {sizes} add up to {sum(sizes)}, but axis {axis} of {format_shape(v.shape)} "
+        raise GraphError(f"Split sizes must sum to dimension value; x.shape[axis]={Dim(n)!r} != sum(sizes={sizes}): "
+                         f"split: sizes {sizes} add up to {sum(sizes)}, but axis {axis} of {format_shape(v.shape)} "
                          f"has size {n}")
     starts = np.cumsum([0] + sizes).tolist()
     return [_take(v, a, start, start + s) for start, s in zip(starts, sizes)]
@@ -272,7 +276,8 @@ def chunk(x: TensorValueLike, chunks: int, axis: int = 0) -> list[Value]:
     a = normalize_axis(axis, v.rank, "chunk")
     n = _static(v, a, "chunk")
     if n % count:
-        raise GraphError(f"chunk: {count} chunks do not divide axis {axis} of {format_shape(v.shape)} (size {n}) "
+        raise GraphError(f"chunk: {count} chunks must statically divide axis {axis} of {format_shape(v.shape)} "
+                         f"(size {n}) "
                          "evenly; use ops.split with the sizes you want")
     size = n // count
     return [_take(v, a, k * size, (k + 1) * size) for k in range(count)]
