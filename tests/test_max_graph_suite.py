@@ -133,6 +133,18 @@ def test_the_internal_rule_follows_the_module_helpers_a_test_calls():
     assert suite.probes_internals("graph/test_x.py", "def t():\n    g = build()\n", helpers) is None
 
 
+def test_a_name_imported_from_max_internals_marks_the_tests_that_use_it(tmp_path):
+    (tmp_path / "t.py").write_text("from max._core.safetensors import safe_open\nfrom max.graph import ops\n"
+                                   "import max._core.dialects.kgen as K\n")
+    names = suite.module_internal_names(tmp_path, "t.py")
+    assert names == ["safe_open", "K"]
+    assert suite.probes_internals("t.py", "def t():\n    with safe_open(p) as f:\n        pass\n",
+                                  internal_names=names) == "safe_open"
+    # in a string (an error message the test expects) it is text, not a use
+    assert suite.probes_internals("t.py", "def t():\n    match = 'only accepts K.Attr'\n",
+                                  internal_names=names) is None
+
+
 def test_compare_counts_only_what_real_max_passes_and_is_not_internal(tmp_path):
     (tmp_path / "a.py").write_text("def t1(mlir_context):\n    ops.add(x, y)\n\n"
                                    "def t2():\n    assert y._mlir_op\n\n"

@@ -425,7 +425,6 @@ def test_irfft_errors_follow_max():
     (lambda: ops.buffer_store(None, None), "immutable tensors", "dynamic_update_slice"),
     (lambda: ops.buffer_store_slice(None, None, []), "immutable tensors", "dynamic_update_slice"),
     (lambda: ops.side_stream([], lambda: None, result_types=[]), "no device streams", "call body_fn"),
-    (lambda: ops.print(None, label="x"), "host callback", "print it after the call"),
     (lambda: ops.qmatmul(None, None, None), "packed blocks", "dequantise the weights"),
     (lambda: ops.dequantize(None, None), "packed blocks", "dequantise the weights"),
 ])

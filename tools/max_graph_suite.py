@@ -20,8 +20,9 @@ but no shim: the baseline. ``--baseline FILE`` reuses the baseline of an earlier
 
 Tests that probe MAX internals are left out of the comparison by one rule (:func:`probes_internals`):
 the test function's body, or a helper function of its module that the body calls, matches one of
-:data:`INTERNAL_PATTERNS` (MLIR text, ``_mlir_op``, MAX's dialects, its kernel library, buffers ...) or its
-file is in :data:`INTERNAL_FILES`.
+:data:`INTERNAL_PATTERNS` (MLIR text, ``_mlir_op``, MAX's dialects, its kernel library, buffers ...) or uses
+a name its module imports from MAX's internal modules (``max._core``, ``max.mlir``), or its file is in
+:data:`INTERNAL_FILES`.
 
 Printed and written to ``--out``: tests passed with MAX, of those not internal, passed here, the
 percentage, and the failure causes (missing names with counts; other exceptions grouped by type
@@ -232,19 +233,55 @@ def uninstall_shim(finder: ShimFinder) -> None:
         del sys.modules[name]
 
 
-def probes_internals(path: str, source: str, helpers: dict[str, str] | None = None) -> str | None:
+INTERNAL_MODULES = re.compile(r"^max\.(_core|_mlir\w*|mlir)(\.|$)")
+"""MAX's internal modules: a name a test module imports from one of them is an internal name."""
+
+
+def probes_internals(path: str, source: str, helpers: dict[str, str] | None = None,
+                     internal_names: Sequence[str] = ()) -> str | None:
     """The rule that leaves a test out: the pattern (or file name) it matched, else ``None``.
 
     ``helpers`` maps the names of the test module's own top-level functions to their sources: a helper the
     test body calls (directly or through other helpers) counts as part of the body, so a test whose
-    assertions live in ``assert_matmul_properties(graph)`` is judged by what that function reads."""
+    assertions live in ``assert_matmul_properties(graph)`` is judged by what that function reads.
+    ``internal_names`` are the names the module imports from MAX's internal modules (:data:`INTERNAL_MODULES`,
+    such as ``safe_open`` from ``max._core.safetensors``): a body that uses one probes internals."""
     if Path(path).name in INTERNAL_FILES:
         return Path(path).name
     body = _body(source)
     known = helpers or {}
-    for helper in _helpers_reached(body, known):
+    reached = _helpers_reached(body, known)
+    for helper in reached:
         body += "\n" + _body(known[helper])
-    return next((p for p in INTERNAL_PATTERNS if re.search(p, body)), None)
+    found = next((p for p in INTERNAL_PATTERNS if re.search(p, body)), None)
+    if found is None and internal_names:
+        used = set().union(*(_names_used(text) for text in [source, *(known[h] for h in reached)]))
+        found = next((name for name in internal_names if name in used), None)
+    return found
+
+
+def _names_used(source: str) -> set[str]:
+    """The names a function's body reads (not its decorators, signature, or the text of its strings)."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError:
+        return set()
+    func = tree.body[0] if tree.body else None
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return set()
+    return {node.id for stmt in func.body for node in ast.walk(stmt) if isinstance(node, ast.Name)}
+
+
+def module_internal_names(tests_root: Path, path: str) -> list[str]:
+    """The names a test module imports from MAX's internal modules (``from max._core.x import a as b``: ``b``)."""
+    tree = _parsed(tests_root / path)
+    names: list[str] = []
+    for node in tree.body if tree is not None else ():
+        if isinstance(node, ast.ImportFrom) and node.module and INTERNAL_MODULES.match(node.module):
+            names += [alias.asname or alias.name for alias in node.names]
+        elif isinstance(node, ast.Import):
+            names += [alias.asname for alias in node.names if alias.asname and INTERNAL_MODULES.match(alias.name)]
+    return names
 
 
 def _helpers_reached(body: str, helpers: dict[str, str]) -> list[str]:
@@ -440,7 +477,8 @@ def compare(baseline: dict[str, dict[str, Any]], ours: dict[str, dict[str, Any]]
     by_position = {v["position"]: k for k, v in _tests(ours) if v.get("position")}
     collect_errors = {v["file"]: v["cause"] for k, v in ours.items() if k.startswith("collect:")}
     passed_max = [k for k, v in _tests(baseline) if v["outcome"] == "passed"]
-    internal = {k: probes_internals(*test_source(tests_root, k), module_helpers(tests_root, k.split("::")[0]))
+    internal = {k: probes_internals(*test_source(tests_root, k), module_helpers(tests_root, k.split("::")[0]),
+                                    module_internal_names(tests_root, k.split("::")[0]))
                 for k in passed_max}
     api = [k for k in passed_max if not internal[k]]
     passed_here: list[str] = []

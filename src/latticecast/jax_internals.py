@@ -197,17 +197,20 @@ def portable_artifact(bytecode: bytes, *, mixed: bool = True) -> bytes:
     return bytes(stablehlo.serialize_portable_artifact_str(bytecode, target))
 
 
-def compile_on(devices: Sequence[Any], module: Any, options: Any) -> Any:
+def compile_on(devices: Sequence[Any], module: Any, options: Any, host_callbacks: Sequence[Any] = ()) -> Any:
     """``compile_and_load`` of an ``ir.Module`` for ``devices``: with jaxlib's ``DeviceList`` where it
-    is used, else (public) the module's bytecode and a plain list of devices."""
+    is used, else (public) the module's bytecode and a plain list of devices. ``host_callbacks`` are
+    the Python functions the module's ``xla_ffi_python_*_callback`` custom calls index (jax's
+    ``compiler.backend_compile_and_load`` passes its lowering's callbacks the same way)."""
     client = devices[0].client
+    extra = {"host_callbacks": list(host_callbacks)} if host_callbacks else {}
     if DeviceList is not None:
-        return client.compile_and_load(module, DeviceList(tuple(devices)), options)
+        return client.compile_and_load(module, DeviceList(tuple(devices)), options, **extra)
     import io
 
     buffer = io.BytesIO()
     module.operation.write_bytecode(buffer)
-    return client.compile_and_load(buffer.getvalue(), list(devices), options)
+    return client.compile_and_load(buffer.getvalue(), list(devices), options, **extra)
 
 
 def sharding_of(op_sharding: Any, devices: Sequence[Any]) -> Any:

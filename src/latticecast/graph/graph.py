@@ -245,6 +245,13 @@ class Graph:
         self._symbols: dict[SymbolicDim, tuple[int, int]] = {}
         self._dim_values: dict["SymbolicDim | AlgebraicDim", ir.Value[ir.Type]] = {}
         self._shape_values: dict[tuple[Any, ...], ir.Value[ir.Type]] = {}
+        self.effect_token: ir.Value[ir.Type] | None = None
+        """The ``!stablehlo.token`` the block's last host callback returned: the next one takes it, so
+        XLA runs them in program order (``None`` before the block's first)."""
+        self.host_callbacks: list[Callable[..., Any]] = []
+        """The Python functions the graph's host callbacks call (``ops.print``'s): the ``i``-th is the one
+        whose ``stablehlo.custom_call`` has ``mhlo.backend_config = {index = i}``; :meth:`compile` gives
+        them to PJRT."""
 
     def _create_module(self) -> None:
         """The module and its public ``@main`` with one block argument per input (and, with a mesh, the
@@ -416,17 +423,19 @@ class Graph:
 
         What the graph reuses from before (weak constants, symbolic sizes, shape vectors) stays
         visible inside, since a value defined above a region dominates it; what is made inside is
-        forgotten on the way out, since it does not dominate anything after the region.
+        forgotten on the way out, since it does not dominate anything after the region. The region
+        orders its own host callbacks (a token of its own, see :attr:`effect_token`).
         """
-        saved = (self.ip, self.literal_constants, self._dim_values, self._shape_values)
+        saved = (self.ip, self.literal_constants, self._dim_values, self._shape_values, self.effect_token)
         self.ip = ir.InsertionPoint(block)
         self.literal_constants = dict(self.literal_constants)
         self._dim_values = dict(self._dim_values)
         self._shape_values = dict(self._shape_values)
+        self.effect_token = None
         try:
             yield block
         finally:
-            self.ip, self.literal_constants, self._dim_values, self._shape_values = saved
+            self.ip, self.literal_constants, self._dim_values, self._shape_values, self.effect_token = saved
 
     def location(self) -> ir.Location:
         """Where a new op comes from: the user's source line with ``debug_locations``."""
@@ -671,7 +680,7 @@ class Graph:
         elif device is None and devices is None:
             device = self.device
         return compile_module(self.module, None if device is None else _runtime_device(device), devices=devices,
-                              input_names=list(self.input_names or ()) or None)
+                              input_names=list(self.input_names or ()) or None, host_callbacks=self.host_callbacks)
 
     def __repr__(self) -> str:
         ins = ", ".join(str(t) for t in self.input_types)

@@ -25,7 +25,7 @@ The steps, cheapest first, so that a repeated ``compile`` does as little as poss
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..dtypes import DType
 from ..jax_internals import INIT_LOCK, compile_on
@@ -123,14 +123,18 @@ class _Compiled:
 
 def _xla_compile(module: Any, devices: Sequence[Any], options: Any, what: str,
                  targets: "set[str] | None" = None, signature: Any = None,
-                 donated: Sequence[int] = ()) -> _Compiled:
+                 donated: Sequence[int] = (), host_callbacks: Sequence[Callable[..., Any]] = ()) -> _Compiled:
     """Compile for ``devices``: through ``jax.jit`` on one device where ``jax.export`` can wrap the
-    module, else with the client. XLA's errors become :class:`CompileError` s."""
+    module (not with host callbacks, which ``jax.export`` cannot carry), else with the client. XLA's
+    errors become :class:`CompileError` s."""
     import jax.errors
 
     device = devices[0]
     try:
         with INIT_LOCK:
+            if host_callbacks:
+                return _Compiled(compile_on(devices, module, options, host_callbacks), "client",
+                                 "host callbacks (ops.print)")
             if len(devices) == 1 and signature is not None:
                 compiled, jitted, why = compile_exported(module, device, signature, donated)
                 if compiled is not None:
@@ -158,7 +162,8 @@ def _xla_compile(module: Any, devices: Sequence[Any], options: Any, what: str,
 def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
             devices: Sequence[DeviceLike] | None = None, input_names: Sequence[str] | None = None,
             cache_dir: CacheDir = None, use_cache: bool = True,
-            source_name: str | None = None) -> "Model | PolymorphicModel":
+            source_name: str | None = None,
+            host_callbacks: Sequence[Callable[..., Any]] = ()) -> "Model | PolymorphicModel":
     """Compile legal StableHLO for its devices and return a callable :class:`Model`.
 
     A ``@main`` with dynamic dimensions (``tensor<?x4xf32>``, symbolic shapes) gives a
@@ -186,6 +191,12 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
             directory) or a path; ``None`` follows the environment.
         use_cache: ``False`` skips every cache and compiles.
         source_name: The file name that error messages give text (default ``<input>``).
+        host_callbacks: The Python functions the module's host callbacks call
+            (``stablehlo.custom_call @xla_ffi_python_cpu_callback`` with
+            ``mhlo.backend_config = {index = i}`` calls ``host_callbacks[i]`` with NumPy arrays), as
+            ``ops.print`` writes them. The executable holds the functions, so it is cached in
+            neither the memory nor the disk cache. Without them, a module with host callbacks is
+            refused.
 
     Returns:
         A :class:`Model` (a :class:`PolymorphicModel` for dynamic shapes).
@@ -216,6 +227,9 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
     """
     is_text = _is_text(module_or_text)
     _check_arguments(module_or_text, is_text, device, devices)
+    callbacks = tuple(host_callbacks)
+    if callbacks:
+        use_cache = False  # the executable holds these Python functions: it is this call's alone
     request = _request(device, devices)
     name = source_name or ("<input>" if is_text else "<module>")
     fast_key = memory_key(source_digest(module_or_text), request.device, request.token) if use_cache else None
@@ -225,7 +239,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
             MEMORY_CACHE.stats.hits += 1
             return Model(program, check_input_names(input_names, program.signature), "memory")
 
-    module, targets = _runnable_module(module_or_text, is_text, name, request.device)
+    module, targets = _runnable_module(module_or_text, is_text, name, request.device, len(callbacks))
     polymorphic = read_polymorphic_signature(module)
     if polymorphic is not None:
         if input_names is not None:
@@ -233,12 +247,12 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
 
         def compile_static(refined: Any, names: Sequence[str] | None) -> Model:
             model = compile(refined, device, devices=devices, input_names=names, cache_dir=cache_dir,
-                            use_cache=use_cache, source_name=name)
+                            use_cache=use_cache, source_name=name, host_callbacks=callbacks)
             assert isinstance(model, Model)  # a refined module has static shapes
             return model
 
         return PolymorphicModel(module, polymorphic, compile_static, name, input_names)
-    job = _Job(module, name, targets, device, devices)
+    job = _Job(module, name, targets, device, devices, callbacks)
     names = check_input_names(input_names, job.signature)
     program, source = _program(job, use_cache, cache_dir, fast_key)
     return Model(program, names, source)
@@ -253,7 +267,8 @@ def _check_arguments(module_or_text: Any, is_text: bool, device: Any, devices: A
                         "partitioned N ways) or devices= (the devices themselves), not both")
 
 
-def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any) -> tuple[Any, "set[str] | None"]:
+def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any,
+                     host_callbacks: int = 0) -> tuple[Any, "set[str] | None"]:
     """The module, parsed or verified, made runnable (``dense_resource`` weights inlined, divisions
     that XLA could fold into a crash shielded) and checked (what crashes XLA refused, custom calls'
     kernels loaded): the module and the custom-call targets it calls. The caller's ``ir.Module`` is
@@ -274,20 +289,25 @@ def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any)
                                   source_name=name)
             divisions = refuse_what_crashes_xla(module, name, platform, device_name(device))
         shield_divisions(divisions)
-    return module, prepare_custom_calls(module, device, name)
+    return module, prepare_custom_calls(module, device, name, host_callbacks)
 
 
 class _Job:
     """One static module to compile: its signature, partitioning, devices, compile options and cache key."""
 
     def __init__(self, module: Any, name: str, targets: "set[str] | None", device: DeviceLike | None,
-                 devices: Sequence[DeviceLike] | None) -> None:
+                 devices: Sequence[DeviceLike] | None, host_callbacks: Sequence[Callable[..., Any]] = ()) -> None:
         self.module = module
+        self.host_callbacks = tuple(host_callbacks)
         self.name = name
         self.targets = targets
         self.signature = read_signature(module)
         self.partitioning = read_partitioning(module, name)
         self.devices = choose_devices(self.partitioning, device, devices, name)
+        if self.host_callbacks and len(self.devices) > 1:
+            raise UnsupportedModuleError(
+                f"{name} calls back into Python (ops.print) and is partitioned over {len(self.devices)} devices: "
+                "a host callback runs on one device; output the value from the graph and print it after the call")
         self.options = compile_options(self.devices, self.partitioning, len(self.signature.inputs),
                                        len(self.signature.outputs))
         self.donated = donated_inputs(module)
@@ -299,7 +319,7 @@ class _Job:
 
     def compile(self) -> _Compiled:
         return _xla_compile(self.module, self.devices, self.options, self.name, self.targets, self.signature,
-                            self.donated)
+                            self.donated, self.host_callbacks)
 
     def program(self, compiled: _Compiled) -> CompiledProgram:
         return CompiledProgram(compiled.executable, self.devices, self.signature, self.key, self.partitioning,

@@ -78,15 +78,20 @@ def _token_positions(module: Any) -> list[str]:
     return where
 
 
-def prepare_custom_calls(module: Any, device: Any, name: str) -> set[str]:
+def prepare_custom_calls(module: Any, device: Any, name: str, host_callbacks: int = 0) -> set[str]:
     """Refuse host callbacks and tokens; load what jaxlib's kernels need; return the targets.
 
     ``device`` is the PJRT device the module will run on (LAPACK is loaded for the CPU only:
-    GPU kernels are complete when their plug-in registers them).
+    GPU kernels are complete when their plug-in registers them). ``host_callbacks`` is the number
+    of Python functions the caller passes for the module's host callbacks (``ops.print``'s): then
+    those are allowed, each index in range.
     """
     targets = custom_call_targets(module)
     callbacks = sorted(t for t in targets if is_host_callback(t))
     tokens = _token_positions(module)
+    if callbacks and host_callbacks and not tokens:
+        _check_callback_indices(module, host_callbacks, name)
+        callbacks = []
     if callbacks or tokens:
         what = (f"calls back into Python (custom_call @{callbacks[0]})" if callbacks
                 else f"threads a !stablehlo.token through @main ({', '.join(tokens)})")
@@ -101,6 +106,26 @@ def prepare_custom_calls(module: Any, device: Any, name: str) -> set[str]:
         if not _lapack_ready:
             _prepare_lapack(targets, name)
     return targets
+
+
+def _check_callback_indices(module: Any, count: int, name: str) -> None:
+    """Every host callback of ``module`` indexes one of the ``count`` functions given with it."""
+    from jaxlib.mlir import ir
+
+    bad: list[str] = []
+
+    def visit(op: Any) -> Any:
+        if op.name == "stablehlo.custom_call" and is_host_callback(ir.StringAttr(op.attributes["call_target_name"]).value):
+            config = op.attributes["mhlo.backend_config"] if "mhlo.backend_config" in op.attributes else None
+            index = ir.IntegerAttr(ir.DictAttr(config)["index"]).value if config is not None else None
+            if index is None or not 0 <= index < count:
+                bad.append(str(op.location))
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    if bad:
+        raise UnsupportedModuleError(f"{name}: a host callback at {bad[0]} has no function among the {count} given "
+                                     "(its mhlo.backend_config index is out of range); pass one function per index")
 
 
 def _register_lazy_kernels(targets: Iterable[str]) -> None:

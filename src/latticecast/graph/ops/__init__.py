@@ -33,8 +33,12 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
 ``signal``         ``hann_window``, ``irfft`` (``stablehlo.fft``)
 ``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum``, ``distributed_broadcast``
                    over the graph's mesh
+``fused``          MAX's ``allgather_rms_norm``, ``reduce_scatter_rms_norm`` (the collective, then the norm) and
+                   ``parallel`` (the body once per launch)
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
-                   ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``print``, ``qmatmul``, ``dequantize``
+                   ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``qmatmul``, ``dequantize``,
+                   ``allgather_rms_norm_quant_mxfp8``/``_mxfp6``
+``debug``          MAX's ``print`` (a PJRT host callback while the graph runs)
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
 ``operands``       the adapter over ``op_rules`` that every promoting op goes through
 ``control_flow``   MAX's ``cond``, ``while_loop``; JAX's ``lax_cond``, ``lax_while_loop``, ``fori_loop``, ``switch``
@@ -58,6 +62,7 @@ from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, whi
 from .collectives import allgather, allreduce, distributed_broadcast, reducescatter
 from .dynamic import iota
 from .external import assert_same_device, constant_external
+from .fused import allgather_rms_norm, parallel, reduce_scatter_rms_norm
 from .convolution import conv, conv2d, conv2d_transpose, conv3d
 from .elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_not,
                           bitwise_or, bitwise_xor, cast, ceil, cos, cosh, div, divide, equal, erf, exp, expm1, floor,
@@ -83,8 +88,10 @@ from .sharding import shard
 from .signal import hann_window, irfft
 from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
 from .tiling import chunk, fold, pad, repeat_interleave, split, tile
-from .unsupported import (buffer_create, buffer_load, buffer_store, buffer_store_slice, custom, dequantize,
-                          inplace_custom, print, qmatmul, side_stream)
+from .debug import print
+from .unsupported import (allgather_rms_norm_quant_mxfp6, allgather_rms_norm_quant_mxfp8, buffer_create,
+                          buffer_load, buffer_store, buffer_store_slice, custom, dequantize, inplace_custom,
+                          qmatmul, side_stream)
 
 __all__ = [
     # arithmetic (NumPy's names and MAX's)
@@ -104,9 +111,14 @@ __all__ = [
     "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft",
     # multi-device collectives (over the graph's mesh)
     "allgather", "allreduce", "reducescatter", "distributed_broadcast",
+    # MAX's fused multi-device ops, as the ops they fuse
+    "allgather_rms_norm", "reduce_scatter_rms_norm", "parallel",
     # MAX's ops with no StableHLO form (each raises UnsupportedOpError with the fix)
     "custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store", "buffer_store_slice",
-    "side_stream", "print", "qmatmul", "dequantize",
+    "side_stream", "qmatmul", "dequantize", "allgather_rms_norm_quant_mxfp8",
+    "allgather_rms_norm_quant_mxfp6",
+    # MAX's debug print (a host callback while the graph runs)
+    "print",
     # selection
     "where", "select", "clamp",
     # shape and indexing

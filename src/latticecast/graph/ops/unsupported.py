@@ -13,13 +13,12 @@ with an :class:`~latticecast.errors.UnsupportedOpError` naming the op, instead o
 ``buffer_store``,          ``stablehlo.dynamic_update_slice`` is what a new value of the tensor compiles to)
 ``buffer_store_slice``
 ``side_stream``            a second device stream: StableHLO has no streams; XLA schedules the ops itself
-``print``                  a host callback: StableHLO reaches Python only through a ``custom_call`` whose
-                           operand indexes the callback table of the process that lowered the module, which
-                           latticecast's runtime refuses (``runtime.custom_calls``: anywhere else it jumps
-                           into nothing); output the value from the graph and print it after the call
 ``qmatmul``,               MAX's GGUF/GPTQ quantised encodings: packed blocks whose layout only MAX's kernels
 ``dequantize``             read (dequantise the weights on the host to a float array, or store them as
                            ``int8`` with a float scale and write ``(w.cast(f) * scale) @ x``)
+``allgather_rms_norm_``    MAX's fused MXFP8/MXFP6 quantise epilogue: packed codes and ``float8_e8m0fnu``
+``quant_mxfp8``, ``_mxfp6``  scales in the row-major layout of MAX's ``block_scaled_matmul_amd`` kernels
+                           (use ``allgather_rms_norm``, which latticecast has, and keep the norm in bfloat16)
 =========================  ============================================================================
 """
 
@@ -30,7 +29,8 @@ from typing import Any, Callable, Mapping, NoReturn, Sequence
 from ...errors import UnsupportedOpError
 
 __all__ = ["custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store", "buffer_store_slice",
-           "side_stream", "print", "qmatmul", "dequantize"]
+           "side_stream", "qmatmul", "dequantize", "allgather_rms_norm_quant_mxfp8",
+           "allgather_rms_norm_quant_mxfp6"]
 
 _MOJO = ("it runs a Mojo kernel that MAX compiles, and StableHLO calls foreign code only as a custom_call "
          "target registered with the PJRT plugin; write the kernel as graph ops (latticecast.ops), or register "
@@ -41,6 +41,10 @@ _BUFFER = ("StableHLO values are immutable tensors, so there is no buffer to {ve
 _QUANTIZED = ("MAX's quantisation encodings (GGUF Q4_0/Q4_K/Q6_K, GPTQ) are packed blocks that only MAX's kernels "
               "read; dequantise the weights to a float array on the host first, or store them as int8 with a "
               "float scale and write (w.cast(DType.float32) * scale) @ x, which StableHLO compiles")
+
+_MX = ("its MXFP8/MXFP6 outputs are MAX's block-scaled encodings (packed codes with float8_e8m0fnu scales in the "
+       "layout MAX's block_scaled_matmul_amd kernels read), which only MAX's kernels consume; call "
+       "ops.allgather_rms_norm and keep the norm in bfloat16")
 
 
 def _refuse(op: str, why: str) -> NoReturn:
@@ -214,29 +218,6 @@ def side_stream(inputs: Sequence[Any], body_fn: Callable[..., Any], *, result_ty
             "body_fn(*inputs) in the graph directly, and XLA overlaps what is independent")
 
 
-def print(value: Any, label: str = "debug_tensor") -> None:
-    """MAX's debug print of a tensor while the graph runs: refused (a host callback latticecast cannot run).
-
-    Args:
-        value: The tensor or string to print.
-        label: The label printed with it.
-
-    Raises:
-        UnsupportedOpError: Always, naming the op, the reason and what to write instead.
-
-    Example:
-        >>> from latticecast import ops
-        >>> ops.print(None, label="x")
-        Traceback (most recent call last):
-        ...
-        latticecast.errors.UnsupportedOpError: ops.print has no StableHLO form: printing while the graph runs ...
-    """
-    _refuse("print", f"printing while the graph runs ({label!r}) needs a host callback, a stablehlo.custom_call "
-            "whose operand indexes the Python callback table of the process that lowered the module, and "
-            "latticecast's runtime refuses such modules (anywhere else the call jumps into nothing); output the "
-            "value from the graph (g.output(result, value)) and print it after the call")
-
-
 def qmatmul(encoding: Any, config: Any, lhs: Any, *rhs: Any) -> Any:
     """A matrix product with MAX-quantised weights: refused (the encodings are MAX's kernels' own).
 
@@ -283,3 +264,61 @@ def dequantize(encoding: Any, quantized: Any) -> Any:
         latticecast.errors.UnsupportedOpError: ops.dequantize has no StableHLO form: MAX's quantisation ...
     """
     _refuse("dequantize", _QUANTIZED)
+
+
+def allgather_rms_norm_quant_mxfp8(inputs: Any, signal_buffers: Any, gammas: Any, epsilon: float,
+                                   weight_offset: float = 0.0, group_size: int | None = None) -> Any:
+    """MAX's all-gather + RMSNorm with an MXFP8 copy of the norm: refused (MAX's quantised encoding).
+
+    Args:
+        inputs: The row shards, one per device.
+        signal_buffers: MAX's synchronisation buffers.
+        gammas: The norm's weights, one per device.
+        epsilon: The norm's epsilon.
+        weight_offset: Added to the gammas.
+        group_size: Devices per gather group.
+
+    Returns:
+        Nothing: it always raises.
+
+    Raises:
+        UnsupportedOpError: Always, naming the op, the reason and what to write instead.
+
+    Example:
+        >>> from latticecast import ops
+        >>> ops.allgather_rms_norm_quant_mxfp8([], [], [], 1e-6)
+        Traceback (most recent call last):
+        ...
+        latticecast.errors.UnsupportedOpError: ops.allgather_rms_norm_quant_mxfp8 has no StableHLO form: ...
+    """
+    _refuse("allgather_rms_norm_quant_mxfp8", _MX)
+
+
+def allgather_rms_norm_quant_mxfp6(inputs: Any, signal_buffers: Any, gammas: Any, epsilon: float,
+                                   weight_offset: float = 0.0, group_size: int | None = None,
+                                   fp6_format: str = "e2m3") -> Any:
+    """MAX's all-gather + RMSNorm with a packed MXFP6 copy of the norm: refused (MAX's quantised encoding).
+
+    Args:
+        inputs: The row shards, one per device.
+        signal_buffers: MAX's synchronisation buffers.
+        gammas: The norm's weights, one per device.
+        epsilon: The norm's epsilon.
+        weight_offset: Added to the gammas.
+        group_size: Devices per gather group.
+        fp6_format: ``e2m3`` or ``e3m2``.
+
+    Returns:
+        Nothing: it always raises.
+
+    Raises:
+        UnsupportedOpError: Always, naming the op, the reason and what to write instead.
+
+    Example:
+        >>> from latticecast import ops
+        >>> ops.allgather_rms_norm_quant_mxfp6([], [], [], 1e-6)
+        Traceback (most recent call last):
+        ...
+        latticecast.errors.UnsupportedOpError: ops.allgather_rms_norm_quant_mxfp6 has no StableHLO form: ...
+    """
+    _refuse("allgather_rms_norm_quant_mxfp6", _MX)
