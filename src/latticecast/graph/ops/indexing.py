@@ -224,13 +224,29 @@ def _symbolic_slice(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Valu
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
+def _gathered_index(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Value:
+    """Value indexes where ``dynamic_slice`` cannot go (a symbolic axis, a step): the other axes sliced
+    first, then each value-indexed axis gathered at its index (``gather`` counts a negative index from
+    the end and clamps one out of range, as ``dynamic_slice`` does)."""
+    from .gather import gather
+    plain = [_Axis(StaticDim(0), n, 1, n) if isinstance(a.start, Value) else a for a, n in zip(axes, v.shape)]
+    plain_shape = tuple(n if isinstance(a.start, Value) else s for a, n, s in zip(axes, v.shape, shape))
+    if is_static(v.shape) and all(isinstance(a.start, int) and isinstance(a.stop, int) for a in plain):
+        out = _static_slice(v, plain, plain_shape)
+    else:
+        out = _symbolic_slice(v, plain, plain_shape)
+    for d, a in enumerate(axes):
+        if isinstance(a.start, Value):
+            out = gather(out, _reshaped(a.start, (1,)), d)
+    return out
+
+
 def _dynamic_index(v: Value, axes: list[_Axis], shape: "Sequence[Any]",
                    indices: Sequence[Any]) -> Value:
     """``dynamic_slice``: an index known when the graph runs (negative counts from the end; StableHLO
     clamps one out of range into the axis)."""
     if not is_static(v.shape) or any(a.step != 1 for a in axes):
-        raise GraphError(f"index {_show(indices)}: a value index works on values of static shape with unit "
-                         f"steps elsewhere (shape {format_shape(v.shape)}); slice the other axes first")
+        return _gathered_index(v, axes, shape)
     g = v.graph
     starts = []
     for n, a in zip(v.shape, axes):
