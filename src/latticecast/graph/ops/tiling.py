@@ -449,11 +449,12 @@ def fold(input: TensorValueLike, output_size: tuple[Any, Any], kernel_size: tupl
         _pair(padding, "padding", 0)
     ckk, blocks = _static(v, 1, "fold"), _static(v, 2, "fold")
     if ckk % (kh * kw):
-        raise GraphError(f"fold: axis 1 of {format_shape(v.shape)} ({ckk}) must be a multiple of the kernel size "
-                         f"{kh} * {kw}")
+        raise GraphError(f"fold: axis 1 of {format_shape(v.shape)} ({ckk}) must be a multiple of the product of the "
+                         f"total kernel size {kh} * {kw}")
     rows, cols = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
     if rows < 1 or cols < 1 or rows * cols != blocks:
-        raise GraphError(f"fold: axis 2 of {format_shape(v.shape)} ({blocks}) must be the number of blocks, "
+        raise GraphError(f"fold: axis 2 of {format_shape(v.shape)} ({blocks}) must match the calculated number of "
+                         "blocks, "
                          f"{max(rows, 0)} * {max(cols, 0)} = {max(rows, 0) * max(cols, 0)} for output_size "
                          f"{(h, w)}, kernel_size {(kh, kw)}, stride {(sh, sw)}, dilation {(dh, dw)}, padding "
                          f"{(ph, pw)}")
