@@ -221,7 +221,7 @@ def _max_program_section(device: str) -> None:
     _section("6. A program written for MAX, with only its import changed")
     print("\n".join(f"    {line}" if line else "" for line in MAX_PROGRAM.rstrip().splitlines()))
     (probs, labels), (want_probs, want_labels) = run_max_program(device)
-    print(f"\n    probabilities {probs.dtype}{probs.shape}, labels {labels.dtype}{labels.shape}: "
+    print(f"\n    probabilities {probs.dtype}{list(probs.shape)}, labels {labels.dtype}{list(labels.shape)}: "
           f"{labels.ravel().tolist()}")
     print(f"    against NumPy: labels {'equal' if np.array_equal(labels, want_labels) else 'DIFFER'}, "
           f"largest probability difference {np.abs(probs - want_probs).max():.1e}")

@@ -121,7 +121,7 @@ class MeshLayout:
         entries = list(spec)
         if len(entries) > len(shape):
             raise GraphError(f"{what}: {spec} has {len(entries)} entries, but the value has rank {len(shape)} "
-                             f"(shape {list(shape)}); give one entry per dimension at most")
+                             f"(shape [{', '.join(map(str, shape))}]); give one entry per dimension at most")
         used: dict[str, int] = {}
         out: list[tuple[tuple[str, ...], bool]] = []
         for d, entry in enumerate(entries):
