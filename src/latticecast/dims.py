@@ -390,16 +390,24 @@ def _as_attribute(value: Any) -> Any:
     return value if isinstance(value, ir.Attribute) else None
 
 
+_OWN_CONTEXT: list[Any] = []
+"""The MLIR context of dimensions converted while none is current (made once, when first needed: the
+attributes and types used here are MLIR's builtin ones, which any context has)."""
+
+
 def _context() -> Any:
-    """The current MLIR context, or latticecast's default one."""
+    """The current MLIR context (a graph's, when it converts), or this module's own."""
     from jaxlib.mlir import ir
     try:
         found = ir.Context.current
     except ValueError:
         found = None
     if found is None:
-        from .dialect_utils.context import default_context
-        found = default_context()
+        if not _OWN_CONTEXT:
+            context = ir.Context()
+            context.allow_unregistered_dialects = True  # latticecast's own element types (!latticecast.address)
+            _OWN_CONTEXT.append(context)
+        found = _OWN_CONTEXT[0]
     return found
 
 

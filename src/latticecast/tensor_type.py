@@ -13,9 +13,9 @@ says ``TensorType(dtype, shape)``. The CPU is MAX's default device too (MAX's
 
 It sits below the graph builder and the runtime: a graph declares its inputs with it,
 and a compiled model reports its inputs and outputs with it, so the two compare equal
-and neither layer imports the other. It imports nothing from MLIR; :attr:`TensorType.mlir`
-is the type's spelling as text (``?`` for a symbolic dimension, as StableHLO writes a
-dynamic one).
+and neither layer imports the other. It imports MLIR only to convert (:meth:`TensorType.to_mlir`,
+:meth:`TensorType.from_mlir`); :attr:`TensorType.mlir` is the type's spelling as text (``?`` for a
+symbolic dimension, as StableHLO writes a dynamic one).
 """
 
 from __future__ import annotations
@@ -117,11 +117,9 @@ class TensorType:
             True
         """
         from jaxlib.mlir import ir
-        from .dialect_utils.types import type_cache
         from .dims import Dim, _context
-        context = _context()
-        with context, ir.Location.unknown():
-            element = type_cache(context).element(self.dtype)
+        with _context(), ir.Location.unknown():
+            element = ir.Type.parse(self.dtype.mlir_name)
             encoding = ir.DictAttr.get({"device": ir.StringAttr.get(str(self.device)),
                                         "dims": ir.ArrayAttr.get([Dim(d).to_mlir() for d in self.shape])})
             sizes = [int(d) if isinstance(d, int) else ir.ShapedType.get_dynamic_size() for d in self.shape]
@@ -150,13 +148,15 @@ class TensorType:
             TensorType(dtype=DType.int8, shape=[Dim(2), Dim(3)], device=cpu:0)
         """
         from jaxlib.mlir import ir
-        from .dialect_utils.types import type_cache
         from .dims import Dim
         try:
             ranked = ir.RankedTensorType(t)
         except (ValueError, TypeError):
             raise TypeError(f"TensorType.from_mlir takes a ranked tensor type (tensor<2x3xf32>), not {t}") from None
-        dtype = type_cache(ranked.context).dtype_of_element(ranked.element_type)
+        element = str(ranked.element_type)
+        dtype = next((d for d in DType if not d.stablehlo_gap and d.mlir_name == element), None)
+        if dtype is None:
+            raise GraphError(f"{t}: latticecast has no dtype of element type {element}")
         encoding = ranked.encoding
         if encoding is None:
             if not ranked.has_static_shape:
