@@ -107,3 +107,10 @@ def test_value_indexes_sort_and_scan_symbolic_axes():
             np.array([[0, 5, 4], [0, 0, 0]], np.float32)]
     for r, w in zip(got, want):
         np.testing.assert_array_equal(r, w)
+
+
+def test_every_dtype_round_trips_through_mlir():
+    for d in DType:
+        if not d.stablehlo_gap:
+            t = TensorType(d, [2, "n"])
+            assert TensorType.from_mlir(t.to_mlir()) == t
