@@ -128,8 +128,8 @@ def pad(input: TensorValueLike, paddings: Iterable[Any], mode: str = "constant",
         paddings: ``[before_0, after_0, before_1, after_1, ...]``, non-negative (MAX's form), or
             NumPy's ``[(before_0, after_0), ...]``.
         mode: ``"constant"`` (``value``), ``"reflect"`` (the elements mirrored about the edge one,
-            which is not repeated; at most ``size - 1`` each side) or ``"edge"`` (the edge element
-            repeated).
+            which is not repeated; a longer padding reflects again, as NumPy's and MAX's) or
+            ``"edge"`` (the edge element repeated).
         value: The fill of ``"constant"``: a Python number that fits ``input``'s dtype, or a rank-0
             value of that dtype.
 
@@ -137,8 +137,8 @@ def pad(input: TensorValueLike, paddings: Iterable[Any], mode: str = "constant",
         A value of ``input``'s dtype with each axis longer by its two paddings.
 
     Raises:
-        GraphError: The paddings are not two per axis or are negative, ``mode`` is unknown, a
-            reflection is longer than the axis, or a padded axis is symbolic.
+        GraphError: The paddings are not two per axis or are negative, ``mode`` is unknown, or an
+            axis to reflect is symbolic or empty.
         LiteralRangeError: ``value`` does not fit ``input``'s dtype.
 
     Example:
@@ -162,10 +162,14 @@ def pad(input: TensorValueLike, paddings: Iterable[Any], mode: str = "constant",
             continue
         if mode == "reflect":
             n = _static(out, d, "pad")
-            if lo > n - 1 or hi > n - 1:
-                raise GraphError(f"pad: reflecting {lo} before and {hi} after axis {d} of size {n} needs at most "
-                                 f"{max(n - 1, 0)} each side (the edge element is not repeated); use mode='edge' "
-                                 "or pad in several steps")
+            if lo > n - 1 or hi > n - 1:  # reflected again and again, as NumPy's (and MAX's, measured)
+                if n == 0:
+                    raise GraphError(f"pad: axis {d} is empty, so it has nothing to reflect; use mode='constant'")
+                period = max(2 * (n - 1), 1)
+                where = np.arange(-lo, n + hi) % period
+                source = np.where(where < n, where, period - where)
+                out = gather(out, constant_value(out.graph, source.astype(np.int64), DType.int64), d)
+                continue
             parts = [_reverse(_take(out, d, 1, lo + 1), d), out, _reverse(_take(out, d, n - 1 - hi, n - 1), d)]
         else:
             if isinstance(out.shape[d], int) and out.shape[d] == 0:
