@@ -348,3 +348,12 @@ def test_a_weak_value_sorts_and_pads_as_its_stored_dtype() -> None:
         g.output(values + g.inputs[0][:2], indices, padded)
     out = g.compile()(np.zeros(3, np.float32))
     assert [o.tolist() for o in out] == [[2.0, 2.0], [0, 1], [0, 2, 2, 2]]
+
+
+def test_a_reflection_longer_than_the_axis_reflects_again_as_numpy_and_max() -> None:
+    # MAX 26.7, measured: pad([1, 2, 3], [5, 4], "reflect") is NumPy's; a size-1 axis repeats its element
+    for n, (lo, hi) in [(3, (5, 4)), (1, (2, 1)), (2, (3, 0))]:
+        a = np.arange(1, n + 1, dtype=np.float32)
+        with lc.Graph("reflect", input_types=[lc.TensorType(lc.DType.float32, [n])]) as g:
+            g.output(lc.ops.pad(g.inputs[0], [lo, hi], mode="reflect"))
+        assert g.compile()(a)[0].tolist() == np.pad(a, (lo, hi), "reflect").tolist()
