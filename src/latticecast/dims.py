@@ -386,6 +386,7 @@ def _cast_attr(attr: Any, kind: Any) -> Any:
 
 
 def _as_attribute(value: Any) -> Any:
+    """``value`` if it is an MLIR attribute, else ``None``."""
     from jaxlib.mlir import ir
     return value if isinstance(value, ir.Attribute) else None
 
@@ -415,10 +416,6 @@ def _i64_attr(value: int) -> Any:
     from jaxlib.mlir import ir
     with _context():
         return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
-
-
-def _type_name(value: Any) -> str:
-    return type(value).__name__
 
 
 class _StaticDimType(_DimType):
@@ -530,7 +527,7 @@ def _attr_type_name(value: Any) -> str:
         for kind in (ir.IntegerAttr, ir.FlatSymbolRefAttr, ir.ArrayAttr):
             if _cast_attr(value, kind) is not None:
                 return str(kind.__name__)
-    return _type_name(value)
+    return type(value).__name__
 
 
 class SymbolicDim(_Arithmetic, Dim):
