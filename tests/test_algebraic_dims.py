@@ -101,10 +101,10 @@ def test_value_indexes_sort_and_scan_symbolic_axes():
         (v,) = g.inputs
         i, j = ops.constant(-1, DType.int64), ops.constant(1, DType.int64)
         g.output(v[i], v[:, j], v[1:, j], ops.argsort(v[0]), ops.cumsum(v, axis=1),
-                 ops.cumsum(v, axis=0, exclusive=True, reverse=True))
+                 ops.cumsum(v, axis=0, exclusive=True, reverse=True), ops.pad(v, [0, 0, 2, 1], mode="reflect"))
     got = g.compile()(a)
     want = [a[-1], a[:, 1], a[1:, 1], np.argsort(a[0], kind="stable"), np.cumsum(a, axis=1),
-            np.array([[0, 5, 4], [0, 0, 0]], np.float32)]
+            np.array([[0, 5, 4], [0, 0, 0]], np.float32), np.pad(a, [(0, 0), (2, 1)], "reflect")]
     for r, w in zip(got, want):
         np.testing.assert_array_equal(r, w)
 

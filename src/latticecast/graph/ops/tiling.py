@@ -138,7 +138,7 @@ def pad(input: TensorValueLike, paddings: Iterable[Any], mode: str = "constant",
 
     Raises:
         GraphError: The paddings are not two per axis or are negative, ``mode`` is unknown, or an
-            axis to reflect is symbolic or empty.
+            axis to reflect or to repeat the edge of is empty.
         LiteralRangeError: ``value`` does not fit ``input``'s dtype.
 
     Example:
@@ -161,8 +161,8 @@ def pad(input: TensorValueLike, paddings: Iterable[Any], mode: str = "constant",
         if not lo and not hi:
             continue
         if mode == "reflect":
-            n = _static(out, d, "pad")
-            if lo > n - 1 or hi > n - 1:  # reflected again and again, as NumPy's (and MAX's, measured)
+            n = out.shape[d]  # a symbolic axis must be longer than its paddings when the graph runs
+            if isinstance(n, int) and (lo > n - 1 or hi > n - 1):  # reflected again and again, as NumPy's (and MAX's, measured)
                 if n == 0:
                     raise GraphError(f"pad: axis {d} is empty, so it has nothing to reflect; use mode='constant'")
                 period = max(2 * (n - 1), 1)
