@@ -180,10 +180,10 @@ def test_a_weight_outside_a_graph_is_an_error():
 ])
 def test_bad_weights_are_refused(kwargs, message):
     args = {"name": "w", "dtype": DType.float32, "shape": [2, 2], "device": DeviceRef.CPU(), **kwargs}
-    if message is None:  # a weight on another device than its graph's: refused when it is used
+    if message is None:  # as in MAX, a weight on another device than the graph's first: its values live there
         w = Weight(**args)
-        with Graph("g"), pytest.raises(GraphError, match="weight 'w' is on gpu:0, graph 'g' on cpu:0"):
-            w + 1
+        with Graph("g") as g:
+            assert (w + 1).device == DeviceRef.GPU(0) and g.devices == [DeviceRef.CPU(), DeviceRef.GPU(0)]
         return
     with pytest.raises(GraphError, match=message):
         Weight(**args)
@@ -371,3 +371,14 @@ def test_max_itself_reproduces_the_reference(tmp_path):
     assert again.keys() == REFERENCE_ARRAYS.keys()
     for key, value in again.items():
         np.testing.assert_array_equal(value, REFERENCE_ARRAYS[key], err_msg=key)
+
+
+def test_64_bit_buffers_and_weights_keep_their_dtype():
+    a = np.array([2**40, -1], np.int64)
+    assert Buffer.from_dlpack(a).dtype == DType.int64 and Buffer.from_numpy(a).to_numpy().dtype == np.int64
+    assert Buffer.zeros([2], DType.float64).to_numpy().dtype == np.float64
+    w = Weight("w", DType.int64, [2], device=DeviceRef.CPU())
+    with Graph("g") as g:
+        g.output(g.add_weight(w) + 1)
+    (out,) = InferenceSession().load(g, weights_registry={"w": a}).execute()
+    np.testing.assert_array_equal(out.to_numpy(), a + 1)

@@ -20,6 +20,7 @@ symbolic dimension, as StableHLO writes a dynamic one).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -30,11 +31,68 @@ from .dims import MAX_DIM, Shape, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from .errors import GraphError
 
-__all__ = ["TensorType", "MAX_DIM", "check_shape", "as_tensor_type"]
+__all__ = ["Type", "TensorType", "BufferType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout",
+           "ConvInputLayout"]
+
+
+class FilterLayout(enum.Enum):
+    """The order of a convolution filter's axes (MAX's ``max.graph.type.FilterLayout``): ``RSCF`` (spatial
+    axes, input channels, output channels: MAX's default), ``QRSCF`` (3-D), ``FCRS`` and ``FCQRS`` (output
+    channels first), ``CFRS``. ``ops.conv2d(..., filter_layout=FilterLayout.FCRS)`` reads the filter in that
+    order (the convolution's dimension numbers say it; the filter is not transposed), and a
+    :class:`TensorType` may carry one (``_layout``, as MAX's does).
+
+    Example:
+        >>> from latticecast.tensor_type import FilterLayout
+        >>> FilterLayout.FCRS.value, FilterLayout("RSCF")
+        ('FCRS', <FilterLayout.RSCF: 'RSCF'>)
+    """
+
+    RSCF = "RSCF"
+    QRSCF = "QRSCF"
+    FCRS = "FCRS"
+    FCQRS = "FCQRS"
+    CFRS = "CFRS"
+
+
+class ConvInputLayout(enum.Enum):
+    """The order of a convolution input's axes (MAX's ``ConvInputLayout``): ``NHWC`` (channels last, MAX's
+    default) or ``NCHW``.
+
+    Example:
+        >>> from latticecast.tensor_type import ConvInputLayout
+        >>> ConvInputLayout.NCHW.value
+        'NCHW'
+    """
+
+    NHWC = "NHWC"
+    NCHW = "NCHW"
+
+
+class Type:
+    """The base of the types a graph's inputs have (MAX's ``max.graph.Type``): :class:`TensorType`
+    and :class:`BufferType`. As MAX's, it is generic in its MLIR type, so ``Type[Any]`` annotates
+    a list that holds both.
+
+    Example:
+        >>> from typing import Any
+        >>> from latticecast.tensor_type import BufferType, TensorType, Type
+        >>> types: list[Type[Any]] = [TensorType("float32", [2]), BufferType("uint8", [8])]
+        >>> all(isinstance(t, Type) for t in types)
+        True
+    """
+
+    def __class_getitem__(cls, item: Any) -> Any:
+        return cls
+
+    @staticmethod
+    def from_mlir(t: Any) -> "TensorType":
+        """The graph type of an MLIR type latticecast wrote (:meth:`TensorType.from_mlir`)."""
+        return TensorType.from_mlir(t)
 
 
 @dataclass(unsafe_hash=True)
-class TensorType:
+class TensorType(Type):
     """A tensor of ``dtype`` and ``shape`` on ``device``: ``TensorType(DType.int16, [4])``,
     ``TensorType(DType.float32, ["batch", 10], DeviceRef.CPU())``.
 
@@ -42,6 +100,9 @@ class TensorType:
     split over the graph's mesh (``Graph(..., mesh=...)``; checked there). It is a layout, not part
     of the type: it takes no part in equality, so a graph's declared types and those of the model
     compiled from it compare equal (the model reports layouts as ``Model.input_shardings``).
+
+    ``_layout`` (keyword only, MAX's private field) is a convolution filter's :class:`FilterLayout`, or
+    ``None``; unlike ``sharding`` it is part of the type, as in MAX (two types that differ in it differ).
 
     As MAX's, a ``TensorType`` can be changed (``t.dtype = DType.int32``; the new value is checked
     as the constructor checks it) and is hashable: do not change one that is a dict key.
@@ -51,13 +112,15 @@ class TensorType:
     shape: Shape = Shape()
     device: DeviceRef = CPU
     sharding: Any = field(default=None, compare=False, repr=False)
+    _layout: "FilterLayout | None" = field(default=None, repr=False)
 
     def __init__(self, dtype: DTypeLike, shape: Iterable[Any] = (), device: DeviceRefLike = None, *,
-                 sharding: Any = None) -> None:
+                 sharding: Any = None, _layout: "FilterLayout | None" = None) -> None:
         object.__setattr__(self, "dtype", DType.parse(dtype))
         object.__setattr__(self, "shape", check_shape(shape, "TensorType shape"))
         object.__setattr__(self, "device", CPU if device is None else DeviceRef.parse(device))
         object.__setattr__(self, "sharding", sharding)
+        object.__setattr__(self, "_layout", _layout)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "dtype":
@@ -66,6 +129,8 @@ class TensorType:
             value = check_shape(value, "TensorType shape")
         elif name == "device":
             value = CPU if value is None else DeviceRef.parse(value)
+        elif name == "_layout" and value is not None and not isinstance(value, FilterLayout):
+            raise GraphError(f"a TensorType's _layout is a FilterLayout or None, not {value!r}")
         object.__setattr__(self, name, value)
 
     @property
@@ -101,75 +166,147 @@ class TensorType:
             self.dtype.mlir_name + ">"
 
     def to_mlir(self) -> Any:
-        """The type as an MLIR ``RankedTensorType``: sizes as static dimensions, names and expressions as
-        ``?`` (as latticecast's graphs write them), and an encoding that keeps what the tensor type
-        cannot: ``{device = "cpu:0", dims = [...]}``, each dimension's :meth:`Dim.to_mlir` attribute.
-        :meth:`from_mlir` reads it back. It is built in the current MLIR context (or latticecast's default).
+        """The type as an MLIR ranked tensor type in the current context (latticecast's default one if none is
+        current), MAX's ``TensorType.to_mlir``: ``tensor<3x?xf32, {...}>`` whose encoding keeps what the MLIR
+        shape cannot (the device, the names of symbolic dimensions, ``_layout``), so :meth:`from_mlir` gives
+        back an equal type. Graphs do not use it (their IR types carry no encoding).
 
         Returns:
-            The ``ir.RankedTensorType``.
+            An ``ir.RankedTensorType``.
 
         Example:
-            >>> t = TensorType(DType.float32, [3, "x"])
-            >>> t.to_mlir()
-            RankedTensorType(tensor<3x?xf32, {device = "cpu:0", dims = [3, @x]}>)
+            >>> from latticecast import DType
+            >>> from latticecast.tensor_type import FilterLayout, TensorType
+            >>> t = TensorType(DType.float32, [3, "x"], "cpu", _layout=FilterLayout.RSCF)
+            >>> str(t.to_mlir())
+            'tensor<3x?xf32, {device = "cpu:0", layout = "RSCF", symbols = ["", "x"]}>'
             >>> TensorType.from_mlir(t.to_mlir()) == t
             True
         """
         from jaxlib.mlir import ir
-        from .dims import Dim, _context
-        with _context(), ir.Location.unknown():
+
+        from .dims import AlgebraicDim, _context
+
+        with _context(), ir.Location.unknown():  # the current context, or the dims' own (builtin types only)
             element = ir.Type.parse(self.dtype.mlir_name)
-            encoding = ir.DictAttr.get({"device": ir.StringAttr.get(str(self.device)),
-                                        "dims": ir.ArrayAttr.get([Dim(d).to_mlir() for d in self.shape])})
-            sizes = [int(d) if isinstance(d, int) else ir.ShapedType.get_dynamic_size() for d in self.shape]
-            return ir.RankedTensorType.get(sizes, element, encoding)
+            fields: dict[str, ir.Attribute] = {"device": ir.StringAttr.get(str(self.device))}
+            if not all(isinstance(d, int) for d in self.shape):
+                fields["symbols"] = ir.ArrayAttr.get([ir.StringAttr.get("" if isinstance(d, int) else str(d))
+                                                      for d in self.shape])
+            if any(isinstance(d, AlgebraicDim) for d in self.shape):  # expressions as Dim.to_mlir writes them
+                fields["dims"] = ir.ArrayAttr.get([d.to_mlir() for d in self.shape])
+            if self._layout is not None:
+                fields["layout"] = ir.StringAttr.get(self._layout.value)
+            dims = [int(d) if isinstance(d, int) else ir.ShapedType.get_dynamic_size() for d in self.shape]
+            return ir.RankedTensorType.get(dims, element, ir.DictAttr.get(fields))
 
     @staticmethod
     def from_mlir(t: Any) -> "TensorType":
-        """The :class:`TensorType` an MLIR ranked tensor type describes: one from :meth:`to_mlir`, or one
-        as latticecast's graphs write it (no encoding: the CPU, and every dimension static).
+        """The :class:`TensorType` of an MLIR ranked tensor type (MAX's ``TensorType.from_mlir``): the inverse of
+        :meth:`to_mlir`; a type without its encoding is on the CPU, its dynamic dimensions unnamed ones
+        refused.
 
         Args:
-            t: an ``ir.RankedTensorType`` (or an ``ir.Type`` that is one).
+            t: An ``ir.RankedTensorType`` (or an ``ir.Type`` that is one).
 
         Returns:
-            The :class:`TensorType`.
+            The type.
 
         Raises:
-            TypeError: ``t`` is not a ranked tensor type.
-            GraphError: ``t`` has a dynamic dimension but no encoding naming it.
+            GraphError: ``t`` is not a ranked tensor type, or has a dynamic dimension without a name.
 
         Example:
-            >>> from jaxlib.mlir import ir
-            >>> from latticecast.dialect_utils.context import default_context
-            >>> with default_context():
-            ...     TensorType.from_mlir(ir.RankedTensorType.parse("tensor<2x3xi8>"))
-            TensorType(dtype=DType.int8, shape=[Dim(2), Dim(3)], device=cpu:0)
+            >>> from latticecast import DType
+            >>> from latticecast.tensor_type import TensorType
+            >>> TensorType.from_mlir(TensorType(DType.int8, [2]).to_mlir())
+            TensorType(dtype=DType.int8, shape=(2,), device=cpu:0)
         """
         from jaxlib.mlir import ir
+
         from .dims import Dim
+
         try:
-            ranked = ir.RankedTensorType(t)
-        except (ValueError, TypeError):
-            raise TypeError(f"TensorType.from_mlir takes a ranked tensor type (tensor<2x3xf32>), not {t}") from None
-        element = str(ranked.element_type)
+            rt = ir.RankedTensorType(t)
+        except (TypeError, ValueError):
+            raise GraphError(f"{t} is not a ranked tensor type (MAX's tensor types are)") from None
+        element = str(rt.element_type)
         dtype = next((d for d in DType if not d.stablehlo_gap and d.mlir_name == element), None)
         if dtype is None:
             raise GraphError(f"{t}: latticecast has no dtype of element type {element}")
-        encoding = ranked.encoding
-        if encoding is None:
-            if not ranked.has_static_shape:
-                raise GraphError(f"{t} has dynamic dimensions and no encoding naming them; give TensorType.to_mlir()'s "
-                                 "type, or a static one")
-            return TensorType(dtype, list(ranked.shape))
-        info = ir.DictAttr(encoding)
-        dims = [Dim.from_mlir(d) for d in ir.ArrayAttr(info["dims"])]
-        return TensorType(dtype, dims, ir.StringAttr(info["device"]).value)
+        fields = ir.DictAttr(rt.encoding) if rt.encoding is not None else None
+
+        def field(name: str) -> Any:
+            return fields[name] if fields is not None and name in fields else None
+
+        device, layout, exprs = field("device"), field("layout"), field("dims")
+        if exprs is not None:  # algebraic dimensions: every dimension's attribute
+            return TensorType(dtype, [Dim.from_mlir(a) for a in ir.ArrayAttr(exprs)],
+                              None if device is None else ir.StringAttr(device).value,
+                              _layout=None if layout is None else FilterLayout(ir.StringAttr(layout).value))
+        symbols = field("symbols")
+        names = [ir.StringAttr(a).value for a in ir.ArrayAttr(symbols)] if symbols is not None else [""] * rt.rank
+        shape: list[Any] = []
+        for i in range(rt.rank):
+            if rt.is_dynamic_dim(i):
+                if not names[i]:
+                    raise GraphError(f"{t}: dimension {i} is dynamic and has no name; MAX's tensor types name "
+                                     "their symbolic dimensions")
+                shape.append(names[i])
+            else:
+                shape.append(rt.get_dim_size(i))
+        return TensorType(dtype, shape, None if device is None else ir.StringAttr(device).value,
+                          _layout=None if layout is None else FilterLayout(ir.StringAttr(layout).value))
 
     def __str__(self) -> str:
         text = f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"
         return text if self.device == CPU else f"{text} on {self.device}"
+
+
+@dataclass(unsafe_hash=True)
+class BufferType(Type):
+    """A mutable buffer of ``dtype`` and ``shape`` on ``device`` (MAX's ``max.graph.BufferType``), as far
+    as a latticecast graph has buffers: an input of this type is a :class:`~latticecast.graph.value.BufferValue`
+    that names a device and takes no part in the computation. StableHLO values are immutable and its
+    collectives synchronise themselves, so MAX's uses of buffers that latticecast supports are the
+    signal buffers of its collectives (:class:`latticecast.max.nn.Signals`); such an input is not an
+    argument of the compiled program (see docs/sharding.rst, "Multi-device graphs").
+
+    Args:
+        dtype: The element type.
+        shape: The sizes (symbolic dimensions allowed).
+        device: The device (default the CPU).
+
+    Example:
+        >>> from latticecast.tensor_type import BufferType
+        >>> BufferType("uint8", [16], "gpu:1")
+        BufferType(dtype=DType.uint8, shape=(16,), device=gpu:1)
+    """
+
+    dtype: DType
+    shape: Shape = Shape()
+    device: DeviceRef = CPU
+
+    def __init__(self, dtype: DTypeLike, shape: Iterable[Any] = (), device: DeviceRefLike = None) -> None:
+        self.dtype = DType.parse(dtype)
+        self.shape = check_shape(shape, "BufferType shape")
+        self.device = CPU if device is None else DeviceRef.parse(device)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def as_tensor(self) -> TensorType:
+        """The tensor type of the buffer's contents (MAX's ``BufferType.as_tensor``).
+
+        Returns:
+            A :class:`TensorType` of the same dtype, shape and device.
+
+        Example:
+            >>> from latticecast.tensor_type import BufferType
+            >>> BufferType("int32", [4], "gpu:0").as_tensor()
+            TensorType(dtype=DType.int32, shape=(4,), device=gpu:0)
+        """
+        return TensorType(self.dtype, self.shape, self.device)
 
 
 def as_tensor_type(t: Any) -> TensorType:
@@ -192,6 +329,9 @@ def as_tensor_type(t: Any) -> TensorType:
     """
     if isinstance(t, TensorType):
         return t
+    if isinstance(t, BufferType) or type(t).__name__ == "BufferType":
+        raise GraphError(f"{t!r} is a buffer type, and a tensor type is needed here: use "
+                         "TensorType(dtype, shape, device) (buffers are graph inputs only)")
     if isinstance(t, (tuple, list)):
         return TensorType(*t)
     if hasattr(t, "dtype") and hasattr(t, "shape"):

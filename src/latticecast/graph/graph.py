@@ -40,13 +40,13 @@ from ..passes.infer_types import Comparison
 from ..passes.lower_dtypes import lower_dtypes
 from ..passes.value_sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
-from ..tensor_type import TensorType, as_tensor_type
+from ..tensor_type import BufferType, TensorType, as_tensor_type
 from ..weak import PType
 from . import current
 from .current import current_graph
 from .ops.operands import as_value, constant_value
 from .mesh_layout import MeshLayout
-from .value import Value
+from .value import BufferValue, Value
 from .weight import Weight
 
 __all__ = ["Graph", "KernelLibrary", "PassFailure", "current_graph"]
@@ -169,8 +169,14 @@ class Graph:
     MAX's ``path``, ``custom_extensions``, ``kernel_library`` (but for latticecast's empty
     :class:`KernelLibrary`), ``module`` and ``is_device_graph`` drive MAX's own compiler and are
     refused with the reason;
-    ``strict_device_placement`` is accepted and has nothing to decide, since a value on
-    another device than the graph's is always an error here.
+    ``strict_device_placement`` is accepted and has nothing to decide (MAX's CPU-only ops that
+    would move a value to the host run on any device here).
+
+    As in MAX, input types (and ``ops.transfer_to``, ``device=`` arguments, collectives) may name
+    several devices: each value lives on one (``value.device``), ops check that their operands
+    agree (:meth:`device_of`), and :attr:`devices` lists them; see :meth:`compile` for running such
+    a graph. MAX's ``BufferType`` inputs (the signal buffers of its collectives) name a device and
+    are not arguments of ``@main``.
 
     ``mesh`` (a ``jax.sharding.Mesh``, or an ``AbstractMesh``) makes the graph a program for
     ``mesh.size`` devices: inputs take ``TensorType(..., sharding=PartitionSpec(...))``, values
@@ -197,11 +203,17 @@ class Graph:
         self.context = context or default_context()
         self.tc: TypeCache = type_cache(self.context)
         self.debug_locations = debug_locations
-        self._set_inputs([as_tensor_type(t) for t in input_types], input_names, mesh)
+        given = list(input_types)
+        self._set_inputs([as_tensor_type(t) for t in given if not isinstance(t, BufferType)], input_names, mesh)
+        self.buffer_types: tuple[BufferType, ...] = tuple(t for t in given if isinstance(t, BufferType))
+        """The inputs of MAX's ``BufferType`` (signal buffers): named devices, not arguments of ``@main``."""
+        for b in self.buffer_types:
+            self._add_device(b.device)
         self._start_state()
         self._create_module()
-        self.inputs: tuple[Value, ...] = tuple(
-            Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, self.input_types))
+        tensors = iter([Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, self.input_types)])
+        self.inputs: tuple[Any, ...] = tuple(BufferValue(self, t) if isinstance(t, BufferType) else next(tensors)
+                                             for t in given)
         self._bind_symbols()
         if forward is not None:
             self._build_with(forward, args, kwargs)
@@ -211,7 +223,13 @@ class Graph:
         for t in types:
             self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now
         self.input_types: tuple[TensorType, ...] = tuple(types)
-        self.device: DeviceRef = _common_device(self.name, types)
+        self.device: DeviceRef = types[0].device if types else CPU
+        """The graph's first device: its first input's (the CPU without inputs). A value computed from
+        constants alone is on it, and a one-device graph compiles for it."""
+        self.devices: list[DeviceRef] = list(dict.fromkeys(t.device for t in types)) or [CPU]
+        """Every device the graph names, in order of appearance (inputs, weights, ``device=`` arguments,
+        transfers); more than one makes it a multi-device graph (see :meth:`device_of`)."""
+        self._placed: dict[Any, DeviceRef | None] = {}
         if input_names is not None and len(input_names) != len(types):
             raise GraphError(f"{len(input_names)} input names for {len(types)} inputs")
         self.input_names = tuple(input_names) if input_names is not None else None
@@ -227,6 +245,7 @@ class Graph:
         """The graph's state before its first op: open, not yet passed, nothing decided."""
         self._closed = False
         self._weights: dict[str, tuple[Weight, Value]] = {}
+        self._subgraphs: list[Graph] = []
         self.op_decisions = decisions_of(self.policy)
         """``op_rules``' memo of this graph's policy's op decisions (its owner is ``op_rules``; the graph
         only reads it on the builder's hot path)."""
@@ -399,6 +418,140 @@ class Graph:
         for operand in operands[1:]:
             out = self._add_op(op, [i64], [out, operand]).result
         return out
+    # -- devices ---------------------------------------------------------------------------
+
+    @property
+    def multi_device(self) -> bool:
+        """Whether the graph names more than one device (its values then carry their own).
+
+        Example:
+            >>> from latticecast import DType, Graph, TensorType
+            >>> Graph("g", input_types=[TensorType(DType.float32, [2], "gpu:0")]).multi_device
+            False
+        """
+        return len(self.devices) > 1
+
+    def _add_device(self, device: DeviceRef) -> None:
+        """Record that the graph uses ``device``."""
+        if device not in self.devices:
+            self.devices.append(device)
+
+    def device_of(self, value: ir.Value[ir.Type]) -> DeviceRef | None:
+        """The device ``value`` lives on, as MAX places it: an input's or weight's is its type's, a
+        value placed by an op (``ops.transfer_to``, ``device=``, a collective) is where it was put,
+        and any other op's result is on the device of its first operand that has one. ``None``: the
+        value is made from constants alone (a literal goes to the device of the op that uses it).
+
+        Resolved on demand and remembered, so building a graph costs nothing for it.
+
+        Args:
+            value: An IR value of this graph (``v.ir`` of a :class:`~latticecast.Value`).
+
+        Returns:
+            Its :class:`~latticecast.DeviceRef`, or ``None`` for a value of constants alone.
+
+        Example:
+            >>> from latticecast import DType, Graph, TensorType, ops
+            >>> with Graph("g", input_types=[TensorType(DType.float32, [2], "gpu:1")]) as g:
+            ...     y = g.inputs[0] * 2
+            ...     c = ops.constant(1.0, DType.float32)
+            >>> g.device_of(y.ir), g.device_of(c.ir)
+            (gpu:1, None)
+        """
+        placed = self._placed
+        found = placed.get(value, False)
+        if found is not False:
+            return found  # type: ignore[return-value]  # False is the sentinel, never stored
+        stack: list[ir.Value[ir.Type]] = [value]
+        while stack:
+            v = stack[-1]
+            if v in placed:
+                stack.pop()
+                continue
+            if isinstance(v, ir.BlockArgument):
+                owner_block = v.owner
+                if owner_block == self._block:
+                    placed[v] = self._argument_device(v.arg_number)
+                    stack.pop()
+                    continue
+                parent = owner_block.owner  # a region's argument: on its op's first placed operand's device
+                pending = [o for o in parent.operands if o not in placed]
+                if pending:
+                    stack.extend(pending)
+                    continue
+                placed[v] = next((placed[o] for o in parent.operands if placed[o] is not None), None)
+                stack.pop()
+                continue
+            owner = ir.OpResult(v).owner
+            if owner.name in _BRANCHING:  # a branch's result: where the first branch returns it from
+                operands = [owner.regions[0].blocks[0].operations[-1].operands[ir.OpResult(v).result_number]]
+            else:
+                operands = list(owner.operands)
+            pending = [o for o in operands if o not in placed]
+            if pending:
+                stack.extend(pending)
+                continue
+            placed[v] = next((placed[o] for o in operands if placed[o] is not None), None)
+            stack.pop()
+        return placed[value]
+
+    def _argument_device(self, index: int) -> DeviceRef:
+        if index < len(self.input_types):
+            return self.input_types[index].device
+        weights = list(self._weights.values())
+        return weights[index - len(self.input_types)][0].device
+
+    def value_device(self, value: "Value") -> DeviceRef:
+        """``value.device``: :meth:`device_of` its IR, the graph's first device for a value made from
+        constants alone (and for every value of a one-device graph).
+
+        Args:
+            value: A value of this graph.
+
+        Returns:
+            The :class:`~latticecast.DeviceRef` it lives on.
+
+        Example:
+            >>> from latticecast import DType, Graph, TensorType, ops
+            >>> with Graph("g", input_types=[TensorType(DType.float32, [2], "gpu:1")]) as g:
+            ...     c = ops.constant(1.0, DType.float32)
+            >>> g.value_device(c), g.value_device(g.inputs[0])
+            (gpu:1, gpu:1)
+        """
+        if len(self.devices) == 1:
+            return self.device
+        return self.device_of(value.ir) or self.device
+
+    def place(self, value: "Value", device: DeviceRef) -> "Value":
+        """``value`` on ``device``: the value itself when it is there (or is made from strong constants
+        alone, which then go there), else a copy on ``device`` (a same-type ``stablehlo.convert``, which XLA
+        folds away: where a value lives is the graph's bookkeeping, see :meth:`compile`).
+
+        Args:
+            value: A value of this graph.
+            device: Where it is to live; the graph records the device (:attr:`devices`).
+
+        Returns:
+            ``value`` on ``device``.
+
+        Example:
+            >>> from latticecast import DType, DeviceRef, Graph, TensorType
+            >>> with Graph("g", input_types=[TensorType(DType.float32, [2])]) as g:
+            ...     x = g.inputs[0]
+            ...     y = g.place(x, DeviceRef.GPU(0))
+            >>> g.place(x, DeviceRef.CPU()) is x, y.device, x.device, g.devices
+            (True, gpu:0, cpu:0, [cpu:0, gpu:0])
+        """
+        self._add_device(device)
+        here = self.device_of(value.ir)
+        if here == device:
+            return value
+        if here is None and not value.is_weak:  # a weak literal's constant may be shared: it is copied
+            self._placed[value.ir] = device
+            return value
+        op = self._add_op("stablehlo.convert", [value.ir.type], [value.ir], weak=value.is_weak)
+        self._placed[op.result] = device
+        return Value(self, op.result, value.ptype, value.shape, storage=value.storage)
 
     # -- the door every op enters by ------------------------------------------------------------
 
@@ -507,10 +660,7 @@ class Graph:
                                  "weight names are the keys of weights_registry, so give each weight its own name")
             return found[1]
         self.check_open()
-        if weight.device != self.device:
-            raise GraphError(f"weight {weight.name!r} is on {weight.device}, graph {self.name!r} on {self.device}: "
-                             "latticecast compiles a graph for one device, so declare the weight on the graph's "
-                             "device")
+        self._add_device(weight.device)
         t = weight.type
         self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now, as for an input
         with self.context:
@@ -525,6 +675,44 @@ class Graph:
         if self.input_names is not None:
             self.input_names = self.input_names + (weight.name,)
         return value
+
+    def add_subgraph(self, name: str, forward: Callable[..., Any] | None = None, input_types: Iterable[Any] = (),
+                     path: Any = None, custom_extensions: Iterable[Any] = (), devices: Iterable[Any] = (),
+                     is_device_graph: bool = False) -> "Graph":
+        """A subgraph of this graph (MAX's ``Graph.add_subgraph``): a function ``@name`` of this graph's module,
+        built like a graph (``with g.add_subgraph(...) as sub: ... sub.output(...)``, or with ``forward``) and
+        called with :func:`latticecast.ops.call` (``func.call``) as many times as needed.
+
+        Args:
+            name: The function's name: unique in the module (``main`` is the graph's).
+            forward: As for :class:`Graph`: builds the subgraph from its inputs.
+            input_types: The subgraph's argument types.
+            path: MAX's saved graph; refused, as for :class:`Graph`.
+            custom_extensions: MAX's kernel packages; refused if any.
+            devices: MAX's device chains for the subgraph; nothing to decide here (one device per graph).
+            is_device_graph: MAX's device graph marker; refused if set.
+
+        Returns:
+            The subgraph (a :class:`Graph` of this graph's policy and device).
+
+        Raises:
+            GraphError: The name is taken, or a MAX-only argument is given.
+
+        Example:
+            >>> import numpy as np
+            >>> from latticecast.max import DType, Graph, TensorType, ops
+            >>> t = TensorType(DType.float32, [2])
+            >>> with Graph("main", input_types=[t]) as g:
+            ...     with g.add_subgraph("add_one", input_types=[t]) as sub:
+            ...         sub.output(sub.inputs[0] + 1)
+            ...     (once,) = ops.call(sub, g.inputs[0])
+            ...     g.output(*ops.call(sub, once))
+            >>> g.compile()(np.array([1, 2], np.float32))[0].tolist()
+            [3.0, 4.0]
+        """
+        self.check_open()
+        return _Subgraph(self, name, forward, input_types, path, custom_extensions=list(custom_extensions),
+                         is_device_graph=is_device_graph)
 
     def weight_named(self, name: str) -> "Weight | None":
         """The weight of this graph named ``name`` (``None``: there is none); ``add_weight`` of it gives
@@ -565,7 +753,7 @@ class Graph:
             self._func.attributes["function_type"] = ir.TypeAttr.get(ftype)
             if result_attrs is not None:
                 self._func.attributes["res_attrs"] = result_attrs
-        self._output_types = tuple(TensorType(v.dtype, v.shape, self.device) for v in outs)
+        self._output_types = tuple(TensorType(v.dtype, v.shape, v.device) for v in outs)
         self._closed = True
 
     @property
@@ -580,6 +768,10 @@ class Graph:
         if not self._closed:
             raise GraphError(f"graph {self.name!r} has no output: call g.output(value, ...) before "
                              "asking for its module, its MLIR or compiling it")
+        for sub in _all_subgraphs(self):
+            if not sub.closed:
+                raise GraphError(f"subgraph {sub.name!r} of graph {self.name!r} has no output: call "
+                                 "sub.output(value, ...) (a function of the module needs its return)")
 
     def _run_pass(self) -> None:
         if self._passed:
@@ -671,8 +863,15 @@ class Graph:
 
         A graph with weights (:meth:`add_weight`) compiles to a model that takes their values after
         the inputs, in the order of :attr:`weights`; ``latticecast.max.engine`` binds them by name.
+
+        A multi-device graph (:attr:`devices` names several, no mesh) needs every device it names to be
+        present, and then runs as one program on its first device (its first accelerator beside CPUs):
+        a ``DeviceNotFoundError`` names the devices it needs and those present otherwise (see
+        docs/sharding.rst, "Multi-device graphs").
         """
         from ..runtime import compile as compile_module
+        if device is None and devices is None and self.multi_device and self.layout is None:
+            device = self._multi_device_target()[1]
         if device is None and self.layout is not None:
             devices = self.layout.devices if devices is None else devices
             if devices is None:  # an AbstractMesh: the first mesh.size devices of the graph's platform
@@ -682,19 +881,104 @@ class Graph:
         return compile_module(self.module, None if device is None else _runtime_device(device), devices=devices,
                               input_names=list(self.input_names or ()) or None, host_callbacks=self.host_callbacks)
 
+    def _multi_device_target(self) -> tuple[DeviceRef, Any]:
+        """The device a multi-device graph runs on (its DeviceRef and PJRT device): each :class:`DeviceRef` it names must be present
+        (``DeviceRef(kind, i)`` is the ``i``-th PJRT device of that kind), and the program runs on its
+        first device, its first accelerator where it names CPUs and accelerators (see docs/sharding.rst,
+        "Multi-device graphs")."""
+        from ..runtime import DeviceNotFoundError, available_devices, resolve_device
+
+        needed = ", ".join(map(str, self.devices))
+        kinds = {d.device_type for d in self.devices}
+        found: list[Any] = []
+        missing: list[str] = []
+        for d in self.devices:
+            try:
+                found.append(resolve_device(str(d)))
+            except DeviceNotFoundError:
+                missing.append(str(d))
+        if missing:
+            present = available_devices()
+            hint = (" For CPU devices, start Python with XLA_FLAGS=--xla_force_host_platform_device_count=N."
+                    if all(d.is_cpu() for d in self.devices) else "")
+            raise DeviceNotFoundError(
+                f"graph {self.name!r} places values on {needed}, and {', '.join(missing)} "
+                f"{'is' if len(missing) == 1 else 'are'} not present (devices present: {', '.join(present)}); "
+                f"run it where those devices exist, or transfer its values to the devices present "
+                f"(ops.transfer_to).{hint}", requested=missing, available=present)
+        if len(kinds) > 1:  # host values beside an accelerator's (MAX's CPU scalars): the accelerator runs them
+            return next((d, f) for f, d in zip(found, self.devices) if not d.is_cpu())
+        return self.devices[0], found[0]
+
     def __repr__(self) -> str:
         ins = ", ".join(str(t) for t in self.input_types)
         mesh = f" mesh={self.layout.describe()}" if self.layout is not None else ""
         return f"<Graph {self.name!r} ({ins}) policy={self.policy.name}{mesh}{' closed' if self._closed else ''}>"
 
 
-def _common_device(name: str, types: Sequence[TensorType]) -> DeviceRef:
-    """The one device the inputs name (the CPU for a graph without inputs)."""
-    devices = list(dict.fromkeys(t.device for t in types))
-    if len(devices) > 1:
-        raise GraphError(f"graph {name!r} has inputs on {', '.join(map(str, devices))}: latticecast compiles a graph "
-                         "for one device, so give every input type the same device")
-    return devices[0] if devices else CPU
+class _Subgraph(Graph):
+    """A graph built as a private function of its parent's module (see :meth:`Graph.add_subgraph`)."""
+
+    def __init__(self, parent: Graph, name: str, forward: Callable[..., Any] | None, input_types: Iterable[Any],
+                 path: Any, *, custom_extensions: list[Any], is_device_graph: bool) -> None:
+        self.parent = parent
+        root = parent
+        while isinstance(root, _Subgraph):
+            root = root.parent
+        self.root: Graph = root
+        if not isinstance(name, str) or not name or name == "main" or any(
+                sub.name == name for sub in _all_subgraphs(root)):
+            raise GraphError(f"add_subgraph({name!r}): the module of graph {root.name!r} already has a function of "
+                             "that name (or it is no name); give each subgraph its own name")
+        super().__init__(name, forward, input_types, path, policy=parent.policy, context=parent.context,
+                         custom_extensions=custom_extensions, is_device_graph=is_device_graph)
+        parent._subgraphs.append(self)
+
+    def _create_module(self) -> None:
+        """A private ``func.func @name`` in the root graph's module (before ``@main``)."""
+        with self.context:
+            self.loc = ir.Location.name(self.name)
+            self._unit = ir.UnitAttr.get()
+            self._weak_array = ir.StringAttr.get(WEAK_ARRAY)
+            self._module = self.root._module
+            arg_types = [self.tc.tensor(t.dtype, t.shape) for t in self.input_types]
+            self._func = ir.Operation.create(
+                "func.func", attributes={"sym_name": ir.StringAttr.get(self.name),
+                                         "function_type": ir.TypeAttr.get(ir.FunctionType.get(arg_types, [])),
+                                         "sym_visibility": ir.StringAttr.get("private")},
+                regions=1, loc=self.loc, ip=ir.InsertionPoint.at_block_begin(self._module.body))
+            self._block = ir.Block.create_at_start(self._func.regions[0], arg_types, [self.loc] * len(arg_types))
+            self.ip = ir.InsertionPoint(self._block)
+
+    def add_weight(self, weight: Weight) -> Value:
+        raise GraphError(f"weight {weight.name!r} used in subgraph {self.name!r}: a subgraph's weights are not "
+                         "supported here; use the weight in the parent graph and pass its value to ops.call as an "
+                         "argument (add an input type for it)")
+
+    def compile(self, device: Any = None, *, devices: Any = None) -> Any:
+        raise GraphError(f"subgraph {self.name!r} is a function of graph {self.root.name!r}: compile that graph "
+                         "(it calls the subgraph with ops.call)")
+
+    def _run_pass(self) -> None:
+        """The pass runs once, over the root graph's module (which holds this function)."""
+        self.root._run_pass()
+
+    def mlir(self, before_passes: bool = False, *, generic: bool = False, debug_info: bool = False) -> str:
+        """The root graph's module, which holds this subgraph's function (see :meth:`Graph.mlir`)."""
+        return self.root.mlir(before_passes=before_passes or not self.root.closed, generic=generic,
+                              debug_info=debug_info)
+
+
+def _all_subgraphs(g: Graph) -> list[Graph]:
+    out: list[Graph] = []
+    for sub in g._subgraphs:
+        out.append(sub)
+        out.extend(_all_subgraphs(sub))
+    return out
+
+
+_BRANCHING = frozenset({"stablehlo.if", "stablehlo.case"})
+"""Ops whose results come from a branch (a region's return), not from their operands (the predicate)."""
 
 
 def _runtime_device(device: Any) -> Any:

@@ -36,7 +36,7 @@ from ..weak import PType, Weak
 if TYPE_CHECKING:
     from .graph import Graph
 
-__all__ = ["Value", "TensorValueLike"]
+__all__ = ["Value", "BufferValue", "TensorValueLike"]
 
 TensorValueLike = Union["Value", bool, int, float, complex, np.ndarray, np.generic, Sequence[Any]]
 """What an op takes as an operand: a :class:`Value`, a Python scalar (weakly typed), or a NumPy
@@ -84,12 +84,13 @@ class Value:
 
     @property
     def device(self) -> DeviceRef:
-        """The device the value lives on: its graph's (latticecast compiles a graph for one device)."""
-        return self.graph.device
+        """The device the value lives on, as MAX places it (see :meth:`Graph.device_of
+        <latticecast.graph.graph.Graph.device_of>`)."""
+        return self.graph.value_device(self)
 
     @property
     def type(self) -> TensorType:
-        return TensorType(self.storage, self.shape, self.graph.device)
+        return TensorType(self.storage, self.shape, self.graph.value_device(self))
 
     @property
     def tensor(self) -> "Value":
@@ -142,8 +143,7 @@ class Value:
     astype = cast
 
     def to(self, device: DeviceRefLike) -> "Value":
-        """The value on ``device`` (MAX's ``ops.transfer_to``): itself on the graph's device, an error
-        on another, since latticecast compiles a graph for one device."""
+        """The value on ``device`` (MAX's ``ops.transfer_to``): itself when it is there already."""
         return _ops.transfer_to(self, device)
 
     def reshape(self, shape: Sequence[Any]) -> "Value":
@@ -332,3 +332,57 @@ def _ufuncs() -> dict[str, Any]:
         "arctan2": o.atan2, "exp": o.exp, "log": o.log, "sqrt": o.sqrt, "tanh": o.tanh,
         "sin": o.sin, "cos": o.cos, "floor": o.floor, "ceil": o.ceil, "sign": o.sign,
     }
+
+
+class BufferValue:
+    """A graph input of a :class:`~latticecast.tensor_type.BufferType` (MAX's ``BufferValue``): it names
+    a device and is not part of the computation (StableHLO has no mutable buffers), so it has no IR
+    value. Its use is as a collective's signal buffer (:class:`latticecast.max.nn.Signals`).
+
+    Args:
+        graph: The graph whose input it is.
+        type: Its :class:`~latticecast.tensor_type.BufferType`.
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType
+        >>> from latticecast.tensor_type import BufferType
+        >>> g = Graph("g", input_types=[TensorType(DType.float32, [2]), BufferType(DType.uint8, [8], "gpu:0")])
+        >>> b = g.inputs[1].buffer
+        >>> b.device, b.shape, g.devices
+        (gpu:0, (8,), [cpu:0, gpu:0])
+    """
+
+    __slots__ = ("graph", "type")
+
+    def __init__(self, graph: "Graph", type: Any) -> None:
+        self.graph = graph
+        self.type = type
+
+    @property
+    def buffer(self) -> "BufferValue":
+        """The value itself (MAX's ``graph.inputs[i].buffer``)."""
+        return self
+
+    @property
+    def tensor(self) -> "Value":
+        raise TypeError("this graph input is a buffer (BufferType), not a tensor; use .buffer, or give the "
+                        "input a TensorType")
+
+    @property
+    def device(self) -> DeviceRef:
+        return self.type.device  # type: ignore[no-any-return]  # a BufferType's
+
+    @property
+    def dtype(self) -> DType:
+        return self.type.dtype  # type: ignore[no-any-return]  # a BufferType's
+
+    @property
+    def shape(self) -> Shape:
+        return self.type.shape  # type: ignore[no-any-return]  # a BufferType's
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def __repr__(self) -> str:
+        return f"<BufferValue {self.dtype.name}[{', '.join(map(str, self.shape))}] on {self.device} of {self.graph.name!r}>"

@@ -80,9 +80,11 @@ class Weight:
                              "form; dequantize the values before loading and declare the weight in their float "
                              "dtype")
         if sharding_strategy is not None:
-            raise GraphError(f"weight {name!r}: sharding_strategy= is refused: MAX slices a weight per device in "
-                             "Python; here a graph over a mesh (Graph(..., mesh=...)) shards a value with "
-                             "ops.shard(value, PartitionSpec(...)). Leave sharding_strategy out")
+            raise GraphError(f"weight {name!r}: sharding_strategy= is refused: MAX keeps one weight per device, and "
+                             "latticecast compiles a graph for one device; call the strategy for the piece a device "
+                             "holds (strategy(weight, i), a value of the graph), or shard over a mesh "
+                             "(Graph(..., mesh=...) and ops.shard(value, PartitionSpec(...))). Leave "
+                             "sharding_strategy out")
         if align is not None and (isinstance(align, bool) or not isinstance(align, int) or align <= 0
                                   or align & (align - 1)):
             raise GraphError(f"weight {name!r}: align={align!r} must be a positive power of two (bytes), or None")

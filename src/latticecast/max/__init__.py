@@ -34,12 +34,22 @@ from ..graph import Value
 from ..graph.graph import KernelLibrary
 from ..graph.ops.operands import as_value, graph_of
 from ..graph.weight import Weight
+from ..graph.weight_sharding import (Segment, ShardingStrategy, axiswise_sharding_strategy, col_sharding_strategy,
+                                     expert_parallel_sharding_strategy, gate_up_sharding_strategy,
+                                     head_aware_col_sharding_strategy, replicate_sharding_strategy,
+                                     row_sharding_strategy, segmented_sharding_strategy,
+                                     stacked_qkv_sharding_strategy, tensor_parallel_sharding_strategy)
 from ..policies import Policy, policy
-from ..tensor_type import TensorType
+from ..graph.value import BufferValue
+from ..tensor_type import BufferType, ConvInputLayout, FilterLayout, TensorType, Type
 
-__all__ = ["AlgebraicDim", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "KernelLibrary", "Shape", "StaticDim",
+__all__ = ["AlgebraicDim", "BufferType", "BufferValue", "Type", "DType", "DeviceKind", "DeviceRef", "Dim", "Graph", "KernelLibrary", "Shape", "StaticDim",
            "SymbolicDim", "TensorType", "TensorValue", "Value",
-           "Weight", "ops", "MAX_POLICY", "default_policy"]
+           "Weight", "ops", "MAX_POLICY", "default_policy",
+           "Segment", "ShardingStrategy", "axiswise_sharding_strategy", "col_sharding_strategy",
+           "expert_parallel_sharding_strategy", "gate_up_sharding_strategy", "head_aware_col_sharding_strategy",
+           "replicate_sharding_strategy", "row_sharding_strategy", "segmented_sharding_strategy",
+           "stacked_qkv_sharding_strategy", "tensor_parallel_sharding_strategy", "FilterLayout", "ConvInputLayout"]
 
 MAX_POLICY = "max-python"
 """The policy that reproduces MAX 26.7's promotion (``max.graph`` as measured)."""
@@ -115,3 +125,6 @@ class Graph(_Graph):
                  path: Any = None, *args: Any, policy: "str | Policy | None" = None, **kwargs: Any) -> None:
         super().__init__(name, forward, input_types, path, *args,
                          policy=default_policy() if policy is None else policy, **kwargs)
+
+
+from . import dtype_promotion  # noqa: E402  # MAX's max.graph.dtype_promotion (it builds on this module's names)

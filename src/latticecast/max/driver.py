@@ -134,6 +134,13 @@ def as_device(device: Any) -> Device:
     return CPU(ref.id) if ref.is_cpu() else Accelerator(ref.id)
 
 
+def _put(array: Any, device: Any, **kwargs: Any) -> Any:
+    """``jax.device_put`` keeping 64-bit dtypes (jax narrows int64 and float64 to 32 bits unless x64 is on,
+    and a buffer holds what it was given)."""
+    with jax.enable_x64(True):
+        return jax.device_put(array, device, **kwargs)
+
+
 def _pjrt_dtype(dtype: DTypeLike, what: str) -> DType:
     parsed = DType.parse(dtype)
     if parsed not in PJRT_DTYPES:
@@ -184,7 +191,7 @@ class Buffer:
 
     def __init__(self, dtype: DTypeLike, shape: Sequence[int], device: Any = None) -> None:
         storage = _pjrt_dtype(dtype, "a buffer")
-        self._array = jax.device_put(np.zeros(_sizes(shape), storage.np_dtype), as_device(device).jax_device)
+        self._array = _put(np.zeros(_sizes(shape), storage.np_dtype), as_device(device).jax_device)
 
     @classmethod
     def from_array(cls, array: Any) -> "Buffer":
@@ -216,7 +223,7 @@ class Buffer:
             raise DriverError(f"from_numpy takes a NumPy array, not {type(array).__name__}; use "
                               "Buffer.from_dlpack for other arrays")
         _pjrt_dtype(array.dtype, "the array")
-        return cls.from_array(jax.device_put(array, CPU().jax_device))
+        return cls.from_array(_put(array, CPU().jax_device))
 
     @classmethod
     def from_dlpack(cls, array: Any, *, copy: bool | None = None) -> "Buffer":
@@ -286,12 +293,12 @@ class Buffer:
         target = as_device(device)
         if target == self.device:
             return self
-        return Buffer.from_array(jax.device_put(self._array, target.jax_device))
+        return Buffer.from_array(_put(self._array, target.jax_device))
 
     def copy(self, device: Any = None) -> "Buffer":
         """A copy, on ``device`` (default: the same device)."""
         target = self.device if device is None else as_device(device)
-        return Buffer.from_array(jax.device_put(self._array, target.jax_device, may_alias=False))
+        return Buffer.from_array(_put(self._array, target.jax_device, may_alias=False))
 
     def contiguous(self) -> "Buffer":
         return self
@@ -318,6 +325,37 @@ class Buffer:
             raise DriverError(f"item() reads a buffer of one element; this one has shape {list(self.shape)}: use "
                               "to_numpy()")
         return self.to_numpy().reshape(()).item()
+
+    def __getitem__(self, index: Any) -> "Buffer":
+        """The elements at ``index`` (NumPy's indexing) as a buffer on the same device (a copy: PJRT
+        buffers are immutable, where MAX's indexing gives a view). ``b[()]`` of a 0-d buffer is itself.
+
+        Example:
+            >>> import numpy as np
+            >>> from latticecast.max.driver import Buffer
+            >>> Buffer.from_numpy(np.arange(6, dtype=np.int32).reshape(2, 3))[1, 2].item()
+            5
+        """
+        (device,) = self._array.devices()
+        return Buffer.from_array(_put(np.asarray(self.to_numpy()[index]), device))
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        """Write ``value`` (a number, an array or a buffer) at ``index``, converted to the buffer's dtype
+        as NumPy converts it (a Python int beyond the dtype's range raises ``OverflowError``). The buffer
+        then holds a new PJRT array on its device (PJRT's arrays are immutable).
+
+        Example:
+            >>> from latticecast.max.driver import CPU, Buffer
+            >>> from latticecast import DType
+            >>> b = Buffer(DType.float64, [], CPU())
+            >>> b[()] = 2.5
+            >>> b.item()
+            2.5
+        """
+        values = np.array(self.to_numpy())  # a writable copy
+        values[index] = value.to_numpy() if isinstance(value, Buffer) else value
+        (device,) = self._array.devices()
+        self._array = _put(values, device)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         values = self.to_numpy()

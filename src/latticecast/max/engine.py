@@ -224,7 +224,8 @@ def _weight_value(name: str, t: TensorType, value: Any, device: Any) -> Any:
                                   "implicitly", name=name, expected=t, got=got_text)
     if isinstance(array, np.ndarray):  # the model owns its copy (the registry's array may change): PJRT's
         array = np.array(array, order="C", copy=True)  # CPU client aliases a NumPy array it can
-    return jax.device_put(array, device, may_alias=False)
+    with jax.enable_x64(True):  # an int64 or float64 weight stays 64-bit (jax narrows it with x64 off)
+        return jax.device_put(array, device, may_alias=False)
 
 
 class InferenceSession:
@@ -303,11 +304,16 @@ class InferenceSession:
                              "the graph in Python")
         device = model.device
         allowed = {DeviceRef.parse(d) for d in self._devices} | {DeviceRef.CPU()}
-        if device not in allowed:
-            raise GraphError(f"graph {model.name!r} runs on {device}, which this session was not given (its "
-                             f"devices: {', '.join(map(repr, self._devices))}); pass it in "
-                             "InferenceSession(devices=[...])")
-        runtime_model = model.compile(device)
+        for needed in (model.devices if model.multi_device else [device]):
+            if needed not in allowed:
+                raise GraphError(f"graph {model.name!r} runs on {needed}, which this session was not given (its "
+                                 f"devices: {', '.join(map(repr, self._devices))}); pass it in "
+                                 "InferenceSession(devices=[...])")
+        if model.multi_device and model.layout is None:  # every device present; one program (see Graph.compile)
+            device, target = model._multi_device_target()
+            runtime_model = model.compile(target)
+        else:
+            runtime_model = model.compile(device)
         runs_on = as_device(device)
         registry = {} if weights_registry is None else weights_registry
         values = []

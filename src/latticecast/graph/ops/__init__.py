@@ -31,14 +31,17 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
 ``pooling``        ``max_pool2d``, ``avg_pool2d`` (``stablehlo.reduce_window``)
 ``resize``         ``resize``, ``resize_nearest``, ``resize_linear``, ``resize_bicubic`` (gathers of static taps)
 ``signal``         ``hann_window``, ``irfft`` (``stablehlo.fft``)
-``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum``, ``distributed_broadcast``
-                   over the graph's mesh
+``collectives``    MAX's ``allgather``, ``allreduce.sum``, ``reducescatter.sum``, ``distributed_broadcast``,
+                   ``distributed_scatter``, ``shard_and_stack``, over the graph's devices or its mesh
+``experts``        MAX's expert-parallel ``dispatch_*`` and ``combine``: checked, then refused (raw device
+                   pointers and atomics have no StableHLO form), as the namespace ``ops.distributed_ep``
 ``fused``          MAX's ``allgather_rms_norm``, ``reduce_scatter_rms_norm`` (the collective, then the norm) and
                    ``parallel`` (the body once per launch)
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
                    ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``qmatmul``, ``dequantize``,
                    ``allgather_rms_norm_quant_mxfp8``/``_mxfp6``
 ``debug``          MAX's ``print`` (a PJRT host callback while the graph runs)
+``detection``      MAX's ``non_maximum_suppression`` (greedy, one ``stablehlo.while`` for every pair)
 ``sharding``       ``shard`` (a sharding constraint over the graph's mesh)
 ``operands``       the adapter over ``op_rules`` that every promoting op goes through
 ``control_flow``   MAX's ``cond``, ``while_loop``; JAX's ``lax_cond``, ``lax_while_loop``, ``fori_loop``, ``switch``
@@ -58,12 +61,15 @@ from ...errors import GraphError, LiteralRangeError
 from ...values import scalar_problem
 from ..current import current_graph
 from ..value import Value
+from .call import call
 from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, while_loop
-from .collectives import allgather, allreduce, distributed_broadcast, reducescatter
+from .collectives import (allgather, allreduce, distributed_broadcast, distributed_scatter, reducescatter,
+                          shard_and_stack)
 from .dynamic import iota
 from .external import assert_same_device, constant_external
 from .fused import allgather_rms_norm, parallel, reduce_scatter_rms_norm
 from .convolution import conv, conv2d, conv2d_transpose, conv3d
+from .experts import distributed_ep
 from .elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_not,
                           bitwise_or, bitwise_xor, cast, ceil, cos, cosh, div, divide, equal, erf, exp, expm1, floor,
                           floor_div, floor_divide, greater, greater_equal, invert, is_inf, is_nan, left_shift, less,
@@ -78,6 +84,7 @@ from .indexing import slice_tensor
 from .linalg import band_part, matmul, outer
 from .nn import gelu, group_norm, layer_norm, logsoftmax, relu, rms_norm, silu, softmax
 from .pooling import avg_pool2d, max_pool2d
+from .roi_align import roi_align
 from .reduction import (argmax, argmin, max, mean, min, prod, reduce_max, reduce_mean, reduce_min, reduce_prod,
                         reduce_sum, sum)
 from .resize import InterpolationMode, resize, resize_bicubic, resize_linear, resize_nearest
@@ -89,6 +96,7 @@ from .signal import hann_window, irfft
 from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
 from .tiling import chunk, fold, pad, repeat_interleave, split, tile
 from .debug import print
+from .detection import non_maximum_suppression
 from .unsupported import (allgather_rms_norm_quant_mxfp6, allgather_rms_norm_quant_mxfp8, buffer_create,
                           buffer_load, buffer_store, buffer_store_slice, custom, dequantize, inplace_custom,
                           qmatmul, side_stream)
@@ -106,11 +114,12 @@ __all__ = [
     "acos", "asin", "atan", "acosh", "asinh", "atanh", "cosh", "sinh", "tan", "expm1",
     # neural network
     "relu", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "layer_norm", "rms_norm", "group_norm",
-    "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d",
+    "band_part", "conv", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d", "roi_align", "call",
     # resizing and signal
     "resize", "resize_nearest", "resize_linear", "resize_bicubic", "InterpolationMode", "hann_window", "irfft",
-    # multi-device collectives (over the graph's mesh)
-    "allgather", "allreduce", "reducescatter", "distributed_broadcast",
+    # multi-device collectives (over the graph's devices or its mesh)
+    "allgather", "allreduce", "reducescatter", "distributed_broadcast", "distributed_scatter", "shard_and_stack",
+    "distributed_ep",
     # MAX's fused multi-device ops, as the ops they fuse
     "allgather_rms_norm", "reduce_scatter_rms_norm", "parallel",
     # MAX's ops with no StableHLO form (each raises UnsupportedOpError with the fix)
@@ -119,6 +128,8 @@ __all__ = [
     "allgather_rms_norm_quant_mxfp6",
     # MAX's debug print (a host callback while the graph runs)
     "print",
+    # detection
+    "non_maximum_suppression",
     # selection
     "where", "select", "clamp",
     # shape and indexing
@@ -146,15 +157,11 @@ __all__ = [
 ]
 
 
-def _placed(device: DeviceRefLike, what: str) -> None:
-    """``device`` must be the current graph's: latticecast compiles a graph for one device."""
+def _placed(value: Value, device: DeviceRefLike) -> Value:
+    """``value`` (made by an op with a ``device=`` argument) on ``device``; as it is for ``None``."""
     if device is None:
-        return
-    g = current_graph()
-    if DeviceRef.parse(device) != g.device:
-        raise GraphError(f"{what} on {DeviceRef.parse(device)}: graph {g.name!r} runs on {g.device}, and "
-                         "latticecast compiles a graph for one device; use that device (or give the input "
-                         "types the device you want)")
+        return value
+    return value.graph.place(value, DeviceRef.parse(device))
 
 
 def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike = None) -> Value:
@@ -167,14 +174,14 @@ def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike =
     Args:
         value: A Python number, a NumPy scalar or array, or a nested list.
         dtype: The constant's dtype (a :class:`~latticecast.DType` or a spelling); ``None`` as above.
-        device: The device; when given, it must be the graph's.
+        device: The device the constant lives on (default: the graph's first device).
 
     Returns:
         A graph value of ``dtype`` and ``value``'s shape.
 
     Raises:
         LiteralRangeError: A value does not fit ``dtype`` exactly.
-        GraphError: There is no current graph, or ``device`` is not the graph's.
+        GraphError: There is no current graph, or ``device`` is not a device.
 
     Example:
         >>> import numpy as np
@@ -185,8 +192,9 @@ def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike =
         >>> c.dtype, c.shape, h.dtype, h.shape
         (DType.uint8, [Dim(2)], DType.bfloat16, [])
     """
-    _placed(device, "constant")
-    return current_graph().constant(value, dtype)
+    if device is not None:
+        DeviceRef.parse(device)  # a bad device is an error before the constant is made
+    return _placed(current_graph().constant(value, dtype), device)
 
 
 #: The most elements ``range`` makes: MAX's compiler stops above it (measured with MAX 26.7:
@@ -211,7 +219,8 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
         out_dim: The number of values: required (an integer) when a bound is a graph value, and
             checked against ``(stop - start) // step`` otherwise.
         dtype: The values' dtype.
-        device: The device; when given, it must be the graph's.
+        device: The device the values live on (default: the graph's first device); graph-value
+            bounds must be on the CPU, as in MAX.
 
     Returns:
         A 1-D value of ``dtype``.
@@ -219,7 +228,7 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
     Raises:
         GraphError: ``step`` is 0, the count is negative, above ``RANGE_LIMIT`` or not
             ``out_dim``, ``out_dim`` is missing or symbolic for graph-value bounds, a bound is not
-            rank 0, or ``device`` is not the graph's.
+            rank 0, or on another device than the CPU.
         LiteralRangeError: ``start`` or the last value does not fit ``dtype``.
 
     Example:
@@ -229,9 +238,13 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
         >>> [r.tolist() for r in g.compile()()]
         [[0, 2, 4], [0, 2]]
     """
-    _placed(device, "range")
+    target = None if device is None else DeviceRef.parse(device)
     d = DType.parse(dtype)
     g = current_graph()
+    if any(isinstance(b, Value) and not b.device.is_cpu() for b in (start, stop, step)):
+        raise GraphError("Range input values must be on CPU: " + ", ".join(
+            f"{name} is on {b.device}" for name, b in (("start", start), ("stop", stop), ("step", step))
+            if isinstance(b, Value)) + "; transfer them first (x.to(DeviceRef.CPU()))")
     what = f"range({start}, {stop}, {step})"
     if any(isinstance(b, Value) for b in (start, stop, step)):
         if out_dim is None or isinstance(out_dim, bool) or not isinstance(out_dim, (int, np.integer)):
@@ -271,4 +284,4 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
             bounds.append(g.constant(b, work))
     first, increment = bounds
     values = iota(g, work, (count,), 0) * increment + first
-    return values if work is d else values.cast(d)
+    return _placed(values if work is d else values.cast(d), target)

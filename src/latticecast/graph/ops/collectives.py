@@ -24,16 +24,19 @@ contiguous groups that each run the collective on their own inputs.
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
-from ...errors import GraphError
+from ...device_ref import DeviceRef
+from ...errors import AxisError, GraphError
+from .external import _max_type, check_same_device
 from ..value import TensorValueLike, Value
 from .operands import Literal, graph_of, operand
 from .reduction import reduce_sum
-from .shape import concat, format_shape, normalize_axis, stack
+from .shape import concat, format_shape, normalize_axis, stack, unsqueeze
 from .sharding import shard
 
-__all__ = ["allgather", "allreduce", "reducescatter", "allreduce_sum", "reducescatter_sum", "distributed_broadcast"]
+__all__ = ["allgather", "allreduce", "reducescatter", "allreduce_sum", "reducescatter_sum", "distributed_broadcast",
+           "distributed_scatter", "shard_and_stack"]
 
 
 def _inputs(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], group_size: int | None,
@@ -104,7 +107,7 @@ def _replicated(v: Value) -> Value:
     return shard(v, P())
 
 
-def allgather(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], axis: int = 0,
+def _mesh_allgather(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], axis: int = 0,
               group_size: int | None = None) -> list[Value]:
     """Every device's input, concatenated along ``axis``, on every device (MAX's ``ops.allgather``).
 
@@ -148,7 +151,7 @@ def allgather(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], 
     return out
 
 
-def allreduce_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any],
+def _mesh_allreduce_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any],
                   group_size: int | None = None) -> list[Value]:
     """The sum of every device's input, on every device (MAX's ``ops.allreduce.sum``).
 
@@ -186,7 +189,7 @@ def allreduce_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[An
     return out
 
 
-def reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], axis: int = 0,
+def _mesh_reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], axis: int = 0,
                       group_size: int | None = None) -> list[Value]:
     """The sum of every device's input, split along ``axis``: slice ``i`` on device ``i``
     (MAX's ``ops.reducescatter.sum``).
@@ -240,7 +243,7 @@ def reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterabl
     return out
 
 
-def distributed_broadcast(input: TensorValueLike, signal_buffers: Iterable[Any]) -> list[Value]:
+def _mesh_distributed_broadcast(input: TensorValueLike, signal_buffers: Iterable[Any]) -> list[Value]:
     """``input`` on every device of the graph's mesh (MAX's ``ops.distributed_broadcast``).
 
     Args:
@@ -276,6 +279,433 @@ def distributed_broadcast(input: TensorValueLike, signal_buffers: Iterable[Any])
                          f"devices {g.layout.describe()}; give one per device")
     replicated = _replicated(v)
     return [replicated] * len(buffers)
+
+
+# -- MAX's multi-device graphs: one value per device, no mesh ------------------------------------------
+
+
+def _shape_text(shape: Any) -> str:
+    return "[" + ", ".join(f"Dim({d.name!r})" if not isinstance(d, int) else f"Dim({d})" for d in shape) + "]"
+
+
+def _per_device(inputs: list[Any], g: Any, what: str) -> list[Value]:
+    """``inputs`` as graph values (a NumPy array becomes a constant; a Python scalar is refused)."""
+    out: list[Value] = []
+    for x in inputs:
+        v = operand(x, g)
+        if isinstance(v, Literal):
+            raise GraphError(f"{what} takes tensors, one per device, not the Python scalar {x!r}; make it one with "
+                             "ops.constant(value, dtype, device)")
+        out.append(v)
+    return out
+
+
+def _count(inputs: list[Any], buffers: list[Any]) -> None:
+    if len(inputs) != len(buffers):
+        raise GraphError(f"expected number of inputs ({len(inputs)}) and number of signal buffers ({len(buffers)}) "
+                         "to match (one signal buffer per input's device: Signals(devices).input_types())")
+
+
+def _group_size(group_size: int | None, n: int, what: str) -> int:
+    size = group_size or n
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise GraphError(f"{what} operation requires group_size to be at least 1. Got: group_size={group_size!r}")
+    if n % size:
+        raise GraphError(f"{what} operation requires group_size to evenly divide the number of input tensors. "
+                         f"Got: group_size={size} and num_devices={n}")
+    return size
+
+
+def _unique(devices: list[DeviceRef], what: str, across: str = "its input tensors") -> None:
+    if len(set(devices)) < len(devices):
+        raise GraphError(f"{what} operation must have unique devices across {across}. Got: devices={devices} "
+                         "(give each input its own device)")
+
+
+def _listing(values: list[Value]) -> str:
+    return "[" + ", ".join(_max_type(v) for v in values) + "]"
+
+
+def _on(values: list[Value], device: DeviceRef) -> list[Value]:
+    """The values moved to ``device``: a collective's data movement, in the program's view."""
+    return [v.graph.place(v, device) for v in values]
+
+
+def _allgather(values: list[Any], buffers: list[Any], axis: int, group_size: int | None) -> list[Value]:
+    _count(values, buffers)
+    if not values:
+        return []
+    g = graph_of(*values)
+    tensors = _per_device(values, g, "allgather")
+    size = _group_size(group_size, len(tensors), "allgather")
+    if size == 1:
+        return tensors
+    rank = tensors[0].rank
+    if any(v.rank != rank for v in tensors):
+        raise GraphError(f"allgather operation must have the same rank across all input tensors. Got: "
+                         f"inputs={_listing(tensors)}")
+    if any(v.storage is not tensors[0].storage for v in tensors):
+        raise GraphError(f"allgather operation must have the same dtype across all input tensors. Got: "
+                         f"inputs={_listing(tensors)} (cast them to one dtype first)")
+    devices = [v.device for v in tensors]
+    _unique(devices, "allgather")
+    if not -rank <= axis < rank:
+        raise AxisError(f"Dimension out of range {rank}, axis={axis} (give an axis in [-{rank}, {rank}))")
+    axis = axis + rank if axis < 0 else axis
+    for start in range(0, len(tensors), size):
+        group = tensors[start:start + size]
+        if any(v.shape[i] != d for v in group for i, d in enumerate(group[0].shape) if i != axis):
+            raise GraphError("allgather operation inputs must have the same shape in all dimensions except the "
+                             f"concatenation dimension within each group. inputs={_listing(tensors)}")
+    out: list[Value] = []
+    for start in range(0, len(tensors), size):
+        group = tensors[start:start + size]
+        gathered = concat(_on(group, group[0].device), axis)
+        out.extend(g.place(gathered, v.device) for v in group)
+    return out
+
+
+def _allreduce(values: list[Any], buffers: list[Any], group_size: int | None) -> list[Value]:
+    _count(values, buffers)
+    if not values:
+        return []
+    g = graph_of(*values)
+    tensors = _per_device(values, g, "allreduce.sum")
+    devices = [v.device for v in tensors]
+    size = _group_size(group_size, len(tensors), "allreduce.sum")
+    for start in range(0, len(tensors), size):
+        group = tensors[start:start + size]
+        if any(v.shape != group[0].shape for v in group):
+            raise GraphError(f"allreduce.sum operation must have the same shape across all input tensors in each "
+                             f"group. Got: inputs={_listing(tensors)}")
+    if any(v.storage is not tensors[0].storage for v in tensors):
+        raise GraphError(f"allreduce.sum operation must have the same dtype across all input tensors. Got: "
+                         f"inputs={_listing(tensors)} (cast them to one dtype first)")
+    _unique(devices, "allreduce.sum")
+    out: list[Value] = []
+    for start in range(0, len(tensors), size):
+        group = tensors[start:start + size]
+        total = reduce_sum(stack(_on(group, group[0].device), 0), 0) if size > 1 else group[0]
+        out.extend(g.place(total, v.device) for v in group)
+    return out
+
+
+def _reducescatter(values: list[Any], buffers: list[Any], axis: int, group_size: int | None) -> list[Value]:
+    _count(values, buffers)
+    if not values:
+        raise GraphError("reducescatter.sum operation requires at least one input")
+    g = graph_of(*values)
+    tensors = _per_device(values, g, "reducescatter.sum")
+    devices = [v.device for v in tensors]
+    size = _group_size(group_size, len(tensors), "reducescatter.sum")
+    if any(v.storage is not tensors[0].storage for v in tensors):
+        raise GraphError(f"reducescatter.sum operation must have the same dtype across all input tensors. Got: "
+                         f"inputs={_listing(tensors)} (cast them to one dtype first)")
+    rank = tensors[0].rank
+    if any(v.rank != rank for v in tensors):
+        raise GraphError(f"reducescatter.sum operation must have the same rank across all input tensors. Got: "
+                         f"inputs={_listing(tensors)}")
+    for start in range(0, len(tensors), size):
+        group = tensors[start:start + size]
+        if any(v.shape != group[0].shape for v in group):
+            raise GraphError(f"reducescatter.sum operation must have the same shape across all input tensors in "
+                             f"each group. Got: inputs={_listing(tensors)}")
+    _unique(devices, "reducescatter.sum")
+    if axis < 0:
+        axis += rank
+    if axis < 0 or axis >= rank:
+        raise GraphError(f"axis {axis} is out of bounds for tensor with rank {rank} (give an axis in "
+                         f"[-{rank}, {rank}))")
+    length = tensors[0].shape[axis]
+    if not isinstance(length, int):
+        raise GraphError(f"reducescatter.sum along axis {axis} of {format_shape(tensors[0].shape)}: latticecast "
+                         "splits a static axis only (StableHLO slices have static bounds); rebind it to a size "
+                         "first (x.rebind([...]))")
+    # as MAX: rank r of a group gets ceil((length - r) / size) rows, the first ranks one more when ragged
+    sizes = [(length + size - r - 1) // size for r in range(size)]
+    out: list[Value] = []
+    for start in range(0, len(tensors), size):
+        group = tensors[start:start + size]
+        total = reduce_sum(stack(_on(group, group[0].device), 0), 0) if size > 1 else group[0]
+        offset = 0
+        for r, v in enumerate(group):
+            index: list[Any] = [slice(None)] * rank
+            index[axis] = slice(offset, offset + sizes[r])
+            offset += sizes[r]
+            out.append(g.place(total[tuple(index)], v.device))
+    return out
+
+
+def _broadcast(input: Any, buffers: list[Any]) -> list[Value]:
+    g = graph_of(input)
+    v = _per_device([input], g, "distributed_broadcast")[0]
+    if not buffers:
+        raise GraphError("distributed_broadcast requires at least 1 signal buffer (one per device to broadcast "
+                         "to: Signals(devices).input_types())")
+    devices = [DeviceRef.parse(b.device) for b in buffers]
+    if v.device not in devices:
+        raise GraphError(f"input tensor device {v.device} not found in signal buffer devices: {devices} (the "
+                         "input's device is the broadcast's root: give it a signal buffer)")
+    if len(set(devices)) < len(devices):
+        raise GraphError(f"distributed_broadcast requires unique devices across signal buffers. Got: "
+                         f"devices={devices}")
+    return [g.place(v, d) for d in devices]
+
+
+def distributed_scatter(input_chunks: Iterable[TensorValueLike], signal_buffers: Iterable[Any]) -> list[Value]:
+    """One chunk per data-parallel replica, sent from the root device to every device (MAX's
+    ``ops.distributed_scatter``).
+
+    The chunks all live on the root device; with ``len(signal_buffers)`` devices and ``len(input_chunks)``
+    replicas, each replica has ``ceil(devices / replicas)`` devices, which all get its chunk (the
+    last replica takes the devices left over).
+
+    Args:
+        input_chunks: The chunks, one per replica, all on one device (the root).
+        signal_buffers: One signal buffer per device (:class:`latticecast.max.nn.Signals`); their
+            devices are the ones the chunks go to, in order.
+
+    Returns:
+        One value per device: its replica's chunk, on that device.
+
+    Raises:
+        GraphError: There are no chunks, they are on different devices, the signal buffers' devices
+            repeat, or the root device has no signal buffer.
+
+    Example:
+        >>> from latticecast import DType, DeviceRef, Graph, TensorType, ops
+        >>> from latticecast.max.nn import Signals
+        >>> devices = [DeviceRef.GPU(i) for i in range(4)]
+        >>> types = [TensorType(DType.int32, [5], devices[0])] * 2 + Signals(devices).input_types()
+        >>> with Graph("scatter", input_types=types) as g:
+        ...     out = ops.distributed_scatter(g.inputs[:2], [b.buffer for b in g.inputs[2:]])
+        >>> [v.device for v in out]
+        [gpu:0, gpu:1, gpu:2, gpu:3]
+    """
+    chunks = list(input_chunks)
+    buffers = list(signal_buffers)
+    if not chunks:
+        raise GraphError("distributed_scatter requires at least 1 input chunk. Got: 0")
+    g = graph_of(*chunks)
+    values = _per_device(chunks, g, "distributed_scatter")
+    root = values[0].device
+    for i, v in enumerate(values):
+        if v.device != root:
+            raise GraphError(f"All input chunks must be on the same device. Chunk 0 is on {root}, but chunk {i} is "
+                             f"on {v.device} (transfer them to the root device first)")
+    devices = [DeviceRef.parse(b.device) for b in buffers]
+    if len(set(devices)) < len(devices):
+        raise GraphError(f"distributed_scatter requires unique devices across signal buffers. Got: devices={devices}")
+    if root not in devices:
+        raise GraphError(f"input chunk device {root} not found in signal buffer devices: {devices} (the chunks' "
+                         "device is the root: give it a signal buffer)")
+    replica = -(-len(devices) // len(values))
+    return [g.place(values[min(i // replica, len(values) - 1)], d) for i, d in enumerate(devices)]
+
+
+def shard_and_stack(inputs: Sequence[TensorValueLike], devices: Sequence[Any], axis: int = 0) -> list[Value]:
+    """Each input split into ``len(devices)`` chunks along ``axis``; output ``i`` stacks the ``i``-th chunks
+    of all inputs on a new axis 0, on ``devices[i]`` (MAX's ``ops.shard_and_stack``, for distributing
+    weights over tensor-parallel devices).
+
+    Args:
+        inputs: Tensors of one shape and dtype, on the CPU.
+        devices: The devices, one output each (:class:`~latticecast.DeviceRef` s or driver devices).
+        axis: The axis to split (negative counts from the end); its size must divide evenly.
+
+    Returns:
+        ``len(devices)`` values of shape ``[len(inputs), ...]`` with ``axis + 1`` divided by ``len(devices)``.
+
+    Raises:
+        GraphError: No inputs or devices, inputs on different devices, not on the host, of different
+            dtypes or shapes, or an axis whose size does not divide.
+        AxisError: ``axis`` is out of range (an ``IndexError``, as in MAX).
+
+    Example:
+        >>> from latticecast import DType, DeviceRef, Graph, TensorType, ops
+        >>> with Graph("weights", input_types=[TensorType(DType.float32, [4, 2])] * 2) as g:
+        ...     out = ops.shard_and_stack(list(g.inputs), [DeviceRef.GPU(0), DeviceRef.GPU(1)])
+        >>> [(v.shape, v.device) for v in out]
+        [((2, 2, 2), gpu:0), ((2, 2, 2), gpu:1)]
+    """
+    if not inputs:
+        raise GraphError("Must provide at least one input tensor.")
+    if not devices:
+        raise GraphError("Must provide at least one device.")
+    targets = [DeviceRef.parse(d) for d in devices]
+    g = graph_of(*inputs)
+    values = _per_device(list(inputs), g, "shard_and_stack")
+    check_same_device(g, **{str(i): v for i, v in enumerate(values)})
+    for i, v in enumerate(values[1:], start=1):
+        if v.storage is not values[0].storage:
+            raise GraphError(f"All input tensors must have the same dtype. Input 0 has dtype {values[0].storage.name}, "
+                             f"but input {i} has dtype {v.storage.name}")
+    for i, v in enumerate(values[1:], start=1):
+        if v.shape != values[0].shape:
+            raise GraphError(f"All input tensors must have the same shape. Input 0 has shape "
+                             f"{_shape_text(values[0].shape)}, but input {i} has shape {_shape_text(v.shape)}")
+    rank = values[0].rank
+    if not -rank <= axis < rank:
+        raise AxisError(f"Axis must be in range [-{rank}, {rank}), got {axis}")
+    off_host = {str(i): v for i, v in enumerate(values) if not v.device.is_cpu()}
+    if off_host:
+        raise GraphError("Input value must be on the host device\n" + "\n".join(
+            f"    {k}: {_max_type(v)}" for k, v in off_host.items()) + "\n  (transfer them to the CPU first)")
+    axis = axis + rank if axis < 0 else axis
+    length = values[0].shape[axis]
+    n = len(targets)
+    if isinstance(length, int) and length % n:
+        raise GraphError(f"Dimension size along axis {axis} ({length}) must be evenly divisible by number of "
+                         f"devices ({n})")
+    if not isinstance(length, int):
+        raise GraphError(f"shard_and_stack along axis {axis} of {format_shape(values[0].shape)}: latticecast splits a "
+                         "static axis only; rebind it to a size first (x.rebind([...]))")
+    chunk = length // n
+    out: list[Value] = []
+    for i, d in enumerate(targets):
+        index: list[Any] = [slice(None)] * rank
+        index[axis] = slice(i * chunk, (i + 1) * chunk)
+        pieces = [unsqueeze(v[tuple(index)], 0) for v in values]
+        out.append(g.place(concat(pieces, 0) if len(pieces) > 1 else pieces[0], d))
+    return out
+
+
+def allgather(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], axis: int = 0,
+              group_size: int | None = None) -> list[Value]:
+    """Every device's input, concatenated along ``axis``, on every device (MAX's ``ops.allgather``).
+
+    In a graph over a mesh (``Graph(..., mesh=...)``) the inputs are the mesh's shards (see the
+    module); otherwise each input lives on its own device, and output ``i`` is on input ``i``'s device.
+
+    Args:
+        inputs: One tensor per device, in device order.
+        signal_buffers: One signal buffer per input (:class:`latticecast.max.nn.Signals`; counted only).
+        axis: The axis to concatenate along.
+        group_size: Devices per independent group (contiguous); default all of them.
+
+    Returns:
+        One value per input: the concatenation of its group's inputs, on the input's device.
+
+    Raises:
+        GraphError: The counts, ranks, dtypes or other sizes differ, a device repeats, or
+            ``group_size`` does not divide the inputs.
+        AxisError: ``axis`` is out of range (an ``IndexError``, as in MAX).
+
+    Example:
+        >>> from latticecast import DType, DeviceRef, Graph, TensorType, ops
+        >>> from latticecast.max.nn import Signals
+        >>> devices = [DeviceRef.GPU(0), DeviceRef.GPU(1)]
+        >>> types = [TensorType(DType.float32, [3, 2], d) for d in devices] + Signals(devices).input_types()
+        >>> with Graph("allgather", input_types=types) as g:
+        ...     out = ops.allgather(g.inputs[:2], [b.buffer for b in g.inputs[2:]], axis=1)
+        >>> [(v.shape, v.device) for v in out]
+        [((3, 4), gpu:0), ((3, 4), gpu:1)]
+    """
+    values = list(inputs)
+    buffers = list(signal_buffers)
+    if values and graph_of(*values).layout is not None:
+        return _mesh_allgather(values, buffers, axis, group_size)
+    return _allgather(values, buffers, axis, group_size)
+
+
+def allreduce_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any],
+                  group_size: int | None = None) -> list[Value]:
+    """The sum of every device's input, on every device (MAX's ``ops.allreduce.sum``).
+
+    Args:
+        inputs: One tensor per device, of one shape and dtype.
+        signal_buffers: One signal buffer per input (:class:`latticecast.max.nn.Signals`; counted only).
+        group_size: Devices per independent group (contiguous); default all of them.
+
+    Returns:
+        One value per input: its group's sum, on the input's device.
+
+    Raises:
+        GraphError: The counts, dtypes or shapes differ, a device repeats, or ``group_size`` does not
+            divide the inputs.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, DeviceRef, Graph, TensorType, ops
+        >>> from latticecast.max.nn import Signals
+        >>> devices = [DeviceRef.CPU(0), DeviceRef.GPU(0)]
+        >>> types = [TensorType(DType.float32, [2], d) for d in devices] + Signals(devices).input_types()
+        >>> with Graph("allreduce", input_types=types) as g:
+        ...     out = ops.allreduce.sum(g.inputs[:2], [b.buffer for b in g.inputs[2:]])
+        >>> [v.device for v in out]
+        [cpu:0, gpu:0]
+    """
+    values = list(inputs)
+    buffers = list(signal_buffers)
+    if values and graph_of(*values).layout is not None:
+        return _mesh_allreduce_sum(values, buffers, group_size)
+    return _allreduce(values, buffers, group_size)
+
+
+def reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], axis: int = 0,
+                      group_size: int | None = None) -> list[Value]:
+    """The sum of every device's input, split along ``axis``: part ``i`` on device ``i``
+    (MAX's ``ops.reducescatter.sum``). As in MAX, an axis that does not divide evenly gives the first
+    devices of a group one row more.
+
+    Args:
+        inputs: One tensor per device, of one shape and dtype.
+        signal_buffers: One signal buffer per input (:class:`latticecast.max.nn.Signals`; counted only).
+        axis: The axis to split the sum along.
+        group_size: Devices per independent group (contiguous); default all of them.
+
+    Returns:
+        One value per input: its part of its group's sum, on the input's device.
+
+    Raises:
+        GraphError: The counts, dtypes, ranks or shapes differ, a device repeats, ``group_size`` does
+            not divide the inputs, or ``axis`` is out of range.
+
+    Example:
+        >>> from latticecast import DType, DeviceRef, Graph, TensorType, ops
+        >>> from latticecast.max.nn import Signals
+        >>> devices = [DeviceRef.GPU(0), DeviceRef.GPU(1)]
+        >>> types = [TensorType(DType.float32, [5, 2], d) for d in devices] + Signals(devices).input_types()
+        >>> with Graph("reducescatter", input_types=types) as g:
+        ...     out = ops.reducescatter.sum(g.inputs[:2], [b.buffer for b in g.inputs[2:]])
+        >>> [(v.shape, v.device) for v in out]
+        [((3, 2), gpu:0), ((2, 2), gpu:1)]
+    """
+    values = list(inputs)
+    buffers = list(signal_buffers)
+    if values and graph_of(*values).layout is not None:
+        return _mesh_reducescatter_sum(values, buffers, axis, group_size)
+    return _reducescatter(values, buffers, axis, group_size)
+
+
+def distributed_broadcast(input: TensorValueLike, signal_buffers: Iterable[Any]) -> list[Value]:
+    """``input`` on every device (MAX's ``ops.distributed_broadcast``): the input's device is the root.
+
+    Args:
+        input: The tensor to broadcast.
+        signal_buffers: One signal buffer per device (:class:`latticecast.max.nn.Signals`); their devices
+            are the ones the input goes to, in order (in a graph over a mesh: one per mesh device).
+
+    Returns:
+        One value per signal buffer: ``input`` on its device.
+
+    Raises:
+        GraphError: There are no signal buffers, the input's device has none, or their devices repeat.
+
+    Example:
+        >>> from latticecast import DType, DeviceRef, Graph, TensorType, ops
+        >>> from latticecast.max.nn import Signals
+        >>> devices = [DeviceRef.GPU(0), DeviceRef.GPU(1)]
+        >>> types = [TensorType(DType.float32, [2], devices[1])] + Signals(devices).input_types()
+        >>> with Graph("broadcast", input_types=types) as g:
+        ...     out = ops.distributed_broadcast(g.inputs[0], [b.buffer for b in g.inputs[1:]])
+        >>> [v.device for v in out]
+        [gpu:0, gpu:1]
+    """
+    buffers = list(signal_buffers)
+    if graph_of(input).layout is not None:
+        return _mesh_distributed_broadcast(input, buffers)
+    return _broadcast(input, buffers)
 
 
 allreduce = SimpleNamespace(sum=allreduce_sum)

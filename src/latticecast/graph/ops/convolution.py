@@ -37,7 +37,8 @@ from ...errors import DomainError, GraphError, PromotionError
 from ...op_rules import CONVOLUTION, decide
 from ..value import TensorValueLike, Value
 from .elementwise import add
-from .operands import Literal, convert, graph_of, operand, with_op
+from .external import check_same_device
+from .operands import Literal, WeakArray, convert, graph_of, operand, realize, with_op
 from .shape import format_shape
 
 __all__ = ["conv", "conv2d", "conv3d", "conv2d_transpose"]
@@ -66,15 +67,18 @@ def _ints(values: Any, n: int, what: str, name: str, *, minimum: int) -> list[in
 def _operands(x: TensorValueLike, filter: TensorValueLike, what: str) -> tuple[Value, Value]:
     """The input and the filter converted to their promoted dtype (as a matrix product's)."""
     g = graph_of(x, filter)
-    a, b = operand(x, g), operand(filter, g)
+    # a NumPy array is weak where the policy makes NumPy values weak (MAX: a NumPy filter takes the input's dtype)
+    a, b = operand(x, g, promotes=True), operand(filter, g, promotes=True)
     if isinstance(a, Literal) or isinstance(b, Literal):
         raise GraphError(f"{what} needs an input and a filter that are tensors, not a Python scalar")
+    check_same_device(g, x=a, filter=b)
     try:
         d = decide(g.policy, CONVOLUTION, [a.ptype, b.ptype])
     except (PromotionError, DomainError) as e:
         raise with_op(what, e) from None
+    values = [realize(g, v, d.target, v.shape) if isinstance(v, WeakArray) else v for v in (a, b)]
     return tuple(v if v.storage is d.target and not v.is_weak else convert(v, d.target)  # type: ignore[return-value]
-                 for v in (a, b))
+                 for v in values)
 
 
 def _window_size(size: "int | SymbolicDim", lo: int, hi: int, kernel: int, stride: int, dilation: int,

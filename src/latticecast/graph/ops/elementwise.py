@@ -24,6 +24,7 @@ from ...errors import DomainError, PromotionError
 from ...op_rules import FLOAT_FUNCTION, FLOOR_DIVIDE, INEXACT_BINARY, STABLEHLO, TRUE_DIVIDE, OpRule, decide
 from ...weak import PType, Weak
 from ..value import TensorValueLike, Value
+from .external import check_same_device
 from .selection import where
 from .operands import (Literal, Promoted, WeakArray, broadcast_shapes, constant_value, convert, decide_operands,
                         graph_of, operand, promote, realize, fast_operands, unary_operand, with_op,
@@ -46,6 +47,8 @@ __all__ = [
 def _emit(p: Promoted, name: str, attributes: Mapping[str, ir.Attribute] | None = None) -> Value:
     """The op ``name`` on promoted operands; its result type and weakness are the decision's."""
     g = p.values[0].graph
+    if len(g.devices) > 1 and len(p.values) == 2:  # MAX's check of a binary op, after promotion
+        check_same_device(g, lhs=p.values[0], rhs=p.values[1])
     d = p.decision
     op = g._add_op(name, [g.tc.tensor(d.result, p.shape)], [v.ir for v in p.values], attributes,
                    weak=d.result_weak)
@@ -60,6 +63,8 @@ def _binary(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str,
         return _emit(promote(rule, symbol, x, y), name, attributes)
     d, a, b = fast
     g = a.graph
+    if len(g.devices) > 1:
+        check_same_device(g, lhs=a, rhs=b)
     shape = a.shape
     op = g._add_op(name, [g.tc.tensor(d.result, shape)], [a.ir, b.ir], attributes, weak=d.result_weak)
     return Value(g, op.result, d.result_ptype, shape, d.result)
@@ -222,6 +227,7 @@ def _extremum(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str) ->
     p = promote(STABLEHLO[name], symbol, x, y)
     if not p.decision.target.is_complex:
         return _emit(p, name)
+    check_same_device(p.values[0].graph, lhs=p.values[0], rhs=p.values[1])
     # NumPy and JAX order complex numbers lexicographically (real part, then imaginary part);
     # StableHLO's maximum/minimum compare real parts only. The parts are read off the operands
     # at the promoted type, so they are converted here rather than by the pass.
@@ -1241,3 +1247,68 @@ def cast(x: TensorValueLike, dtype: DTypeLike) -> Value:
         if v.storage is d:
             return v
     return convert(v, d)
+
+
+def _skipping_nan(x: TensorValueLike, y: TensorValueLike, largest: bool) -> Value:
+    """MAX's elementwise ``max(x, y)``/``min(x, y)``: a NaN loses to a number (NumPy's ``fmax``/``fmin``);
+    :func:`maximum`/:func:`minimum` keep NumPy's NaN-propagating meaning."""
+    p = promote(STABLEHLO["stablehlo.maximum" if largest else "stablehlo.minimum"], "max" if largest else "min",
+                x, y)
+    target = p.decision.target
+    if not target.is_inexact or target.is_complex:
+        return (maximum if largest else minimum)(*p.values)
+    # the NaN test reads each operand at the promoted type, so it is converted here, not by the pass
+    a, b = (convert(v, target) for v in p.values)
+    return where(bitwise_or((greater if largest else less)(a, b), not_equal(b, b)), a, b)
+
+
+def max(x: TensorValueLike, y: TensorValueLike) -> Value:  # noqa: A001  # MAX's ops.elementwise.max
+    """MAX's ``ops.elementwise.max(x, y)``: the elementwise maximum after promotion, a NaN losing to a
+    number (NumPy's ``fmax``); ``ops.max(x, y)`` is this, ``ops.max(x)`` the reduction.
+
+    Args:
+        x: An operand: a graph value, a Python or NumPy number, an array.
+        y: The other.
+
+    Returns:
+        A value of the promoted dtype and the broadcast shape.
+
+    Raises:
+        PromotionError: The policy defines no promotion of ``x`` and ``y``.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType
+        >>> from latticecast.graph.ops import elementwise
+        >>> with Graph("fmax", input_types=[TensorType(DType.float32, [3])]) as g:
+        ...     g.output(elementwise.max(g.inputs[0], 1.0))
+        >>> g.compile()(np.array([0.0, np.nan, 2.0], np.float32))[0].tolist()
+        [1.0, 1.0, 2.0]
+    """
+    return _skipping_nan(x, y, True)
+
+
+def min(x: TensorValueLike, y: TensorValueLike) -> Value:  # noqa: A001  # MAX's ops.elementwise.min
+    """MAX's ``ops.elementwise.min(x, y)``: the elementwise minimum after promotion, a NaN losing to a
+    number (NumPy's ``fmin``).
+
+    Args:
+        x: An operand: a graph value, a Python or NumPy number, an array.
+        y: The other.
+
+    Returns:
+        A value of the promoted dtype and the broadcast shape.
+
+    Raises:
+        PromotionError: The policy defines no promotion of ``x`` and ``y``.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType
+        >>> from latticecast.graph.ops import elementwise
+        >>> with Graph("fmin", input_types=[TensorType(DType.float32, [3])]) as g:
+        ...     g.output(elementwise.min(g.inputs[0], 1.0))
+        >>> g.compile()(np.array([0.0, np.nan, 2.0], np.float32))[0].tolist()
+        [0.0, 1.0, 1.0]
+    """
+    return _skipping_nan(x, y, False)

@@ -2,21 +2,25 @@
 
 ``constant_external`` is MAX's lower-level spelling of a :class:`~latticecast.graph.weight.Weight`:
 the value is supplied when the graph is loaded (``weights_registry``), and two calls with one name
-and one type are one weight. ``assert_same_device`` is MAX's validation helper; a latticecast graph
-compiles for one device, so it only fails for values of different graphs' devices.
+and one type are one weight. ``assert_same_device`` is MAX's validation helper, which the ops that
+take several tensors call as MAX's do (:func:`check_same_device`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ...dims import SymbolicDim
 from ...errors import GraphError
 from ...tensor_type import as_tensor_type
 from ..current import current_graph
 from ..value import Value
 from ..weight import Weight
 
-__all__ = ["assert_same_device", "constant_external"]
+if TYPE_CHECKING:
+    from ..graph import Graph
+
+__all__ = ["assert_same_device", "constant_external", "check_same_device"]
 
 
 def constant_external(name: str, type: Any, align: int | None = None, is_placeholder: bool = False) -> Value:
@@ -60,8 +64,59 @@ def constant_external(name: str, type: Any, align: int | None = None, is_placeho
     return g.add_weight(Weight(name, t.dtype, list(t.shape), device=t.device, align=align))
 
 
+def _max_type(v: Any) -> str:
+    """``v``'s type as MAX prints a ``TensorType``: ``TensorType(dtype=float32, shape=[Dim(3)], device=cpu:0)``."""
+    dims = ", ".join(f"Dim({d.name!r})" if isinstance(d, SymbolicDim) else f"Dim({d})" for d in v.shape)
+    dtype = getattr(v, "dtype", None)
+    return f"TensorType(dtype={getattr(dtype, 'name', dtype)}, shape=[{dims}], device={v.device})"
+
+
+def _device_error(named: dict[str, Any]) -> GraphError:
+    listed = "\n".join(f"    {k}: {_max_type(v) if hasattr(v, 'shape') else getattr(v, 'device', None)}"
+                       for k, v in named.items())
+    return GraphError("Input values must be on the same device\n" + listed + "\n  (latticecast: move them to one "
+                      "device first, x.to(device) or ops.transfer_to(x, device))")
+
+
+def check_same_device(g: "Graph", **named: Any) -> None:
+    """MAX's device check of an op's tensor operands, cheap where it has nothing to decide: a graph on one
+    device passes at once, and a value made from constants alone (a Python scalar's) goes with the others.
+
+    Args:
+        g: The operands' graph.
+        **named: The operands by the names MAX's message gives them (``lhs``, ``rhs``, ``x``, ...).
+
+    Raises:
+        GraphError: A ``ValueError`` as MAX's: the operands are on different devices.
+
+    Example:
+        >>> from latticecast import DType, DeviceRef, Graph, TensorType, ops
+        >>> from latticecast.graph.ops.external import check_same_device
+        >>> with Graph("g", input_types=[TensorType(DType.float32, [2]), TensorType(DType.float32, [2], "gpu")]) as g:
+        ...     check_same_device(g, lhs=g.inputs[0], rhs=ops.constant(1.0, DType.float32))
+        ...     check_same_device(g, lhs=g.inputs[0], rhs=g.inputs[1])
+        Traceback (most recent call last):
+          ...
+        latticecast.errors.GraphError: Input values must be on the same device
+            lhs: TensorType(dtype=float32, shape=[Dim(2)], device=cpu:0)
+            rhs: TensorType(dtype=float32, shape=[Dim(2)], device=gpu:0)
+          (latticecast: move them to one device first, x.to(device) or ops.transfer_to(x, device))
+    """
+    if len(g.devices) == 1:
+        return
+    seen = None
+    for v in named.values():
+        here = g.device_of(v.ir)
+        if here is None:
+            continue
+        if seen is None:
+            seen = here
+        elif here != seen:
+            raise _device_error(named)
+
+
 def assert_same_device(*values: Any, **named_values: Any) -> None:
-    """Raise when the given values are not all on one device (MAX's check; a graph here has one).
+    """Raise when the given values are not all on one device (MAX's check).
 
     Args:
         *values: Graph values.
@@ -79,5 +134,4 @@ def assert_same_device(*values: Any, **named_values: Any) -> None:
     named = {**{str(i): v for i, v in enumerate(values)}, **named_values}
     devices = {str(getattr(v, "device", None)) for v in named.values()}
     if len(devices) > 1:
-        listed = "\n".join(f"    {k}: {getattr(v, 'device', None)}" for k, v in named.items())
-        raise GraphError("Input values must be on the same device\n" + listed)
+        raise _device_error(named)

@@ -45,6 +45,7 @@ from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, iota, shape_value
 from .elementwise import add, floor_divide, less, logical_not, not_equal, remainder
+from .external import check_same_device
 from .operands import convert, decide_operands, graph_of, unary_operand
 from .reduction import _Body
 from .selection import where
@@ -152,6 +153,7 @@ def gather(input: TensorValueLike, indices: TensorValueLike, axis: int) -> Value
     v = unary_operand(input, "gather")
     i = _indices(indices, "gather")
     a = normalize_axis(axis, v.rank, "gather")
+    check_same_device(v.graph, input=v, indices=i)
     window = _static_window(v, [1 if d == a else n for d, n in enumerate(v.shape)], "gather")
     out_shape = v.shape[:a] + i.shape + v.shape[a + 1:]
     offset_dims = list(range(a)) + list(range(a + i.rank, len(out_shape)))
@@ -267,6 +269,7 @@ def gather_nd(input: TensorValueLike, indices: TensorValueLike, batch_dims: int 
     """
     v = unary_operand(input, "gather_nd")
     i = _indices(indices, "gather_nd")
+    check_same_device(v.graph, input=v, indices=i)
     b, k = _nd_layout(v, i, batch_dims, "gather_nd")
     k = int(k)
     coords = _nd_wrapped(i, v.shape[b:b + k])
@@ -368,6 +371,7 @@ def _elements(input: TensorValueLike, updates: TensorValueLike, indices: TensorV
     what = "scatter" + (f"_{combine}" if combine else "")
     v, u = _scatter_operands(input, updates, what)
     i = _indices(indices, what)
+    check_same_device(v.graph, input=v, updates=u, indices=i)
     a = normalize_axis(axis, v.rank, what)
     if i.shape != u.shape:
         raise GraphError(f"{what}: indices of shape {format_shape(i.shape)} must have the shape of the updates "
@@ -386,6 +390,7 @@ def _nd(input: TensorValueLike, updates: TensorValueLike, indices: TensorValueLi
     what = "scatter_nd" + (f"_{combine}" if combine else "")
     v, u = _scatter_operands(input, updates, what)
     i = _indices(indices, what)
+    check_same_device(v.graph, input=v, updates=u, indices=i)
     _, k = _nd_layout(v, i, 0, what)
     want = i.shape[:-1] + v.shape[k:]
     if u.shape != want:

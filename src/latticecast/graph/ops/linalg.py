@@ -21,6 +21,7 @@ from ...op_rules import STABLEHLO, decide
 from ..value import TensorValueLike, Value
 from .dynamic import iota
 from .elementwise import bitwise_and, greater_equal, invert, less_equal, multiply, subtract
+from .external import check_same_device
 from .operands import Literal, broadcast, broadcast_shapes, constant_value, convert, graph_of, operand, with_op
 from .selection import where
 from .shape import _reshaped, format_shape, squeeze, unsqueeze
@@ -63,6 +64,7 @@ def matmul(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     a, b = operand(lhs, g), operand(rhs, g)
     if isinstance(a, Literal) or isinstance(b, Literal):
         raise GraphError("matmul needs two tensors, not a Python scalar")
+    check_same_device(g, lhs=a, rhs=b)
     if a.rank == 0 or b.rank == 0:
         raise GraphError("@ needs tensors of rank 1 or more; use * for scalars")
     try:  # decided like every op, but not broadcast: contraction shapes differ by design
@@ -133,6 +135,7 @@ def outer(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     if isinstance(a, Literal) or isinstance(b, Literal) or a.rank != 1 or b.rank != 1:
         raise GraphError(f"outer takes two rank-1 values, not shapes {format_shape(a.shape)} and "
                          f"{format_shape(b.shape)}; flatten them first (x.flatten())")
+    check_same_device(g, lhs=a, rhs=b)
     return multiply(_reshaped(a, (a.shape[0], 1)), _reshaped(b, (1, b.shape[0])))
 
 

@@ -29,13 +29,11 @@ from jaxlib.mlir.dialects import stablehlo
 from ...dims import SymbolicDim
 from ...dtypes import DType
 from ...errors import DomainError, GraphError
-from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .dynamic import iota
-from .elementwise import (bitwise_or, divide, floor_divide, greater, less, maximum, minimum, multiply, not_equal,
-                          sqrt, subtract)
-from .operands import checked_unary_operand, constant_value, convert, promote, unary_operand
-from .selection import where
+from . import elementwise as _elementwise
+from .elementwise import divide, floor_divide, maximum, minimum, multiply, sqrt, subtract
+from .operands import checked_unary_operand, constant_value, convert, unary_operand
 from .shape import _reshaped, normalize_axis
 
 __all__ = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "var", "stdev",
@@ -144,16 +142,28 @@ def _extreme(v: Value, largest: bool) -> Any:
     return d.min_value if largest else d.max_value
 
 
+def _finite_extreme(v: Value, largest: bool) -> Any:
+    """The start of MAX's max (min) reduction: the dtype's lowest (highest) finite value (float32's
+    -3.4028235e38, not -inf: measured, MAX's max over an empty axis gives it)."""
+    d = v.storage
+    if d.is_bool:
+        return not largest
+    return d.min_value if largest else d.max_value
+
+
 def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, what: str,
               skip_nan: bool = False) -> Value:
     """The largest (smallest) element. With ``skip_nan`` (MAX's ``max``/``min``) a NaN counts only where
     every element is NaN, as MAX's kernels do; otherwise a NaN wins (NumPy's ``max``)."""
     v, _ = checked_unary_operand(x, what)
     axes = axes_of(v, what)
-    if any(isinstance(v.shape[a], int) and v.shape[a] == 0 for a in axes):
-        # MAX 26.7 (measured): the dtype's lowest (highest) finite value, where its kernels start
-        lowest = (not largest) if v.storage.is_bool else v.storage.min_value if largest else v.storage.max_value
-        return _reduce(v, axes, "stablehlo.maximum" if largest else "stablehlo.minimum", lowest, keepdims)
+    empty = [a for a in axes if isinstance(v.shape[a], int) and v.shape[a] == 0]
+    if empty and skip_nan:  # MAX's max/min of nothing: the dtype's lowest (highest) finite value, as MAX gives
+        return _reduce(v, axes, "stablehlo.maximum" if largest else "stablehlo.minimum", _finite_extreme(v, largest),
+                       keepdims)
+    if empty:
+        raise GraphError(f"{what} over axis {empty[0]} of length 0 has no value (it has no identity): "
+                         "reduce a non-empty axis, or use sum")
     if skip_nan and v.storage.has_nan:  # without NaN (float6, float4) it is the plain max
         def body(b: _Body, x: ir.Value[ir.Type], y: ir.Value[ir.Type]) -> ir.Value[ir.Type]:  # x unless y is the better number
             pick = b.logical("or", b.compare(x, y, "GT" if largest else "LT"), b.compare(y, y, "NE"))
@@ -161,19 +171,6 @@ def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, w
         return _reduce(v, axes, body, np.nan, keepdims)  # NaN is the identity of a NaN-skipping max
     return _reduce(v, axes, "stablehlo.maximum" if largest else "stablehlo.minimum", _extreme(v, largest),
                    keepdims)
-
-
-def _skipping_nan(x: TensorValueLike, y: TensorValueLike, largest: bool) -> Value:
-    """MAX's elementwise ``max(x, y)``/``min(x, y)``: a NaN loses to a number (NumPy's ``fmax``/``fmin``);
-    :func:`maximum`/:func:`minimum` keep NumPy's NaN-propagating meaning."""
-    p = promote(STABLEHLO["stablehlo.maximum" if largest else "stablehlo.minimum"], "max" if largest else "min",
-                x, y)
-    target = p.decision.target
-    if not target.is_inexact or target.is_complex:
-        return (maximum if largest else minimum)(*p.values)
-    # the NaN test reads each operand at the promoted type, so it is converted here, not by the pass
-    a, b = (convert(v, target) for v in p.values)
-    return where(bitwise_or((greater if largest else less)(a, b), not_equal(b, b)), a, b)
 
 
 def _count(v: Value, axes: list[int]) -> Value:
@@ -340,7 +337,7 @@ def max(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | Non
                          skip_nan=True)
     if axis is not None:
         raise GraphError("max(x, y) is elementwise: axis is not allowed (reduce with max(x, axis=...))")
-    return _skipping_nan(x, y, True)
+    return _elementwise.max(x, y)
 
 
 def min(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | None = None) -> Value:
@@ -382,7 +379,7 @@ def min(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | Non
                          skip_nan=True)
     if axis is not None:
         raise GraphError("min(x, y) is elementwise: axis is not allowed (reduce with min(x, axis=...))")
-    return _skipping_nan(x, y, False)
+    return _elementwise.min(x, y)
 
 
 def var(x: TensorValueLike, axis: int = -1) -> Value:

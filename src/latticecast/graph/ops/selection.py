@@ -6,6 +6,7 @@ from ...dtypes import DType
 from ...errors import DomainError
 from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
+from .external import check_same_device
 from .operands import Literal, broadcast, broadcast_shapes, constant_value, graph_of, operand, promote
 
 __all__ = ["where", "select", "clamp"]
@@ -50,6 +51,7 @@ def where(condition: TensorValueLike, x: TensorValueLike, y: TensorValueLike) ->
         raise DomainError(f"where needs a bool condition, not {c.storage.name}; compare it first "
                              "(e.g. x != 0)")
     p = promote(STABLEHLO["stablehlo.select"], "where", x, y, graph=g)
+    check_same_device(g, condition=c, x=p.values[0], y=p.values[1])
     shape = broadcast_shapes(c.shape, p.shape)
     cv = broadcast(c, shape)
     a, b = (broadcast(v, shape, implicit=True) for v in p.values)

@@ -21,6 +21,7 @@ from ...dtypes import DType
 from ...errors import AxisError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, shape_value
+from .external import check_same_device
 from .operands import Literal, broadcast, graph_of, operand, unary_operand
 
 __all__ = ["reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat",
@@ -378,6 +379,7 @@ def concat(original_vals: Iterable[TensorValueLike], axis: int = 0) -> Value:
             raise GraphError(f"concat along axis {axis}: shapes {', '.join(format_shape(v.shape) for v in vals)} "
                              "differ on another axis")
     joined = [v.shape[a] for v in vals]
+    check_same_device(vals[0].graph, **{str(i): v for i, v in enumerate(vals)})
     if len(vals) == 1:
         return vals[0]
     shape = vals[0].shape[:a] + (_sum(joined),) + vals[0].shape[a + 1:]  # algebraic if one is symbolic, as MAX
@@ -495,34 +497,31 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
 def transfer_to(x: TensorValueLike, device: DeviceRefLike) -> Value:
     """``x`` on ``device`` (MAX's ``ops.transfer_to``, ``x.to(device)``).
 
-    latticecast compiles a graph for one device, so this is the value itself when ``device``
-    is the graph's, and an error otherwise.
+    The value itself when it is on ``device`` already; otherwise the value on ``device`` (see
+    :meth:`Graph.place <latticecast.graph.graph.Graph.place>`): ops on it then run there, and
+    the graph becomes a multi-device graph (docs/sharding.rst, "Multi-device graphs").
 
     Args:
         x: The value: a graph :class:`~latticecast.Value` (or a NumPy array, taken as a constant).
         device: A :class:`~latticecast.DeviceRef` or a spelling such as ``"cpu"`` or ``"gpu:0"``.
 
     Returns:
-        ``x``.
+        ``x`` on ``device``.
 
     Raises:
-        GraphError: ``device`` is not the graph's device.
+        GraphError: ``device`` is not a device.
 
     Example:
         >>> from latticecast import DType, Graph, TensorType, ops
         >>> with Graph("transfer_to", input_types=[TensorType(DType.float32, [2, 3])]) as g:
         ...     x = g.inputs[0]
         ...     y = ops.transfer_to(x, "cpu")
-        >>> y.shape
-        [Dim(2), Dim(3)]
+        ...     z = ops.transfer_to(x, "gpu:1")
+        >>> y is x, z.device, g.devices
+        (True, gpu:1, [cpu:0, gpu:1])
     """
     v = unary_operand(x, "transfer_to")
-    target = DeviceRef.parse(device)
-    if target != v.graph.device:
-        raise GraphError(f"transfer to {target}: graph {v.graph.name!r} runs on {v.graph.device}, and latticecast "
-                         "compiles a graph for one device; give the input types the device you want (or compile "
-                         "with g.compile(device=...))")
-    return v
+    return v.graph.place(v, DeviceRef.parse(device))
 
 
 def shape_to_tensor(shape: Iterable[Any]) -> Value:
@@ -575,7 +574,9 @@ def as_interleaved_complex(x: TensorValueLike) -> Value:
         raise GraphError("as_interleaved_complex needs a value with at least one axis (pairs of real, imag)")
     last = v.shape[-1]
     if not isinstance(last, int):
-        raise DimensionError(f"as_interleaved_complex: the last dimension ({last}) must be static; rebind it to a size")
+        raise TypeError(f"as_interleaved_complex: The last dimension must be static (it is {last}); rebind "
+                        "it to a size")
     if int(last) % 2:
-        raise GraphError(f"as_interleaved_complex: the last dimension ({last}) must be divisible by 2")
+        raise GraphError(f"as_interleaved_complex: The last dimension must be divisible by 2 (it is {last}); pad or "
+                         "slice it to an even size")
     return reshape(v, [*v.shape[:-1], int(last) // 2, 2])

@@ -26,7 +26,31 @@ from .elementwise import cos, multiply
 from .operands import Literal, constant_value, graph_of, operand
 from .shape import concat, format_shape, normalize_axis, transpose
 
-__all__ = ["hann_window", "irfft"]
+__all__ = ["Normalization", "hann_window", "irfft"]
+
+
+class Normalization(Enum):
+    """How :func:`irfft` scales its result (MAX's ``max.graph.ops.irfft.Normalization``): ``BACKWARD``
+    divides by ``n`` (the default), ``ORTHO`` by ``sqrt(n)``, ``FORWARD`` not at all. A member equals
+    its name as a string, as in MAX.
+
+    Example:
+        >>> from latticecast.graph.ops.signal import Normalization
+        >>> Normalization.ORTHO == "ortho", Normalization("forward")
+        (True, <Normalization.FORWARD: 'forward'>)
+    """
+
+    BACKWARD = "backward"
+    ORTHO = "ortho"
+    FORWARD = "forward"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Normalization):
+            return self.value == other.value
+        return isinstance(other, str) and self.value == other
+
+    def __hash__(self) -> int:
+        return hash(self.value)
 
 
 def hann_window(window_length: int, device: DeviceRefLike = None, periodic: bool = True,
@@ -37,7 +61,7 @@ def hann_window(window_length: int, device: DeviceRefLike = None, periodic: bool
 
     Args:
         window_length: The number of samples, a non-negative int.
-        device: The device; when given, it must be the graph's.
+        device: The device the window lives on (default: the graph's first device).
         periodic: A window for spectral analysis (its next sample would repeat the first); ``False``:
             a symmetric window.
         dtype: The window's float dtype.
@@ -46,7 +70,7 @@ def hann_window(window_length: int, device: DeviceRefLike = None, periodic: bool
         A 1-D value of ``window_length`` elements of ``dtype``.
 
     Raises:
-        GraphError: ``window_length`` is not a non-negative int, or ``device`` is not the graph's.
+        GraphError: ``window_length`` is not a non-negative int.
 
     Example:
         >>> import numpy as np
@@ -62,15 +86,14 @@ def hann_window(window_length: int, device: DeviceRefLike = None, periodic: bool
         raise GraphError(f"window_length must be an integer, got {type(window_length).__name__}")
     if window_length < 0:
         raise GraphError("window_length must be non-negative")
-    _placed(device, "hann_window")
     g = current_graph()
     d = DType.parse(dtype)
     if window_length <= 1:
-        return constant_value(g, np.ones(window_length, d.np_dtype), d)
+        return _placed(constant_value(g, np.ones(window_length, d.np_dtype), d), device)
     span = window_length if periodic else window_length - 1
     k = constant_value(g, np.arange(window_length, dtype=d.np_dtype), d)
     angle = multiply(k, constant_value(g, 2 * math.pi / span, d))
-    return multiply(cos(angle), constant_value(g, -0.5, d)) + constant_value(g, 0.5, d)
+    return _placed(multiply(cos(angle), constant_value(g, -0.5, d)) + constant_value(g, 0.5, d), device)
 
 
 _NORMALIZATIONS = ("backward", "ortho", "forward")
@@ -79,7 +102,8 @@ _NORMALIZATIONS = ("backward", "ortho", "forward")
 def _normalization(normalization: Any) -> str:
     name = normalization.value if isinstance(normalization, Enum) else normalization
     if name not in _NORMALIZATIONS:
-        raise GraphError(f"Invalid normalization: {normalization!r}; use one of {', '.join(_NORMALIZATIONS)}")
+        raise GraphError(f"Invalid normalization: {name}; use one of {', '.join(_NORMALIZATIONS)} (or a "
+                         "Normalization member)")
     return str(name)
 
 

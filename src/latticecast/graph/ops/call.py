@@ -1,0 +1,68 @@
+"""``call`` (MAX's ``ops.call``): a subgraph (:meth:`Graph.add_subgraph <latticecast.Graph.add_subgraph>`) called
+with ``func.call``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import GraphError
+from ..current import current_graph
+from ..value import Value
+from .operands import as_value
+from .shape import format_shape
+
+__all__ = ["call"]
+
+
+def call(graph: Any, *args: Any, prefix: str = "") -> list[Value]:
+    """Call the subgraph ``graph`` on ``args`` in the current graph (``func.call @name``).
+
+    Args:
+        graph: A subgraph made with ``add_subgraph`` of the current graph (or of a graph it is a subgraph of),
+            with its output given.
+        *args: One value per input of the subgraph, each of its input's dtype and shape.
+        prefix: MAX's weight-name prefix for a subgraph's placeholder weights; a subgraph here has no weights,
+            so it must be empty.
+
+    Returns:
+        The subgraph's outputs, as values of the current graph.
+
+    Raises:
+        GraphError: (a ``ValueError``) Another number of arguments, an argument of the wrong type, a
+            subgraph without output or of another module, or a ``prefix``.
+
+    Example:
+        >>> from latticecast.max import DType, Graph, TensorType, ops
+        >>> t = TensorType(DType.int32, [3])
+        >>> with Graph("main", input_types=[t]) as g:
+        ...     with g.add_subgraph("double", input_types=[t]) as sub:
+        ...         sub.output(sub.inputs[0] * 2)
+        ...     ops.call(sub, g.inputs[0])[0].type == t
+        True
+    """
+    g = current_graph()
+    g.check_open()
+    from ..graph import _Subgraph
+
+    if not isinstance(graph, _Subgraph) or graph.root is not getattr(g, "root", g):
+        raise GraphError(f"call: {graph!r} is not a subgraph of this graph's module; make it with "
+                         f"g.add_subgraph(name, input_types=[...])")
+    if prefix:
+        raise GraphError(f"call: prefix={prefix!r} renames a subgraph's placeholder weights in MAX; a subgraph here "
+                         "has no weights (pass them as arguments), so leave prefix out")
+    types = graph.input_types
+    if len(args) != len(types):
+        raise GraphError(f"Expected {len(types)} args to call to {graph.name}, got {len(args)}; give one value per "
+                         f"input of {graph.name}({', '.join(str(t) for t in types)})")
+    values = [as_value(a, g, materialize=True) for a in args]
+    for i, (v, t) in enumerate(zip(values, types)):
+        if v.dtype != t.dtype or tuple(v.shape) != tuple(t.shape):
+            raise GraphError(f"Subgraph {graph.name} has wrong type for argument {i} (function type: "
+                             f"{t.dtype.name}{format_shape(t.shape)}, operand type: {v.dtype.name}"
+                             f"{format_shape(v.shape)}); cast or reshape the argument first")
+    outputs = graph.output_types
+    with g.context:
+        from jaxlib.mlir import ir
+        op = g._add_op("func.call", [g.tc.tensor(t.dtype, t.shape) for t in outputs], [v.ir for v in values],
+                       {"callee": ir.FlatSymbolRefAttr.get(graph.name)})
+    return [Value(g, r, t.dtype, tuple(t.shape)) for r, t in zip(op.results, outputs)]
