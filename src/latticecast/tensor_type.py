@@ -219,7 +219,7 @@ class TensorType(Type):
             >>> from latticecast import DType
             >>> from latticecast.tensor_type import TensorType
             >>> TensorType.from_mlir(TensorType(DType.int8, [2]).to_mlir())
-            TensorType(dtype=DType.int8, shape=(2,), device=cpu:0)
+            TensorType(dtype=DType.int8, shape=[Dim(2)], device=cpu:0)
         """
         from jaxlib.mlir import ir
 
@@ -279,7 +279,7 @@ class BufferType(Type):
     Example:
         >>> from latticecast.tensor_type import BufferType
         >>> BufferType("uint8", [16], "gpu:1")
-        BufferType(dtype=DType.uint8, shape=(16,), device=gpu:1)
+        BufferType(dtype=DType.uint8, shape=[Dim(16)], device=gpu:1)
     """
 
     dtype: DType
@@ -304,7 +304,7 @@ class BufferType(Type):
         Example:
             >>> from latticecast.tensor_type import BufferType
             >>> BufferType("int32", [4], "gpu:0").as_tensor()
-            TensorType(dtype=DType.int32, shape=(4,), device=gpu:0)
+            TensorType(dtype=DType.int32, shape=[Dim(4)], device=gpu:0)
         """
         return TensorType(self.dtype, self.shape, self.device)
 

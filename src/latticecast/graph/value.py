@@ -349,7 +349,7 @@ class BufferValue:
         >>> g = Graph("g", input_types=[TensorType(DType.float32, [2]), BufferType(DType.uint8, [8], "gpu:0")])
         >>> b = g.inputs[1].buffer
         >>> b.device, b.shape, g.devices
-        (gpu:0, (8,), [cpu:0, gpu:0])
+        (gpu:0, [Dim(8)], [cpu:0, gpu:0])
     """
 
     __slots__ = ("graph", "type")

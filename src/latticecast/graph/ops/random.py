@@ -55,7 +55,7 @@ def SeedType(device: DeviceRefLike) -> TensorType:  # noqa: N802  # MAX's name: 
         >>> from latticecast import DeviceRef
         >>> t = SeedType(DeviceRef.CPU())
         >>> t.dtype, list(t.shape), str(t.device)
-        (DType.uint64, [1], 'cpu:0')
+        (DType.uint64, [Dim(1)], 'cpu:0')
     """
     return TensorType(DType.uint64, [1], device)
 
@@ -115,7 +115,7 @@ def set_seed(seed: Any = 0) -> None:
         >>> with Graph("r", input_types=[ops.random.SeedType(DeviceRef.CPU())]) as g:
         ...     ops.random.set_seed(g.inputs[0])
         ...     ops.random.uniform(TensorType(DType.float32, [2], DeviceRef.CPU())).shape
-        (2,)
+        [Dim(2)]
     """
     g = current_graph()
     SEEDS[g] = _normalize_seed(g, seed)
