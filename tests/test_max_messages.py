@@ -152,14 +152,15 @@ def test_max_and_min_over_an_empty_axis_build_and_give_the_finite_extremes() -> 
     assert (big == np.finfo(np.float32).min).all() and small.tolist() == [[127, 127]]
 
 
-def test_integer_and_bool_means_do_not_overflow() -> None:
+def test_integer_means_wrap_as_max_s_and_bool_means_build() -> None:
+    # MAX 26.7 on the CPU (measured): the int8 mean of 200 hundreds is 0 (sum and count wrap in int8)
     with _graph(TensorType(DType.int8, [200]), TensorType(DType.bool, [2, 3])) as g:
         i, b = g.inputs
         out = ops.mean(i, 0), ops.mean(b, -1)
         assert [o.dtype for o in out] == [DType.int8, DType.bool]  # MAX keeps the dtype (measured)
         g.output(*out)
     m, all_true = g.compile()(np.full(200, 100, np.int8), np.array([[True, True, True], [True, False, True]]))
-    assert m.tolist() == [100] and all_true.tolist() == [[True], [False]]
+    assert m.tolist() == [0] and all_true.tolist() == [[True], [False]]
 
 
 def test_conv_numpy_filter_is_weak_and_strong_mismatch_is_max_refusal() -> None:

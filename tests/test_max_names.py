@@ -203,7 +203,7 @@ def test_indexing_is_max_indexing():
                                (5, "index 5 is out of range for axis 0 of size 2"),
                                (-3, "index -3 is out of range"),
                                ((slice(None), slice(1, 10)), "out of range .* does not clamp"),
-                               ((slice(None), slice(2, 1)), "comes after stop"),
+                               ((slice(None), slice(2, 1)), "start and stop should be increasing"),
                                ((0, 0, 0), "has 3 entries for a value of rank 2"),
                                ((Ellipsis, Ellipsis), "more than one"),
                                (1.0, "is not an index"),

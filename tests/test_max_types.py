@@ -45,8 +45,8 @@ def test_dims_refuse_what_is_not_one():
         StaticDim("n")
     with pytest.raises(lc.GraphError, match="int64"):
         StaticDim(2**63)
-    with pytest.raises(lc.GraphError, match="algebraic"):
-        AlgebraicDim()
+    with pytest.raises(TypeError, match="AlgebraicDim.__init__ only accepts .* got int"):
+        AlgebraicDim(5)  # MAX's message: an algebraic dimension comes from arithmetic on dimensions
 
 
 def test_a_shape_is_equal_to_a_list_of_its_dims():
@@ -127,7 +127,7 @@ def test_a_tensor_type_can_be_changed_and_is_checked():
 def test_a_shape_plus_a_list_is_a_shape_and_plus_a_tuple_a_tuple():
     s = Shape([2, "n"])
     assert type(s + [3]) is Shape and s + [3] == [2, "n", 3] and [1] + s == [1, 2, "n"]
-    assert type(s + (3,)) is tuple and type((1,) + s) is tuple
+    assert type(s + (3,)) is Shape and type((1,) + s) is Shape  # a list, as MAX's: + a tuple is a Shape too
 
 
 def test_dtype_enumerates_max_26_7s_members():

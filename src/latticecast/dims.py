@@ -1,20 +1,19 @@
-"""Dimensions: static sizes (``int``) and symbolic ones known by name until a graph runs (``"batch"``).
+"""Dimensions: sizes, names known until a graph runs (``"batch"``), and expressions over them.
 
 MAX writes ``TensorType(DType.float32, ["batch", 10], device)``: a symbolic dimension
 is a name, the same name means the same size wherever it appears, and the size is
 fixed only when the compiled graph is called. latticecast keeps MAX's meaning: a
-static dimension is a plain ``int`` and a symbolic one a :class:`SymbolicDim` (it
-compares equal to its name, so ``x.shape == ("batch", 10)`` reads as in MAX).
+static dimension is a :class:`StaticDim` (an ``int``), a symbolic one a
+:class:`SymbolicDim` (it compares equal to its name, so ``x.shape == ["batch", 10]``
+reads as in MAX), and arithmetic on them gives an :class:`AlgebraicDim`
+(``Dim("batch") * 3``), kept in a normal form so that equal expressions compare equal.
+A graph computes an algebraic dimension's size from its names' sizes when it runs.
+:class:`Shape` is a list of dimensions, as MAX's. MAX's own ``Dim`` objects are
+accepted wherever a dimension is (duck-typed), so MAX stays optional.
 
-MAX also derives *algebraic* dimensions (``batch * 3`` from ``x.reshape([-1])``).
-latticecast does not: arithmetic on a :class:`SymbolicDim` raises a :class:`GraphError`
-that says so, because a name repeated as a string (``"batch" * 3``) would otherwise
-pass silently for a dimension. MAX's own ``Dim`` objects are accepted wherever a
-dimension is (duck-typed: a ``StaticDim`` has ``.dim``, a ``SymbolicDim`` has
-``.name``), so MAX stays optional.
-
-This module imports nothing from MLIR: it sits in the promotion layer with
-:mod:`latticecast.tensor_type`.
+Each dimension converts to an MLIR attribute and back (:meth:`Dim.to_mlir`,
+:meth:`Dim.from_mlir`); MLIR is imported only then, so this module sits in the
+promotion layer with :mod:`latticecast.tensor_type`.
 """
 
 from __future__ import annotations
@@ -22,14 +21,14 @@ from __future__ import annotations
 import enum
 import math
 import re
-from typing import Any, Iterable, Union, cast
+from typing import Any, Iterable, Sequence, Union, cast
 
 import numpy as np
 
 from .errors import GraphError, GraphTypeError
 
-__all__ = ["SymbolicDim", "Dim", "StaticDim", "AlgebraicDim", "Shape", "DimLike", "MAX_DIM", "as_dim", "check_shape", "is_static", "static_dims",
-           "static_size", "symbols"]
+__all__ = ["SymbolicDim", "Dim", "StaticDim", "AlgebraicDim", "Shape", "DimLike", "DimensionError", "MAX_DIM", "as_dim",
+           "check_shape", "is_dynamic", "is_static", "shape_of", "static_dims", "static_size", "symbols"]
 
 MAX_DIM = (1 << 63) - 1
 """The largest static dimension accepted, the largest int64: MLIR stores dimensions as int64 (MAX
@@ -41,45 +40,382 @@ _NOT_DIMS = (enum.Enum,)
 """Objects with a ``name`` that are not dimensions (a dtype enum member has one too)."""
 
 
+# -- algebraic expressions ------------------------------------------------------------------------
+#
+# An algebraic dimension is kept in a normal form: a polynomial, ``{monomial: coefficient}``, whose
+# monomials are sorted tuples of atoms, an atom being a symbol ``("s", name)`` or a floor division
+# that does not simplify ``("d", numerator, denominator)`` (both frozen polynomials). Equal
+# expressions have equal polynomials (``4 * x + 4 == (x + 1) * 4``), and the printed form follows
+# MAX's: products and quotients before bare names, names sorted, the constant last.
+
+_Atom = tuple[Any, ...]
+_Mono = tuple[_Atom, ...]
+_Poly = dict[_Mono, int]
+_Frozen = tuple[tuple[_Mono, int], ...]
+
+_OPS = {"add": "+", "mul": "*", "floordiv": "//"}
+
+
+def _atom_key(atom: _Atom) -> tuple[Any, ...]:
+    if atom[0] == "s":
+        return (2, atom[1])
+    return (0, _poly_key(dict(atom[1])), _poly_key(dict(atom[2])))
+
+
+def _term_key(mono: _Mono, coef: int) -> tuple[Any, ...]:
+    if not mono:
+        return (3, coef)
+    if len(mono) == 1 and coef == 1:
+        return _atom_key(mono[0])
+    return (1, [_atom_key(a) for a in mono] + ([(3, coef)] if coef != 1 else []))
+
+
+def _poly_key(poly: _Poly) -> tuple[Any, ...]:
+    terms = _sorted_terms(poly)
+    if len(terms) == 1:
+        return _term_key(*terms[0])
+    return (0.5, [_term_key(m, c) for m, c in terms])
+
+
+def _sorted_terms(poly: _Poly) -> list[tuple[_Mono, int]]:
+    return sorted(poly.items(), key=lambda t: _term_key(*t))
+
+
+def _freeze(poly: _Poly) -> _Frozen:
+    return tuple(_sorted_terms(poly))
+
+
+def _add(a: _Poly, b: _Poly) -> _Poly:
+    out = dict(a)
+    for m, c in b.items():
+        total = out.get(m, 0) + c
+        if total:
+            out[m] = total
+        else:
+            out.pop(m, None)
+    return out
+
+
+def _mul(a: _Poly, b: _Poly) -> _Poly:
+    out: _Poly = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            m = tuple(sorted(ma + mb, key=_atom_key))
+            total = out.get(m, 0) + ca * cb
+            if total:
+                out[m] = total
+            else:
+                out.pop(m, None)
+    return out
+
+
+def _remove(mono: _Mono, part: _Mono) -> "_Mono | None":
+    rest = list(mono)
+    for atom in part:
+        if atom not in rest:
+            return None
+        rest.remove(atom)
+    return tuple(rest)
+
+
+def _floordiv(a: _Poly, b: _Poly) -> _Poly:
+    if not b:
+        raise ZeroDivisionError("floor division of a dimension by zero")
+    if not a:
+        return {}
+    if set(a) <= {()} and set(b) == {()}:  # sizes: Python's floor division (the same for sizes >= 0)
+        q = a.get((), 0) // b[()]
+        return {(): q} if q else {}
+    if len(b) == 1:
+        ((mb, cb),) = b.items()
+        if cb > 0:  # an exact quotient: every term is a multiple of the divisor
+            out: _Poly = {}
+            for m, c in a.items():
+                rest = _remove(m, mb)
+                if rest is None or c % cb:
+                    break
+                out[rest] = c // cb
+            else:
+                return out
+        if not mb:  # a constant divisor: divide out the common factor
+            g = math.gcd(cb, *a.values())
+            if g > 1:
+                a = {m: c // g for m, c in a.items()}
+                b = {(): cb // g}
+                if cb // g == 1:
+                    return a
+    return {(("d", _freeze(a), _freeze(b)),): 1}
+
+
+class _Node:
+    """The printed (and MLIR) form of a normal-form expression: an operator and its operands."""
+
+    __slots__ = ("op", "args")
+
+    def __init__(self, op: str, args: list[Any]) -> None:
+        self.op, self.args = op, args
+
+
+def _node(poly: _Poly) -> Any:
+    """The expression tree of ``poly``: a ``_Node``, an ``int`` or a name (``str``)."""
+    terms = _sorted_terms(poly)
+    if not terms:
+        return 0
+    parts = [_term_node(m, c) for m, c in terms]
+    return parts[0] if len(parts) == 1 else _Node("add", parts)
+
+
+def _atom_node(atom: _Atom) -> Any:
+    if atom[0] == "s":
+        return atom[1]
+    return _Node("floordiv", [_node(dict(atom[1])), _node(dict(atom[2]))])
+
+
+def _term_node(mono: _Mono, coef: int) -> Any:
+    parts = [_atom_node(a) for a in mono] + ([coef] if coef != 1 or not mono else [])
+    return parts[0] if len(parts) == 1 else _Node("mul", parts)
+
+
+def _format(node: Any, leaf: Any) -> str:
+    if isinstance(node, _Node):
+        return f" {_OPS[node.op]} ".join(
+            f"({_format(a, leaf)})" if isinstance(a, _Node) else _format(a, leaf) for a in node.args)
+    return str(leaf(node))
+
+
+def _poly_of(d: Any) -> "_Poly | None":
+    """``d`` (a dimension, ``int`` or name) as a polynomial, or ``None`` if it is not a dimension."""
+    if isinstance(d, AlgebraicDim):
+        return d._poly
+    if isinstance(d, SymbolicDim):
+        return {(("s", d.name),): 1}
+    if isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)):
+        return {(): int(d)} if int(d) else {}
+    if isinstance(d, str):
+        return {(("s", SymbolicDim(d).name),): 1}
+    if _is_max_dim(d):
+        return _poly_of(Dim(d))
+    return None
+
+
+def _dim_of(poly: _Poly) -> "Dim":
+    """The dimension ``poly`` is: static, symbolic (a bare name), or algebraic."""
+    if not poly:
+        return StaticDim(0)
+    if set(poly) == {()}:
+        value = poly[()]  # beyond an int64, a plain int: the caller's own checks name the overflow
+        return StaticDim(value) if -MAX_DIM - 1 <= value <= MAX_DIM else cast(Dim, value)
+    if len(poly) == 1:
+        ((m, c),) = poly.items()
+        if c == 1 and len(m) == 1 and m[0][0] == "s":
+            return SymbolicDim(m[0][1])
+    return AlgebraicDim._of(poly)
+
+
+def _apply(op: str, a: Any, b: Any) -> Any:
+    pa, pb = _poly_of(a), _poly_of(b)
+    if pa is None or pb is None:
+        return NotImplemented
+    if op == "add":
+        return _dim_of(_add(pa, pb))
+    if op == "mul":
+        return _dim_of(_mul(pa, pb))
+    return _dim_of(_floordiv(pa, pb))
+
+
+def _is_max_dim(d: Any) -> bool:
+    """Whether ``d`` is one of MAX's own dimension objects (duck-typed: MAX stays optional)."""
+    return type(d).__name__ in ("StaticDim", "SymbolicDim", "AlgebraicDim") and not isinstance(d, Dim)
+
+
+def _is_max_operator_attr(value: Any) -> bool:
+    """Whether ``value`` looks like MAX's ``kgen.ParamOperatorAttr`` (an opcode and operands)."""
+    try:
+        return getattr(value, "opcode", None) is not None and getattr(value, "operands", None) is not None
+    except Exception:  # noqa: BLE001  # a foreign object's attribute may raise anything
+        return False
+
+
+class _Arithmetic:
+    """MAX's dimension arithmetic: ``+ - * //`` and unary ``-`` with dimensions, sizes and names give a
+    dimension (static when every operand is); any other operand (a graph value) is left to it."""
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> Any:
+        return _apply("add", self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        return _apply("add", other, self)
+
+    def __sub__(self, other: Any) -> Any:
+        negated = _apply("mul", other, -1)
+        return negated if negated is NotImplemented else _apply("add", self, negated)
+
+    def __rsub__(self, other: Any) -> Any:
+        return _apply("add", other, _apply("mul", self, -1))
+
+    def __mul__(self, other: Any) -> Any:
+        return _apply("mul", self, other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return _apply("mul", other, self)
+
+    def __floordiv__(self, other: Any) -> Any:
+        return _apply("floordiv", self, other)
+
+    def __rfloordiv__(self, other: Any) -> Any:
+        return _apply("floordiv", other, self)
+
+    def __neg__(self) -> Any:
+        return _apply("mul", self, -1)
+
+
 class _DimType(type):
-    """``Dim(3)`` gives a :class:`StaticDim` and ``Dim("n")`` a :class:`SymbolicDim`, as in MAX, and every
-    dimension a shape holds (a plain ``int`` size included) is an instance of ``Dim``."""
+    """``Dim(3)`` gives a :class:`StaticDim`, ``Dim("n")`` a :class:`SymbolicDim` and ``Dim(attr)`` the
+    dimension an MLIR attribute describes, as in MAX; every dimension a shape holds (a plain ``int``
+    size included) is an instance of ``Dim``."""
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         if cls is Dim:
             if len(args) != 1 or kwargs:
                 raise TypeError("Dim(value) takes one value: a size such as 3 or a name such as 'batch'")
             value = args[0]
-            if value.__class__ in (StaticDim, SymbolicDim):
+            if value.__class__ in (StaticDim, SymbolicDim, AlgebraicDim):
                 return value
             if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
                 return StaticDim(int(value))
             if isinstance(value, str):
                 return SymbolicDim(value)
+            if _is_max_operator_attr(value):
+                return AlgebraicDim(value)
+            attr = _as_attribute(value)
+            if attr is not None:
+                return Dim.from_mlir(attr)
             found = _parse_dim(value)  # MAX's own Dim objects
             if isinstance(found, str):
-                raise TypeError(f"Dim({value!r}): {found}")
+                raise TypeError(f"Unsupported dimension type {value!r} ({type(value)}): {found}")
             return StaticDim(found) if isinstance(found, int) else found
         return super().__call__(*args, **kwargs)
 
     def __instancecheck__(cls, obj: Any) -> bool:
         if cls is Dim:
-            return isinstance(obj, SymbolicDim) or (isinstance(obj, int) and not isinstance(obj, bool))
+            return isinstance(obj, (SymbolicDim, AlgebraicDim)) or (isinstance(obj, int) and not isinstance(obj, bool))
         return super().__instancecheck__(obj)
 
 
 class Dim(metaclass=_DimType):
-    """MAX's dimension type: ``Dim(3)`` is ``StaticDim(3)``, ``Dim("batch")`` is ``SymbolicDim("batch")``.
+    """MAX's dimension type: ``Dim(3)`` is ``StaticDim(3)``, ``Dim("batch")`` is ``SymbolicDim("batch")``,
+    and arithmetic on dimensions gives an :class:`AlgebraicDim` (``Dim("batch") + 1``).
 
-    Every dimension is an instance (``isinstance(3, Dim)`` holds: latticecast's shapes hold sizes as
-    plain ``int``). MAX's algebraic dimensions are not supported (see :class:`AlgebraicDim`).
+    Every dimension is an instance (``isinstance(3, Dim)`` holds). :meth:`to_mlir` and
+    :meth:`from_mlir` convert a dimension to and from an MLIR attribute: an ``IntegerAttr`` (``i64``)
+    for a size, a ``FlatSymbolRefAttr`` (``@batch``) for a name, and for an algebraic dimension an
+    ``ArrayAttr`` whose first element names the operator (``["add", @batch, 1 : i64]``; the operators
+    are ``"add"``, ``"mul"`` and ``"floordiv"``).
 
     Example:
         >>> Dim(3) == 3, Dim("batch") == "batch", isinstance(4, Dim)
         (True, True, True)
+        >>> Dim("batch") * 2 + 2, (Dim("x") + 1) * 4 == 4 * Dim("x") + 4
+        ((Dim('batch') * Dim(2)) + Dim(2), True)
+        >>> print(Dim.from_mlir((Dim("batch") + 1).to_mlir()))
+        batch + 1
     """
 
     __slots__ = ()
+
+    def __new__(cls, value: Any) -> "Dim":  # the metaclass picks the kind; typed here for the checkers
+        return object.__new__(cls)
+
+    def __int__(self) -> int:
+        raise TypeError(f"int({self!r}): Int conversions only supported for static dims; a symbolic or algebraic "
+                        "dimension has a size only when the graph runs")
+
+    def __index__(self) -> int:
+        raise TypeError(f"{self!r} is not a size: Int conversions only supported for static dims")
+
+    def to_mlir(self) -> Any:
+        """This dimension as an MLIR attribute (see :class:`Dim`), in the current MLIR context or
+        latticecast's default one."""
+        raise NotImplementedError
+
+    @staticmethod
+    def from_mlir(attr: Any) -> "Dim":
+        """The dimension an MLIR attribute made by :meth:`to_mlir` describes.
+
+        Args:
+            attr: an ``IntegerAttr``, a ``FlatSymbolRefAttr`` or an ``ArrayAttr`` (see :class:`Dim`).
+
+        Returns:
+            A :class:`StaticDim`, :class:`SymbolicDim` or :class:`AlgebraicDim`.
+
+        Raises:
+            ValueError: ``attr`` describes no dimension.
+
+        Example:
+            >>> Dim.from_mlir(Dim(3).to_mlir()), Dim.from_mlir(Dim("n").to_mlir())
+            (Dim(3), Dim('n'))
+        """
+        from jaxlib.mlir import ir
+        if _cast_attr(attr, ir.IntegerAttr) is not None:
+            return StaticDim.from_mlir(attr)
+        if _cast_attr(attr, ir.FlatSymbolRefAttr) is not None:
+            return SymbolicDim.from_mlir(attr)
+        if _cast_attr(attr, ir.ArrayAttr) is not None:
+            return AlgebraicDim.from_mlir(attr)
+        raise GraphError(f"{attr} describes no dimension: latticecast writes a size as an integer attribute, a "
+                         "name as a symbol reference (@batch) and an expression as [\"add\", ...]; graph api does "
+                         "not support unknown dimensions")
+
+    @property
+    def parameters(self) -> list["SymbolicDim"]:
+        """The symbolic dimensions this dimension depends on (MAX's ``Dim.parameters``)."""
+        return []
+
+
+def _cast_attr(attr: Any, kind: Any) -> Any:
+    """``attr`` as an MLIR attribute of ``kind`` (``ir.IntegerAttr`` ...), or ``None``."""
+    from jaxlib.mlir import ir
+    if not isinstance(attr, ir.Attribute):
+        return None
+    try:
+        return kind(attr)
+    except (ValueError, TypeError):
+        return None
+
+
+def _as_attribute(value: Any) -> Any:
+    """``value`` if it is an MLIR attribute, else ``None``."""
+    from jaxlib.mlir import ir
+    return value if isinstance(value, ir.Attribute) else None
+
+
+_OWN_CONTEXT: list[Any] = []
+"""The MLIR context of dimensions converted while none is current (made once, when first needed: the
+attributes and types used here are MLIR's builtin ones, which any context has)."""
+
+
+def _context() -> Any:
+    """The current MLIR context (a graph's, when it converts), or this module's own."""
+    from jaxlib.mlir import ir
+    try:
+        found = ir.Context.current
+    except ValueError:
+        found = None
+    if found is None:
+        if not _OWN_CONTEXT:
+            context = ir.Context()
+            context.allow_unregistered_dialects = True  # latticecast's own element types (!latticecast.address)
+            _OWN_CONTEXT.append(context)
+        found = _OWN_CONTEXT[0]
+    return found
+
+
+def _i64_attr(value: int) -> Any:
+    from jaxlib.mlir import ir
+    with _context():
+        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
 
 
 class _StaticDimType(_DimType):
@@ -87,35 +423,44 @@ class _StaticDimType(_DimType):
         return isinstance(obj, int) and not isinstance(obj, bool)
 
 
-class StaticDim(int, Dim, metaclass=_StaticDimType):
+class StaticDim(_Arithmetic, int, Dim, metaclass=_StaticDimType):
     """MAX's static dimension: an ``int`` that knows it is a size (``StaticDim(3) == 3``, ``.dim`` is 3).
 
-    Shapes hold sizes as plain ``int`` and ``isinstance(3, StaticDim)`` holds, so a test written for
-    MAX's shapes reads the same. The value must fit an int64, as in MAX; a shape also refuses a size
-    above :data:`MAX_DIM`.
+    Arithmetic with sizes stays static (``StaticDim(3) + 1`` is ``StaticDim(4)``), with a name it is
+    algebraic (whose ``//`` rounds toward zero when the graph runs, as MAX's; sizes are not negative).
+    ``isinstance(3, StaticDim)`` holds, and a shape hands its sizes out as ``StaticDim``. The value must fit an int64, as in MAX; a shape also refuses
+    a negative size.
 
     Args:
-        value: the size, an ``int`` (or a NumPy integer, or another static dimension).
+        value: the size, an ``int`` (or a NumPy integer, an ``IntegerAttr``, or a static dimension).
 
     Raises:
         TypeError: ``value`` is not an integer.
         GraphError: ``value`` does not fit an int64.
 
     Example:
-        >>> StaticDim(3), StaticDim(3).dim, StaticDim(3) + 1
-        (Dim(3), 3, 4)
+        >>> StaticDim(3), StaticDim(3).dim, StaticDim(3) + 1, StaticDim(7) // 2
+        (Dim(3), 3, Dim(4), Dim(3))
     """
 
     __slots__ = ()
 
     def __new__(cls, value: Any) -> "StaticDim":
+        if value.__class__ is StaticDim:
+            return value  # the same object, as MAX
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            static = getattr(value, "dim", None)
-            if not isinstance(static, (int, np.integer)) or isinstance(static, (bool, np.bool_)):
-                raise TypeError(f"StaticDim({value!r}): a static dimension is an integer size such as 3")
-            value = static
+            attr = _cast_attr(value, _ir().IntegerAttr)
+            if attr is not None:
+                value = attr.value
+            elif _is_max_dim(value) and type(value).__name__ == "StaticDim":
+                value = cast(Any, value).dim
+            else:
+                raise TypeError(f"StaticDim.__init__ only accepts int, builtin.IntegerAttr, or StaticDim, got "
+                                f"{_attr_type_name(value)} (latticecast: a size such as 3; Dim(value) converts "
+                                "any dimension)")
         if not -MAX_DIM - 1 <= int(value) <= MAX_DIM:
-            raise GraphError(f"StaticDim({int(value)}) does not fit an int64: give a size below 2**63")
+            raise GraphError(f"StaticDim({int(value)}): Dim value must be -2**63 <= dim < 2**63 (an int64); give "
+                             "a smaller size")
         return super().__new__(cls, int(value))
 
     @property
@@ -123,46 +468,110 @@ class StaticDim(int, Dim, metaclass=_StaticDimType):
         """The size as a plain ``int`` (MAX's ``StaticDim.dim``)."""
         return int(self)
 
+    def __int__(self) -> int:
+        return int.__int__(self)
+
+    def __index__(self) -> int:
+        return int.__index__(self)
+
     def __repr__(self) -> str:
         return f"Dim({int(self)})"
 
     def __str__(self) -> str:
         return str(int(self))
 
+    __hash__ = int.__hash__
+    __eq__ = int.__eq__
+    __ne__ = int.__ne__
 
-class AlgebraicDim(Dim):
-    """MAX's dimension derived by arithmetic (``batch * 3``), which latticecast does not support.
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (StaticDim, (int(self),))
 
-    It exists as a type so that code asking ``isinstance(d, AlgebraicDim)`` (false for every
-    latticecast dimension) runs; building one raises.
+    def to_mlir(self) -> Any:
+        """``i64`` ``IntegerAttr`` of the size."""
+        return _i64_attr(int(self))
 
-    Raises:
-        GraphError: always, naming what to write instead.
-    """
+    @staticmethod
+    def from_mlir(attr: Any) -> "StaticDim":
+        """The size an ``IntegerAttr`` holds.
 
-    __slots__ = ()
+        Args:
+            attr: an ``IntegerAttr``.
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> "AlgebraicDim":
-        raise GraphError("latticecast's symbolic dimensions are names only: MAX's algebraic dimensions (batch * 3) "
-                         "are not supported; write the shape with names and sizes (['batch', 3])")
+        Returns:
+            The :class:`StaticDim`.
+
+        Raises:
+            TypeError: ``attr`` is not an ``IntegerAttr``.
+
+        Example:
+            >>> StaticDim.from_mlir(StaticDim(5).to_mlir())
+            Dim(5)
+        """
+        found = _cast_attr(attr, _ir().IntegerAttr)
+        if found is None:
+            raise TypeError(f"StaticDim.from_mlir only accepts builtin.IntegerAttr, got {_attr_type_name(attr)} "
+                            "(latticecast: the attribute StaticDim.to_mlir() gives)")
+        return StaticDim(found.value)
 
 
-class SymbolicDim(Dim):
+def _ir() -> Any:
+    from jaxlib.mlir import ir
+    return ir
+
+
+def _attr_type_name(value: Any) -> str:
+    """``value``'s type name as MAX's messages spell it (an MLIR attribute by its kind)."""
+    ir = _ir()
+    if isinstance(value, ir.Attribute):
+        for kind in (ir.IntegerAttr, ir.FlatSymbolRefAttr, ir.ArrayAttr):
+            if _cast_attr(value, kind) is not None:
+                return str(kind.__name__)
+    return type(value).__name__
+
+
+class SymbolicDim(_Arithmetic, Dim):
     """A dimension whose size is a name until the graph is called: ``SymbolicDim("batch")``.
 
     Equal to another symbolic dimension of the same name and to the name itself (as MAX's
-    ``SymbolicDim``), so shapes compare with tuples such as ``("batch", 10)``.
+    ``SymbolicDim``), so shapes compare with lists such as ``["batch", 10]``.
+
+    Args:
+        name: an identifier (``str``), a ``FlatSymbolRefAttr``, or a symbolic dimension.
+
+    Raises:
+        TypeError: ``name`` is of another type.
+        GraphError: ``name`` is not an identifier (a ``ValueError``, as MAX's).
+
+    Example:
+        >>> SymbolicDim("batch") == "batch", SymbolicDim("batch") + 1
+        (True, Dim('batch') + Dim(1))
     """
 
     __slots__ = ("name",)
     name: str
 
+    def __new__(cls, name: Any) -> "SymbolicDim":
+        if name.__class__ is SymbolicDim:
+            return name  # the same object, as MAX
+        return object.__new__(cls)
+
     def __init__(self, name: "str | SymbolicDim") -> None:
-        if isinstance(name, SymbolicDim):
-            name = name.name
-        if not isinstance(name, str) or not _NAME.match(name):
-            raise GraphError(f"Invalid name {name!r} for a symbolic dimension: use an identifier such as "
-                             "'batch' (letters, digits and _, not starting with a digit), as MAX requires")
+        if name is self:
+            return
+        if not isinstance(name, str):
+            attr = _cast_attr(name, _ir().FlatSymbolRefAttr)
+            if attr is not None:
+                name = attr.value
+            elif _is_max_dim(name) and type(name).__name__ == "SymbolicDim":
+                name = name.name
+            else:
+                raise TypeError(f"SymbolicDim.__init__ only accepts str, kgen.ParamDeclRefAttr, or SymbolicDim, "
+                                f"got {_attr_type_name(name)} (latticecast: a name such as 'batch', or a "
+                                "FlatSymbolRefAttr)")
+        if not _NAME.match(cast(str, name)):
+            raise GraphError(f"Invalid name for symbolic dimension: {name!r}; use an identifier such as 'batch' "
+                             "(letters, digits and _, not starting with a digit), as MAX requires")
         object.__setattr__(self, "name", name)
 
     def __setattr__(self, key: str, value: Any) -> None:
@@ -188,31 +597,266 @@ class SymbolicDim(Dim):
     def __reduce__(self) -> tuple[Any, ...]:
         return (SymbolicDim, (self.name,))
 
-    def __int__(self) -> int:
-        raise TypeError(f"int(Dim({self.name!r})): Int conversions only supported for static dims: "
-                        f"{self.name!r} has no size until the graph runs; read it in the graph "
-                        "(ops.shape_to_tensor) or rebind it to a size (x.rebind([...]))")
+    @property
+    def parameters(self) -> list["SymbolicDim"]:
+        return [self]
 
-    def _algebraic(self, *_: Any) -> Any:
-        raise GraphError(f"arithmetic on the symbolic dimension {self.name!r}: latticecast's symbolic dimensions "
-                         "are names only (MAX's algebraic dimensions such as batch * 3 are not supported); "
-                         "write the shape with the name itself (x.reshape(['batch', 2, 5])) or use static sizes")
+    def to_mlir(self) -> Any:
+        """A ``FlatSymbolRefAttr`` of the name (``@batch``)."""
+        ir = _ir()
+        with _context():
+            return ir.FlatSymbolRefAttr.get(self.name)
 
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _algebraic
-    __floordiv__ = __rfloordiv__ = __truediv__ = __rtruediv__ = __mod__ = __rmod__ = _algebraic
-    __neg__ = __lt__ = __le__ = __gt__ = __ge__ = _algebraic
+    @staticmethod
+    def from_mlir(attr: Any) -> "SymbolicDim":
+        """The name a ``FlatSymbolRefAttr`` holds.
+
+        Args:
+            attr: a ``FlatSymbolRefAttr``.
+
+        Returns:
+            The :class:`SymbolicDim`.
+
+        Raises:
+            TypeError: ``attr`` is not a ``FlatSymbolRefAttr``.
+
+        Example:
+            >>> SymbolicDim.from_mlir(SymbolicDim("n").to_mlir())
+            Dim('n')
+        """
+        found = _cast_attr(attr, _ir().FlatSymbolRefAttr)
+        if found is None:
+            raise TypeError(f"SymbolicDim.from_mlir only accepts kgen.ParamDeclRefAttr, got {_attr_type_name(attr)} "
+                            "(latticecast: the FlatSymbolRefAttr SymbolicDim.to_mlir() gives)")
+        return SymbolicDim(found.value)
+
+    def substitute(self, mapping: Any) -> "Dim":
+        """This dimension with names replaced per ``mapping`` (name -> dimension)."""
+        replacement = mapping.get(self.name)
+        return self if replacement is None else Dim(replacement)
 
 
-DimLike = Union[int, str, SymbolicDim, np.integer]
-"""What a shape may hold: a size, a name, or a :class:`SymbolicDim` (or MAX's ``Dim`` objects)."""
+class AlgebraicDim(_Arithmetic, Dim):
+    """A dimension computed from others: ``Dim("batch") * 3``, ``(Dim("x") + "y" - 4) // 5``.
 
+    Arithmetic on dimensions makes one (static arithmetic stays a :class:`StaticDim`, and an expression
+    that simplifies to a name is that :class:`SymbolicDim`). It is kept in a normal form, so equal
+    expressions compare equal (``4 * x + 4 == (x + 1) * 4``) and print as MAX prints them. A graph
+    computes its size when it runs from the sizes of the names it uses (``//`` rounds toward zero).
 
-def as_dim(d: Any, what: str) -> "int | SymbolicDim":
-    """``d`` as a dimension: an ``int`` in ``[0, MAX_DIM]`` or a :class:`SymbolicDim`, else a
-    :class:`GraphError` that names ``what``."""
-    if d.__class__ is int and 0 <= d <= MAX_DIM:
+    Args:
+        attr: an algebraic dimension, the ``ArrayAttr`` its :meth:`to_mlir` gives, or MAX's own
+            algebraic attribute (an object with an ``opcode`` and ``operands``).
+
+    Raises:
+        TypeError: ``attr`` is none of these.
+
+    Example:
+        >>> d = (Dim("x") + "y" - 4) // 5
+        >>> print(d), isinstance(d, AlgebraicDim), d.parameters
+        (x + y + -4) // 5
+        (None, True, [Dim('x'), Dim('y')])
+    """
+
+    __slots__ = ("_normal", "_source")
+    _normal: "_Poly | None"
+    _source: Any
+
+    def __new__(cls, attr: Any) -> "AlgebraicDim":
+        if attr.__class__ is AlgebraicDim:
+            return attr  # the same object, as MAX
+        return object.__new__(cls)
+
+    def __init__(self, attr: Any) -> None:
+        if attr is self:
+            return
+        if _cast_attr(attr, _ir().ArrayAttr) is not None:
+            found = _parse_attr(attr)
+            if not isinstance(found, AlgebraicDim):
+                raise TypeError(f"AlgebraicDim.__init__: {attr} describes {found!r}, not an algebraic dimension")
+            object.__setattr__(self, "_normal", found._poly)
+            object.__setattr__(self, "_source", None)
+        elif _is_max_operator_attr(attr) or (_is_max_dim(attr) and type(attr).__name__ == "AlgebraicDim"):
+            object.__setattr__(self, "_normal", None)  # read when first needed
+            object.__setattr__(self, "_source", getattr(attr, "attr", attr))
+        else:
+            raise TypeError(f"AlgebraicDim.__init__ only accepts kgen.ParamOperatorAttr or AlgebraicDim, got "
+                            f"{_attr_type_name(attr)} (latticecast: arithmetic on dimensions such as "
+                            "Dim('batch') + 1 makes one)")
+
+    @classmethod
+    def _of(cls, poly: _Poly) -> "AlgebraicDim":
+        d = object.__new__(cls)
+        object.__setattr__(d, "_normal", poly)
+        object.__setattr__(d, "_source", None)
         return d
-    if d.__class__ is SymbolicDim:
+
+    @property
+    def _poly(self) -> _Poly:
+        if self._normal is None:
+            found = _poly_of(_from_max_attr(self._source))
+            assert found is not None
+            object.__setattr__(self, "_normal", found)
+        return cast(_Poly, self._normal)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("an AlgebraicDim is immutable")
+
+    @property
+    def attr(self) -> Any:
+        """The MLIR attribute of the expression (:meth:`to_mlir`)."""
+        return self.to_mlir()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AlgebraicDim) and self._poly == other._poly
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._poly.items()))
+
+    def __str__(self) -> str:
+        return _format(_node(self._poly), lambda leaf: leaf)
+
+    def __repr__(self) -> str:
+        return _format(_node(self._poly), lambda leaf: Dim(leaf).__repr__())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (_node_tuple(_node(self._poly)),))
+
+    @property
+    def parameters(self) -> list["SymbolicDim"]:
+        names: list[SymbolicDim] = []
+        _collect(self._poly, names)
+        return names
+
+    def substitute(self, mapping: Any) -> "Dim":
+        """This dimension with names replaced per ``mapping`` (name -> dimension); sizes fold.
+
+        Example:
+            >>> (Dim("x") * 2 + 1).substitute({"x": 3})
+            Dim(7)
+        """
+        return cast(Dim, _eval_node(_node(self._poly), lambda name: Dim(mapping.get(name, name))))
+
+    def to_mlir(self) -> Any:
+        """An ``ArrayAttr``: the operator's name, then its operands' attributes (``["add", @x, 1 : i64]``)."""
+        return _node_attr(_node(self._poly))
+
+    @staticmethod
+    def from_mlir(attr: Any) -> "AlgebraicDim":
+        """The algebraic dimension an ``ArrayAttr`` from :meth:`to_mlir` describes.
+
+        Args:
+            attr: the ``ArrayAttr``.
+
+        Returns:
+            The :class:`AlgebraicDim`.
+
+        Raises:
+            TypeError: ``attr`` is not an ``ArrayAttr``.
+
+        Example:
+            >>> AlgebraicDim.from_mlir((Dim("n") * 2).to_mlir())
+            Dim('n') * Dim(2)
+        """
+        if _cast_attr(attr, _ir().ArrayAttr) is None:
+            raise TypeError(f"AlgebraicDim.from_mlir only accepts kgen.ParamOperatorAttr, got {_attr_type_name(attr)} "
+                            "(latticecast: the ArrayAttr AlgebraicDim.to_mlir() gives)")
+        return AlgebraicDim(attr)
+
+
+def _collect(poly: _Poly, names: list[SymbolicDim]) -> None:
+    for mono in poly:
+        for atom in mono:
+            if atom[0] == "s":
+                if atom[1] not in names:
+                    names.append(SymbolicDim(atom[1]))
+            else:
+                _collect(dict(atom[1]), names)
+                _collect(dict(atom[2]), names)
+
+
+def _eval_node(node: Any, leaf: Any) -> Any:
+    """Rebuild ``node`` with dimension arithmetic (``leaf(name)`` for each name)."""
+    if isinstance(node, _Node):
+        args = [_eval_node(a, leaf) for a in node.args]
+        out = args[0]
+        for a in args[1:]:
+            out = out + a if node.op == "add" else out * a if node.op == "mul" else out // a
+        return out
+    if node.__class__ in (StaticDim, SymbolicDim, AlgebraicDim):
+        return node
+    return leaf(node) if isinstance(node, str) else StaticDim(node)
+
+
+def _node_tuple(node: Any) -> Any:
+    return (node.op, [_node_tuple(a) for a in node.args]) if isinstance(node, _Node) else node
+
+
+def _rebuild(tree: Any) -> Any:
+    def to_node(t: Any) -> Any:
+        return _Node(t[0], [to_node(a) for a in t[1]]) if isinstance(t, tuple) else t
+    return _eval_node(to_node(tree), SymbolicDim)
+
+
+def _node_attr(node: Any) -> Any:
+    ir = _ir()
+    if isinstance(node, _Node):
+        with _context():
+            return ir.ArrayAttr.get([ir.StringAttr.get(node.op)] + [_node_attr(a) for a in node.args])
+    return SymbolicDim(node).to_mlir() if isinstance(node, str) else _i64_attr(node)
+
+
+def _parse_attr(attr: Any) -> Any:
+    """The dimension an attribute of :meth:`Dim.to_mlir`'s form describes."""
+    ir = _ir()
+    array = _cast_attr(attr, ir.ArrayAttr)
+    if array is None:
+        return Dim.from_mlir(attr)
+    items = list(array)
+    op = _cast_attr(items[0], ir.StringAttr) if items else None
+    if op is None or op.value not in _OPS or len(items) < 3:
+        raise GraphError(f"{attr} is not an algebraic dimension: latticecast writes one as [\"add\" | \"mul\" | "
+                         "\"floordiv\", operands...]")
+    operands = [_parse_attr(a) for a in items[1:]]
+    return _eval_node(_Node(op.value, operands), SymbolicDim)
+
+
+_MAX_OPCODES = {"add": "add", "mul_no_wrap": "mul", "mul": "mul", "div": "floordiv"}
+
+
+def _from_max_attr(attr: Any) -> Any:
+    """A dimension from MAX's own attributes (``kgen.ParamOperatorAttr`` and its operands)."""
+    if _is_max_operator_attr(attr):
+        name = getattr(attr.opcode, "name", str(attr.opcode)).rsplit(".", 1)[-1]
+        if name not in _MAX_OPCODES:
+            raise GraphError(f"MAX's dimension operator {name} has no latticecast counterpart (add, mul, div)")
+        return _eval_node(_Node(_MAX_OPCODES[name], [_from_max_attr(o) for o in attr.operands]), SymbolicDim)
+    value = getattr(attr, "value", None)
+    if isinstance(value, int):
+        return StaticDim(value)
+    name = getattr(attr, "name", None)
+    name = getattr(name, "value", name)
+    if isinstance(name, str):
+        return SymbolicDim(name)
+    return Dim(attr)
+
+
+DimLike = Union[int, str, Dim, np.integer]
+"""What a shape may hold: a size, a name, or a dimension (:class:`StaticDim`, :class:`SymbolicDim`,
+:class:`AlgebraicDim`, or MAX's ``Dim`` objects)."""
+
+_DIMS = (StaticDim, SymbolicDim, AlgebraicDim)
+
+
+def as_dim(d: Any, what: str) -> "StaticDim | SymbolicDim | AlgebraicDim":
+    """``d`` as a dimension: a :class:`StaticDim` in ``[0, MAX_DIM]``, a :class:`SymbolicDim` or an
+    :class:`AlgebraicDim`, else a :class:`GraphError` that names ``what``."""
+    if d.__class__ is int and 0 <= d <= MAX_DIM:
+        return int.__new__(StaticDim, d)
+    if d.__class__ in _DIMS and (d.__class__ is not StaticDim or d >= 0):
         return d
     found = _parse_dim(d)
     if isinstance(found, str):
@@ -220,62 +864,72 @@ def as_dim(d: Any, what: str) -> "int | SymbolicDim":
     return found
 
 
-def _parse_dim(d: Any) -> "int | SymbolicDim | str":
+def _parse_dim(d: Any) -> "StaticDim | SymbolicDim | AlgebraicDim | str":
     """``d`` as a dimension, or (a ``str``) why it is not one."""
     if isinstance(d, str):
         return SymbolicDim(d) if _NAME.match(d) else (
             f"Invalid name {d!r}: it is not a valid name for a symbolic dimension; use an identifier such as "
             "'batch'")
-    if isinstance(d, SymbolicDim):
+    if d.__class__ in (SymbolicDim, AlgebraicDim):
         return d
     if isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)):
-        return int(d) if 0 <= int(d) <= MAX_DIM else (
-            f"dimension {int(d)} is out of range: dimensions must be non-negative integers (at most {MAX_DIM}) "
-            "or names such as 'batch'")
-    name = getattr(d, "name", None)  # MAX's SymbolicDim
-    if isinstance(name, str) and not isinstance(d, _NOT_DIMS):
-        return _parse_dim(name)
-    static = getattr(d, "dim", None)  # MAX's StaticDim
-    if isinstance(static, (int, np.integer)) and not isinstance(static, (bool, np.bool_)):
-        return _parse_dim(int(static))
-    if type(d).__name__ == "AlgebraicDim":
-        return f"{d} is an algebraic dimension (MAX's), which latticecast does not support; use sizes or names"
+        return int.__new__(StaticDim, int(d)) if 0 <= int(d) <= MAX_DIM else (
+            f"{'Static tensor dimensions must be non-negative; ' if int(d) < 0 else ''}dimension {int(d)} is out "
+            f"of range: dimensions must be non-negative integers (at most {MAX_DIM}) or names such as 'batch'")
+    if _is_max_dim(d):
+        kind = type(d).__name__
+        if kind == "AlgebraicDim":
+            return AlgebraicDim(d)
+        return _parse_dim(d.name if kind == "SymbolicDim" else d.dim)
     return f"{d!r} is not a dimension: dimensions must be non-negative integers (sizes) or names such as 'batch'"
 
 
+class DimensionError(GraphTypeError):
+    """A shape holds something that is not a dimension, or a negative size: a :class:`GraphError`
+    (``ValueError``), and a ``TypeError`` as MAX raises for it."""
 
 
 def check_shape(shape: Any, what: str) -> "Shape":
-    """``shape`` as a :class:`Shape` (a tuple of dimensions), or a :class:`GraphError` naming the problem."""
+    """``shape`` as a :class:`Shape`, or a :class:`DimensionError` naming the problem."""
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
-        error = GraphError if isinstance(shape, (str, bytes)) else GraphTypeError  # as MAX: not iterable
-        raise error(f"{what} must be a sequence of dimensions such as [2, 3] or ['batch', 3], not {shape!r}")
-    dims = tuple(shape)
-    out: list["int | SymbolicDim"] = []
+        raise DimensionError(f"{what} must be a sequence of dimensions such as [2, 3] or ['batch', 3], not {shape!r}")
+    dims = list(shape)
+    out = list.__new__(Shape)
     for d in dims:
-        found = d if (d.__class__ is int and 0 <= d <= MAX_DIM) or d.__class__ is SymbolicDim else _parse_dim(d)
+        if d.__class__ is int and 0 <= d <= MAX_DIM:
+            found: Any = int.__new__(StaticDim, d)
+        elif d.__class__ in _DIMS and (d.__class__ is not StaticDim or d >= 0):
+            found = d
+        else:
+            found = _parse_dim(d)
         if isinstance(found, str):
-            if isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)) and d < 0:
-                raise GraphTypeError(f"{what} {list(dims)}: Static tensor dimensions must be non-negative; {found}")
-            raise GraphError(f"{what} {list(dims)}: {found}")
-        out.append(found)
-    return tuple.__new__(Shape, out)
+            raise DimensionError(f"{what} {[str(d) for d in dims]}: {found}")
+        list.append(out, found)
+    return out
+
+
+def shape_of(dims: Iterable[Any]) -> "Shape":
+    """A :class:`Shape` of dimensions already checked (sizes, names' dimensions, algebraic ones):
+    the graph builder's fast path (a plain ``int`` becomes a :class:`StaticDim`)."""
+    out = list.__new__(Shape)
+    list.extend(out, [int.__new__(StaticDim, d) if d.__class__ is int else d for d in dims])
+    return out
 
 
 def is_static(shape: Iterable[Any]) -> bool:
-    """Whether every dimension of ``shape`` is a size (no symbolic dimension)."""
-    return all(d.__class__ is int for d in shape)
+    """Whether every dimension of ``shape`` is a size (no symbolic or algebraic dimension)."""
+    return all(isinstance(d, int) for d in shape)
 
 
-def static_dims(shape: tuple["int | SymbolicDim", ...]) -> tuple[int, ...] | None:
-    """``shape`` itself when every dimension is a size (:func:`is_static`), else ``None``."""
-    return cast("tuple[int, ...]", shape) if is_static(shape) else None
+def static_dims(shape: Sequence["int | Dim"]) -> tuple[int, ...] | None:
+    """``shape``'s sizes as plain ``int`` s when every dimension is a size (:func:`is_static`), else ``None``."""
+    return tuple(int(d) for d in shape) if is_static(shape) else None
 
 
-def static_size(shape: Iterable["int | SymbolicDim"]) -> "int | None":
-    """The number of elements of ``shape``, or ``None`` when it has a symbolic dimension."""
+def static_size(shape: Iterable[Any]) -> "int | None":
+    """The number of elements of ``shape``, or ``None`` when it has a symbolic or algebraic dimension."""
     dims = list(shape)
-    return math.prod([d for d in dims if isinstance(d, int)]) if is_static(dims) else None
+    return math.prod([int(d) for d in dims]) if is_static(dims) else None
 
 
 def symbols(shape: Iterable[Any]) -> list[SymbolicDim]:
@@ -283,15 +937,22 @@ def symbols(shape: Iterable[Any]) -> list[SymbolicDim]:
     return [d for d in shape if d.__class__ is SymbolicDim]
 
 
-class Shape(tuple["int | SymbolicDim", ...]):
-    """A tensor's shape as MAX's ``Shape``: its dimensions, equal to the same dimensions as a list or tuple.
+def is_dynamic(d: Any) -> bool:
+    """Whether ``d`` is a symbolic or algebraic dimension (its size known only when the graph runs)."""
+    return d.__class__ is SymbolicDim or d.__class__ is AlgebraicDim
 
-    ``x.shape == [2, 3]`` holds (a plain tuple would be silently unequal to a list), and so does
-    ``x.shape == (2, 3)``. It is a tuple (immutable and hashable, so types stay hashable) where
-    MAX's is a list; indexing, ``len`` and iteration read the same, and it prints as a tuple.
+
+class Shape(list[Any]):
+    """A tensor's shape as MAX's ``Shape``: a list of dimensions, equal to the same dimensions as a
+    list or tuple.
+
+    As MAX's, it is a list: ``shape[0] = 5``, ``shape.pop(1)`` and ``shape + [3]`` work, each new
+    dimension checked as the constructor checks it; its sizes are :class:`StaticDim` s (``shape[0].dim``).
+    It also hashes by its dimensions (a type holding it is hashable): do not change one that is a
+    dict key. A value's ``.shape`` is a fresh copy, so changing it changes no value.
 
     Args:
-        dims: the dimensions: sizes, names or :class:`SymbolicDim` s.
+        dims: the dimensions: sizes, names or dimensions.
 
     Raises:
         GraphError: a dimension is neither a size nor a name.
@@ -300,10 +961,13 @@ class Shape(tuple["int | SymbolicDim", ...]):
         >>> s = Shape([2, "batch", 3])
         >>> s == [2, "batch", 3], s.rank, s.static_dims
         (True, 3, [2, 3])
+        >>> s[0] = 4; s.pop(); s
+        Dim(3)
+        [Dim(4), Dim('batch')]
     """
 
-    def __new__(cls, dims: Iterable[Any] = ()) -> "Shape":
-        return super().__new__(cls, dims if isinstance(dims, Shape) else check_shape(dims, "Shape"))
+    def __init__(self, dims: Iterable[Any] = ()) -> None:
+        super().__init__(dims if isinstance(dims, Shape) else check_shape(dims, "Shape"))
 
     @property
     def rank(self) -> int:
@@ -313,7 +977,20 @@ class Shape(tuple["int | SymbolicDim", ...]):
     @property
     def static_dims(self) -> list[int]:
         """The sizes among the dimensions, in order (MAX's ``Shape.static_dims``)."""
-        return [d for d in self if isinstance(d, int)]
+        return [int(d) for d in self if isinstance(d, int)]
+
+    @property
+    def parameters(self) -> list[SymbolicDim]:
+        """The symbolic dimensions the shape depends on (MAX's ``Shape.parameters``)."""
+        out: list[SymbolicDim] = []
+        for d in self:
+            out.extend(p for p in Dim(d).parameters if p not in out)
+        return out
+
+    @staticmethod
+    def is_static(shape: Iterable[Any]) -> bool:
+        """Whether every dimension of ``shape`` is a non-negative size (MAX's ``Shape.is_static``)."""
+        return all(isinstance(d, int) and d >= 0 for d in shape)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (list, tuple)):
@@ -324,16 +1001,96 @@ class Shape(tuple["int | SymbolicDim", ...]):
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = tuple.__hash__
+    def __hash__(self) -> int:  # type: ignore[override]  # a list that hashes, as types holding it must
+        return hash(tuple(self))
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return shape_of(list.__getitem__(self, index))
+        return list.__getitem__(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if isinstance(index, slice):
+            list.__setitem__(self, index, check_shape(value, "Shape"))
+        else:
+            list.__setitem__(self, index, check_shape([value], "Shape")[0])
+
+    def append(self, value: Any) -> None:
+        list.append(self, check_shape([value], "Shape")[0])
+
+    def insert(self, index: Any, value: Any) -> None:
+        list.insert(self, index, check_shape([value], "Shape")[0])
+
+    def extend(self, values: Iterable[Any]) -> None:
+        list.extend(self, check_shape(values, "Shape"))
+
+    def __iadd__(self, values: Iterable[Any]) -> "Shape":  # type: ignore[misc]
+        self.extend(values)
+        return self
 
     def __add__(self, other: Any) -> Any:
-        """``shape + [dims]`` is a :class:`Shape`, as MAX's list-like shape concatenates with a list;
-        ``shape + (dims,)`` stays a plain tuple, as it always was here."""
-        if isinstance(other, list):
-            return Shape([*self, *other])
-        return tuple.__add__(self, other)
+        """``shape + [dims]`` (or ``+ (dims,)``) is a :class:`Shape`."""
+        if isinstance(other, (list, tuple)):
+            return shape_of([*self, *check_shape(other, "Shape")])
+        return NotImplemented
 
     def __radd__(self, other: Any) -> Any:
-        if isinstance(other, list):
-            return Shape([*other, *self])
+        if isinstance(other, (list, tuple)):
+            return shape_of([*check_shape(other, "Shape"), *self])
         return NotImplemented
+
+    def __mul__(self, n: Any) -> "Shape":
+        return shape_of(list.__mul__(self, n))
+
+    def copy(self) -> "Shape":
+        return shape_of(self)
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(map(repr, self)) + "]"
+
+    def __str__(self) -> str:
+        """``[2, batch]``: the dimensions as they read in messages (``repr`` gives MAX's ``[Dim(2), Dim('batch')]``)."""
+        return "[" + ", ".join(map(str, self)) + "]"
+
+    def to_mlir(self) -> Any:
+        """An ``ArrayAttr`` of the dimensions' attributes (:meth:`Dim.to_mlir`)."""
+        ir = _ir()
+        with _context():
+            return ir.ArrayAttr.get([Dim(d).to_mlir() for d in self])
+
+    @classmethod
+    def from_mlir(cls, attr: Any) -> "Shape":
+        """The shape an ``ArrayAttr`` from :meth:`to_mlir` describes.
+
+        Example:
+            >>> Shape.from_mlir(Shape([2, "n"]).to_mlir())
+            [Dim(2), Dim('n')]
+        """
+        array = _cast_attr(attr, _ir().ArrayAttr)
+        if array is None:
+            raise TypeError(f"Shape.from_mlir only supported for an ArrayAttr of dimensions, got {attr}")
+        return cls([Dim.from_mlir(a) for a in array])
+
+
+def solve_for(d: Any, name: "str | SymbolicDim") -> "tuple[int, Dim] | None":
+    """``(c, rest)`` such that ``d == c * name + rest`` with ``name`` nowhere in ``rest``, or ``None``
+    when ``d`` is not of that form: how ``x.rebind([Dim("n") * 4])`` finds the new name's size.
+
+    Example:
+        >>> solve_for(Dim("n") * 4 + Dim("m"), "n")
+        (4, Dim('m'))
+    """
+    target = str(name)
+    poly = _poly_of(d)
+    if poly is None:
+        return None
+    key: _Mono = (("s", target),)
+    coef = poly.get(key)
+    if not coef:
+        return None
+    rest = {m: c for m, c in poly.items() if m != key}
+    names: list[SymbolicDim] = []
+    _collect(rest, names)
+    if target in names:
+        return None
+    return coef, _dim_of(rest)

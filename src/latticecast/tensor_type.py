@@ -13,9 +13,9 @@ says ``TensorType(dtype, shape)``. The CPU is MAX's default device too (MAX's
 
 It sits below the graph builder and the runtime: a graph declares its inputs with it,
 and a compiled model reports its inputs and outputs with it, so the two compare equal
-and neither layer imports the other. It imports nothing from MLIR; :attr:`TensorType.mlir`
-is the type's spelling as text (``?`` for a symbolic dimension, as StableHLO writes a
-dynamic one).
+and neither layer imports the other. It imports MLIR only to convert (:meth:`TensorType.to_mlir`,
+:meth:`TensorType.from_mlir`); :attr:`TensorType.mlir` is the type's spelling as text (``?`` for a
+symbolic dimension, as StableHLO writes a dynamic one).
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ class TensorType(Type):
     @property
     def mlir(self) -> str:
         """The MLIR spelling, ``tensor<4xi16>`` (``tensor<?x10xf32>`` for a symbolic dimension)."""
-        return "tensor<" + "".join(f"{d if d.__class__ is int else '?'}x" for d in self.shape) + \
+        return "tensor<" + "".join(f"{int(d) if isinstance(d, int) else '?'}x" for d in self.shape) + \
             self.dtype.mlir_name + ">"
 
     def to_mlir(self) -> Any:
@@ -185,19 +185,19 @@ class TensorType(Type):
         """
         from jaxlib.mlir import ir
 
-        from .dialect_utils.context import default_context
-        from .dialect_utils.types import type_cache
+        from .dims import AlgebraicDim, _context
 
-        context = _current_context() or default_context()
-        with context, ir.Location.unknown():
-            element = type_cache(context).element(self.dtype)
+        with _context(), ir.Location.unknown():  # the current context, or the dims' own (builtin types only)
+            element = ir.Type.parse(self.dtype.mlir_name)
             fields: dict[str, ir.Attribute] = {"device": ir.StringAttr.get(str(self.device))}
-            if any(d.__class__ is not int for d in self.shape):
-                fields["symbols"] = ir.ArrayAttr.get([ir.StringAttr.get("" if d.__class__ is int else str(d))
+            if not all(isinstance(d, int) for d in self.shape):
+                fields["symbols"] = ir.ArrayAttr.get([ir.StringAttr.get("" if isinstance(d, int) else str(d))
                                                       for d in self.shape])
+            if any(isinstance(d, AlgebraicDim) for d in self.shape):  # expressions as Dim.to_mlir writes them
+                fields["dims"] = ir.ArrayAttr.get([d.to_mlir() for d in self.shape])
             if self._layout is not None:
                 fields["layout"] = ir.StringAttr.get(self._layout.value)
-            dims = [d if d.__class__ is int else ir.ShapedType.get_dynamic_size() for d in self.shape]
+            dims = [int(d) if isinstance(d, int) else ir.ShapedType.get_dynamic_size() for d in self.shape]
             return ir.RankedTensorType.get(dims, element, ir.DictAttr.get(fields))
 
     @staticmethod
@@ -219,22 +219,30 @@ class TensorType(Type):
             >>> from latticecast import DType
             >>> from latticecast.tensor_type import TensorType
             >>> TensorType.from_mlir(TensorType(DType.int8, [2]).to_mlir())
-            TensorType(dtype=DType.int8, shape=(2,), device=cpu:0)
+            TensorType(dtype=DType.int8, shape=[Dim(2)], device=cpu:0)
         """
         from jaxlib.mlir import ir
 
-        from .dialect_utils.types import type_cache
+        from .dims import Dim
 
         try:
             rt = ir.RankedTensorType(t)
         except (TypeError, ValueError):
             raise GraphError(f"{t} is not a ranked tensor type (MAX's tensor types are)") from None
-        dtype = type_cache(rt.context).dtype_of_element(rt.element_type)
+        element = str(rt.element_type)
+        dtype = next((d for d in DType if not d.stablehlo_gap and d.mlir_name == element), None)
+        if dtype is None:
+            raise GraphError(f"{t}: latticecast has no dtype of element type {element}")
         fields = ir.DictAttr(rt.encoding) if rt.encoding is not None else None
 
         def field(name: str) -> Any:
             return fields[name] if fields is not None and name in fields else None
 
+        device, layout, exprs = field("device"), field("layout"), field("dims")
+        if exprs is not None:  # algebraic dimensions: every dimension's attribute
+            return TensorType(dtype, [Dim.from_mlir(a) for a in ir.ArrayAttr(exprs)],
+                              None if device is None else ir.StringAttr(device).value,
+                              _layout=None if layout is None else FilterLayout(ir.StringAttr(layout).value))
         symbols = field("symbols")
         names = [ir.StringAttr(a).value for a in ir.ArrayAttr(symbols)] if symbols is not None else [""] * rt.rank
         shape: list[Any] = []
@@ -246,22 +254,12 @@ class TensorType(Type):
                 shape.append(names[i])
             else:
                 shape.append(rt.get_dim_size(i))
-        device, layout = field("device"), field("layout")
         return TensorType(dtype, shape, None if device is None else ir.StringAttr(device).value,
                           _layout=None if layout is None else FilterLayout(ir.StringAttr(layout).value))
 
     def __str__(self) -> str:
         text = f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"
         return text if self.device == CPU else f"{text} on {self.device}"
-
-
-def _current_context() -> Any:
-    """The current MLIR context, or ``None`` (jaxlib raises or answers ``None`` where there is none)."""
-    from jaxlib.mlir import ir
-    try:
-        return ir.Context.current
-    except (ValueError, RuntimeError):
-        return None
 
 
 @dataclass(unsafe_hash=True)
@@ -281,7 +279,7 @@ class BufferType(Type):
     Example:
         >>> from latticecast.tensor_type import BufferType
         >>> BufferType("uint8", [16], "gpu:1")
-        BufferType(dtype=DType.uint8, shape=(16,), device=gpu:1)
+        BufferType(dtype=DType.uint8, shape=[Dim(16)], device=gpu:1)
     """
 
     dtype: DType
@@ -306,7 +304,7 @@ class BufferType(Type):
         Example:
             >>> from latticecast.tensor_type import BufferType
             >>> BufferType("int32", [4], "gpu:0").as_tensor()
-            TensorType(dtype=DType.int32, shape=(4,), device=gpu:0)
+            TensorType(dtype=DType.int32, shape=[Dim(4)], device=gpu:0)
         """
         return TensorType(self.dtype, self.shape, self.device)
 
@@ -327,7 +325,7 @@ def as_tensor_type(t: Any) -> TensorType:
     Example:
         >>> from latticecast.tensor_type import as_tensor_type
         >>> as_tensor_type(("int8", [2])).shape
-        (2,)
+        [Dim(2)]
     """
     if isinstance(t, TensorType):
         return t

@@ -31,7 +31,7 @@ from ..device_ref import CPU, DeviceRef
 from ..dialect_utils.context import default_context
 from ..dialect_utils.diagnostics import Diagnostic
 from ..dialect_utils.types import TypeCache, type_cache
-from ..dims import SymbolicDim
+from ..dims import AlgebraicDim, Dim, SymbolicDim
 from ..dtypes import DType, DTypeLike
 from ..errors import GraphError, LatticecastError
 from ..op_rules import WEAK_ARRAY, WEAK_ATTR, decisions_of
@@ -263,7 +263,7 @@ class Graph:
         self.diagnostics: list[str] = []
         # symbolic dimensions: where each name is first read, and its size once the IR needs it
         self._symbols: dict[SymbolicDim, tuple[int, int]] = {}
-        self._dim_values: dict[SymbolicDim, ir.Value[ir.Type]] = {}
+        self._dim_values: dict["SymbolicDim | AlgebraicDim", ir.Value[ir.Type]] = {}
         self._shape_values: dict[tuple[Any, ...], ir.Value[ir.Type]] = {}
         self.effect_token: ir.Value[ir.Type] | None = None
         """The ``!stablehlo.token`` the block's last host callback returned: the next one takes it, so
@@ -369,27 +369,34 @@ class Graph:
         return self._add_op("stablehlo.get_dimension_size", [i32], [self._block.arguments[input_index]],
                             attrs).result
 
-    def knows_dim(self, dim: SymbolicDim) -> bool:
+    def knows_dim(self, dim: "SymbolicDim | AlgebraicDim") -> bool:
         """Whether the graph has a size for ``dim`` (an input names it, or ``rebind`` named it)."""
         return dim in self._symbols or dim in self._dim_values
 
-    def name_dim(self, dim: SymbolicDim, size: ir.Value[ir.Type]) -> None:
+    def name_dim(self, dim: "SymbolicDim | AlgebraicDim", size: ir.Value[ir.Type]) -> None:
         """Give the new symbolic dimension ``dim`` the size ``size`` (a ``tensor<i64>``): ``x.rebind``
-        naming a dimension no input has."""
+        naming a dimension no input has (or an expression over names that have no size alone)."""
         if self.knows_dim(dim):
-            raise GraphError(f"graph {self.name!r} already has a symbolic dimension {dim.name!r}")
+            raise GraphError(f"graph {self.name!r} already has a symbolic dimension {str(dim)!r}")
         self._dim_values[dim] = size
 
-    def dim_value(self, dim: SymbolicDim) -> ir.Value[ir.Type]:
+    def dim_value(self, dim: "SymbolicDim | AlgebraicDim") -> ir.Value[ir.Type]:
         """The size of the symbolic dimension ``dim`` when the graph runs, as a ``tensor<i64>`` (read
-        from the first input that names it, once per graph)."""
+        from the first input that names it, once per graph). An algebraic dimension's size is computed
+        from its names' sizes (``stablehlo.add``, ``multiply``, ``divide``: sizes divide rounding toward
+        zero, as MAX's do); refining the module to a call's shapes folds it to a constant."""
         found = self._dim_values.get(dim)
         if found is not None:
             return found
-        where = self._symbols.get(dim)
+        if dim.__class__ is AlgebraicDim:
+            with self.context:
+                found = self._expression_value(dim.to_mlir())
+            self._dim_values[dim] = found
+            return found
+        where = self._symbols.get(dim)  # type: ignore[arg-type]  # a SymbolicDim here
         if where is None:
             known = ", ".join(repr(s.name) for s in self._symbols) or "none"
-            raise GraphError(f"graph {self.name!r} has no input with the symbolic dimension {dim.name!r} (its "
+            raise GraphError(f"graph {self.name!r} has no input with the symbolic dimension {str(dim)!r} (its "
                              f"symbolic dimensions: {known}); a new name has no size to take when the graph runs: "
                              "use one of those names or a static size")
         with self.context:
@@ -398,6 +405,20 @@ class Graph:
         self._dim_values[dim] = found
         return found
 
+    def _expression_value(self, attr: ir.Attribute) -> ir.Value[ir.Type]:
+        """The size an algebraic dimension's attribute (:meth:`Dim.to_mlir`) describes, as a ``tensor<i64>``."""
+        from .ops.dynamic import dim_value
+        array = attr if isinstance(attr, ir.ArrayAttr) else None
+        if array is None:
+            return dim_value(self, Dim.from_mlir(attr))
+        op = {"add": "stablehlo.add", "mul": "stablehlo.multiply",
+              "floordiv": "stablehlo.divide"}[ir.StringAttr(array[0]).value]
+        i64 = self.tc.tensor(DType.int64, ())
+        operands = [self._expression_value(array[i]) for i in range(1, len(array))]
+        out = operands[0]
+        for operand in operands[1:]:
+            out = self._add_op(op, [i64], [out, operand]).result
+        return out
     # -- devices ---------------------------------------------------------------------------
 
     @property

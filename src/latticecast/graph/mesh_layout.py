@@ -121,7 +121,7 @@ class MeshLayout:
         entries = list(spec)
         if len(entries) > len(shape):
             raise GraphError(f"{what}: {spec} has {len(entries)} entries, but the value has rank {len(shape)} "
-                             f"(shape {list(shape)}); give one entry per dimension at most")
+                             f"(shape [{', '.join(map(str, shape))}]); give one entry per dimension at most")
         used: dict[str, int] = {}
         out: list[tuple[tuple[str, ...], bool]] = []
         for d, entry in enumerate(entries):
@@ -145,7 +145,8 @@ class MeshLayout:
                                      f"splits one dimension at most")
                 used[a] = d
                 split *= self.sizes[self.names.index(a)]
-            if boundary and split > 1 and shape[d] % split:
+            size = shape[d]
+            if boundary and split > 1 and isinstance(size, int) and size % split:
                 raise GraphError(
                     f"{what}: {spec} splits dimension {d} (size {shape[d]}) {split} ways over "
                     f"{' x '.join(repr(a) for a in axes)}, which does not divide it; a graph's inputs and outputs "

@@ -28,7 +28,7 @@ import numpy as np
 from jaxlib.mlir import ir
 
 from ..device_ref import DeviceRef, DeviceRefLike
-from ..dims import Shape, SymbolicDim
+from ..dims import Shape, SymbolicDim, shape_of
 from ..dtypes import DType, DTypeLike
 from ..tensor_type import TensorType
 from ..weak import PType, Weak
@@ -48,19 +48,27 @@ class Value:
     """A tensor in a graph. ``dtype`` is the type it is stored as; ``ptype`` adds whether it is
     weakly typed (a Python scalar, or computed only from them), which decides how it promotes."""
 
-    __slots__ = ("graph", "ir", "ptype", "shape", "storage")
+    __slots__ = ("graph", "ir", "ptype", "_shape", "storage")
     __array_priority__ = 1000
 
-    def __init__(self, graph: "Graph", value: ir.Value[ir.Type], ptype: PType, shape: Sequence["int | SymbolicDim"],
+    def __init__(self, graph: "Graph", value: ir.Value[ir.Type], ptype: PType, shape: "Sequence[Any]",
                  storage: DType | None = None) -> None:
         self.graph = graph
         self.ir = value
         self.ptype = ptype
-        self.shape: Shape = shape if shape.__class__ is Shape else tuple.__new__(Shape, shape)
+        self._shape: Shape = shape if shape.__class__ is Shape else shape_of(shape)
         self.storage: DType = storage if storage is not None else (
             ptype if ptype.__class__ is DType else graph.policy.materialize(ptype))
 
     # -- facts ------------------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Shape:
+        """The value's shape: a fresh :class:`~latticecast.dims.Shape` (a list, as MAX's; changing it
+        changes nothing else)."""
+        out = list.__new__(Shape)
+        list.extend(out, self._shape)
+        return out
 
     @property
     def dtype(self) -> DType:
@@ -342,7 +350,7 @@ class BufferValue:
         >>> g = Graph("g", input_types=[TensorType(DType.float32, [2]), BufferType(DType.uint8, [8], "gpu:0")])
         >>> b = g.inputs[1].buffer
         >>> b.device, b.shape, g.devices
-        (gpu:0, (8,), [cpu:0, gpu:0])
+        (gpu:0, [Dim(8)], [cpu:0, gpu:0])
     """
 
     __slots__ = ("graph", "type")

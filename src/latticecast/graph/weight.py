@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..device_ref import CPU, DeviceRef, DeviceRefLike
-from ..dims import is_static
+from ..dims import Shape, is_static
 from ..dtypes import DType, DTypeLike
 from ..errors import GraphError, NoCurrentGraphError
 from ..tensor_type import TensorType
@@ -94,7 +94,7 @@ class Weight:
                              "name, dtype, shape, device, quantization_encoding, align, sharding_strategy")
         tensor_type = TensorType(dtype, shape, CPU if device is None else device)
         if not is_static(tensor_type.shape):
-            raise GraphError(f"weight {name!r} has shape {list(tensor_type.shape)}: a weight's shape is static "
+            raise GraphError(f"weight {name!r} has shape {tensor_type.shape}: a weight's shape is static "
                              "(its value is an array with sizes); give every dimension as an integer")
         self.name = name
         self.type = tensor_type
@@ -106,8 +106,9 @@ class Weight:
         return self.type.dtype
 
     @property
-    def shape(self) -> tuple[int, ...]:
-        return tuple(d for d in self.type.shape if isinstance(d, int))  # all of them: checked static
+    def shape(self) -> Shape:
+        """Its sizes, a :class:`~latticecast.dims.Shape` (all static: checked)."""
+        return Shape(self.type.shape)
 
     @property
     def device(self) -> DeviceRef:
@@ -137,7 +138,7 @@ class Weight:
         return graph.add_weight(self)
 
     def __repr__(self) -> str:
-        return f"Weight({self.name}, {self.dtype!r}, {list(self.shape)}, {self.device})"
+        return f"Weight({self.name}, {self.dtype!r}, {self.shape}, {self.device})"
 
     def __getattr__(self, attr: str) -> Any:
         # the value's methods (w.T, w.transpose(0, 1), w.reshape(...), w.cast(...)) on the current graph's value;

@@ -70,7 +70,7 @@ class TensorSpec:
 
     @classmethod
     def of(cls, name: str, t: TensorType) -> "TensorSpec":
-        return cls(name, [None if isinstance(d, SymbolicDim) else d for d in t.shape], t.dtype)
+        return cls(name, [int(d) if isinstance(d, int) else None for d in t.shape], t.dtype)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TensorSpec) and (self.name, self.shape, self.dtype) == \
@@ -219,7 +219,7 @@ def _weight_value(name: str, t: TensorType, value: Any, device: Any) -> Any:
         got_text = f"{got_dtype.name if isinstance(got_dtype, DType) else got_dtype}{list(got_shape)}"
         fix = (f"convert it with .astype(np.{t.dtype.np_dtype.name})" if got_shape == t.shape else
                "pass the array the weight was declared for (or declare the weight with the array's shape)")
-        raise WeightMismatchError(f"weight {name!r} is declared {t.dtype.name}{list(t.shape)} and "
+        raise WeightMismatchError(f"weight {name!r} is declared {t.dtype.name}{t.shape} and "
                                   f"weights_registry[{name!r}] is {got_text}; {fix}. Weights are never cast "
                                   "implicitly", name=name, expected=t, got=got_text)
     if isinstance(array, np.ndarray):  # the model owns its copy (the registry's array may change): PJRT's
@@ -321,7 +321,7 @@ class InferenceSession:
             if name not in registry:
                 raise MissingWeightError(
                     f"graph {model.name!r} uses weight {name!r} ({t}) and weights_registry has no value for it; "
-                    f"add weights_registry[{name!r}] = an array of dtype {t.dtype.name} and shape {list(t.shape)}",
+                    f"add weights_registry[{name!r}] = an array of dtype {t.dtype.name} and shape {t.shape}",
                     name=name, expected=t)
             values.append(_weight_value(name, t, registry[name], runs_on.jax_device))
         return Model(model, runtime_model, runs_on, values)

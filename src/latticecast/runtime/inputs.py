@@ -46,7 +46,7 @@ def describe_input(index: int, name: str | None) -> str:
     return f"input {index} ({name!r})" if name is not None else f"input {index}"
 
 
-def _shape_text(shape: tuple["int | SymbolicDim", ...]) -> str:
+def _shape_text(shape: "Sequence[Any]") -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 

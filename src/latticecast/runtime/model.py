@@ -338,7 +338,7 @@ def bind_arguments(args: tuple[Any, ...], kwargs: Mapping[str, Any], names: "Seq
         expected=n, got=len(args))
 
 
-def _prod(shape: tuple["int | SymbolicDim", ...]) -> int:
+def _prod(shape: "Sequence[Any]") -> int:
     n = 1
     for d in shape:
         n *= d

@@ -314,7 +314,7 @@ def _shape_error(reason: str, patterns: Sequence[TensorPattern], arg_types: Sequ
     if m and int(m.group(1)) in given:
         i = int(m.group(1))
         return InputShapeError(
-            f"{describe_input(i, names[i])}: shape {list(given[i].shape)} does not fit @main's {patterns[i]}: "
+            f"{describe_input(i, names[i])}: shape [{', '.join(map(str, given[i].shape))}] does not fit @main's {patterns[i]}: "
             f"{reason}", index=i, name=names[i], expected=patterns[i], got=given[i].shape)
     shown = {i: f"{describe_input(i, names[i])}: {given[i]}" for i in tensor_inputs}
     shown.update({i: f"{describe_input(i, names[i])} ({patterns[i].dim_var}) = {v}"

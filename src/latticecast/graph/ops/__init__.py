@@ -191,7 +191,7 @@ def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike =
         ...     c = ops.constant(np.array([1, 2], np.uint8))
         ...     h = ops.constant(1.5, DType.bfloat16)
         >>> c.dtype, c.shape, h.dtype, h.shape
-        (DType.uint8, (2,), DType.bfloat16, ())
+        (DType.uint8, [Dim(2)], DType.bfloat16, [])
     """
     if device is not None:
         DeviceRef.parse(device)  # a bad device is an error before the constant is made

@@ -42,9 +42,9 @@ def call(graph: Any, *args: Any, prefix: str = "") -> list[Value]:
     """
     g = current_graph()
     g.check_open()
-    from ..graph import _Subgraph
 
-    if not isinstance(graph, _Subgraph) or graph.root is not getattr(g, "root", g):
+    root = getattr(graph, "root", None)  # a subgraph has its root graph (Graph.add_subgraph)
+    if root is None or root is not getattr(g, "root", g):
         raise GraphError(f"call: {graph!r} is not a subgraph of this graph's module; make it with "
                          f"g.add_subgraph(name, input_types=[...])")
     if prefix:

@@ -526,7 +526,7 @@ def shard_and_stack(inputs: Sequence[TensorValueLike], devices: Sequence[Any], a
         >>> with Graph("weights", input_types=[TensorType(DType.float32, [4, 2])] * 2) as g:
         ...     out = ops.shard_and_stack(list(g.inputs), [DeviceRef.GPU(0), DeviceRef.GPU(1)])
         >>> [(v.shape, v.device) for v in out]
-        [((2, 2, 2), gpu:0), ((2, 2, 2), gpu:1)]
+        [([Dim(2), Dim(2), Dim(2)], gpu:0), ([Dim(2), Dim(2), Dim(2)], gpu:1)]
     """
     if not inputs:
         raise GraphError("Must provide at least one input tensor.")
@@ -599,7 +599,7 @@ def allgather(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], 
         >>> with Graph("allgather", input_types=types) as g:
         ...     out = ops.allgather(g.inputs[:2], [b.buffer for b in g.inputs[2:]], axis=1)
         >>> [(v.shape, v.device) for v in out]
-        [((3, 4), gpu:0), ((3, 4), gpu:1)]
+        [([Dim(3), Dim(4)], gpu:0), ([Dim(3), Dim(4)], gpu:1)]
     """
     values = list(inputs)
     buffers = list(signal_buffers)
@@ -669,7 +669,7 @@ def reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterabl
         >>> with Graph("reducescatter", input_types=types) as g:
         ...     out = ops.reducescatter.sum(g.inputs[:2], [b.buffer for b in g.inputs[2:]])
         >>> [(v.shape, v.device) for v in out]
-        [((3, 2), gpu:0), ((2, 2), gpu:1)]
+        [([Dim(3), Dim(2)], gpu:0), ([Dim(2), Dim(2)], gpu:1)]
     """
     values = list(inputs)
     buffers = list(signal_buffers)

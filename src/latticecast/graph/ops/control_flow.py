@@ -54,7 +54,7 @@ __all__ = ["cond", "while_loop", "lax_cond", "lax_while_loop", "fori_loop", "swi
 if TYPE_CHECKING:
     from ..graph import Graph
 
-Shape = tuple["int | SymbolicDim", ...]
+Shape = Sequence[Any]
 Slot = tuple[DType, Shape]
 """What a region boundary fixes for one value: its dtype and shape."""
 

@@ -232,7 +232,7 @@ def conv2d(x: TensorValueLike, filter: TensorValueLike, stride: tuple[int, int] 
         ...     y = ops.conv2d(g.inputs[0], np.ones((2, 2, 1, 1), np.float32))
         ...     g.output(y)
         >>> y.shape
-        (1, 1, 1, 1)
+        [Dim(1), Dim(1), Dim(1), Dim(1)]
         >>> g.compile()(np.array([1, 2, 3, 4], np.float32).reshape(1, 2, 2, 1))[0].ravel().tolist()
         [10.0]
     """
@@ -313,7 +313,7 @@ def conv2d_transpose(x: TensorValueLike, filter: TensorValueLike, stride: tuple[
         ...     y = ops.conv2d_transpose(g.inputs[0], np.ones((1, 2, 1, 1), np.float32))
         ...     g.output(y)
         >>> y.shape
-        (1, 1, 3, 1)
+        [Dim(1), Dim(1), Dim(3), Dim(1)]
         >>> g.compile()(np.array([1, 2], np.float32).reshape(1, 1, 2, 1))[0].ravel().tolist()
         [1.0, 3.0, 2.0]
     """

@@ -154,7 +154,7 @@ def _expanded(order: Value, axis: int, shape: tuple[int, ...]) -> Value:
 
 
 def _column(v: Value, index: int) -> Value:
-    return _flat(v[:, index:index + 1], v.shape[0], 1, squeeze=True)  # type: ignore[arg-type]
+    return _flat(v[:, index:index + 1], v.shape[0], 1, squeeze=True)
 
 
 def _flat(v: Value, rows: int, columns: int, *, squeeze: bool = False) -> Value:
@@ -168,7 +168,7 @@ def _pairwise_iou(boxes: Value) -> Value:
     union is empty)."""
     g = boxes.graph
     n = boxes.shape[1]
-    corner = [_flat(boxes[:, :, k:k + 1], boxes.shape[0], n) for k in range(4)]  # type: ignore[arg-type]
+    corner = [_flat(boxes[:, :, k:k + 1], boxes.shape[0], n) for k in range(4)]
     low_y, high_y = minimum(corner[0], corner[2]), maximum(corner[0], corner[2])
     low_x, high_x = minimum(corner[1], corner[3]), maximum(corner[1], corner[3])
     shape = (boxes.shape[0], n, n)

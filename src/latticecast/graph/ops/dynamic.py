@@ -14,12 +14,12 @@ Shape values are ``tensor<Nxi64>``: StableHLO sizes are 64-bit.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import SymbolicDim, is_static
+from ...dims import AlgebraicDim, Dim, SymbolicDim, is_static
 from ...dtypes import DType
 from ..value import Value
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["is_static", "dim_value", "shape_value", "vector_value", "iota"]
 
-Shape = Sequence["int | SymbolicDim"]
+Shape = Sequence[Any]
 
 
 def _i64_constant(g: "Graph", values: Sequence[int], shape: Sequence[int]) -> ir.Value[ir.Type]:
@@ -36,11 +36,12 @@ def _i64_constant(g: "Graph", values: Sequence[int], shape: Sequence[int]) -> ir
     return g._add_op("stablehlo.constant", [g.tc.tensor(DType.int64, shape)], [], {"value": attr}).result
 
 
-def dim_value(g: "Graph", d: "int | SymbolicDim") -> ir.Value[ir.Type]:
-    """The size ``d`` as a ``tensor<i64>``: a constant, or the symbolic dimension's size when the graph runs."""
-    if d.__class__ is SymbolicDim:
-        return g.dim_value(d)
-    return _i64_constant(g, [int(d)], ())  # an int here
+def dim_value(g: "Graph", d: "int | Dim") -> ir.Value[ir.Type]:
+    """The size ``d`` as a ``tensor<i64>``: a constant, or the symbolic (or algebraic) dimension's size
+    when the graph runs."""
+    if not isinstance(d, int):
+        return g.dim_value(cast("SymbolicDim | AlgebraicDim", d))
+    return _i64_constant(g, [int(d)], ())
 
 
 def shape_value(g: "Graph", shape: Shape) -> ir.Value[ir.Type]:
@@ -49,18 +50,18 @@ def shape_value(g: "Graph", shape: Shape) -> ir.Value[ir.Type]:
     key = tuple(shape)
     found = g._shape_values.get(key)
     if found is None:
-        found = g._shape_values[key] = vector_value(g, [d if d.__class__ is int else g.dim_value(d)  # type: ignore[arg-type]  # as above
+        found = g._shape_values[key] = vector_value(g, [d if isinstance(d, int) else g.dim_value(d)
                                                          for d in key])
     return found
 
 
 def vector_value(g: "Graph", parts: Sequence["int | ir.Value[ir.Type]"]) -> ir.Value[ir.Type]:
     """A ``tensor<Nxi64>`` of ``parts``: sizes known now (``int``) or when the graph runs (a ``tensor<i64>``)."""
-    if all(p.__class__ is int for p in parts):
+    if all(isinstance(p, int) for p in parts):
         return _i64_constant(g, list(parts), (len(parts),))  # type: ignore[arg-type]  # ints (`__class__ is`)
     one = g.tc.tensor(DType.int64, (1,))
-    pieces = [_i64_constant(g, [p], (1,)) if p.__class__ is int else
-              g._add_op("stablehlo.reshape", [one], [p]).result for p in parts]  # type: ignore[list-item]  # as above
+    pieces = [_i64_constant(g, [p], (1,)) if isinstance(p, int) else
+              g._add_op("stablehlo.reshape", [one], [p]).result for p in parts]
     if len(pieces) == 1:
         return pieces[0]
     with g.context:

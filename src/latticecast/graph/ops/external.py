@@ -48,7 +48,7 @@ def constant_external(name: str, type: Any, align: int | None = None, is_placeho
         ...     w = ops.constant_external("scale", TensorType(DType.float32, [3]))
         ...     g.output(w * 2)
         >>> g.weights
-        {'scale': TensorType(dtype=DType.float32, shape=(3,), device=cpu:0)}
+        {'scale': TensorType(dtype=DType.float32, shape=[Dim(3)], device=cpu:0)}
     """
     if is_placeholder:
         raise GraphError(f"constant_external({name!r}, ..., is_placeholder=True): a placeholder is named at "

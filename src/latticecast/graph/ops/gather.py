@@ -38,12 +38,12 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...dims import SymbolicDim, static_dims, static_size
+from ...dims import SymbolicDim, is_static, static_dims, static_size
 from ...dtypes import DType
 from ...errors import GraphError, PromotionError
 from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
-from .dynamic import dim_value, iota
+from .dynamic import dim_value, iota, shape_value
 from .elementwise import add, floor_divide, less, logical_not, not_equal, remainder
 from .external import check_same_device
 from .operands import convert, decide_operands, graph_of, unary_operand
@@ -56,7 +56,7 @@ __all__ = ["gather", "gather_nd", "take", "take_along_axis", "scatter", "scatter
            "scatter_min", "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
            "scatter_nd_mul", "nonzero", "masked_scatter"]
 
-Dims = tuple["int | SymbolicDim", ...]
+Dims = Sequence[Any]
 
 
 # -- indices -------------------------------------------------------------------------------------
@@ -78,7 +78,7 @@ def _indices(x: TensorValueLike, what: str, *, scatter: bool = False) -> Value:
 def _wrapped(i: Value, size: "int | SymbolicDim") -> Value:
     """``i`` with a negative index counted from the end of an axis of ``size``."""
     g = i.graph
-    n = g.constant(size, DType.int64) if size.__class__ is int else Value(g, dim_value(g, size), DType.int64, ())
+    n = g.constant(size, DType.int64) if isinstance(size, int) else Value(g, dim_value(g, size), DType.int64, ())
     return where(less(i, 0), add(i, n), i)
 
 
@@ -99,29 +99,29 @@ def _coordinates(indices: Value, axis: int, shape: Dims) -> Value:
     return Value(g, op.result, DType.int64, indices.shape + (rank,))
 
 
-def _static_window(v: Value, sizes: Sequence["int | SymbolicDim"], what: str) -> list[int]:
-    """The window sizes of a gather, which StableHLO needs as numbers."""
-    window = static_dims(tuple(sizes))
-    if window is None:
-        raise GraphError(f"{what}: the axes of {format_shape(v.shape)} that are taken whole must have static "
-                         f"sizes (StableHLO's gather has a static window); rebind the symbolic ones to sizes "
-                         f"first (x.rebind([...]))")
-    return list(window)
+def _static_window(v: Value, sizes: Sequence[Any], what: str) -> list[Any]:
+    """The window sizes of a gather: sizes, or dimensions known when the graph runs (``dynamic_gather``)."""
+    return list(sizes)
 
 
 def _gather(v: Value, start: Value, out_shape: Dims, *, offset_dims: Sequence[int], collapsed: Sequence[int],
             batching: Sequence[int] = (), index_batching: Sequence[int] = (), index_map: Sequence[int],
-            index_vector_dim: int, window: Sequence[int]) -> Value:
+            index_vector_dim: int, window: Sequence[Any]) -> Value:
     g = v.graph
     with g.context:
         attrs: dict[str, ir.Attribute] = {"dimension_numbers": stablehlo.GatherDimensionNumbers.get(
                      offset_dims=list(offset_dims), collapsed_slice_dims=list(collapsed),
                      operand_batching_dims=list(batching), start_indices_batching_dims=list(index_batching),
                      start_index_map=list(index_map), index_vector_dim=index_vector_dim),
-                 "slice_sizes": ir.DenseI64ArrayAttr.get(list(window)),
                  "indices_are_sorted": ir.BoolAttr.get(False)}
-    op = g._add_op("stablehlo.gather", [g.tc.tensor(v.storage, out_shape)], [v.ir, start.ir], attrs,
-                   weak=v.is_weak)
+        if is_static(window):
+            attrs["slice_sizes"] = ir.DenseI64ArrayAttr.get([int(n) for n in window])
+    if is_static(window):
+        op = g._add_op("stablehlo.gather", [g.tc.tensor(v.storage, out_shape)], [v.ir, start.ir], attrs,
+                       weak=v.is_weak)
+    else:  # a window taking a symbolic axis whole: its size is an operand, read when the graph runs
+        op = g._add_op("stablehlo.dynamic_gather", [g.tc.tensor(v.storage, out_shape)],
+                       [v.ir, start.ir, shape_value(g, window)], attrs, weak=v.is_weak)
     return Value(g, op.result, v.ptype, out_shape, storage=v.storage)
 
 
@@ -275,6 +275,7 @@ def gather_nd(input: TensorValueLike, indices: TensorValueLike, batch_dims: int 
     i = _indices(indices, "gather_nd")
     check_same_device(v.graph, input=v, indices=i)
     b, k = _nd_layout(v, i, batch_dims, "gather_nd")
+    k = int(k)
     coords = _nd_wrapped(i, v.shape[b:b + k])
     out_shape = i.shape[:-1] + v.shape[b + k:]
     window = _static_window(v, [1] * (b + k) + list(v.shape[b + k:]), "gather_nd")
@@ -290,7 +291,7 @@ def _nd_layout(v: Value, i: Value, batch_dims: int, what: str) -> tuple[int, int
     if i.rank == 0:
         raise GraphError(f"{what}: indices must have at least one axis (the last holds the coordinates)")
     k = i.shape[-1]
-    if k.__class__ is not int:
+    if not isinstance(k, int):
         raise GraphError(f"{what}: the last axis of indices {format_shape(i.shape)} holds the coordinates "
                          "and must have a static size")
     assert isinstance(k, int)
@@ -386,7 +387,7 @@ def _elements(input: TensorValueLike, updates: TensorValueLike, indices: TensorV
     if i.shape != u.shape:
         raise GraphError(f"{what}: indices of shape {format_shape(i.shape)} must have the shape of the updates "
                          f"{format_shape(u.shape)} (one index per update)")
-    if u.rank != v.rank or any(d != a and (n.__class__ is not int or m.__class__ is not int or m > n)
+    if u.rank != v.rank or any(d != a and (not isinstance(n, int) or not isinstance(m, int) or m > n)
                                and n != m for d, (n, m) in enumerate(zip(v.shape, u.shape))):
         raise GraphError(f"{what}: updates of shape {format_shape(u.shape)} must have the input's rank ({v.rank}) "
                          f"and at most its sizes {format_shape(v.shape)} on every axis but {a} (ONNX's "

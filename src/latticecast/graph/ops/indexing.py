@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from jaxlib.mlir import ir
 
-from ...dims import SymbolicDim, is_static
+from ...dims import StaticDim, SymbolicDim, is_dynamic, is_static
 from ...dtypes import DType
 from ...errors import GraphError
 from ..value import Value
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 
 __all__ = ["slice_tensor", "getitem"]
 
-_I64_MAX = (1 << 63) - 1
 
 
 def getitem(x: Value, index: Any) -> Value:
@@ -88,7 +87,7 @@ def slice_tensor(x: Any, indices: Sequence[Any]) -> Value:
         ...     y = ops.slice_tensor(x, [0, slice(1, 3)])     # x[0, 1:3]
         ...     z = x[..., None]
         >>> y.shape, z.shape
-        ((2,), (2, 3, 1))
+        ([Dim(2)], [Dim(2), Dim(3), Dim(1)])
     """
     v = unary_operand(x, "slice")
     if isinstance(indices, (str, bytes)) or not isinstance(indices, Iterable):
@@ -117,9 +116,9 @@ def slice_tensor(x: Any, indices: Sequence[Any]) -> Value:
         if a.size is not None:
             out.append(a.size)
     sliced_shape = tuple(1 if a.size is None else a.size for a in axes)
-    if any(not isinstance(a.start, int) for a in axes):
+    if any(isinstance(a.start, Value) for a in axes):
         sliced = _dynamic_index(v, axes, sliced_shape, indices)
-    elif is_static(v.shape):
+    elif is_static(v.shape) and all(isinstance(a.start, int) and isinstance(a.stop, int) for a in axes):
         sliced = _static_slice(v, axes, sliced_shape)
     else:
         sliced = _symbolic_slice(v, axes, sliced_shape)
@@ -151,8 +150,9 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
                          "integer value")
     if not isinstance(entry, slice):
         i = int(entry.__index__())
-        if n.__class__ is SymbolicDim:
-            return _Axis(i, i + 1 if i != -1 else _I64_MAX, 1, None)
+        if is_dynamic(n):  # counted from the end when negative, as MAX: n + i (checked when the graph runs)
+            first = StaticDim(i) if i >= 0 else n + i
+            return _Axis(first, first + 1, 1, None)
         if not -n <= i < n:
             raise GraphError(f"{where}: index {i} is out of range for axis {axis} of size {n}")
         i %= n
@@ -161,17 +161,23 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
     if isinstance(step, bool) or not isinstance(step, int) or step <= 0:
         raise GraphError(f"{where}: expected a positive integer step but got {step!r} (MAX slices with positive "
                          "steps only)")
-    if n.__class__ is SymbolicDim:
-        if entry.start is None and entry.stop is None and step == 1:
-            return _Axis(0, _I64_MAX, 1, n)
-        start, stop = entry.start, entry.stop
-        if isinstance(start, int) and isinstance(stop, int) and 0 <= stop < start:
+    if is_dynamic(n) or is_dynamic(entry.start) or is_dynamic(entry.stop):
+        # bounds as dimensions (negative: n + b), the size an algebraic dimension, as MAX
+        ends: list[Any] = []
+        for name, b, default in (("start", entry.start, StaticDim(0)), ("stop", entry.stop, n)):
+            if b is None or is_dynamic(b):
+                ends.append(default if b is None else b)
+                continue
+            if isinstance(b, bool) or not hasattr(b, "__index__"):
+                raise GraphError(f"{where}: slice {name} {b!r} must be an integer")
+            b = int(b.__index__())
+            ends.append(StaticDim(b) if b >= 0 else n + b)
+        first, last = ends
+        if isinstance(last - first, int) and last - first < 0:  # known now: the bounds decrease
             raise GraphError(f"{where}: start and stop should be increasing for positive step and decreasing for "
-                             f"negative step, but got start {start}, stop {stop} for step {step}; the slice "
-                             f"{start}:{stop} of axis {n} would be empty whatever its size")
-        raise GraphError(f"{where}: slicing part of the symbolic axis {n} would give it an algebraic size (MAX's "
-                         f"{n} - k), which latticecast does not support; slice static axes, or take the whole "
-                         f"axis with ':'")
+                             f"negative step, but got start {entry.start}, stop {entry.stop} for step {step} (MAX "
+                             "refuses a decreasing slice rather than return an empty one)")
+        return _Axis(first, last, step, (last - first + (step - 1)) // step)
     bounds = []
     for name, b, default in (("start", entry.start, 0), ("stop", entry.stop, n)):
         if b is None:
@@ -185,12 +191,13 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
         raise GraphError(f"{where}: slice bounds {entry.start}:{entry.stop} are out of range for axis {axis} of "
                          f"size {n} (MAX does not clamp them as Python does)")
     if start > stop:
-        raise GraphError(f"{where}: slice start {entry.start} comes after stop {entry.stop} on axis {axis} (MAX "
-                         "refuses a decreasing slice rather than return an empty one)")
+        raise GraphError(f"{where}: start and stop should be increasing for positive step and decreasing for "
+                         f"negative step, but got start {entry.start}, stop {entry.stop} for step {step} on axis "
+                         f"{axis} (MAX refuses a decreasing slice rather than return an empty one)")
     return _Axis(start, stop, step, -(-(stop - start) // step))
 
 
-def _static_slice(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim", ...]) -> Value:
+def _static_slice(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Value:
     if shape == v.shape:
         return v
     g = v.graph
@@ -202,38 +209,44 @@ def _static_slice(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim",
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
-def _symbolic_slice(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim", ...]) -> Value:
+def _symbolic_slice(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Value:
     """``real_dynamic_slice``: bounds on symbolic axes are read when the graph runs."""
     if shape == v.shape:
         return v
     g = v.graph
     starts, stops = [], []
-    for n, a in zip(v.shape, axes):
-        if n.__class__ is SymbolicDim and (a.start < 0 or a.stop == _I64_MAX):
-            size = dim_value(g, n)
-            starts.append(_plus(g, size, a.start) if a.start < 0 else a.start)
-            stops.append(size if a.stop == _I64_MAX else _plus(g, size, a.stop))
-        else:
-            starts.append(a.start)
-            stops.append(a.stop)
+    for a in axes:
+        starts.append(a.start if isinstance(a.start, int) else dim_value(g, a.start))
+        stops.append(a.stop if isinstance(a.stop, int) else dim_value(g, a.stop))
     operands = [vector_value(g, starts), vector_value(g, stops), vector_value(g, [a.step for a in axes])]
     op = g._add_op("stablehlo.real_dynamic_slice", [g.tc.tensor(v.storage, shape)], [v.ir, *operands],
                    weak=v.is_weak)
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
-def _plus(g: Graph, size: ir.Value[ir.Type], k: int) -> ir.Value[ir.Type]:
-    i64 = g.tc.tensor(DType.int64, ())
-    return g._add_op("stablehlo.add", [i64], [size, dim_value(g, k)]).result
+def _gathered_index(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Value:
+    """Value indexes where ``dynamic_slice`` cannot go (a symbolic axis, a step): the other axes sliced
+    first, then each value-indexed axis gathered at its index (``gather`` counts a negative index from
+    the end and clamps one out of range, as ``dynamic_slice`` does)."""
+    from .gather import gather
+    plain = [_Axis(StaticDim(0), n, 1, n) if isinstance(a.start, Value) else a for a, n in zip(axes, v.shape)]
+    plain_shape = tuple(n if isinstance(a.start, Value) else s for a, n, s in zip(axes, v.shape, shape))
+    if is_static(v.shape) and all(isinstance(a.start, int) and isinstance(a.stop, int) for a in plain):
+        out = _static_slice(v, plain, plain_shape)
+    else:
+        out = _symbolic_slice(v, plain, plain_shape)
+    for d, a in enumerate(axes):
+        if isinstance(a.start, Value):
+            out = gather(out, _reshaped(a.start, (1,)), d)
+    return out
 
 
-def _dynamic_index(v: Value, axes: list[_Axis], shape: tuple["int | SymbolicDim", ...],
+def _dynamic_index(v: Value, axes: list[_Axis], shape: "Sequence[Any]",
                    indices: Sequence[Any]) -> Value:
     """``dynamic_slice``: an index known when the graph runs (negative counts from the end; StableHLO
     clamps one out of range into the axis)."""
     if not is_static(v.shape) or any(a.step != 1 for a in axes):
-        raise GraphError(f"index {_show(indices)}: a value index works on values of static shape with unit "
-                         f"steps elsewhere (shape {format_shape(v.shape)}); slice the other axes first")
+        return _gathered_index(v, axes, shape)
     g = v.graph
     starts = []
     for n, a in zip(v.shape, axes):

@@ -10,6 +10,8 @@ other op takes from ``op_rules``.
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 from jaxlib.mlir.dialects import stablehlo
 
 from ...dims import SymbolicDim
@@ -54,7 +56,7 @@ def matmul(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
         ...     m = ops.matmul(*g.inputs)
         ...     g.output(m)
         >>> m.dtype, m.shape
-        (DType.float16, (2,))
+        (DType.float16, [Dim(2)])
         >>> g.compile()(np.array([[1, 2, 3], [4, 5, 6]], np.int8), np.array([1, 0, -1], np.float16))[0].tolist()
         [-2.0, -2.0]
     """
@@ -76,7 +78,7 @@ def matmul(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
         raise GraphError(f"@: shapes {format_shape(a.shape)} and {format_shape(b.shape)} do not align "
                          f"({lhs.shape[-1]} != {rhs.shape[-2]})")
     if rhs.rank == 2:  # no batch on the right: contract directly, the left's batch stays in front
-        batch: tuple[int | SymbolicDim, ...] = ()
+        batch: Sequence[Any] = ()
         lhs_batch = list(lhs.shape[:-2])
     else:
         try:
@@ -177,7 +179,7 @@ def band_part(x: TensorValueLike, num_lower: int | None = None, num_upper: int |
         if isinstance(k, bool) or not isinstance(k, int) or k < -1:
             raise GraphError(f"band_part: {name}={k!r} must be non-negative: an integer from 0 (None or -1: no "
                              "bound)")
-        if size.__class__ is int and k >= size:
+        if isinstance(size, int) and k >= size:
             raise GraphError(f"band_part: {name}={k} is out of bounds for an axis of size {size} (use None for "
                              "no bound)")
         bounds.append(k)

@@ -23,7 +23,7 @@ from typing import Literal as _Literally  # Literal is this module's Python-scal
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import SymbolicDim, is_static, static_dims
+from ...dims import AlgebraicDim, StaticDim, SymbolicDim, is_static, static_dims
 from ...dtypes import DType, UnknownDTypeError
 from ...errors import DomainError, GraphError, LiteralRangeError, PromotionError
 from ...op_rules import IMPLICIT_BROADCAST_ATTR, UNARY, OpPromotion, OpRule, check_unary, decide
@@ -163,7 +163,12 @@ def operand(x: TensorValueLike, g: "Graph", *, promotes: bool = False) -> "Value
     if isinstance(x, Weight):
         return g.add_weight(x)
     if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
+        if x.__class__ is StaticDim:
+            x = int(x)
         return Literal(x, g.policy.literals.type_of(x))
+    if isinstance(x, (SymbolicDim, AlgebraicDim)):  # its size when the graph runs, as MAX: int64[1]
+        from .dynamic import vector_value
+        return Value(g, vector_value(g, [g.dim_value(x)]), DType.int64, (1,))
     if isinstance(x, WeakArray):
         return x if promotes else constant_value(g, x.values, None)
     if isinstance(x, (np.ndarray, np.generic)) and promotes and g.policy.numpy_values.weak:
@@ -208,7 +213,7 @@ class Promoted:
 
     values: tuple[Value, ...]
     decision: OpPromotion
-    shape: tuple["int | SymbolicDim", ...]
+    shape: "Sequence[Any]"
 
 
 _SCALARS = (bool, int, float, complex)
@@ -269,7 +274,7 @@ def promote(rule: OpRule, symbol: str, *xs: TensorValueLike, graph: "Graph | Non
     g = graph or graph_of(*xs)
     ops = [x if x.__class__ is Value and x.graph is g else operand(x, g, promotes=True) for x in xs]
     decision = decide_operands(g, rule, symbol, ops)
-    shape: tuple["int | SymbolicDim", ...] = ops[0].shape
+    shape: "Sequence[Any]" = ops[0].shape
     for o in ops:
         if o.shape != shape:
             shape = broadcast_shapes(*(o.shape for o in ops))
@@ -290,7 +295,7 @@ def decide_operands(g: "Graph", rule: OpRule, symbol: str,
         raise with_op(symbol, e) from None
 
 
-def realize(g: "Graph", x: "Value | Literal | WeakArray", target: DType, shape: tuple["int | SymbolicDim", ...]) -> Value:
+def realize(g: "Graph", x: "Value | Literal | WeakArray", target: DType, shape: "Sequence[Any]") -> Value:
     """``x`` in the IR at ``shape``: a literal or a weak array becomes a weak constant checked against
     ``target``."""
     if isinstance(x, Literal):
@@ -342,7 +347,7 @@ def _literal_key(value: Scalar) -> tuple[type, Any]:
     return (cls, value if cls is int or cls is bool else repr(value))
 
 
-def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple["int | SymbolicDim", ...]) -> Value:
+def emit_literal(g: "Graph", lit: Literal, target: DType, shape: "Sequence[Any]") -> Value:
     """A weak constant for ``lit`` that will promote to ``target``: checked against ``target`` now
     (with the policy's literal rules), stored in the policy's type for the literal (the pass
     re-types it).
@@ -376,7 +381,7 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: tuple["int | Sy
     return _constant(g, _host_array(lit.value, dtype), dtype, dims)
 
 
-def emit_weak_array(g: "Graph", arr: WeakArray, target: DType, shape: tuple["int | SymbolicDim", ...]) -> Value:
+def emit_weak_array(g: "Graph", arr: WeakArray, target: DType, shape: "Sequence[Any]") -> Value:
     """A weak constant for ``arr`` that will promote to ``target``, broadcast to ``shape``: checked against
     ``target`` now (:meth:`WeakArray.check`), and stored as the pass reads it. A whole array keeps its own
     dtype, since MAX's array rules ask what it is (``latticecast.weak = "array"``); elements handed over one
@@ -453,8 +458,7 @@ def constant_value(g: "Graph", value: Any, dtype: DType | None) -> Value:
 # -- shapes and conversions ----------------------------------------------------------------------
 
 
-def broadcast_shapes(*shapes: tuple["int | SymbolicDim", ...],
-                     names: Sequence[str] = ()) -> tuple["int | SymbolicDim", ...]:
+def broadcast_shapes(*shapes: "Sequence[Any]", names: Sequence[str] = ()) -> "Sequence[Any]":
     """The common shape of ``shapes`` by NumPy's rules, or a :class:`GraphError` naming them.
 
     A symbolic dimension broadcasts against itself and against 1, never against another
@@ -472,9 +476,9 @@ def broadcast_shapes(*shapes: tuple["int | SymbolicDim", ...],
             if len(s) < i:
                 continue
             x = s[-i]
-            if x == 1 and x.__class__ is int:
+            if x == 1 and isinstance(x, int):
                 continue
-            if d == 1 and d.__class__ is int:
+            if d == 1 and isinstance(d, int):
                 d, source = x, k
             elif x != d:
                 raise GraphError(_broadcast_problem(shapes, i, source, k, names))
@@ -482,7 +486,7 @@ def broadcast_shapes(*shapes: tuple["int | SymbolicDim", ...],
     return tuple(out)
 
 
-def _broadcast_problem(shapes: Sequence[tuple["int | SymbolicDim", ...]], i: int, j: int, k: int,
+def _broadcast_problem(shapes: Sequence["Sequence[Any]"], i: int, j: int, k: int,
                        names: Sequence[str]) -> str:
     """Why shapes ``j`` and ``k`` do not broadcast at their ``i``-th dimension from the end: MAX's
     wording, then latticecast's."""
@@ -493,7 +497,7 @@ def _broadcast_problem(shapes: Sequence[tuple["int | SymbolicDim", ...]], i: int
                         f"{len(shapes[n]) - i} (value {shapes[n][-i]})" for n in (j, k))
     said += " are neither equivalent nor broadcastable"
     listed = ", ".join("[" + ", ".join(map(str, s)) + "]" for s in shapes)
-    if a.__class__ is int and b.__class__ is int:
+    if isinstance(a, int) and isinstance(b, int):
         return (f"{said[0].upper()}{said[1:]}: shapes {listed} cannot be broadcast together (NumPy's rules: "
                 "trailing dimensions must be equal or 1)")
     return (f"{said[0].upper()}{said[1:]}: shapes {listed} cannot be broadcast together: dimensions {a} and {b} "
@@ -501,7 +505,7 @@ def _broadcast_problem(shapes: Sequence[tuple["int | SymbolicDim", ...]], i: int
             "they are equal when the graph runs, say so with x.rebind([...])")
 
 
-def broadcast(v: Value, shape: tuple["int | SymbolicDim", ...], *, implicit: bool = False) -> Value:
+def broadcast(v: Value, shape: "Sequence[Any]", *, implicit: bool = False) -> Value:
     """``v`` broadcast to ``shape`` as NumPy does: ``stablehlo.broadcast_in_dim``, or
     ``dynamic_broadcast_in_dim`` when a dimension is symbolic. ``implicit``: an operator broadcasts
     its operand (``x + z``), not the user (``z.broadcast_to``); under a rank-sensitive policy the

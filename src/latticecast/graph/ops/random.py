@@ -55,7 +55,7 @@ def SeedType(device: DeviceRefLike) -> TensorType:  # noqa: N802  # MAX's name: 
         >>> from latticecast import DeviceRef
         >>> t = SeedType(DeviceRef.CPU())
         >>> t.dtype, list(t.shape), str(t.device)
-        (DType.uint64, [1], 'cpu:0')
+        (DType.uint64, [Dim(1)], 'cpu:0')
     """
     return TensorType(DType.uint64, [1], device)
 
@@ -82,7 +82,7 @@ def assert_scalar(value: Any) -> None:
 
 
 def _normalize_seed(g: "Graph", seed: Any) -> Value:
-    from ...max.dtype_promotion import _promote_to_strong
+    from ..dtype_promotion import _promote_to_strong
 
     if isinstance(seed, int) and not isinstance(seed, bool):
         if not 0 <= seed < 2 ** 64:  # MAX's check (a uint64) before the constant is made
@@ -115,7 +115,7 @@ def set_seed(seed: Any = 0) -> None:
         >>> with Graph("r", input_types=[ops.random.SeedType(DeviceRef.CPU())]) as g:
         ...     ops.random.set_seed(g.inputs[0])
         ...     ops.random.uniform(TensorType(DType.float32, [2], DeviceRef.CPU())).shape
-        (2,)
+        [Dim(2)]
     """
     g = current_graph()
     SEEDS[g] = _normalize_seed(g, seed)
@@ -181,7 +181,7 @@ def uniform(like: Any, range: tuple[Any, Any] = (0, 1)) -> Value:  # noqa: A002 
         >>> bool(2 <= x.min() and x.max() < 4 and abs(x.mean() - 3) < 0.05)
         True
     """
-    from ...max.dtype_promotion import _promote_to_strong
+    from ..dtype_promotion import _promote_to_strong
 
     lower, upper = range
     assert_scalar(lower)
@@ -229,7 +229,7 @@ def gaussian(like: Any, mean: Any = 0, std: Any = 1) -> Value:
         >>> bool(abs(x.mean() - 1) < 0.05 and abs(x.std() - 2) < 0.05)
         True
     """
-    from ...max.dtype_promotion import _promote_to_strong
+    from ..dtype_promotion import _promote_to_strong
     from .elementwise import cos, log, round, sqrt
 
     assert_scalar(mean)

@@ -20,7 +20,7 @@ so it is a build-time error rather than a silent infinity.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -33,7 +33,7 @@ from ..value import TensorValueLike, Value
 from .dynamic import iota
 from . import elementwise as _elementwise
 from .elementwise import divide, floor_divide, maximum, minimum, multiply, sqrt, subtract
-from .operands import checked_unary_operand, constant_value, convert, unary_operand
+from .operands import broadcast, checked_unary_operand, constant_value, convert, unary_operand
 from .shape import _reshaped, normalize_axis
 
 __all__ = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "var", "stdev",
@@ -110,7 +110,7 @@ def _reduce(v: Value, axes: list[int], body: Any, init: Any, keepdims: bool) -> 
     return _reshaped(out, _kept(v, axes)) if keepdims else out
 
 
-def _kept(v: Value, axes: list[int]) -> tuple["int | SymbolicDim", ...]:
+def _kept(v: Value, axes: list[int]) -> "Sequence[Any]":
     return tuple(1 if i in axes else d for i, d in enumerate(v.shape))
 
 
@@ -160,7 +160,7 @@ def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, w
     give the reduction's identity there: NaN, or the dtype's lowest (highest) value without NaN."""
     v, _ = checked_unary_operand(x, what)
     axes = axes_of(v, what)
-    empty = [a for a in axes if v.shape[a] == 0 and v.shape[a].__class__ is int]
+    empty = [a for a in axes if isinstance(v.shape[a], int) and v.shape[a] == 0]
     if empty and skip_nan:  # MAX's max/min of nothing: the dtype's lowest (highest) finite value, as MAX gives
         return _reduce(v, axes, "stablehlo.maximum" if largest else "stablehlo.minimum", _finite_extreme(v, largest),
                        keepdims)
@@ -184,12 +184,14 @@ def _count(v: Value, axes: list[int]) -> Value:
     count: Value | None = None
     for a in axes:
         d = v.shape[a]
-        if d.__class__ is int:
+        if isinstance(d, int):
             static *= d
             continue
-        size = convert(Value(g, g.dim_value(d), DType.int64, ()), v.storage)  # type: ignore[arg-type]  # a SymbolicDim
+        size = convert(Value(g, g.dim_value(d), DType.int64, ()), v.storage)  # a SymbolicDim
         count = size if count is None else multiply(count, size)
-    fixed = constant_value(g, np.asarray(static, v.storage.np_dtype), v.storage)
+    # a count the integer dtype cannot hold wraps, as MAX 26.7 computes a mean of int8 (measured: 130 threes
+    # average to 0 there, the int8 sum 134 = -122 divided by the int8 count 130 = -126)
+    fixed = constant_value(g, np.asarray(static).astype(v.storage.np_dtype), v.storage)
     return fixed if count is None else (count if static == 1 else multiply(count, fixed))
 
 
@@ -205,16 +207,17 @@ def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
             raise DomainError(f"{what} needs floats under policy '{pol.name}'; cast first")
         v = convert(v, pol.materialize(t))
     _check_zero(v, what)
-    if (v.storage.is_integral() or v.storage.is_bool) and v.storage.bitwidth < 64:
-        # an integer mean always fits its dtype, but its sum and its count may not (128 int8 values):
-        # they are taken in 64 bits, and the quotient converted back. A bool mean (MAX keeps bool) is
-        # the floored mean of its 0s and 1s: True where every element is
+    if v.storage.is_bool:
+        # a bool mean (MAX keeps bool, and its compiler stops there) is the floored mean of its 0s and 1s:
+        # True where every element is. An integer mean is taken in its own dtype below and wraps, as MAX's
         narrow = v.storage
         wide = convert(v, DType.uint64 if narrow.is_unsigned_integral() else DType.int64)
         return convert(floor_divide(_reduce(wide, axes, "stablehlo.add", 0, keepdims), _count(wide, axes)), narrow)
     total = _reduce(v, axes, "stablehlo.add", 0, keepdims)
-    if not v.storage.is_inexact:
-        return floor_divide(total, _count(v, axes))
+    if not v.storage.is_inexact:  # MAX divides an integer mean toward zero (measured: int8 32 / -56 is 0)
+        count = broadcast(_count(v, axes), total.shape)
+        op = total.graph._add_op("stablehlo.divide", [total.ir.type], [total.ir, count.ir])
+        return Value(total.graph, op.result, total.ptype, total.shape, storage=total.storage)
     return divide(total, _count(v, axes))
 
 
@@ -242,7 +245,7 @@ def sum(x: TensorValueLike, axis: int = -1) -> Value:
         ...     r = ops.sum(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (2, 1))
+        (DType.int64, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[8], [-1]]
     """
@@ -270,7 +273,7 @@ def prod(x: TensorValueLike, axis: int = -1) -> Value:
         ...     r = ops.prod(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (2, 1))
+        (DType.int64, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[10], [0]]
     """
@@ -299,7 +302,7 @@ def mean(x: TensorValueLike, axis: int = -1) -> Value:
         ...     r = ops.mean(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.float64, (2, 1))
+        (DType.float64, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[2.6666666666666665], [-0.3333333333333333]]
     """
@@ -332,7 +335,7 @@ def max(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | Non
         ...     r = ops.max(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int16, (2, 1))
+        (DType.int16, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[5], [3]]
         >>> with Graph("nanmax", input_types=[TensorType(DType.float32, [3])]) as g:
@@ -374,7 +377,7 @@ def min(x: TensorValueLike, y: TensorValueLike | None = None, /, axis: int | Non
         ...     r = ops.min(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int16, (2, 1))
+        (DType.int16, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[1], [-4]]
         >>> with Graph("nanmin", input_types=[TensorType(DType.float32, [3])]) as g:
@@ -456,7 +459,7 @@ def argmax(x: TensorValueLike, axis: int = -1) -> Value:
         ...     r = ops.argmax(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (2, 1))
+        (DType.int64, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[1], [2]]
     """
@@ -483,7 +486,7 @@ def argmin(x: TensorValueLike, axis: int = -1) -> Value:
         ...     r = ops.argmin(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (2, 1))
+        (DType.int64, [Dim(2), Dim(1)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[0], [0]]
     """
@@ -513,7 +516,7 @@ def reduce_sum(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> 
         ...     r = ops.reduce_sum(g.inputs[0], axis=0)
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (3,))
+        (DType.int64, [Dim(3)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [-3, 5, 5]
     """
@@ -541,7 +544,7 @@ def reduce_prod(x: TensorValueLike, axis: Any = None, keepdims: bool = False) ->
         ...     r = ops.reduce_prod(g.inputs[0], axis=0)
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int64, (3,))
+        (DType.int64, [Dim(3)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [-4, 0, 6]
     """
@@ -569,7 +572,7 @@ def reduce_max(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> 
         ...     r = ops.reduce_max(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int16, ())
+        (DType.int16, [])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         5
     """
@@ -597,7 +600,7 @@ def reduce_min(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> 
         ...     r = ops.reduce_min(g.inputs[0])
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.int16, ())
+        (DType.int16, [])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         -4
     """
@@ -625,7 +628,7 @@ def reduce_mean(x: TensorValueLike, axis: Any = None, keepdims: bool = False) ->
         ...     r = ops.reduce_mean(g.inputs[0], axis=0, keepdims=True)
         ...     g.output(r)
         >>> r.dtype, r.shape
-        (DType.float64, (1, 3))
+        (DType.float64, [Dim(1), Dim(3)])
         >>> g.compile()(np.array([[1, 5, 2], [-4, 0, 3]], np.int16))[0].tolist()
         [[-1.5, 2.5, 2.5]]
     """

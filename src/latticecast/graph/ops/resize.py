@@ -142,7 +142,7 @@ def _resized(input: TensorValueLike, size: Sequence[Any], what: str, taps_of: Ca
     for axis, (n, m) in enumerate(zip(v.shape, target)):
         if n == m:
             continue
-        index, weight = taps_of(int(m), n)  # type: ignore[arg-type]  # a static shape (checked above)
+        index, weight = taps_of(int(m), n)  # a static shape (checked above)
         if weight is None:
             x = _gather(x, axis, index[:, 0])
             continue

@@ -17,7 +17,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ...device_ref import DeviceRef, DeviceRefLike
-from ...dims import SymbolicDim, as_dim, check_shape, is_static, static_size, symbols
+from ...dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, check_shape, is_static, solve_for, static_size, symbols
 from ...dtypes import DType
 from ...errors import AxisError, GraphError
 from ..value import TensorValueLike, Value
@@ -54,7 +54,7 @@ def normalize_axis(axis: Any, rank: int, what: str, *, max_says: str | None = No
     return normalized
 
 
-def _move(v: Value, name: str, shape: Sequence["int | SymbolicDim"], operands: Sequence[ir.Value[ir.Type]] = (),
+def _move(v: Value, name: str, shape: "Sequence[Any]", operands: Sequence[ir.Value[ir.Type]] = (),
           attributes: Mapping[str, ir.Attribute] | None = None) -> Value:
     """Data movement ``name`` of ``v`` to ``shape``: same dtype, same weakness."""
     g = v.graph
@@ -62,7 +62,23 @@ def _move(v: Value, name: str, shape: Sequence["int | SymbolicDim"], operands: S
     return Value(g, op.result, v.ptype, tuple(shape), storage=v.storage)
 
 
-def _reshaped(v: Value, new: tuple["int | SymbolicDim", ...]) -> Value:
+def _product(dims: Iterable[Any]) -> Any:
+    """The number of elements of ``dims``: a size, or an algebraic dimension when some are symbolic."""
+    out: Any = StaticDim(1)
+    for d in dims:
+        out = out * d
+    return out
+
+
+def _sum(dims: Iterable[Any]) -> Any:
+    """The sum of ``dims``: a size, or an algebraic dimension when some are symbolic."""
+    out: Any = StaticDim(0)
+    for d in dims:
+        out = out + d
+    return out
+
+
+def _reshaped(v: Value, new: "Sequence[Any]") -> Value:
     if new == v.shape:
         return v
     if is_static(new):
@@ -93,35 +109,34 @@ def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.reshape(x, [3, -1])
         >>> y.shape
-        (3, 2)
+        [Dim(3), Dim(2)]
     """
     v = unary_operand(x, "reshape")
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
         raise GraphError(f"reshape needs a sequence of dimensions such as [3, 2], not {shape!r}")
     raw = list(shape)
-    dims: list[Any] = [-1 if (d.__class__ is int and d == -1) else as_dim(d, f"reshape to {raw}") for d in raw]
+    dims: list[Any] = [-1 if (isinstance(d, int) and d == -1) else as_dim(d, f"reshape to {raw}") for d in raw]
     if dims.count(-1) > 1:
         raise GraphError(f"reshape to {raw}: at most one dimension can be -1")
-    have, want = Counter(symbols(v.shape)), Counter(symbols(dims))
-    size = static_size(d for d in v.shape if d.__class__ is int)
-    known = static_size(d for d in dims if d.__class__ is int and d != -1)
-    assert size is not None and known is not None
+    size = _product(v.shape)
+    known = _product(d for d in dims if not (isinstance(d, int) and d == -1))
     what = f"cannot reshape {format_shape(v.shape)} to {format_shape(raw)}"
-    if have != want:
-        raise GraphError(f"{what}: the symbolic dimensions differ ({', '.join(map(str, have)) or 'none'} vs "
-                         f"{', '.join(map(str, want)) or 'none'}); latticecast reshapes symbolic dimensions only "
-                         "by name (MAX's algebraic dimensions such as batch * 2 are not supported); if the sizes "
-                         "agree when the graph runs, say so with x.rebind([...]) first")
     if -1 in dims:
-        if known == 0:
-            raise GraphError(f"reshape(): cannot infer -1 dimension when another dimension is 0: {what} (give the "
-                             "size instead of -1)")
-        if size % known:
-            raise GraphError(f"{what} ({size} elements besides the symbolic dimensions)")
-        dims[dims.index(-1)] = size // known
+        if any(isinstance(d, int) and d == 0 for d in dims):
+            raise GraphError(f"reshape(): cannot infer -1 dimension when another dimension is 0 ({what}); give "
+                             "every dimension")
+        inferred = size // known if known != 0 else None
+        if inferred is None or inferred * known != size:
+            raise GraphError(f"{what}: {size} elements do not divide into parts of {known}")
+        dims[dims.index(-1)] = inferred
     elif known != size:
-        raise GraphError(f"{what} ({size} elements besides the symbolic dimensions)" if have else
-                         f"{what} ({size} elements)")
+        new_shape = "[" + ", ".join(repr(Dim(d)) for d in dims) + "]"
+        raise GraphError(
+            f"Failed to create op 'ReshapeOp':\nInputs:\n    input = TensorValue(dtype={v.storage.name}, "
+            f"shape={v.shape!r}, device={v.device})\n    new_shape = {new_shape}\n\nDiagnostics:\n    "
+            f"[reshape] input and output number of elements must match ({what}: {size} vs {known} elements). "
+            "If you are confident this is correct, consider a rebind to assert that the reshape is valid "
+            "(x.rebind([...]) checks the sizes when the graph runs)")
     return _reshaped(v, tuple(dims))
 
 
@@ -145,7 +160,7 @@ def broadcast_to(x: TensorValueLike, shape: Iterable[Any], out_dims: Iterable[An
         ...     x = g.inputs[0]
         ...     y = ops.broadcast_to(x, [4, 2, 3])
         >>> y.shape
-        (4, 2, 3)
+        [Dim(4), Dim(2), Dim(3)]
     """
     v = unary_operand(x, "broadcast_to")
     if isinstance(shape, Value) or out_dims is not None:
@@ -157,7 +172,7 @@ def broadcast_to(x: TensorValueLike, shape: Iterable[Any], out_dims: Iterable[An
                          f"shape {format_shape(v.shape)} to {format_shape(target)}, which has fewer axes")
     for i, d in enumerate(v.shape):
         j = i + len(target) - v.rank
-        if d != target[j] and not (d == 1 and d.__class__ is int):
+        if d != target[j] and not (d == 1 and isinstance(d, int)):
             raise GraphError(f"[broadcast_to] input dimension at index {i} ({d}) must be either 1 or equal to "
                              f"corresponding output dimension at index {j} ({target[j]}): cannot broadcast shape "
                              f"{format_shape(v.shape)} to {format_shape(target)} (a symbolic dimension broadcasts "
@@ -185,7 +200,7 @@ def permute(x: TensorValueLike, dims: Sequence[int]) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.permute(x, [1, 0])
         >>> y.shape
-        (3, 2)
+        [Dim(3), Dim(2)]
     """
     v = unary_operand(x, "permute")
     if isinstance(dims, (str, bytes)) or not isinstance(dims, Iterable):
@@ -226,7 +241,7 @@ def transpose(x: TensorValueLike, axis_1: int, axis_2: int) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.transpose(x, 0, 1)
         >>> y.shape
-        (3, 2)
+        [Dim(3), Dim(2)]
     """
     v = unary_operand(x, "transpose")
     r = max(v.rank, 1)  # as in MAX, a scalar takes the axes of a rank-1 value and stays as it is
@@ -261,7 +276,7 @@ def flatten(x: TensorValueLike, start_dim: int = 0, end_dim: int = -1) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.flatten(x)
         >>> y.shape
-        (6,)
+        [Dim(6)]
     """
     v = unary_operand(x, "flatten")
     if v.rank == 0:
@@ -271,11 +286,7 @@ def flatten(x: TensorValueLike, start_dim: int = 0, end_dim: int = -1) -> Value:
     if start > end:
         raise GraphError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim}")
     merged = v.shape[start:end + 1]
-    if len(merged) > 1 and not is_static(merged):
-        raise GraphError(f"flatten of {format_shape(merged)} would need an algebraic dimension (MAX's "
-                         f"{' * '.join(map(str, merged))}), which latticecast does not support; flatten static axes")
-    size = merged[0] if len(merged) == 1 else static_size(merged)
-    assert size is not None  # several merged axes are static (checked above)
+    size = _product(merged)  # algebraic when one is symbolic (MAX's batch * 3)
     return _reshaped(v, v.shape[:start] + (size,) + v.shape[end + 1:])
 
 
@@ -298,11 +309,11 @@ def squeeze(x: TensorValueLike, axis: int) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.squeeze(ops.unsqueeze(x, 1), 1)
         >>> y.shape
-        (2, 3)
+        [Dim(2), Dim(3)]
     """
     v = unary_operand(x, "squeeze")
     a = normalize_axis(axis, v.rank, "squeeze")
-    if not (v.shape[a].__class__ is int and v.shape[a] == 1):
+    if not (isinstance(v.shape[a], int) and v.shape[a] == 1):
         raise GraphError(f"squeeze: axis {axis} has size {v.shape[a]}, not 1 (shape {format_shape(v.shape)})")
     return _reshaped(v, v.shape[:a] + v.shape[a + 1:])
 
@@ -326,7 +337,7 @@ def unsqueeze(x: TensorValueLike, axis: int) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.unsqueeze(x, -1)
         >>> y.shape
-        (2, 3, 1)
+        [Dim(2), Dim(3), Dim(1)]
     """
     v = unary_operand(x, "unsqueeze")
     a = normalize_axis(axis, v.rank + 1, "unsqueeze")
@@ -378,7 +389,7 @@ def concat(original_vals: Iterable[TensorValueLike], axis: int = 0) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.concat([x, x], axis=1)
         >>> y.shape
-        (2, 6)
+        [Dim(2), Dim(6)]
     """
     vals = _tensors(original_vals, "concat")
     rank = vals[0].rank
@@ -394,10 +405,7 @@ def concat(original_vals: Iterable[TensorValueLike], axis: int = 0) -> Value:
     check_same_device(vals[0].graph, **{str(i): v for i, v in enumerate(vals)})
     if len(vals) == 1:
         return vals[0]
-    if not is_static(joined):
-        raise GraphError(f"concat along an axis of sizes {format_shape(joined)} would need an algebraic dimension "
-                         "(MAX's sum of them), which latticecast does not support; concatenate along a static axis")
-    shape = vals[0].shape[:a] + (sum(joined),) + vals[0].shape[a + 1:]
+    shape = vals[0].shape[:a] + (_sum(joined),) + vals[0].shape[a + 1:]  # algebraic if one is symbolic, as MAX
     g = vals[0].graph
     with g.context:
         attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), a)}
@@ -426,7 +434,7 @@ def stack(values: Iterable[TensorValueLike], axis: int = 0) -> Value:
         ...     x = g.inputs[0]
         ...     y = ops.stack([x, x, x])
         >>> y.shape
-        (3, 2, 3)
+        [Dim(3), Dim(2), Dim(3)]
     """
     given = list(values) if isinstance(values, Iterable) and not isinstance(values, (Value, str, bytes)) else values
     ranks = {x.rank if isinstance(x, Value) else np.ndim(x) for x in given} if isinstance(given, list) else set()
@@ -468,11 +476,11 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
         ...     y = ops.rebind(g.inputs[0], [4, 3])
         ...     g.output(y)
         >>> y.shape
-        (4, 3)
+        [Dim(4), Dim(3)]
         >>> g.compile()(np.ones((5, 3), np.float32))
         Traceback (most recent call last):
           ...
-        latticecast.runtime.runtime_errors.InputShapeError: ... axis 0 has size 5, not 4 ...
+        latticecast.runtime.runtime_errors.InputShapeError: ... axis 0 has size 5, not 4...
     """
     v = unary_operand(x, "rebind")
     new = check_shape(shape, "rebind shape")
@@ -486,7 +494,7 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
     for axis, (have, want) in enumerate(zip(v.shape, new)):
         if have == want:
             continue
-        if have.__class__ is int and want.__class__ is int:
+        if isinstance(have, int) and isinstance(want, int):
             raise GraphError(f"rebind of {format_shape(v.shape)} to {format_shape(new)}: axis {axis} has size "
                              f"{have}, not {want}")
         with g.context:
@@ -496,12 +504,23 @@ def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value
         if want.__class__ is SymbolicDim and not g.knows_dim(want):
             g.name_dim(want, size)  # a new name: its size is this dimension's
             continue
+        unknown = [p for p in Dim(want).parameters if not g.knows_dim(p)]
+        if unknown:
+            solved = solve_for(want, unknown[0]) if len(unknown) == 1 else None
+            if solved is None:  # the expression as a whole has this size (its names have none alone)
+                if not g.knows_dim(want):
+                    g.name_dim(want, size)
+                continue
+            coef, rest = solved  # size == coef * name + rest, so name == (size - rest) // coef
+            i64v = g.tc.tensor(DType.int64, ())
+            left = g._add_op("stablehlo.subtract", [i64v], [size, dim_value(g, rest)]).result
+            g.name_dim(unknown[0], g._add_op("stablehlo.divide", [i64v], [left, dim_value(g, StaticDim(coef))]).result)
         expected = dim_value(g, want)
         with g.context:
             eq = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get("EQ")}
         same = g._add_op("stablehlo.compare", [g.tc.tensor(DType.bool, ())], [size, expected], eq).result
         text = message or (f"rebind of {format_shape(v.shape)} to {format_shape(new)}: axis {axis} has size {{0}}, "
-                           + ("not {1}" if want.__class__ is int else f"not {want} (= {{1}})"))
+                           + ("not {1}" if isinstance(want, int) else f"not {want} (= {{1}})"))
         g.assert_when_run(same, [size, expected], text)
     return _move(v, "stablehlo.convert", new)
 
@@ -579,7 +598,7 @@ def as_interleaved_complex(x: TensorValueLike) -> Value:
         >>> with Graph("c", input_types=[TensorType(DType.float32, [3, 8])]) as g:
         ...     g.output(ops.as_interleaved_complex(g.inputs[0]))
         >>> g.output_types[0].shape
-        (3, 4, 2)
+        [Dim(3), Dim(4), Dim(2)]
     """
     v = unary_operand(x, "as_interleaved_complex")
     if v.rank == 0:

@@ -42,15 +42,16 @@ from .shape import format_shape, normalize_axis
 __all__ = ["top_k", "bottom_k", "argsort", "argsort_along", "sort", "cumsum"]
 
 
-def _static_axis(v: Value, axis: Any, what: str, max_says: str | None = None) -> tuple[int, int]:
-    """``axis`` of ``v`` as an index, and its size, which must be static (``max_says``: MAX's wording of
-    an axis out of range)."""
+def _static_axis(v: Value, axis: Any, what: str, max_says: str | None = None, *,
+                 static: bool = True) -> tuple[int, Any]:
+    """``axis`` of ``v`` as an index, and its size, which must be static (unless ``static`` is false:
+    ``stablehlo.sort`` sorts an axis whose size is known when the graph runs; ``max_says``: MAX's wording
+    of an axis out of range)."""
     a = normalize_axis(axis, v.rank, what, max_says=max_says)
     n = v.shape[a]
-    if n.__class__ is SymbolicDim:
+    if static and not isinstance(n, int):
         raise GraphError(f"{what}: axis {axis} of {format_shape(v.shape)} is symbolic; StableHLO needs its size to "
                          "sort or scan it: rebind it to a size first (x.rebind([...]))")
-    assert isinstance(n, int)
     return a, n
 
 
@@ -96,7 +97,7 @@ def _first(v: Value, axis: int, k: int) -> Value:
     shape = tuple(k if d == axis else n for d, n in enumerate(v.shape))
     with g.context:
         attrs = {"start_indices": ir.DenseI64ArrayAttr.get([0] * v.rank),
-                 "limit_indices": ir.DenseI64ArrayAttr.get(list(shape)),  # type: ignore[arg-type]  # static
+                 "limit_indices": ir.DenseI64ArrayAttr.get(list(shape)),  # static
                  "strides": ir.DenseI64ArrayAttr.get([1] * v.rank)}
     op = g._add_op("stablehlo.slice", [g.tc.tensor(v.storage, shape)], [v.ir], attrs, weak=v.is_weak)
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
@@ -206,9 +207,10 @@ def argsort(x: TensorValueLike, ascending: bool = True) -> Value:
     """
     v = _sortable(x, "argsort")
     if v.rank != 1:
-        raise GraphError(f"argsort only implemented for input tensors of rank 1: argsort sorts a rank-1 value, not one of shape {format_shape(v.shape)}; "
+        raise GraphError(f"argsort only implemented for input tensors of rank 1 (MAX's limit), not one of shape "
+                         f"{format_shape(v.shape)}; "
                          "use ops.argsort_along(x, axis) for another rank")
-    _static_axis(v, 0, "argsort")
+    _static_axis(v, 0, "argsort", static=False)
     return _sorted(v, 0, descending=not ascending)[1]
 
 
@@ -237,7 +239,7 @@ def argsort_along(x: TensorValueLike, axis: int = -1, *, descending: bool = Fals
         [[1, 0], [0, 1]]
     """
     v = _sortable(x, "argsort_along")
-    a, _ = _static_axis(v, axis, "argsort_along")
+    a, _ = _static_axis(v, axis, "argsort_along", static=False)
     return _sorted(v, a, descending)[1]
 
 
@@ -266,7 +268,7 @@ def sort(x: TensorValueLike, axis: int = -1, *, descending: bool = False) -> Val
         [-1.0, 0.5, 2.0, nan]
     """
     v = _sortable(x, "sort")
-    a, _ = _static_axis(v, axis, "sort")
+    a, _ = _static_axis(v, axis, "sort", static=False)
     return _sorted(v, a, descending)[0]
 
 
@@ -298,7 +300,7 @@ def cumsum(x: TensorValueLike, axis: int = -1, exclusive: bool = False, reverse:
     v = unary_operand(x, "cumsum")
     if v.rank == 0:
         raise GraphError("cumsum needs a value with at least one axis, not a scalar")
-    a, n = _static_axis(v, axis, "cumsum")
+    a, n = _static_axis(v, axis, "cumsum", static=False)
     g = v.graph
     dtype = g.policy.op_types.sum(v.storage)
     if not dtype.has_zero:
@@ -306,6 +308,8 @@ def cumsum(x: TensorValueLike, axis: int = -1, exclusive: bool = False, reverse:
                          "with zero first (x.cast(DType.float32))")
     if dtype is not v.storage or v.is_weak:
         v = convert(v, dtype)
+    if not isinstance(n, int):
+        return _masked_cumsum(v, a, n, exclusive, reverse)
     if reverse:
         v = _reversed(v, a)
     zero = constant_value(g, np.zeros((), dtype.np_dtype), dtype)
@@ -324,6 +328,35 @@ def cumsum(x: TensorValueLike, axis: int = -1, exclusive: bool = False, reverse:
     body.done(body.emit("stablehlo.add", scalar, *block.arguments))
     out = Value(g, op.result, dtype, v.shape)
     return _reversed(out, a) if reverse else out
+
+
+def _masked_cumsum(v: Value, a: int, n: Any, exclusive: bool, reverse: bool) -> Value:
+    """``cumsum`` along an axis whose size is known only when the graph runs (``reduce_window`` needs a
+    static window): ``v`` contracted along ``a`` with the triangular mask ``m[j, i] = j <= i`` (``<``
+    when exclusive, ``>=`` / ``>`` when reversed), built with ``dynamic_iota``."""
+    g = v.graph
+    square = (n, n)
+    rows, cols = iota(g, DType.int64, square, 0), iota(g, DType.int64, square, 1)
+    direction = {(False, False): "LE", (True, False): "LT", (False, True): "GE", (True, True): "GT"}
+    attrs: dict[str, ir.Attribute]
+    with g.context:
+        attrs = {"comparison_direction": stablehlo.ComparisonDirectionAttr.get(direction[exclusive, reverse])}
+    keep = g._add_op("stablehlo.compare", [g.tc.tensor(DType.bool, square)], [rows.ir, cols.ir], attrs).result
+    mask = g._add_op("stablehlo.convert", [g.tc.tensor(v.storage, square)], [keep]).result
+    others = [d for d in range(v.rank) if d != a]
+    summed_shape = tuple(v.shape[d] for d in others) + (n,)
+    with g.context:
+        attrs = {"dot_dimension_numbers": stablehlo.DotDimensionNumbers.get(
+            lhs_batching_dimensions=[], rhs_batching_dimensions=[], lhs_contracting_dimensions=[a],
+            rhs_contracting_dimensions=[0])}
+    summed = g._add_op("stablehlo.dot_general", [g.tc.tensor(v.storage, summed_shape)], [v.ir, mask], attrs).result
+    if a == v.rank - 1:
+        return Value(g, summed, v.storage, v.shape)
+    permutation = [d if d < a else v.rank - 1 if d == a else d - 1 for d in range(v.rank)]
+    with g.context:
+        attrs = {"permutation": ir.DenseI64ArrayAttr.get(permutation)}
+    op = g._add_op("stablehlo.transpose", [g.tc.tensor(v.storage, v.shape)], [summed], attrs)
+    return Value(g, op.result, v.storage, v.shape)
 
 
 def _reversed(v: Value, axis: int) -> Value:

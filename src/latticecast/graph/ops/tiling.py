@@ -27,11 +27,11 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import SymbolicDim, is_static, static_size
+from ...dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, is_static, static_size
 from ...dtypes import DType
-from ...errors import GraphError, GraphTypeError
+from ...errors import AxisError, GraphError, GraphTypeError
 from ..value import TensorValueLike, Value
-from .dynamic import iota
+from .dynamic import iota, shape_value
 from .elementwise import less_equal
 from .gather import _scatter, gather
 from .indexing import slice_tensor
@@ -51,18 +51,17 @@ def _count(n: Any, what: str) -> int:
                              "dims; a symbolic size would give algebraic result sizes, which latticecast does not "
                              "support: use static sizes")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise GraphTypeError(f"{what} must be an integer, not {n!r}")
+        raise DimensionError(f"{what} must be an integer, not {n!r}")
     return int(n)
 
 
 def _static(v: Value, axis: int, what: str) -> int:
     n = v.shape[axis]
-    if n.__class__ is SymbolicDim:
-        raise GraphError(f"{what}: axis {axis} of {format_shape(v.shape)} is symbolic, and the result would have "
-                         "an algebraic size (MAX's batch + k), which latticecast does not support; rebind it to a "
-                         "size first (x.rebind([...]))")
-    assert isinstance(n, int)
-    return n
+    if not isinstance(n, int):
+        raise DimensionError(f"{what}: int({n!r}): Int conversions only supported for static dims: axis {axis} "
+                             f"of {format_shape(v.shape)} is {n}, not a static dimension; rebind it to a size first "
+                             "(x.rebind([...]))")
+    return int(n)
 
 
 def _concat(parts: Sequence[Value], axis: int, like: Value) -> Value:
@@ -70,11 +69,9 @@ def _concat(parts: Sequence[Value], axis: int, like: Value) -> Value:
     if len(parts) == 1:
         return parts[0]
     g = like.graph
-    size = 0
+    size: Any = StaticDim(0)
     for p in parts:
-        n = p.shape[axis]
-        assert isinstance(n, int)  # static: checked by callers
-        size += n
+        size = size + p.shape[axis]
     shape = tuple(size if d == axis else n for d, n in enumerate(like.shape))
     with g.context:
         attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)}
@@ -83,7 +80,7 @@ def _concat(parts: Sequence[Value], axis: int, like: Value) -> Value:
     return Value(g, op.result, like.ptype, shape, storage=like.storage)
 
 
-def _take(v: Value, axis: int, start: int, stop: int) -> Value:
+def _take(v: Value, axis: int, start: int, stop: "int | None") -> Value:
     return slice_tensor(v, [slice(None)] * axis + [slice(start, stop)])
 
 
@@ -101,14 +98,15 @@ def _repeated(v: Value, axis: int, k: int) -> Value:
     return _broadcast_in_dim(v, shape, list(range(v.rank)))
 
 
-def _broadcast_in_dim(v: Value, shape: tuple["int | SymbolicDim", ...], dims: Sequence[int]) -> Value:
+def _broadcast_in_dim(v: Value, shape: "Sequence[Any]", dims: Sequence[int]) -> Value:
     g = v.graph
-    if not is_static(shape):
-        raise GraphError(f"cannot repeat a value of shape {format_shape(v.shape)} with symbolic axes; rebind them "
-                         "to sizes first (x.rebind([...]))")
     with g.context:
         attrs = {"broadcast_dimensions": ir.DenseI64ArrayAttr.get(list(dims))}
-    op = g._add_op("stablehlo.broadcast_in_dim", [g.tc.tensor(v.storage, shape)], [v.ir], attrs, weak=v.is_weak)
+    if is_static(shape):
+        op = g._add_op("stablehlo.broadcast_in_dim", [g.tc.tensor(v.storage, shape)], [v.ir], attrs, weak=v.is_weak)
+    else:  # sizes known when the graph runs
+        op = g._add_op("stablehlo.dynamic_broadcast_in_dim", [g.tc.tensor(v.storage, shape)],
+                       [v.ir, shape_value(g, shape)], attrs, weak=v.is_weak)
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
@@ -137,8 +135,8 @@ def pad(input: TensorValueLike, paddings: Iterable[Any], mode: str = "constant",
         paddings: ``[before_0, after_0, before_1, after_1, ...]``, non-negative (MAX's form), or
             NumPy's ``[(before_0, after_0), ...]``.
         mode: ``"constant"`` (``value``), ``"reflect"`` (the elements mirrored about the edge one,
-            which is not repeated; at most ``size - 1`` each side) or ``"edge"`` (the edge element
-            repeated).
+            which is not repeated; a longer padding reflects again, as NumPy's and MAX's) or
+            ``"edge"`` (the edge element repeated).
         value: The fill of ``"constant"``: a Python number that fits ``input``'s dtype, or a rank-0
             value of that dtype.
 
@@ -146,8 +144,8 @@ def pad(input: TensorValueLike, paddings: Iterable[Any], mode: str = "constant",
         A value of ``input``'s dtype with each axis longer by its two paddings.
 
     Raises:
-        GraphError: The paddings are not two per axis or are negative, ``mode`` is unknown, a
-            reflection is longer than the axis, or a padded axis is symbolic.
+        GraphError: The paddings are not two per axis or are negative, ``mode`` is unknown, or an
+            axis to reflect or to repeat the edge of is empty.
         LiteralRangeError: ``value`` does not fit ``input``'s dtype.
 
     Example:
@@ -163,26 +161,27 @@ def pad(input: TensorValueLike, paddings: Iterable[Any], mode: str = "constant",
     pads = _paddings(v, paddings)
     if mode not in ("constant", "reflect", "edge"):
         raise GraphError(f"pad: unsupported padding mode {mode!r}; expected 'constant', 'reflect', or 'edge'")
-    for d, (lo, hi) in enumerate(pads):
-        if lo or hi:
-            _static(v, d, "pad")
     if mode == "constant":
         return _pad_constant(v, pads, value)
     out = v
     for d, (lo, hi) in enumerate(pads):
         if not lo and not hi:
             continue
-        n = _static(out, d, "pad")
         if mode == "reflect":
-            if lo > n - 1 or hi > n - 1:
-                raise GraphError(f"pad: reflecting {lo} before and {hi} after axis {d} of size {n} needs at most "
-                                 f"{max(n - 1, 0)} each side (the edge element is not repeated); use mode='edge' "
-                                 "or pad in several steps")
+            n = out.shape[d]  # a symbolic axis must be longer than its paddings when the graph runs
+            if isinstance(n, int) and (lo > n - 1 or hi > n - 1):  # reflected again and again, as NumPy's (and MAX's, measured)
+                if n == 0:
+                    raise GraphError(f"pad: axis {d} is empty, so it has nothing to reflect; use mode='constant'")
+                period = max(2 * (n - 1), 1)
+                where = np.arange(-lo, n + hi) % period
+                source = np.where(where < n, where, period - where)
+                out = gather(out, constant_value(out.graph, source.astype(np.int64), DType.int64), d)
+                continue
             parts = [_reverse(_take(out, d, 1, lo + 1), d), out, _reverse(_take(out, d, n - 1 - hi, n - 1), d)]
         else:
-            if n == 0:
+            if isinstance(out.shape[d], int) and out.shape[d] == 0:
                 raise GraphError(f"pad: axis {d} is empty, so it has no edge element to repeat; use mode='constant'")
-            parts = [_repeated(_take(out, d, 0, 1), d, lo), out, _repeated(_take(out, d, n - 1, n), d, hi)]
+            parts = [_repeated(_take(out, d, 0, 1), d, lo), out, _repeated(_take(out, d, -1, None), d, hi)]
         out = _concat(parts, d, out)
     return out
 
@@ -199,7 +198,7 @@ def _pad_constant(v: Value, pads: list[tuple[int, int]], value: TensorValueLike)
         return v
     if v.is_weak:  # the fill is a strong constant of the stored dtype: pad the value as that dtype
         v = convert(v, v.storage)
-    shape = tuple(n + lo + hi for n, (lo, hi) in zip(v.shape, pads))  # padded axes are static
+    shape = tuple(n + lo + hi for n, (lo, hi) in zip(v.shape, pads))  # algebraic where n is symbolic
     with g.context:
         attrs = {"edge_padding_low": ir.DenseI64ArrayAttr.get([lo for lo, _ in pads]),
                  "edge_padding_high": ir.DenseI64ArrayAttr.get([hi for _, hi in pads]),
@@ -229,7 +228,7 @@ def split(x: TensorValueLike, split_sizes: Sequence[Any], axis: int = 0) -> list
         >>> with Graph("split", input_types=[TensorType(DType.float32, [2, 3])]) as g:
         ...     a, b = ops.split(g.inputs[0], [1, 2], axis=1)
         >>> a.shape, b.shape
-        ((2, 1), (2, 2))
+        ([Dim(2), Dim(1)], [Dim(2), Dim(2)])
     """
     if isinstance(split_sizes, (str, bytes)) or not isinstance(split_sizes, Iterable):
         raise GraphError(f"split needs a list of piece sizes such as [1, 2], not {split_sizes!r}")
@@ -237,14 +236,17 @@ def split(x: TensorValueLike, split_sizes: Sequence[Any], axis: int = 0) -> list
     if not sizes:
         return []
     v = unary_operand(x, "split")
-    a = normalize_axis(axis, v.rank, "split", max_says=f"Axis must be in range [{-v.rank}, {v.rank}), got {axis}")
+    if isinstance(axis, int) and not isinstance(axis, bool) and not -v.rank <= axis < v.rank:
+        raise AxisError(f"Axis must be in range [{-v.rank}, {v.rank}), got {axis}: split's axis is out of range "
+                        f"for a value of rank {v.rank} (shape {format_shape(v.shape)})")
+    a = normalize_axis(axis, v.rank, "split")
     n = _static(v, a, "split")
     if any(s < 0 for s in sizes):
-        raise GraphError(f"split: Split sizes must be positive: sizes={sizes}; each size must be 0 or more")
+        raise GraphError(f"Split sizes must be positive: sizes={sizes} (split: a size may be 0, not negative)")
     if sum(sizes) != n:
-        raise GraphError(f"split: Split sizes must sum to dimension value; x.shape[axis]=Dim({n}) != "
-                         f"sum(sizes={sizes}): sizes {sizes} add up to {sum(sizes)}, but axis {axis} of "
-                         f"{format_shape(v.shape)} has size {n}")
+        raise GraphError(f"Split sizes must sum to dimension value; x.shape[axis]={Dim(n)!r} != sum(sizes={sizes}): "
+                         f"split: sizes {sizes} add up to {sum(sizes)}, but axis {axis} of {format_shape(v.shape)} "
+                         f"has size {n}")
     starts = np.cumsum([0] + sizes).tolist()
     return [_take(v, a, start, start + s) for start, s in zip(starts, sizes)]
 
@@ -274,11 +276,8 @@ def chunk(x: TensorValueLike, chunks: int, axis: int = 0) -> list[Value]:
     """
     count = _count(chunks, "chunk: chunks")
     v = unary_operand(x, "chunk")
-    if v.rank and v.shape[normalize_axis(axis, v.rank, "chunk")].__class__ is SymbolicDim:
-        d = v.shape[normalize_axis(axis, v.rank, "chunk")]
-        raise GraphTypeError(f"chunk: int(Dim({str(d)!r})): Int conversions only supported for static dims: axis "
-                             f"{axis} of {format_shape(v.shape)} is symbolic, and the pieces would have algebraic "
-                             "sizes, which latticecast does not support; rebind it to a size first (x.rebind([...]))")
+    if v.rank and count != 1:
+        _static(v, normalize_axis(axis, v.rank, "chunk"), "chunk")  # MAX's TypeError comes first
     if count <= 0:
         raise GraphError(f"chunk: chunks must be positive, not {count}")
     if v.rank == 0:
@@ -320,20 +319,18 @@ def tile(x: TensorValueLike, repeats: Iterable[Any]) -> Value:
     v = unary_operand(x, "tile")
     if isinstance(repeats, (str, bytes, Value)) or not isinstance(repeats, Iterable):
         raise GraphError(f"tile needs one count per axis, such as [2, 1], not {repeats!r}")
-    counts = [_count(r, "tile: each count") for r in repeats]
+    counts: list[Any] = [as_dim(r, "tile: each count") if isinstance(r, (str, Dim)) and not isinstance(r, int)
+                         else _count(r, "tile: each count") for r in repeats]
     if len(counts) != v.rank:
         raise GraphError(f"tile: {len(counts)} counts for a value of rank {v.rank} (shape {format_shape(v.shape)}); "
                          "give one count per axis, as MAX requires")
-    if any(c <= 0 for c in counts):
+    if any(isinstance(c, int) and c <= 0 for c in counts):
         raise GraphError(f"tile: counts must be positive, not {counts} (as in MAX)")
-    if all(c == 1 for c in counts):
+    if all(isinstance(c, int) and c == 1 for c in counts):
         return v
-    for d, c in enumerate(counts):
-        if c != 1:
-            _static(v, d, "tile")
     wide = tuple(x for c, n in zip(counts, v.shape) for x in (c, n))
     spread = _broadcast_in_dim(v, wide, [2 * d + 1 for d in range(v.rank)])
-    return _reshaped(spread, tuple(c * n if isinstance(n, int) else n for c, n in zip(counts, v.shape)))
+    return _reshaped(spread, tuple(c * n for c, n in zip(counts, v.shape)))
 
 
 def repeat_interleave(x: TensorValueLike, repeats: "int | Value", axis: int | None = None,
@@ -369,21 +366,20 @@ def repeat_interleave(x: TensorValueLike, repeats: "int | Value", axis: int | No
     """
     v = unary_operand(x, "repeat_interleave")
     if axis is None:
-        total = static_size(v.shape)
-        if total is None:
-            raise GraphError(f"repeat_interleave: flattening {format_shape(v.shape)} needs static sizes; give an "
-                             "axis")
+        total: Any = StaticDim(1)
+        for d in v.shape:
+            total = total * d
         v = _reshaped(v, (total,))
         a = 0
     else:
         a = normalize_axis(axis, v.rank, "repeat_interleave")
-    n = _static(v, a, "repeat_interleave")
+    n: Any = v.shape[a]
     if isinstance(repeats, Value):
         return _repeat_by_value(v, a, n, repeats, out_dim)
     r = _count(repeats, "repeat_interleave: repeats")
     if r <= 0:
         raise GraphError(f"repeat_interleave: repeats must be positive, not {r} (as in MAX)")
-    if out_dim is not None and out_dim != n * r:
+    if out_dim is not None and Dim(out_dim) != n * r:
         raise GraphError(f"repeat_interleave: {r} repeats of an axis of size {n} give {n * r} elements, not "
                          f"out_dim={out_dim!r}")
     spread = _broadcast_in_dim(v, v.shape[:a + 1] + (r,) + v.shape[a + 1:], list(range(a + 1)) +
