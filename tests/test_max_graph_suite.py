@@ -122,6 +122,8 @@ def test_the_internal_rule():
     assert suite.probes_internals("graph/test_x.py", "@given(x=st.none())\ndef t(mlir_context, kernel_library):\n"
                                   "    ops.add(x, y)\n") is None
     assert suite.probes_internals("graph/test_x.py", "def t():\n    demo.run(memo)\n") is None
+    assert suite.probes_internals("graph/test_x.py", "def t(g):\n    chains = g.device_chains\n") == \
+        r"\bdevice_chains\b"
 
 
 def test_the_internal_rule_follows_the_module_helpers_a_test_calls():

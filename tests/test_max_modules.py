@@ -161,3 +161,13 @@ def test_shard_and_stack_stacks_each_devices_piece() -> None:
     first, second = g.compile()(x, y)
     np.testing.assert_array_equal(first, np.stack([x[:, :2], y[:, :2]]))
     np.testing.assert_array_equal(second, np.stack([x[:, 2:], y[:, 2:]]))
+
+
+def test_a_random_draw_lives_on_its_like_s_device() -> None:
+    from latticecast.max import DeviceRef
+
+    with Graph("random_on_gpu"):
+        ops.random.set_seed(0)
+        gpu = TensorType(DType.float32, [4], DeviceRef.GPU())
+        assert ops.random.uniform(gpu).type.device == DeviceRef.GPU()
+        assert ops.random.gaussian(gpu).type.device == DeviceRef.GPU()

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from jaxlib.mlir.dialects import stablehlo
 
-from ...device_ref import DeviceRefLike
+from ...device_ref import DeviceRef, DeviceRefLike
 from ...dims import is_static
 from ...dtypes import DType
 from ...errors import GraphError
@@ -154,6 +154,13 @@ def _accumulator(dtype: DType) -> DType:
     return DType.float64 if dtype == DType.float64 else DType.float32
 
 
+def _placed(g: Any, value: Value, like: Any) -> Value:
+    """``value`` on ``like``'s device, where MAX puts a random op's result (the graph's when ``like`` names
+    none)."""
+    device = getattr(like, "device", None)
+    return value if device is None else g.place(value, DeviceRef.parse(device))
+
+
 def uniform(like: Any, range: tuple[Any, Any] = (0, 1)) -> Value:  # noqa: A002  # MAX's parameter name
     """Values drawn uniformly from ``[lower, upper)`` with ``like``'s dtype and shape (MAX's
     ``ops.random.uniform``).
@@ -198,7 +205,7 @@ def uniform(like: Any, range: tuple[Any, Any] = (0, 1)) -> Value:  # noqa: A002 
     if not dtype.is_float():
         from .elementwise import floor
         drawn = floor(drawn)
-    return drawn.cast(dtype)
+    return _placed(g, drawn.cast(dtype), like)
 
 
 def gaussian(like: Any, mean: Any = 0, std: Any = 1) -> Value:
@@ -247,7 +254,7 @@ def gaussian(like: Any, mean: Any = 0, std: Any = 1) -> Value:
     drawn = mu + sigma * z
     if not dtype.is_float():
         drawn = round(drawn)
-    return drawn.cast(dtype)
+    return _placed(g, drawn.cast(dtype), like)
 
 
 normal = gaussian
