@@ -19,7 +19,7 @@ func.func @u8_i16(%a: tensor<4xui8>, %b: tensor<4xi16>) -> tensor<4xi16> {
 
 // int8 + uint8 aims at int8, which cannot hold 255: MAX refuses (JAX: int16).
 func.func @i8_u8(%a: tensor<4xi8>, %b: tensor<4xui8>) -> tensor<4xi8> {
-  // expected-error@+1 {{no implicit promotion of i8 and u8 under policy 'max-python': Unsafe cast from ui8 to si8}}
+  // expected-error@+1 {{no implicit promotion of i8 and u8 under policy 'max-python': Failed to resolve valid dtype: Unsafe cast from ui8 to si8}}
   %0 = "stablehlo.add"(%a, %b) : (tensor<4xi8>, tensor<4xui8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
