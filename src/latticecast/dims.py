@@ -993,7 +993,9 @@ class Shape(list[Any]):
         return all(isinstance(d, int) and d >= 0 for d in shape)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, (list, tuple)):
+        if isinstance(other, list):  # the builder's hot path: element by element, in C
+            return list.__eq__(self, other)
+        if isinstance(other, tuple):
             return len(self) == len(other) and all(a == b for a, b in zip(self, other))
         return NotImplemented
 

@@ -232,7 +232,7 @@ def fast_operands(rule: OpRule, symbol: str, x: Any, y: Any) -> "tuple[OpPromoti
     if x.__class__ is Value:
         g = x.graph
         if y.__class__ is Value:
-            if y.graph is not g or x.shape != y.shape:
+            if y.graph is not g or x._shape != y._shape:  # not .shape: that is a fresh copy per read
                 return None
         elif y.__class__ not in _SCALARS:
             return None
