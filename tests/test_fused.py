@@ -145,3 +145,13 @@ else:
             np.testing.assert_allclose(got[DEVICES + device].astype(np.float32), rows, rtol=1e-2, atol=1e-2)
             np.testing.assert_allclose(got[device].astype(np.float32),
                                        _rms_norm(rows, gamma, 1e-6, 0.0).astype(np.float32), rtol=1e-2, atol=1e-2)
+
+    def test_print_in_a_graph_partitioned_over_the_mesh_is_refused(mesh):
+        from latticecast.runtime.runtime_errors import UnsupportedModuleError
+
+        with Graph("print_mesh", input_types=[TensorType(DType.float32, [4])], mesh=mesh) as g:
+            ops.print(g.inputs[0], label="x")
+            g.output(g.inputs[0])
+        with pytest.raises(UnsupportedModuleError, match=r"calls back into Python \(ops.print\) and is partitioned "
+                                                         r"over 4 devices.*output the value from the graph"):
+            g.compile()
