@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
            "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem", "decisions_of",
            "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "CONVOLUTION", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
-           "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "WEAK_ARRAY"]
+           "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "CONVERT_AT_USE_ATTR", "WEAK_ARRAY"]
 
 WEAK_ATTR = "latticecast.weak"
 """The attribute that marks a weakly typed value's defining op (or function argument) in the IR: a unit
@@ -53,6 +53,14 @@ IMPLICIT_BROADCAST_ATTR = "latticecast.implicit_broadcast"
 operand broadcasting), as the builder writes it under a rank-sensitive policy: the broadcast value
 still promotes as the 0-d tensor it was (PyTorch's dimension categories). An unmarked broadcast is
 an explicit one (``expand``, ``broadcast_to``): its value is the dimensioned tensor its type says."""
+
+CONVERT_AT_USE_ATTR = "latticecast.convert_at_use"
+"""The unit attribute on a promoted op whose operands are converted where the op uses them, as JAX and
+torch-mlir write a promotion: a convert of its own right before the op and the broadcasts it makes
+(a broadcast marked :data:`IMPLICIT_BROADCAST_ATTR` is converted at its source, then broadcast), and a
+weak constant converted where it is read instead of rebuilt. ``lift-implicit-casts`` writes it on the
+ops it lifts, so that ``implicit-cast`` puts every convert back where the frontend had it; without it
+the pass makes one convert per (value, type), right after the value's definition."""
 
 WEAK_ARRAY = "array"
 """The value of :data:`WEAK_ATTR` on a constant that is a weakly typed *array*

@@ -22,13 +22,15 @@ from ..errors import LatticecastError, LatticecastWarning
 
 from .base import LatticecastPass
 from .implicit_cast import ImplicitCastPass
+from .lift import LiftImplicitCastsPass
 from .lower_dtypes import LowerDTypesPass
 from .options import PassOptionError
 
 __all__ = ["PipelineError", "Pipeline", "LatticecastPassManager", "PipelineElement", "PASSES", "run_pipeline", "build_pass_manager",
            "one_line_error"]
 
-PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitCastPass, LowerDTypesPass)}
+PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitCastPass, LowerDTypesPass,
+                                                                        LiftImplicitCastsPass)}
 """latticecast's passes, by the name a pipeline gives them."""
 
 _ANCHOR = "builtin.module"

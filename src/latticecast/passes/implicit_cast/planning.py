@@ -71,21 +71,27 @@ class Planner:
         self.tc = tc
         self.plans: dict[PlanKey, Plan | Refusal] = {}
         """The plans made so far, by (op name, operand types, result type, weak flags, 0-d flags)."""
+        self.plans_at_use: dict[PlanKey, Plan | Refusal] = {}
+        """The plans of ops marked ``latticecast.convert_at_use``, whose mixed dots promote too."""
 
     def plan(self, rule: OpRule, types: tuple[ir.Type, ...], rtype: ir.Type,
-             flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None" = None) -> Plan | Refusal:
+             flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None" = None,
+             at_use: bool = False) -> Plan | Refusal:
         """The plan for an op of ``rule`` whose promoted operands have ``types`` (weak where ``flags``
         says: ``True`` a literal, :data:`~latticecast.op_rules.WEAK_ARRAY` a weak array; 0-d tensors
         where ``zero_dim`` says, for a rank-sensitive policy) and whose result has ``rtype``; a :class:`Refusal`
-        is the error to report at the op."""
+        is the error to report at the op. ``at_use``: the op is marked ``latticecast.convert_at_use``
+        (a frontend converted its operands), so a mixed dot promotes too, although StableHLO allows it."""
         key = (rule.name, types, rtype, flags, zero_dim)
-        found = self.plans.get(key)
+        plans = self.plans_at_use if at_use else self.plans
+        found = plans.get(key)
         if found is None:
-            found = self.plans[key] = self._make(rule, types, rtype, flags, zero_dim)
+            found = plans[key] = self._make(rule, types, rtype, flags, zero_dim, at_use)
         return found
 
     def _make(self, rule: OpRule, types: Sequence[ir.Type], rtype: ir.Type,
-              flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None") -> Plan | Refusal:
+              flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None",
+              at_use: bool = False) -> Plan | Refusal:
         tc = self.tc
         try:
             dtypes = [tc.tensor_info(t)[0] for t in types]
@@ -93,7 +99,7 @@ class Planner:
         except TypeError:
             return NOTHING  # not ranked tensors of latticecast dtypes: the verifier judges
         weak = flags is not None and any(flags)
-        if not weak and (rule.mixed_is_legal or all(d is dtypes[0] for d in dtypes)):
+        if not weak and ((rule.mixed_is_legal and not at_use) or all(d is dtypes[0] for d in dtypes)):
             return NOTHING
         ptypes: list[PType] = [self._ptype(d, f) for d, f in zip(dtypes, flags or [False] * len(dtypes))]
         explicit = zero_dim is not None and EXPLICIT_FROM_0D in zero_dim
