@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
            "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem", "decisions_of",
            "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "CONVOLUTION", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
-           "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "CONVERT_AT_USE_ATTR", "WEAK_ARRAY"]
+           "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "EXPLICIT_BROADCAST_ATTR", "CONVERT_AT_USE_ATTR", "WEAK_ARRAY"]
 
 WEAK_ATTR = "latticecast.weak"
 """The attribute that marks a weakly typed value's defining op (or function argument) in the IR: a unit
@@ -53,6 +53,12 @@ IMPLICIT_BROADCAST_ATTR = "latticecast.implicit_broadcast"
 operand broadcasting), as the builder writes it under a rank-sensitive policy: the broadcast value
 still promotes as the 0-d tensor it was (PyTorch's dimension categories). An unmarked broadcast is
 an explicit one (``expand``, ``broadcast_to``): its value is the dimensioned tensor its type says."""
+
+EXPLICIT_BROADCAST_ATTR = "latticecast.explicit_broadcast"
+"""The unit attribute on a ``broadcast_in_dim`` that the program itself asked for (PyTorch's ``expand``,
+the builder's ``broadcast_to``), not one an operator made: its value is the dimensioned tensor its type
+says, and it is no part of the prologue of the op that reads it (:mod:`latticecast.dialect_utils.placement`).
+``lift-implicit-casts`` marks a broadcast so where the frontend converted the op's operand after it."""
 
 CONVERT_AT_USE_ATTR = "latticecast.convert_at_use"
 """The unit attribute on a promoted op whose operands are converted where the op uses them, as JAX and

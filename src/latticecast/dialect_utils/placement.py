@@ -13,12 +13,15 @@ from typing import Iterable
 
 from jaxlib.mlir import ir
 
+from ..op_rules import CONSTANT_LIKE, EXPLICIT_BROADCAST_ATTR
+
 __all__ = ["after_definition", "before_prologue", "prologue", "PROLOGUE_OPS"]
 
-PROLOGUE_OPS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.constant", "arith.constant", "mhlo.constant",
-                          "chlo.constant"})
+PROLOGUE_OPS = frozenset({"stablehlo.broadcast_in_dim"}) | CONSTANT_LIKE
 """The ops that can belong to an op's prologue: the broadcasts of its operands and the literals its
-lowering made (JAX writes ``x * 0.5`` as a constant, a ``broadcast_in_dim`` and the multiply)."""
+lowering made (JAX writes ``x * 0.5`` as a constant, a ``broadcast_in_dim`` and the multiply). A
+broadcast marked ``latticecast.explicit_broadcast`` (the program's own, as torch-mlir writes ``expand``)
+never does."""
 
 
 def after_definition(value: ir.Value[ir.Type]) -> tuple[ir.InsertionPoint, ir.Location]:
@@ -77,7 +80,7 @@ def prologue(user: ir.Operation, stops: Iterable[ir.Value[ir.Type]] = ()) -> lis
                 continue
             candidate = owner.operation
             if candidate in inside or candidate in stopped or candidate.name not in PROLOGUE_OPS \
-                    or candidate.block != block:
+                    or candidate.block != block or EXPLICIT_BROADCAST_ATTR in candidate.attributes:
                 continue
             if any(use.owner.operation not in inside for r in candidate.results for use in r.uses):
                 continue

@@ -33,8 +33,8 @@ from ...dialect_utils.diagnostics import Diagnostic
 from ...dialect_utils.placement import after_definition, before_prologue
 from ...dialect_utils.types import type_cache
 from ...dtypes import DType
-from ...op_rules import (CONSTANT_LIKE, CONVERT_AT_USE_ATTR, IMPLICIT_BROADCAST_ATTR, STABLEHLO, UNARY_STABLEHLO, WEAK_ATTR,
-                         WEAK_TRANSPARENT, OpRule, UnaryRule)
+from ...op_rules import (CONSTANT_LIKE, CONVERT_AT_USE_ATTR, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR,
+                         STABLEHLO, UNARY_STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule, UnaryRule)
 from ..base import LatticecastPass, PassResult, top_level_functions
 from ..infer_types import retype_results
 from ..lower_dtypes import lower_dtypes, refresh_function_type
@@ -121,7 +121,8 @@ class _Run:
                 attributes = op.attributes
                 if WEAK_ATTR in attributes:
                     weak.mark(op, rule is None)
-                if name in _BROADCASTS and IMPLICIT_BROADCAST_ATTR in attributes:
+                if name in _BROADCASTS and (IMPLICIT_BROADCAST_ATTR in attributes
+                                            or EXPLICIT_BROADCAST_ATTR in attributes):
                     implicit.append(op)
                 if rule is not None:
                     if CONVERT_AT_USE_ATTR in attributes:
@@ -148,8 +149,9 @@ class _Run:
         weak.materialize_escapes(self._materialize, self.created, _settled_by_region)
         weak.cleanup(self.funcs)
         for op in implicit:
-            if IMPLICIT_BROADCAST_ATTR in op.attributes:
-                del op.attributes[IMPLICIT_BROADCAST_ATTR]
+            for marker in (IMPLICIT_BROADCAST_ATTR, EXPLICIT_BROADCAST_ATTR):
+                if marker in op.attributes:
+                    del op.attributes[marker]
         for op in self.rebroadcast:  # each replaced by a broadcast of its converted source
             if not any(list(r.uses) for r in op.results):
                 op.erase()

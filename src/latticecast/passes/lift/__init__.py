@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from jaxlib.mlir import ir
 
 from ...dialect_utils.types import type_cache
-from ...op_rules import CONVERT_AT_USE_ATTR, IMPLICIT_BROADCAST_ATTR, WEAK_ATTR
+from ...op_rules import CONVERT_AT_USE_ATTR, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, WEAK_ATTR
 from ..base import LatticecastPass, PassResult
 from ..implicit_cast.planning import Planner
 from ..options import LiftOptions
@@ -43,11 +43,18 @@ __all__ = ["LiftImplicitCastsPass", "LiftOptions", "LiftResult", "run_lift"]
 @dataclass
 class LiftResult(PassResult):
     """What one lift did: ``lifted`` converts taken out, ``literals`` weak literals restored, ``ops`` the
-    promoted ops it lifted (in program order: the sites a comparison looks at)."""
+    promoted ops it lifted (in program order) and ``constants`` the weak literals: the sites where a
+    policy has something to decide (:class:`~latticecast.passes.infer_types.Program`)."""
 
     lifted: int = 0
     literals: int = 0
     ops: list[ir.Operation] = field(default_factory=list)
+    constants: list[ir.Operation] = field(default_factory=list)
+
+    @property
+    def sites(self) -> list[ir.Operation]:
+        """The lifted ops and the weak literals."""
+        return self.ops + self.constants
 
 
 class LiftImplicitCastsPass(LatticecastPass):
@@ -133,10 +140,13 @@ def _apply(proposals: list[Proposal], tc: "object") -> LiftResult:
             literals.setdefault(lit.const, lit)
         if proposal.style == AT_USE:
             op.attributes[CONVERT_AT_USE_ATTR] = _marker(proposal, unit)
+        for b in proposal.explicit:
+            b.attributes[EXPLICIT_BROADCAST_ATTR] = unit
         result.ops.append(op)
     for const, lit in literals.items():
         const.attributes[WEAK_ATTR] = unit
         result.literals += 1
+        result.constants.append(const)
         if lit.convert is not None:
             _unconvert(lit, tc)
             erase[lit.convert] = None

@@ -30,8 +30,9 @@ only when every promoted op that meets it reads the module as it is.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
-from typing import Iterator, Union
+from typing import Iterator
 
 from jaxlib.mlir import ir
 
@@ -39,7 +40,7 @@ from ...dialect_utils.constants import constant_values
 from ...dialect_utils.placement import prologue
 from ...dialect_utils.types import TypeCache, static_shape
 from ...dtypes import DType
-from ...op_rules import CONSTANT_LIKE, RETYPABLE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule
+from ...op_rules import CONSTANT_LIKE, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule
 from ...policies import Policy
 from ..implicit_cast import _zero_dim as zero_dim_flag
 from ..implicit_cast.planning import Plan, Planner
@@ -108,14 +109,12 @@ class Proposal:
     weak_result: bool = False
     sequence: tuple[ir.Operation, ...] = ()
     """The converts the pass makes before the op (:data:`AT_USE`), in the order it makes them."""
+    explicit: tuple[ir.Operation, ...] = ()
+    """Broadcasts the program wrote itself before the op's converts: marked ``latticecast.explicit_broadcast``."""
 
     @property
     def op(self) -> ir.Operation:
         return self.candidates.op
-
-
-Event = Union[Candidates, ir.Operation]
-"""A promoted op's candidates, or an op that keeps weakness (:data:`WEAK_TRANSPARENT`), in program order."""
 
 
 class Reader:
@@ -129,7 +128,8 @@ class Reader:
         """The op visited right after each convert: its next op in the block (a convert has no region)."""
         self.prev_op: dict[ir.Operation, ir.Operation | None] = {}
         """The op visited right before each convert (``None`` at the start of the walk)."""
-        self.events: list[Event] = []
+        self.sites: list[Candidates] = []
+        """The promoted ops with candidates, in program order."""
         self.marked: list[ir.Value[ir.Type]] = []
         """Values the module already marks weak (``latticecast.weak``)."""
         self.forbidden: set[ir.Operation] = set()
@@ -140,12 +140,16 @@ class Reader:
     # -- the walk ----------------------------------------------------------------------------------
 
     def read(self, root: ir.Operation) -> None:
-        """One walk over ``root``: every promoted op's candidates, the ops that keep weakness, and the
-        neighbours of every convert."""
+        """One walk over ``root`` (the neighbours of every convert, the position of every promoted op),
+        then the candidates, found forwards from the converts and the splat constants."""
         state: list[ir.Operation | None] = [None, None]  # the previous op, and a convert just seen
-        rules, transparent = STABLEHLO, WEAK_TRANSPARENT
-        next_op, prev_op, events = self.next_op, self.prev_op, self.events
-        find = self._candidates
+        counter = [0]
+        rules = STABLEHLO
+        next_op, prev_op, marked = self.next_op, self.prev_op, self.marked
+        position: dict[ir.Operation, int] = {}
+        converts: list[ir.Operation] = []
+        constants: list[ir.Operation] = []
+        constant_like = CONSTANT_LIKE
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             c = state[1]
@@ -156,20 +160,24 @@ class Reader:
             if name == _CONVERT:
                 prev_op[op] = state[0]
                 state[1] = op
-            else:
-                rule = rules.get(name)
-                if rule is not None:
-                    found = find(op, rule)
-                    if found is not None:
-                        events.append(found)
-                elif name in transparent:
-                    events.append(op)
-            if WEAK_ATTR in op.attributes and rules.get(name) is None:
-                self.marked.extend(op.results)
+                converts.append(op)
+            elif name in rules:
+                counter[0] += 1
+                position[op] = counter[0]
+            elif name in constant_like:
+                constants.append(op)
             state[0] = op
             return ir.WalkResult.ADVANCE
 
         root.walk(visit, ir.WalkOrder.PRE_ORDER)
+        found: dict[ir.Operation, Candidates] = {}
+        for c in converts:
+            self._from_convert(c, found)
+        for const in constants:
+            if WEAK_ATTR in const.attributes:
+                marked.extend(const.results)
+            self._from_constant(const, found)
+        self.sites = sorted(found.values(), key=lambda site: position.get(site.op, 0))
 
     def _dtype(self, value: ir.Value[ir.Type]) -> DType | None:
         try:
@@ -177,73 +185,80 @@ class Reader:
         except TypeError:
             return None
 
-    def _candidates(self, op: ir.Operation, rule: OpRule) -> Candidates | None:
-        operands = op.operands
-        positions = rule.operands if rule.operands is not None else tuple(range(len(operands)))
-        if len(positions) < 2 or len(operands) <= positions[-1] or len(op.results) != 1:
-            return None
-        found = Candidates(op, rule, positions)
-        for k, position in enumerate(positions):
-            value = operands[position]
-            owner = value.owner
-            if isinstance(owner, ir.Block):
-                continue
-            c = self._convert(op, k, position, owner.operation)
-            if c is not None:
-                found.converts.append(c)
-                continue
-            lit = self._literal(k, position, value)
-            if lit is not None:
-                found.literals.append(lit)
-        return found
-
-    def _convert(self, user: ir.Operation, k: int, position: int, owner: ir.Operation) -> Convert | None:
-        broadcast = None
-        if owner.name == _BROADCAST and len(owner.operands) == 1:
-            inner = owner.operands[0].owner
-            if isinstance(inner, ir.Block) or inner.name != _CONVERT or not _only_user(owner, user) \
-                    or len(list(inner.results[0].uses)) != 1:
+    def _site(self, op: ir.Operation, found: dict[ir.Operation, Candidates]) -> Candidates | None:
+        """``op``'s candidates so far (made on first use), or ``None`` if it has no promoted operands to lift."""
+        site = found.get(op)
+        if site is None:
+            rule = STABLEHLO[op.name]
+            operands = op.operands
+            positions = rule.operands if rule.operands is not None else tuple(range(len(operands)))
+            if len(positions) < 2 or len(operands) <= positions[-1] or len(op.results) != 1:
                 return None
-            broadcast, owner = owner, inner.operation
-        elif owner.name != _CONVERT:
-            return None
-        if len(owner.operands) != 1:
-            return None
-        source = owner.operands[0]
-        a, b = self._dtype(source), self._dtype(owner.results[0])
+            site = found[op] = Candidates(op, rule, positions)
+        return site
+
+    def _from_convert(self, c: ir.Operation, found: dict[ir.Operation, Candidates]) -> None:
+        """The promoted operands ``c`` feeds, directly or through a broadcast that only one op reads."""
+        if len(c.operands) != 1 or len(c.results) != 1:
+            return
+        source, result = c.operands[0], c.results[0]
+        if source.type == result.type:
+            return  # an identity convert: the pass never writes one
+        a, b = self._dtype(source), self._dtype(result)
         if a is None or b is None or a is b:
-            return None
-        return Convert(k, position, owner, source, b, broadcast)
+            return
+        uses = list(result.uses)
+        for use in uses:
+            user = use.owner.operation
+            name = user.name
+            if name in STABLEHLO:
+                site = self._site(user, found)
+                if site is not None and use.operand_number in site.positions:
+                    n = use.operand_number
+                    site.converts.append(Convert(site.positions.index(n), n, c, source, b))
+            elif name == _BROADCAST and len(uses) == 1 and len(user.operands) == 1:
+                further = list(user.results[0].uses)
+                if not further:
+                    return
+                target = further[0].owner.operation
+                if target.name not in STABLEHLO or any(u.owner.operation != target for u in further):
+                    return
+                site = self._site(target, found)
+                if site is None:
+                    return
+                for u in further:
+                    n = u.operand_number
+                    if n in site.positions:
+                        site.converts.append(Convert(site.positions.index(n), n, c, source, b, user))
 
-    def _literal(self, k: int, position: int, value: ir.Value[ir.Type]) -> Literal | None:
-        links: list[ir.Operation] = []
-        v = value
-        convert = None
-        while True:
-            owner = v.owner
-            if isinstance(owner, ir.Block):
-                return None
-            op = owner.operation
-            name = op.name
-            if name in CONSTANT_LIKE:
-                break
-            if convert is not None:
-                return None  # a convert only right after the constant
-            if name == _CONVERT:
-                convert = op
-            elif name in RETYPABLE:
-                links.append(op)
-            else:
-                return None
-            if len(op.operands) != 1:
-                return None
-            v = op.operands[0]
-        if "value" not in op.attributes or not _is_splat(op.attributes["value"]):
-            return None  # dense_resource and non-splat constants are arrays, never Python scalars
-        dtype = self._dtype(v)
-        if dtype is None or (convert is not None and self._dtype(convert.results[0]) in (None, dtype)):
-            return None
-        return Literal(k, position, op, v, dtype, tuple(reversed(links)), convert)
+    def _from_constant(self, const: ir.Operation, found: dict[ir.Operation, Candidates]) -> None:
+        """The promoted operands a splat constant reaches through data movement (and at most one
+        convert right after it): each a :class:`Literal` candidate."""
+        if len(const.results) != 1 or "value" not in const.attributes or not _is_splat(const.attributes["value"]):
+            return  # dense_resource and non-splat constants are arrays, never Python scalars
+        value = const.results[0]
+        dtype = self._dtype(value)
+        if dtype is None:
+            return
+        stack: list[tuple[ir.Value[ir.Type], tuple[ir.Operation, ...], ir.Operation | None]] = [(value, (), None)]
+        while stack:
+            v, links, convert = stack.pop()
+            for use in v.uses:
+                user = use.owner.operation
+                name = user.name
+                if name in STABLEHLO:
+                    site = self._site(user, found)
+                    n = use.operand_number
+                    if site is not None and n in site.positions:
+                        site.literals.append(Literal(site.positions.index(n), n, const, value, dtype, links, convert))
+                elif len(user.operands) != 1 or len(user.results) != 1:
+                    continue
+                elif name == _CONVERT and not links and convert is None:
+                    target = self._dtype(user.results[0])
+                    if target is not None and target is not dtype:
+                        stack.append((user.results[0], links, user))
+                elif name in RETYPABLE:
+                    stack.append((user.results[0], links + (user,), convert))
 
     # -- proposals ---------------------------------------------------------------------------------
 
@@ -254,9 +269,13 @@ class Reader:
         converts = [c for c in site.converts if c.convert not in self.forbidden]
         literals = [lit for lit in site.literals if lit.const not in self.forbidden]
         plain = [lit for lit in literals if lit.convert is None]
+        # a splat constant converted, then broadcast, reads as a Python scalar (a literal) or as a
+        # converted 0-d tensor: the literal first
+        written = {lit.convert for lit in literals if lit.convert is not None}
+        unwritten = [c for c in converts if c.convert not in written]
         options: list[tuple[list[Convert], list[Literal]]] = []
         if converts:
-            options += [(converts, literals), (converts, plain), (converts, [])]
+            options += [(unwritten, literals), (converts, plain), (converts, [])]
         options += [([], literals), ([], plain)]
         tried: set[tuple[int, ...]] = set()
         for chosen, weak in options:
@@ -271,16 +290,18 @@ class Reader:
                 plan = self.plan(site, chosen, weak, style)
                 if plan is None:
                     continue
-                sequence: tuple[ir.Operation, ...] | None = ()
+                sequence: tuple[ir.Operation, ...] = ()
+                explicit: tuple[ir.Operation, ...] = ()
                 if style == AT_USE:
-                    sequence = self._placed_at_use(site, chosen, weak, plan)
-                    if sequence is None or not all(_written_at(c.convert.location, site.op.location)
-                                                   for c in chosen):
+                    placed = self._placed_at_use(site, chosen, weak, plan)
+                    if placed is None or not all(_written_at(c.convert.location, site.op.location)
+                                                 for c in chosen):
                         continue
+                    sequence, explicit = placed
                 elif not all(self._placed_shared(c) and _written_at(c.convert.location, _defined_at(c.source), False)
                              for c in chosen):
                     continue
-                return Proposal(site, tuple(chosen), tuple(weak), style, plan.weak_result, sequence)
+                return Proposal(site, tuple(chosen), tuple(weak), style, plan.weak_result, sequence, explicit)
         return None
 
     def plan(self, site: Candidates, chosen: list[Convert], weak: list[Literal], style: str) -> Plan | None:
@@ -292,6 +313,7 @@ class Reader:
         types: list[ir.Type] = []
         flags: list[bool] = []
         zero: list["bool | str"] = []
+        ranked = self.policy.rank_sensitive
         tc = self.tc
         weak_values = self.weak
         for k, position in enumerate(site.positions):
@@ -304,18 +326,21 @@ class Reader:
                     return None
                 types.append(tc.with_element(value.type, dtype))
                 flags.append(c.source in weak_values)
-                zero.append((_rank(c.source.type) == 0) if c.broadcast is not None else zero_dim_flag(c.source))
+                if ranked:
+                    zero.append((_rank(c.source.type) == 0) if c.broadcast is not None else zero_dim_flag(c.source))
             elif lit is not None:
                 types.append(tc.with_element(value.type, lit.dtype))
                 flags.append(True)
-                zero.append(zero_dim_flag(value))
+                if ranked:
+                    zero.append(zero_dim_flag(value))
             else:
                 types.append(value.type)
                 flags.append(value in weak_values)
-                zero.append(zero_dim_flag(value))
+                if ranked:
+                    zero.append(zero_dim_flag(value))
         rtype = op.results[0].type
         plan = self.planner.plan(site.rule, tuple(types), rtype, tuple(flags) if any(flags) else None,
-                                 tuple(zero) if self.policy.rank_sensitive else None, at_use=style == AT_USE)
+                                 tuple(zero) if ranked else None, at_use=style == AT_USE)
         if not isinstance(plan, Plan) or (plan.weak_result and op in self.forbidden):
             return None
         expected: dict[int, DType] = {c.k: c.target for c in chosen}
@@ -341,10 +366,12 @@ class Reader:
         return not self.policy.literals.constant_problem(values, target)
 
     def _placed_at_use(self, site: Candidates, chosen: list[Convert], weak: list[Literal],
-                       plan: Plan) -> tuple[ir.Operation, ...] | None:
-        """The converts in the order the pass makes an op's own, if they are where it puts them:
-        right before the op's prologue, in operand order, and a converted literal right before the op
-        that reads it; ``None`` if they are elsewhere."""
+                       plan: Plan) -> tuple[tuple[ir.Operation, ...], tuple[ir.Operation, ...]] | None:
+        """The converts in the order the pass makes an op's own, if they are where it puts them: right
+        before the op's prologue, in operand order, and a converted literal right before the op that
+        reads it; ``None`` if they are elsewhere. With them, the broadcasts of the prologue that come
+        before them: the program's own (torch-mlir writes ``x + f.expand(4)`` as the broadcast, then
+        the promotion of ``x``), to be marked ``latticecast.explicit_broadcast``."""
         op = site.op
         by_k: dict[int, ir.Operation] = {c.k: c.convert for c in chosen}
         stops: list[ir.Value[ir.Type]] = [c.source for c in chosen]
@@ -359,26 +386,31 @@ class Reader:
                 stops.append(lit.value)
         sequence = tuple(by_k[k] for k, _ in plan.converts if k in by_k)
         if not sequence:
-            return sequence
+            return sequence, ()
         for a, b in zip(sequence, sequence[1:]):
             if self.next_op.get(a) != b:
                 return None
-        first = op
-        for member in prologue(op, stops):
-            if member.is_before_in_block(first):
-                first = member
+        members = sorted(prologue(op, stops), key=functools.cmp_to_key(
+            lambda x, y: -1 if x.is_before_in_block(y) else 1))
         block = op.block
-        latest: ir.Operation | None = None
-        for v in stops:
-            owner = v.owner
-            if isinstance(owner, ir.Block):
-                continue
-            d = owner.operation
-            if d.block == block and first.is_before_in_block(d) and (latest is None or latest.is_before_in_block(d)):
-                latest = d
-        if latest is not None:
-            return sequence if self.prev_op.get(sequence[0]) == latest else None
-        return sequence if self.next_op.get(sequence[-1]) == first else None
+        defined = [v.owner.operation for v in stops if not isinstance(v.owner, ir.Block)
+                   and v.owner.operation.block == block]
+        after = self.next_op.get(sequence[-1])
+        for j in range(len(members) + 1):
+            first = members[j] if j < len(members) else op
+            explicit = members[:j]
+            if any(m.name in CONSTANT_LIKE or IMPLICIT_BROADCAST_ATTR in m.attributes for m in explicit):
+                break  # only a broadcast can be the program's own
+            latest = None
+            for d in defined:
+                if first.is_before_in_block(d) and (latest is None or latest.is_before_in_block(d)):
+                    latest = d
+            if latest is not None:
+                if self.prev_op.get(sequence[0]) == latest:
+                    return sequence, tuple(explicit)
+            elif after == first:
+                return sequence, tuple(explicit)
+        return None
 
     def _placed_shared(self, c: Convert) -> bool:
         """Whether ``c`` is where the pass puts a shared convert: right after its value's definition,
@@ -395,40 +427,67 @@ class Reader:
 
     def read_in_order(self) -> tuple[dict[Candidates, Proposal], set[ir.Operation]]:
         """Every site's proposal in program order, with the weak values the earlier ones make; and
-        what must be ruled out because a weak value reaches an op that the pass would then change."""
+        what must be ruled out because a weak value reaches an op that the pass would then change.
+
+        Weakness flows forwards as the pass makes it flow (:meth:`_made_weak`), from an op that comes
+        before every op it reaches, so each site is read with its operands' weakness settled.
+        """
         proposals: dict[Candidates, Proposal] = {}
         vetoed: set[ir.Operation] = set()
-        weak = self.weak
-        weak.clear()
+        self.weak.clear()
+        self.touched: dict[ir.Operation, None] = {}
+        sites = {site.op: site for site in self.sites}
+        self.site_ops = sites
         for v in self.marked:
-            weak[v] = v.owner.operation  # type: ignore[union-attr]
-        for event in self.events:
-            if isinstance(event, Candidates):
-                proposal = self.propose(event)
-                if proposal is not None:
-                    proposals[event] = proposal
-                    for lit in proposal.literals:
-                        weak[lit.value] = lit.const
-                        for link in lit.links:
-                            weak[link.results[0]] = lit.const
-                    if proposal.weak_result:
-                        weak[event.op.results[0]] = event.op
-                    continue
-                causes = [weak[event.op.operands[p]] for p in event.positions if event.op.operands[p] in weak]
-                if not causes:
-                    continue
-                plan = self.plan(event, [], [], SHARED)
-                if plan is None:  # the pass would change this op because of a weak operand
-                    vetoed.update(causes)
-                elif plan.weak_result:
-                    weak[event.op.results[0]] = causes[0]
-            else:
-                operands = event.operands
-                if len(operands) and all(v in weak for v in operands):
-                    cause = weak[operands[0]]
-                    for r in event.results:
-                        weak[r] = cause
+            self._made_weak(v, v.owner.operation)  # type: ignore[union-attr]
+        for site in self.sites:
+            proposal = self.propose(site)
+            if proposal is None:
+                self.touched.setdefault(site.op)
+                continue
+            proposals[site] = proposal
+            for lit in proposal.literals:
+                self.weak[lit.value] = lit.const
+                for link in lit.links:
+                    self.weak[link.results[0]] = lit.const
+            if proposal.weak_result:
+                self._made_weak(site.op.results[0], site.op)
+        # the promoted ops a weak value reached that nothing lifted: the pass must leave them as they are
+        for op in self.touched:
+            site = sites.get(op)
+            if site is not None and site in proposals:
+                continue
+            rule = STABLEHLO[op.name]
+            positions = rule.operands if rule.operands is not None else tuple(range(len(op.operands)))
+            causes = [self.weak[op.operands[p]] for p in positions if p < len(op.operands)
+                      and op.operands[p] in self.weak]
+            if not causes:
+                continue
+            bare = site or Candidates(op, rule, positions)
+            plan = self.plan(bare, [], [], SHARED) if len(positions) >= 2 and len(op.results) == 1 else None
+            if plan is None or plan.weak_result:
+                vetoed.update(causes)
         return proposals, vetoed
+
+    def _made_weak(self, value: ir.Value[ir.Type], cause: ir.Operation) -> None:
+        """``value`` is weak in the pass's eyes: so is what data movement and the unary ops of
+        :data:`WEAK_TRANSPARENT` make of it (all of whose operands are weak); a promoted op it reaches
+        is noted, to be read with it weak."""
+        weak = self.weak
+        stack = [value]
+        weak[value] = cause
+        while stack:
+            v = stack.pop()
+            for use in v.uses:
+                user = use.owner.operation
+                name = user.name
+                if name in STABLEHLO:
+                    self.touched.setdefault(user)
+                elif name in WEAK_TRANSPARENT and all(o in weak for o in user.operands):
+                    for r in user.results:
+                        if r not in weak:
+                            weak[r] = cause
+                            stack.append(r)
 
 
 def _written_at(convert: ir.Location, where: ir.Location, renamed: bool = True) -> bool:
@@ -451,11 +510,6 @@ def _defined_at(value: ir.Value[ir.Type]) -> ir.Location:
     """Where the pass puts a shared convert of ``value``: the location of its definition."""
     owner = value.owner
     return value.location if isinstance(owner, ir.Block) else owner.operation.location
-
-
-def _only_user(producer: ir.Operation, user: ir.Operation) -> bool:
-    """Every use of ``producer``'s results is ``user``."""
-    return all(use.owner.operation == user for r in producer.results for use in r.uses)
 
 
 def _is_splat(attr: ir.Attribute) -> bool:
