@@ -160,12 +160,14 @@ class Inference:
         return self.policy.materialize(t) if isinstance(t, Weak) else t
 
 
-def infer_types(module: "ir.Module | ir.Operation | Program", policy: "Policy") -> Inference:
+def infer_types(module: "ir.Module | ir.Operation | Program", policy: "Policy", *, follow: bool = True) -> Inference:
     """Infer the element type of every value of ``module``'s functions under ``policy``.
 
     Args:
         module: A module (or its operation) holding ``func.func`` ops, or a :class:`Program` read from one.
         policy: The policy whose promotion decides the types.
+        follow: Let an op whose result has its operand's element type (``reduce``) follow it; without,
+            such an op keeps its declared type (what a rewrite that cannot retype it needs).
 
     Returns:
         The :class:`Inference`.
@@ -183,6 +185,7 @@ def infer_types(module: "ir.Module | ir.Operation | Program", policy: "Policy") 
     """
     program = module if isinstance(module, Program) else Program(module)
     inferrer = _Inferrer(program, policy)
+    inferrer.follow = follow
     inferrer.run()
     return inferrer.result
 
@@ -200,6 +203,7 @@ class _Inferrer:
         self.calls: dict[tuple[str, tuple[PType | None, ...]], list[PType]] = {}
         self.busy: set[str] = set()
         self.nested = False  # a callee's inference for one call's argument types: its callers are not its own
+        self.follow = True
 
     def run(self) -> None:
         program = self.program
@@ -310,7 +314,7 @@ class _Inferrer:
             if callee in self.program.functions:
                 for r, t in zip(results, self.call(callee, [type_of(v) for v in op.operands])):
                     self.set(r, t)
-        elif name not in _DECLARED and name not in CONSTANT_LIKE:
+        elif self.follow and name not in _DECLARED and name not in CONSTANT_LIKE:
             self._follow(op)
 
     def _follow(self, op: ir.Operation) -> None:
@@ -370,7 +374,7 @@ class _Inferrer:
             return [t for t in (self.result.type_of(v) for v in _returned(func)) if t is not None]
         self.busy.add(name)
         sub = _Inferrer(self.program, self.policy)
-        sub.busy, sub.nested = self.busy, True
+        sub.busy, sub.nested, sub.follow = self.busy, True, self.follow
         for arg, t in zip(block.arguments, arguments):
             if t is not None:
                 sub.set(arg, t)
@@ -547,8 +551,14 @@ def _where(loc: ir.Location) -> str:
 
 
 def retype_results(module: "ir.Module | ir.Operation", policy: "Policy") -> int:
-    """Give every strongly typed value the element type :func:`infer_types` infers under ``policy``
-    (weak values keep theirs: the pass settles them), and refresh the function signatures.
+    """Give every strongly typed result of a promoted op or of data movement the element type
+    :func:`infer_types` infers under ``policy`` (weak values keep theirs: the pass settles them), and
+    refresh the function signatures.
+
+    Where such a value reaches an op whose own types are fixed (``reduce``, ``while``, a region's
+    ``return``, ``func.call``, ``custom_call``), a ``stablehlo.convert`` back to the written type goes
+    before it, so that the program still verifies: that op keeps computing in the type the program
+    was written for (a comparison lists it as it would change).
 
     This is ``implicit-cast{retype-results}``'s first step; the pass then converts operands as usual.
 
@@ -559,23 +569,45 @@ def retype_results(module: "ir.Module | ir.Operation", policy: "Policy") -> int:
     Returns:
         How many values were retyped.
     """
+    from ..dialect_utils.placement import after_definition
     from .lower_dtypes import refresh_function_type
 
     root = module.operation if isinstance(module, ir.Module) else module
-    inference = infer_types(root, policy)
+    inference = infer_types(root, policy, follow=False)
     tc = type_cache(root.context)
-    changed = 0
+    retyped: list[tuple[ir.Value[ir.Type], ir.Type]] = []
     for value, t in inference.types.items():
-        if isinstance(t, Weak) or isinstance(value.owner, ir.Block) or value in inference.followed:
+        owner = value.owner
+        if isinstance(t, Weak) or isinstance(owner, ir.Block):
+            continue
+        name = owner.operation.name
+        if name not in STABLEHLO and name not in WEAK_TRANSPARENT:
             continue
         try:
             declared = tc.tensor_info(value.type)[0]
         except (TypeError, ValueError, LatticecastError):
             continue
         if declared is not t:
+            retyped.append((value, value.type))
             value.set_type(tc.with_element(value.type, t))
-            changed += 1
-    if changed:
+    with root.context:
+        for value, written in retyped:
+            back = None
+            for use in list(value.uses):
+                user = use.owner.operation
+                name = user.name
+                if name in STABLEHLO or name in WEAK_TRANSPARENT or name in _RETYPED_FREELY:
+                    continue
+                if back is None:
+                    ip, loc = after_definition(value)
+                    back = ir.Operation.create("stablehlo.convert", results=[written], operands=[value], loc=loc,
+                                               ip=ip).result
+                user.operands[use.operand_number] = back
+    if retyped:
         for func in top_level_functions(root):
             refresh_function_type(func)
-    return changed
+    return len(retyped)
+
+
+_RETYPED_FREELY = frozenset({"func.return", "stablehlo.convert"})
+"""Users that take a retyped value as it is: a function's return (its signature follows) and a convert."""

@@ -102,11 +102,12 @@ def run_lift(root: "ir.Operation | ir.Module", options: LiftOptions | None = Non
         reader = Reader(options.policy, tc, Planner(options.policy, tc))
         reader.read(op)
         proposals = settle(reader)
-        return _apply(proposals, tc)
+        return _apply(proposals, tc, not options.policy.rank_sensitive)
 
 
-def _apply(proposals: list[Proposal], tc: "object") -> LiftResult:
-    """Rewrite the module as ``proposals`` say, and count it."""
+def _apply(proposals: list[Proposal], tc: "object", mark_implicit: bool = False) -> LiftResult:
+    """Rewrite the module as ``proposals`` say, and count it. ``mark_implicit``: mark the broadcasts
+    of 0-d values that the frontend's location shows the op made itself (:func:`_made_by`)."""
     from ...dialect_utils.types import TypeCache
 
     assert isinstance(tc, TypeCache)
@@ -142,6 +143,11 @@ def _apply(proposals: list[Proposal], tc: "object") -> LiftResult:
             op.attributes[CONVERT_AT_USE_ATTR] = _marker(proposal, unit)
         for b in proposal.explicit:
             b.attributes[EXPLICIT_BROADCAST_ATTR] = unit
+        if mark_implicit:
+            for v in op.operands:
+                owner = v.owner
+                if not isinstance(owner, ir.Block) and _made_by(owner.operation, op):
+                    owner.operation.attributes[IMPLICIT_BROADCAST_ATTR] = unit
         result.ops.append(op)
     for const, lit in literals.items():
         const.attributes[WEAK_ATTR] = unit
@@ -157,6 +163,23 @@ def _apply(proposals: list[Proposal], tc: "object") -> LiftResult:
     for op in converts:
         op.erase()
     return result
+
+
+def _made_by(broadcast: ir.Operation, user: ir.Operation) -> bool:
+    """Whether ``broadcast`` broadcasts a 0-d value for ``user`` alone, as the frontend's location shows
+    the op's own lowering made it (JAX gives the broadcasts of ``x * s`` the multiply's location): then
+    it is an implicit broadcast, and a rank-sensitive policy (PyTorch) reads ``s`` as the 0-d tensor it
+    is. A plain ``file:line:col`` (MLIR text) shows nothing, and ``jnp.broadcast_to`` has its own line."""
+    if broadcast.name != "stablehlo.broadcast_in_dim" or len(broadcast.operands) != 1 \
+            or IMPLICIT_BROADCAST_ATTR in broadcast.attributes or EXPLICIT_BROADCAST_ATTR in broadcast.attributes:
+        return False
+    source = broadcast.operands[0].type
+    if source.typeid != ir.RankedTensorType.static_typeid or ir.RankedTensorType(source).rank != 0:
+        return False
+    loc = broadcast.location
+    if not isinstance(loc, ir.NameLoc) or str(loc) != str(user.location):
+        return False
+    return all(use.owner.operation == user for use in broadcast.results[0].uses)
 
 
 def _marker(proposal: Proposal, unit: ir.Attribute) -> ir.Attribute:
