@@ -529,8 +529,9 @@ def compare(module: "ir.Module | ir.Operation | Program", policy: "Policy", othe
     changes: list[TypeChange] = []
     for op in sorted(candidates, key=lambda o: program.position.get(o, 0)):
         for r in op.results:
-            if isinstance(first.types.get(r), Weak) and isinstance(second.types.get(r), Weak):
-                continue  # weak on both sides: it has no dtype of its own until an op promotes it
+            if isinstance(first.types.get(r), Weak) and isinstance(second.types.get(r), Weak) \
+                    and op.name not in STABLEHLO:
+                continue  # a literal, weak on both sides: it has no dtype of its own until an op promotes it
             mine = None if op in refused_a else first.dtype(r)
             theirs = None if op in refused_b else second.dtype(r)
             if mine != theirs:
@@ -551,8 +552,8 @@ def _where(loc: ir.Location) -> str:
 
 
 def retype_results(module: "ir.Module | ir.Operation", policy: "Policy") -> int:
-    """Give every strongly typed result of a promoted op or of data movement the element type
-    :func:`infer_types` infers under ``policy`` (weak values keep theirs: the pass settles them), and
+    """Give every result of a promoted op or of data movement the element type :func:`infer_types`
+    infers under ``policy`` (a weak one its weak type's dtype: the pass settles what stays weak), and
     refresh the function signatures.
 
     Where such a value reaches an op whose own types are fixed (``reduce``, ``while``, a region's
@@ -578,8 +579,10 @@ def retype_results(module: "ir.Module | ir.Operation", policy: "Policy") -> int:
     retyped: list[tuple[ir.Value[ir.Type], ir.Type]] = []
     for value, t in inference.types.items():
         owner = value.owner
-        if isinstance(t, Weak) or isinstance(owner, ir.Block):
+        if isinstance(owner, ir.Block):
             continue
+        if isinstance(t, Weak):  # a weak result takes its dtype (the pass settles what stays weak)
+            t = t.dtype
         name = owner.operation.name
         if name not in STABLEHLO and name not in WEAK_TRANSPARENT:
             continue

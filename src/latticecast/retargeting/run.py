@@ -176,13 +176,14 @@ def _ordered(inputs: "Sequence[np.ndarray] | Mapping[str, np.ndarray]", specs: S
     """The given inputs in ``@main``'s order: a sequence as it is; a mapping by ``arr_i``, ``argI`` or the
     input's name (every input named, none left over)."""
     if not isinstance(inputs, Mapping):
-        return [np.asarray(a) for a in inputs]
+        return [_typed(np.asarray(a), spec) for a, spec in zip(inputs, specs)] + \
+            [np.asarray(a) for a in list(inputs)[len(specs):]]
     out = []
     keys = dict(inputs)
     for i in range(len(specs)):
         for key in (f"arr_{i}", f"arg{i}", *(names[i:i + 1] if names else ())):
             if key in keys:
-                out.append(np.asarray(keys.pop(key)))
+                out.append(_typed(np.asarray(keys.pop(key)), specs[i]))
                 break
         else:
             raise LatticecastError(f"no input {i} among {', '.join(sorted(inputs)) or 'none'}: name it arr_{i} or "
@@ -190,6 +191,15 @@ def _ordered(inputs: "Sequence[np.ndarray] | Mapping[str, np.ndarray]", specs: S
     if keys:
         raise LatticecastError(f"inputs {', '.join(sorted(keys))} are not inputs of @main, which takes {len(specs)}")
     return out
+
+
+def _typed(a: np.ndarray, spec: TensorType) -> np.ndarray:
+    """``a`` as ``spec``'s dtype where ``.npz`` lost it: NumPy stores ``bfloat16`` and the other ml_dtypes
+    as raw bytes (``|V2``), read back as the input's dtype of the same width."""
+    host = spec.dtype.np_dtype
+    if a.dtype.kind == "V" and a.dtype.itemsize == host.itemsize and host.kind == "V":
+        return a.view(host)
+    return a
 
 
 def _spec(a: np.ndarray) -> TensorType:
