@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     lifted = None
     if args.from_ is not None:
         lifted = run_lift(module, LiftOptions(policy=pol))
-        program = Program(module, lifted.sites)
+        program = lifted.program or Program(module, lifted.sites)
     else:
         program = Program(module)
         if not program.mixed:

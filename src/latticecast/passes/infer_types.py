@@ -69,7 +69,11 @@ class Program:
             finds them.
     """
 
-    def __init__(self, module: "ir.Module | ir.Operation", sites: "Iterable[ir.Operation] | None" = None) -> None:
+    def __init__(self, module: "ir.Module | ir.Operation", sites: "Iterable[ir.Operation] | None" = None, *,
+                 position: "dict[ir.Operation, int] | None" = None,
+                 calls: "dict[str, list[ir.Operation]] | None" = None,
+                 weak: "tuple[Policy, Iterable[ir.Value[ir.Type]]] | None" = None,
+                 literals: "Iterable[ir.Value[ir.Type]]" = ()) -> None:
         root = module.operation if isinstance(module, ir.Module) else module
         self.root: ir.Operation = root
         self.tc: TypeCache = type_cache(root.context)
@@ -78,7 +82,22 @@ class Program:
         self.sites: list[ir.Operation] = []
         self.calls: dict[str, list[ir.Operation]] = {}
         """The ``func.call`` ops of each callee."""
-        self._walk(sites)
+        self.written_under: "Policy | None" = None
+        """The policy whose types the module declares (it was lifted under it), if known."""
+        self.weak: list[ir.Value[ir.Type]] = []
+        """The values weak under :attr:`written_under`."""
+        self.literals: list[ir.Value[ir.Type]] = []
+        """Weak literals and the data movement that carries them to the sites that read them (which
+        are sites): weak under every policy, so an inference starts with them weak, visiting none."""
+        if position is not None and sites is not None and calls is not None:  # what a lift read already
+            self.position, self.calls = position, calls
+            self.sites.extend(sites)
+        else:
+            self._walk(sites)
+        if weak is not None:
+            self.written_under, values = weak
+            self.weak = list(values)
+        self.literals = list(literals)
 
     def _walk(self, known: "Iterable[ir.Operation] | None") -> None:
         position, sites, calls = self.position, self.sites, self.calls
@@ -217,8 +236,15 @@ class _Inferrer:
                     t = program.declared(arg)
                     if t is not None:
                         self.set(arg, Weak(t))
+        types = self.result.types
+        for value in program.literals:  # a Python literal is weak under every policy: no op to visit for it
+            t = program.declared(value)
+            if t is not None:
+                types[value] = Weak(t)
         for op in program.sites:
             if op.name in CONSTANT_LIKE:
+                if op.results[0] in types:
+                    continue
                 t = program.declared(op.results[0])
                 if t is not None:
                     self.set(op.results[0], Weak(t))
@@ -423,11 +449,15 @@ def _zero_dim(value: ir.Value[ir.Type]) -> bool:
 
 
 def _returned(func: ir.Operation) -> list[ir.Value[ir.Type]]:
+    """What ``func`` returns (its terminator read directly: a block of a million ops is not listed)."""
     block = _entry(func)
-    if block is None:
+    if block is None or not len(block.operations):
         return []
-    ops = list(block.operations)
-    return list(ops[-1].operands) if ops and ops[-1].name == "func.return" else []
+    try:
+        last = ir.InsertionPoint.at_block_terminator(block).ref_operation
+    except (ValueError, RuntimeError):
+        return []
+    return list(last.operands) if last is not None and last.name == "func.return" else []
 
 
 @dataclass(frozen=True)
@@ -514,7 +544,14 @@ def compare(module: "ir.Module | ir.Operation | Program", policy: "Policy", othe
         [('float16', 'float64')]
     """
     program = module if isinstance(module, Program) else Program(module)
-    first = infer_types(program, policy)
+    if program.written_under is policy:  # its declared types are policy's own (the law): nothing to infer
+        first = Inference(policy, {v: Weak(t) for v in program.weak if (t := program.declared(v)) is not None},
+                          program=program)
+        for name, func in program.functions.items():
+            first.outputs[name] = [first.type_of(v) or t for v in _returned(func)
+                                   if (t := program.declared(v)) is not None]
+    else:
+        first = infer_types(program, policy)
     second = infer_types(program, other)
     refused_a = {op: None for op, _ in first.refusals}
     refused_b = {op: None for op, _ in second.refusals}

@@ -221,7 +221,7 @@ def retarget(module: ModuleLike, *, from_: PolicyLike = "jax", to: PolicyLike = 
     source, text = _module(module, source_name)
     lifted = _clone(source)  # the caller's module stays as it is
     result = run_lift(lifted, LiftOptions(policy=source_p))
-    comparison = compare(Program(lifted, result.sites), source_p, target_p)
+    comparison = compare(result.program or Program(lifted, result.sites), source_p, target_p)
     target = _clone(lifted)
     errors = _legalise(target, target_p)
     return Retargeted(source, lifted, result, comparison, source_p, target_p, errors, text, source_name,

@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from jaxlib.mlir import ir
 
 from ...dialect_utils.types import type_cache
-from ...op_rules import CONVERT_AT_USE_ATTR, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, WEAK_ATTR
+from ...op_rules import CONSTANT_LIKE, CONVERT_AT_USE_ATTR, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, WEAK_ATTR
 from ..base import LatticecastPass, PassResult
 from ..implicit_cast.planning import Planner
+from ..infer_types import Program
 from ..options import LiftOptions
 from .reading import AT_USE, Literal, Proposal, Reader, settle
 
@@ -50,6 +51,9 @@ class LiftResult(PassResult):
     literals: int = 0
     ops: list[ir.Operation] = field(default_factory=list)
     constants: list[ir.Operation] = field(default_factory=list)
+    program: Program | None = None
+    """The lifted module read for :func:`~latticecast.passes.infer_types.compare`: its sites, its ops in
+    program order and its weak values under the lift's policy, as the lift found them (no second walk)."""
 
     @property
     def sites(self) -> list[ir.Operation]:
@@ -102,17 +106,23 @@ def run_lift(root: "ir.Operation | ir.Module", options: LiftOptions | None = Non
         reader = Reader(options.policy, tc, Planner(options.policy, tc))
         reader.read(op)
         proposals = settle(reader)
-        return _apply(proposals, tc, not options.policy.rank_sensitive)
+        result = _apply(proposals, tc, reader, not options.policy.rank_sensitive)
+        literals = [v for v, cause in reader.weak.items() if cause.name in CONSTANT_LIKE]
+        result.program = Program(op, result.ops, position=reader.position, calls=reader.calls,
+                                 weak=(options.policy, reader.weak.keys()), literals=literals)
+        return result
 
 
-def _apply(proposals: list[Proposal], tc: "object", mark_implicit: bool = False) -> LiftResult:
-    """Rewrite the module as ``proposals`` say, and count it. ``mark_implicit``: mark the broadcasts
-    of 0-d values that the frontend's location shows the op made itself (:func:`_made_by`)."""
+def _apply(proposals: list[Proposal], tc: "object", reader: Reader, mark_implicit: bool = False) -> LiftResult:
+    """Rewrite the module as ``proposals`` say, and count it (the ``reader``'s positions of ops and weak
+    values follow the ops it replaces). ``mark_implicit``: mark the broadcasts of 0-d values that the
+    frontend's location shows the op made itself (:func:`_made_by`)."""
     from ...dialect_utils.types import TypeCache
 
     assert isinstance(tc, TypeCache)
     result = LiftResult()
     erase: dict[ir.Operation, None] = {}
+    replaced: dict[ir.Operation, ir.Operation] = {}
     broadcasts: dict[ir.Operation, ir.Value[ir.Type]] = {}
     literals: dict[ir.Operation, Literal] = {}
     unit = ir.UnitAttr.get()
@@ -134,6 +144,7 @@ def _apply(proposals: list[Proposal], tc: "object", mark_implicit: bool = False)
                                                ip=ir.InsertionPoint.after(b))
                     new = broadcasts[b] = made.result
                     erase[b] = None
+                    replaced[b] = made
                 operands[c.position] = new
             erase[c.convert] = None
             result.lifted += 1
@@ -154,8 +165,21 @@ def _apply(proposals: list[Proposal], tc: "object", mark_implicit: bool = False)
         result.literals += 1
         result.constants.append(const)
         if lit.convert is not None:
-            _unconvert(lit, tc)
+            for old, new_link in _unconvert(lit, tc):
+                erase[old] = None
+                replaced[old] = new_link
             erase[lit.convert] = None
+    position, weak = reader.position, reader.weak
+    for old, new_op in replaced.items():
+        if old in position:
+            position[new_op] = position[old]
+        for r_old, r_new in zip(old.results, new_op.results):
+            if r_old in weak:
+                weak[r_new] = weak[r_old]
+    for op in erase:
+        position.pop(op, None)
+        for r in op.results:
+            weak.pop(r, None)
     converts = [op for op in erase if op.name == "stablehlo.convert"]
     for op in erase:  # broadcasts before the converts they read
         if op.name != "stablehlo.convert":
@@ -206,9 +230,10 @@ def _renamed(user: ir.Location, convert: ir.Location) -> str:
     return leaf if head == prefix and leaf else ""
 
 
-def _unconvert(lit: Literal, tc: "object") -> None:
+def _unconvert(lit: Literal, tc: "object") -> list[tuple[ir.Operation, ir.Operation]]:
     """A literal written in one dtype and converted (torch-mlir's wrapped scalar): the data movement
-    after the convert again in the constant's own dtype, reading the constant."""
+    after the convert again in the constant's own dtype, reading the constant. Returns each op
+    replaced with its replacement (the old ones, unused now, are for the caller to erase)."""
     from ...dialect_utils.types import TypeCache
 
     assert isinstance(tc, TypeCache) and lit.convert is not None
@@ -216,6 +241,7 @@ def _unconvert(lit: Literal, tc: "object") -> None:
     convert.results[0].replace_all_uses_with(lit.value)
     stack = [lit.const]
     seen: set[ir.Operation] = set()
+    pairs: list[tuple[ir.Operation, ir.Operation]] = []
     while stack:
         producer = stack.pop()
         for use in list(producer.results[0].uses):
@@ -229,5 +255,6 @@ def _unconvert(lit: Literal, tc: "object") -> None:
                                       operands=[link.operands[0]], attributes=attrs, loc=link.location,
                                       ip=ir.InsertionPoint.after(link))
             link.results[0].replace_all_uses_with(new.result)
-            link.erase()
+            pairs.append((link, new))
             stack.append(new)
+    return pairs

@@ -33,7 +33,6 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from jaxlib.mlir import ir
 
@@ -55,6 +54,8 @@ SHARED = "shared"
 
 _BROADCAST = "stablehlo.broadcast_in_dim"
 _CONVERT = "stablehlo.convert"
+_TOWARDS_SITES = frozenset(STABLEHLO) | RETYPABLE | {_CONVERT}
+"""What a constant's first user must be for it to reach a promoted operand."""
 
 
 @dataclass(eq=False)
@@ -70,6 +71,8 @@ class Convert:
     source: ir.Value[ir.Type]
     target: DType
     broadcast: ir.Operation | None = None
+    uses: frozenset[tuple[ir.Operation, int]] = frozenset()
+    """Every use of the convert (of the broadcast, when there is one): read once, while finding it."""
 
 
 @dataclass(eq=False)
@@ -85,6 +88,18 @@ class Literal:
     dtype: DType
     links: tuple[ir.Operation, ...]
     convert: ir.Operation | None = None
+    reach: "Reach | None" = None
+    """Where the constant goes (shared by the constant's literals)."""
+
+
+@dataclass(eq=False)
+class Reach:
+    """Everything a splat constant reaches through data movement (and at most one convert): the
+    promoted operands it ends at, the converts after it, and whether it ends anywhere else."""
+
+    ends: set[tuple[ir.Operation, int]] = field(default_factory=set)
+    converts: set[ir.Operation] = field(default_factory=set)
+    elsewhere: bool = False
 
 
 @dataclass(eq=False)
@@ -131,6 +146,11 @@ class Reader:
         """The op visited right before each convert (``None`` at the start of the walk)."""
         self.sites: list[Candidates] = []
         """The promoted ops with candidates, in program order."""
+        self.order: list[ir.Operation] = []
+        """Every op, in program order (pre-order)."""
+        self.position: dict[ir.Operation, int] = {}
+        self.calls: dict[str, list[ir.Operation]] = {}
+        """The ``func.call`` ops of each callee."""
         self.marked: list[ir.Value[ir.Type]] = []
         """Values the module already marks weak (``latticecast.weak``)."""
         self.forbidden: set[ir.Operation] = set()
@@ -141,18 +161,18 @@ class Reader:
     # -- the walk ----------------------------------------------------------------------------------
 
     def read(self, root: ir.Operation) -> None:
-        """One walk over ``root`` (the neighbours of every convert, the position of every promoted op),
-        then the candidates, found forwards from the converts and the splat constants."""
+        """One walk over ``root`` (every op in program order, the neighbours of every convert, the
+        calls), then the candidates, found forwards from the converts and the splat constants."""
         state: list[ir.Operation | None] = [None, None]  # the previous op, and a convert just seen
-        counter = [0]
-        rules = STABLEHLO
-        next_op, prev_op, marked = self.next_op, self.prev_op, self.marked
-        position: dict[ir.Operation, int] = {}
+        next_op, prev_op, marked, calls = self.next_op, self.prev_op, self.marked, self.calls
+        order = self.order
         converts: list[ir.Operation] = []
         constants: list[ir.Operation] = []
         constant_like = CONSTANT_LIKE
+        append = order.append
 
         def visit(op: ir.Operation) -> ir.WalkResult:
+            append(op)
             c = state[1]
             if c is not None:
                 next_op[c] = op
@@ -162,15 +182,15 @@ class Reader:
                 prev_op[op] = state[0]
                 state[1] = op
                 converts.append(op)
-            elif name in rules:
-                counter[0] += 1
-                position[op] = counter[0]
             elif name in constant_like:
                 constants.append(op)
+            elif name == "func.call" and "callee" in op.attributes:
+                calls.setdefault(ir.FlatSymbolRefAttr(op.attributes["callee"]).value, []).append(op)
             state[0] = op
             return ir.WalkResult.ADVANCE
 
         root.walk(visit, ir.WalkOrder.PRE_ORDER)
+        self.position = position = {op: i for i, op in enumerate(order)}
         found: dict[ir.Operation, Candidates] = {}
         for c in converts:
             self._from_convert(c, found)
@@ -208,58 +228,70 @@ class Reader:
         a, b = self._dtype(source), self._dtype(result)
         if a is None or b is None or a is b:
             return
-        uses = list(result.uses)
-        for use in uses:
-            user = use.owner.operation
+        uses = [(use.owner.operation, use.operand_number) for use in result.uses]
+        every = frozenset(uses)
+        for user, n in uses:
             name = user.name
             if name in STABLEHLO:
                 site = self._site(user, found)
-                if site is not None and use.operand_number in site.positions:
-                    n = use.operand_number
-                    site.converts.append(Convert(site.positions.index(n), n, c, source, b))
+                if site is not None and n in site.positions:
+                    site.converts.append(Convert(site.positions.index(n), n, c, source, b, None, every))
             elif name == _BROADCAST and len(uses) == 1 and len(user.operands) == 1:
-                further = list(user.results[0].uses)
+                further = [(u.owner.operation, u.operand_number) for u in user.results[0].uses]
                 if not further:
                     return
-                target = further[0].owner.operation
-                if target.name not in STABLEHLO or any(u.owner.operation != target for u in further):
+                target = further[0][0]
+                if target.name not in STABLEHLO or any(op != target for op, _ in further):
                     return
                 site = self._site(target, found)
                 if site is None:
                     return
-                for u in further:
-                    n = u.operand_number
-                    if n in site.positions:
-                        site.converts.append(Convert(site.positions.index(n), n, c, source, b, user))
+                everywhere = frozenset(further)
+                for _, m in further:
+                    if m in site.positions:
+                        site.converts.append(Convert(site.positions.index(m), m, c, source, b, user, everywhere))
 
     def _from_constant(self, const: ir.Operation, found: dict[ir.Operation, Candidates]) -> None:
         """The promoted operands a splat constant reaches through data movement (and at most one
-        convert right after it): each a :class:`Literal` candidate."""
-        if len(const.results) != 1 or "value" not in const.attributes or not _is_splat(const):
+        convert right after it): each a :class:`Literal` candidate, sharing one :class:`Reach`."""
+        value = const.results[0] if len(const.results) == 1 else None
+        if value is None:
+            return
+        uses = list(value.uses)
+        if not uses or not any(u.owner.operation.name in _TOWARDS_SITES for u in uses):
+            return  # a reduction's initial value, and the like: no Python scalar there
+        if "value" not in const.attributes or not _is_splat(const):
             return  # dense_resource and non-splat constants are arrays, never Python scalars
-        value = const.results[0]
         dtype = self._dtype(value)
         if dtype is None:
             return
+        reach = Reach()
         stack: list[tuple[ir.Value[ir.Type], tuple[ir.Operation, ...], ir.Operation | None]] = [(value, (), None)]
         while stack:
             v, links, convert = stack.pop()
             for use in v.uses:
                 user = use.owner.operation
                 name = user.name
+                n = use.operand_number
                 if name in STABLEHLO:
+                    reach.ends.add((user, n))
                     site = self._site(user, found)
-                    n = use.operand_number
                     if site is not None and n in site.positions:
-                        site.literals.append(Literal(site.positions.index(n), n, const, value, dtype, links, convert))
+                        site.literals.append(Literal(site.positions.index(n), n, const, value, dtype, links, convert,
+                                                     reach))
                 elif len(user.operands) != 1 or len(user.results) != 1:
-                    continue
+                    reach.elsewhere = True
                 elif name == _CONVERT and not links and convert is None:
                     target = self._dtype(user.results[0])
                     if target is not None and target is not dtype:
+                        reach.converts.add(user)
                         stack.append((user.results[0], links, user))
+                    else:
+                        reach.elsewhere = True
                 elif name in RETYPABLE:
                     stack.append((user.results[0], links + (user,), convert))
+                else:
+                    reach.elsewhere = True
 
     # -- proposals ---------------------------------------------------------------------------------
 
@@ -530,11 +562,6 @@ def _rank(t: ir.Type) -> int:
     return ir.RankedTensorType(t).rank if t.typeid == ir.RankedTensorType.static_typeid else -1
 
 
-def _uses(value: ir.Value[ir.Type]) -> Iterator[tuple[ir.Operation, int]]:
-    for use in value.uses:
-        yield use.owner.operation, use.operand_number
-
-
 def _same_definition(a: ir.Value[ir.Type], b: ir.Value[ir.Type]) -> bool:
     """Whether ``a`` and ``b`` are defined at one point: results of one op, or arguments of one block."""
     oa, ob = a.owner, b.owner
@@ -569,10 +596,11 @@ def _conflicts(reader: Reader, proposals: dict[Candidates, Proposal]) -> set[ir.
     vetoed: set[ir.Operation] = set()
     # a convert: every use is a promoted operand that lifts it
     for convert, readers in lifted.items():
-        claimed = {(p.op, c.position) for p, c in readers}
-        producer = readers[0][1].broadcast or convert
-        if any(use not in claimed for use in _uses(producer.results[0])):
-            vetoed.add(convert)
+        if len(readers) == len(readers[0][1].uses):
+            claimed = {(p.op, c.position) for p, c in readers}
+            if claimed == readers[0][1].uses:
+                continue
+        vetoed.add(convert)
     # shared converts: one per (value, type), and those made before it at the same definition lifted too;
     # an op's own convert serves that op alone
     seen: dict[tuple[ir.Value[ir.Type], DType], ir.Operation] = {}
@@ -598,24 +626,9 @@ def _conflicts(reader: Reader, proposals: dict[Candidates, Proposal]) -> set[ir.
             p = reader.prev_op.get(p)
     # a weak constant: everything it reaches is a promoted operand that reads it as weak, through one convert
     for const, readers in literals.items():
+        reach = readers[0][1].reach
         claimed = {(p.op, lit.position) for p, lit in readers}
-        if len({lit.convert for _, lit in readers}) > 1 or not _reaches_only(const, claimed):
+        if reach is None or reach.elsewhere or len(reach.converts) > 1 or claimed != reach.ends \
+                or len({lit.convert for _, lit in readers}) > 1:
             vetoed.add(const)
     return vetoed
-
-
-def _reaches_only(const: ir.Operation, claimed: set[tuple[ir.Operation, int]]) -> bool:
-    """Whether every path from ``const`` through data movement (and at most one convert) ends at a
-    claimed promoted operand."""
-    stack = [const]
-    while stack:
-        op = stack.pop()
-        for use_op, number in _uses(op.results[0]):
-            if (use_op, number) in claimed:
-                continue
-            if (use_op.name in RETYPABLE or use_op.name == _CONVERT) and len(use_op.operands) == 1 \
-                    and len(use_op.results) == 1:
-                stack.append(use_op)
-                continue
-            return False
-    return True
