@@ -417,7 +417,8 @@ class _Inferrer:
 def _entry(func: ir.Operation) -> ir.Block | None:
     if not func.regions or not func.regions[0].blocks:
         return None
-    return func.regions[0].blocks[0]
+    block: ir.Block = func.regions[0].blocks[0]
+    return block
 
 
 def _weak_arguments(func: ir.Operation) -> list[int]:

@@ -88,8 +88,8 @@ def build_report(comparison: Comparison, module: ir.Module, text: str | None, so
     if run is not None and run.first is not None:
         ops.append(run.first.op)
     sites = source_sites(ops, module, text, source_name)
-    why_a = {op: message for op, message in comparison.this.refusals}
-    why_b = {op: message for op, message in comparison.other.refusals}
+    why_a: dict[ir.Operation | None, str] = {op: message for op, message in comparison.this.refusals}
+    why_b: dict[ir.Operation | None, str] = {op: message for op, message in comparison.other.refusals}
     entries = []
     for c in comparison.changes:
         site = sites.get(c.op_ref) if c.op_ref is not None else None

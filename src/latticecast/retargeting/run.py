@@ -90,8 +90,8 @@ def run_both(retargeted: "Retargeted", inputs: "Sequence[np.ndarray] | Mapping[s
     """Compile and run both versions of ``retargeted`` on the same inputs; see :class:`RunComparison`."""
     from ..runtime import compile as compile_module
 
-    source_text = retargeted.source.operation.get_asm(enable_debug_info=True)
-    target_text = retargeted.module.operation.get_asm(enable_debug_info=True)
+    source_text = str(retargeted.source.operation.get_asm(enable_debug_info=True))
+    target_text = str(retargeted.module.operation.get_asm(enable_debug_info=True))
     source_model = compile_module(str(source_text), device, source_name=retargeted.source_name)
     target_model = compile_module(str(target_text), device, source_name=retargeted.source_name)
     specs = tuple(getattr(source_model, "input_types", ()))
@@ -307,6 +307,7 @@ def _instrumented(text: str, chunk: range) -> str:
     values = [v for i in chunk for v in ops[i][1]]
     block = main.regions[0].blocks[0]
     terminator = ir.InsertionPoint.at_block_terminator(block).ref_operation
+    assert terminator is not None  # a function's body ends in its return
     with module.context, terminator.location:
         ir.Operation.create("func.return", operands=list(terminator.operands) + values,
                             ip=ir.InsertionPoint(terminator))

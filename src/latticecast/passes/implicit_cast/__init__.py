@@ -208,6 +208,7 @@ class _Run:
             return  # malformed: the verifier reports it
         zero_dim = tuple([_zero_dim(v) for v in values]) if self.policy.rank_sensitive else None
         rtype = result.type
+        plan: Plan | Refusal | None
         if at_use:  # converts of the op's own, where a frontend writes them (mixed dots promote too)
             plan = self.planner.plan(rule, types, rtype, flags, zero_dim, at_use=True)
         else:
@@ -345,7 +346,8 @@ class _Run:
         owner = value.owner
         if not isinstance(owner, ir.Block) and owner.name == "stablehlo.broadcast_in_dim" \
                 and IMPLICIT_BROADCAST_ATTR in owner.attributes and not self._converted_at_constant(value):
-            return owner.operands[0]
+            source: ir.Value[ir.Type] = owner.operands[0]
+            return source
         return value
 
     def _converted_at_constant(self, value: ir.Value[ir.Type]) -> bool:
@@ -375,16 +377,18 @@ class _Run:
         report(options, source, target, user, operand, self.result)
         origin = self._converted_source(value)
         converted = self._convert(origin, target, before_prologue(user, stops), loc)
-        if origin is value:
+        owner = value.owner
+        if origin is value or isinstance(owner, ir.Block):
             return converted
-        broadcast = value.owner.operation
+        broadcast = owner.operation
         attrs = {name: broadcast.attributes[name] for name in broadcast.attributes}
-        new = ir.Operation.create(broadcast.name, results=[self.tc.with_element(value.type, target)],
-                                  operands=[converted], attributes=attrs, loc=broadcast.location,
-                                  ip=ir.InsertionPoint.after(broadcast))
-        self.implicit_broadcasts.append(new)
+        rebuilt = ir.Operation.create(broadcast.name, results=[self.tc.with_element(value.type, target)],
+                                      operands=[converted], attributes=attrs, loc=broadcast.location,
+                                      ip=ir.InsertionPoint.after(broadcast))
+        self.implicit_broadcasts.append(rebuilt)
         self.rebroadcast.append(broadcast)
-        return new.result
+        result: ir.Value[ir.Type] = rebuilt.result
+        return result
 
     def _convert(self, value: ir.Value[ir.Type], target: DType, ip: ir.InsertionPoint | None = None,
                  loc: ir.Location | None = None) -> ir.Value[ir.Type]:
@@ -419,7 +423,7 @@ def _recorded_locations(op: ir.Operation) -> list[ir.Location]:
     if marker.typeid != ir.ArrayAttr.static_typeid:
         return []
     loc = op.location
-    out = []
+    out: list[ir.Location] = []
     for attr in ir.ArrayAttr(marker):
         leaf = ir.StringAttr(attr).value if attr.typeid == ir.StringAttr.static_typeid else ""
         if leaf and isinstance(loc, ir.NameLoc):

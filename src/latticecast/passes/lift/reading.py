@@ -423,8 +423,7 @@ class Reader:
         for a, b in zip(sequence, sequence[1:]):
             if self.next_op.get(a) != b:
                 return None
-        members = sorted(prologue(op, stops), key=functools.cmp_to_key(
-            lambda x, y: -1 if x.is_before_in_block(y) else 1))
+        members = sorted(prologue(op, stops), key=functools.cmp_to_key(_program_order))
         block = op.block
         defined = [v.owner.operation for v in stops if not isinstance(v.owner, ir.Block)
                    and v.owner.operation.block == block]
@@ -487,8 +486,8 @@ class Reader:
                 self._made_weak(site.op.results[0], site.op)
         # the promoted ops a weak value reached that nothing lifted: the pass must leave them as they are
         for op in self.touched:
-            site = sites.get(op)
-            if site is not None and site in proposals:
+            found = sites.get(op)
+            if found is not None and found in proposals:
                 continue
             rule = STABLEHLO[op.name]
             positions = rule.operands if rule.operands is not None else tuple(range(len(op.operands)))
@@ -496,7 +495,7 @@ class Reader:
                       and op.operands[p] in self.weak]
             if not causes:
                 continue
-            bare = site or Candidates(op, rule, positions)
+            bare = found or Candidates(op, rule, positions)
             plan = self.plan(bare, [], [], SHARED) if len(positions) >= 2 and len(op.results) == 1 else None
             if plan is None or plan.weak_result:
                 vetoed.update(causes)
@@ -521,6 +520,11 @@ class Reader:
                         if r not in weak:
                             weak[r] = cause
                             stack.append(r)
+
+
+def _program_order(x: ir.Operation, y: ir.Operation) -> int:
+    """Which of two ops of one block comes first (a comparison for ``sorted``)."""
+    return -1 if x.is_before_in_block(y) else 1
 
 
 def _written_at(convert: ir.Location, where: ir.Location, renamed: bool = True) -> bool:
@@ -625,10 +629,10 @@ def _conflicts(reader: Reader, proposals: dict[Candidates, Proposal]) -> set[ir.
                 break
             p = reader.prev_op.get(p)
     # a weak constant: everything it reaches is a promoted operand that reads it as weak, through one convert
-    for const, readers in literals.items():
-        reach = readers[0][1].reach
-        claimed = {(p.op, lit.position) for p, lit in readers}
+    for const, uses in literals.items():
+        reach = uses[0][1].reach
+        claimed = {(p.op, lit.position) for p, lit in uses}
         if reach is None or reach.elsewhere or len(reach.converts) > 1 or claimed != reach.ends \
-                or len({lit.convert for _, lit in readers}) > 1:
+                or len({lit.convert for _, lit in uses}) > 1:
             vetoed.add(const)
     return vetoed
