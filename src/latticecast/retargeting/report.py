@@ -85,8 +85,9 @@ def build_report(comparison: Comparison, module: ir.Module, text: str | None, so
     """
     a, b = comparison.this.policy, comparison.other.policy
     ops = [c.op_ref for c in comparison.changes if c.op_ref is not None]
-    if run is not None and run.first is not None:
-        ops.append(run.first.op)
+    first_op = run.first.op if run is not None and run.first is not None else None
+    if first_op is not None:
+        ops.append(first_op)
     sites = source_sites(ops, module, text, source_name)
     why_a: dict[ir.Operation | None, str] = {op: message for op, message in comparison.this.refusals}
     why_b: dict[ir.Operation | None, str] = {op: message for op, message in comparison.other.refusals}
@@ -98,7 +99,7 @@ def build_report(comparison: Comparison, module: ir.Module, text: str | None, so
                              why_b.get(c.op_ref)))
     outputs = [(name, [a.type_name(t) for t in mine], [b.type_name(t) for t in theirs])
                for name, (mine, theirs) in comparison.outputs.items()]
-    first = sites.get(run.first.op) if run is not None and run.first is not None else None
+    first = sites.get(first_op) if first_op is not None else None
     return Report(source_name, a.name, b.name, entries, outputs, lifted, run, first, list(errors or []))
 
 

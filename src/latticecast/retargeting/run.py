@@ -38,8 +38,9 @@ until one differs."""
 
 @dataclass(frozen=True)
 class OutputDiff:
-    """One output under both policies: ``source`` and ``target`` types; over its elements the largest
-    absolute and relative difference (``None`` when the shapes differ) and how many differ."""
+    """One value under both policies: ``name`` (an output's, or the op's), ``source`` and ``target``
+    types; over its elements the largest absolute and relative difference (``None`` when the shapes
+    differ) and how many differ."""
 
     name: str
     source: TensorType
@@ -51,21 +52,13 @@ class OutputDiff:
 
 
 @dataclass(frozen=True)
-class FirstDifference:
-    """The first op of ``@main``, in program order, whose values differ between the two versions.
+class FirstDifference(OutputDiff):
+    """The first op of ``@main``, in program order, whose values differ between the two versions:
+    ``op`` is the op of the lifted program (:attr:`Retargeted.lifted`), ``index`` its place among the
+    ops compared; ``name`` is the op's name."""
 
-    ``op`` is the op of the lifted program (:attr:`Retargeted.lifted`); ``index`` its place among the
-    ops compared; the rest as :class:`OutputDiff` has them."""
-
-    op: ir.Operation
-    name: str
-    index: int
-    source: TensorType
-    target: TensorType
-    max_abs: float | None
-    max_rel: float | None
-    differing: int
-    total: int
+    op: ir.Operation | None = None
+    index: int = 0
 
 
 @dataclass(frozen=True)
@@ -351,6 +344,6 @@ def _first_difference(retargeted: "Retargeted", source_text: str, target_text: s
                 max_abs, max_rel, differing, total = differences(a, b)
                 if differing:
                     op = lifted_ops[i][0]
-                    return FirstDifference(op, op.name, i, _spec(a), _spec(b), max_abs, max_rel, differing,
-                                           total), compared, None
+                    return FirstDifference(op.name, _spec(a), _spec(b), max_abs, max_rel, differing, total, op,
+                                           i), compared, None
     return None, compared, None
