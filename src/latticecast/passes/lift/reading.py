@@ -157,6 +157,8 @@ class Reader:
         """Converts and constants ruled out, and ops whose result must not become weak (:func:`settle`)."""
         self.weak: dict[ir.Value[ir.Type], ir.Operation] = {}
         """The weak values of the reading so far, each with what made it weak (a constant or an op)."""
+        self.touched: dict[ir.Operation, None] = {}
+        """The promoted ops a weak value reached (in the order it reached them)."""
 
     # -- the walk ----------------------------------------------------------------------------------
 
@@ -467,9 +469,8 @@ class Reader:
         proposals: dict[Candidates, Proposal] = {}
         vetoed: set[ir.Operation] = set()
         self.weak.clear()
-        self.touched: dict[ir.Operation, None] = {}
+        self.touched.clear()
         sites = {site.op: site for site in self.sites}
-        self.site_ops = sites
         for v in self.marked:
             self._made_weak(v, v.owner.operation)  # type: ignore[union-attr]
         for site in self.sites:
