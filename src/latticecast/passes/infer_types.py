@@ -26,7 +26,7 @@ which rewrites the declared result types to the inferred ones before the pass co
 
 from __future__ import annotations
 
-import heapq
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
@@ -128,6 +128,25 @@ class Program:
         if known is not None:
             sites.extend(known)
 
+    def in_order(self, ops: Iterable[ir.Operation]) -> list[ir.Operation]:
+        """``ops`` in program order (a lift knows the places of promoted ops only: then a walk that stops
+        once it has seen them all places every one)."""
+        ops = list(ops)
+        if all(op in self.position for op in ops):
+            return sorted(ops, key=lambda o: self.position[o])
+        wanted = set(ops)
+        found: dict[ir.Operation, int] = {}
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            if op in wanted:
+                found[op] = len(found)
+                if len(found) == len(wanted):
+                    return ir.WalkResult.INTERRUPT
+            return ir.WalkResult.ADVANCE
+
+        self.root.walk(visit, ir.WalkOrder.PRE_ORDER)
+        return sorted(ops, key=lambda o: found.get(o, len(found)))
+
     @property
     def mixed(self) -> bool:
         """Whether any op has something for a policy to decide: a mixed-dtype or weak operand, or a weak
@@ -210,15 +229,17 @@ def infer_types(module: "ir.Module | ir.Operation | Program", policy: "Policy", 
 
 
 class _Inferrer:
-    """The sparse inference: a queue of ops in program order, each visited when an operand changed."""
+    """The sparse inference: a queue of ops, each visited again whenever an operand's type changes,
+    until nothing changes (the sites first, in program order; an op's result depends on its operands
+    only, and SSA values flow forwards, so the queue empties)."""
 
     def __init__(self, program: Program, policy: "Policy") -> None:
         self.program = program
         self.policy = policy
         self.result = Inference(policy, program=program)
-        self.queue: list[tuple[int, int, ir.Operation]] = []
+        self.queue: deque[ir.Operation] = deque()
         self.queued: set[ir.Operation] = set()
-        self.tie = 0
+        self.refused: dict[ir.Operation, str] = {}
         self.calls: dict[tuple[str, tuple[PType | None, ...]], list[PType]] = {}
         self.busy: set[str] = set()
         self.nested = False  # a callee's inference for one call's argument types: its callers are not its own
@@ -251,6 +272,7 @@ class _Inferrer:
             else:
                 self.push(op)
         self.drain()
+        self.result.refusals = list(self.refused.items())
         for name, func in program.functions.items():
             self.result.outputs[name] = [t for t in (self.result.type_of(v) for v in _returned(func)) if t is not None]
 
@@ -260,8 +282,7 @@ class _Inferrer:
         if op in self.queued:
             return
         self.queued.add(op)
-        self.tie += 1
-        heapq.heappush(self.queue, (self.program.position.get(op, 0), self.tie, op))
+        self.queue.append(op)
 
     def set(self, value: ir.Value[ir.Type], t: PType) -> None:
         """``value`` has type ``t``: record it (only where it differs from the declared type, or is weak)
@@ -283,7 +304,7 @@ class _Inferrer:
     def drain(self) -> None:
         queue = self.queue
         while queue:
-            _, _, op = heapq.heappop(queue)
+            op = queue.popleft()
             self.queued.discard(op)
             self.visit(op)
 
@@ -312,8 +333,9 @@ class _Inferrer:
             try:
                 decision = decide(self.policy, rule, [t for t in operand_types if t is not None], zero)
             except LatticecastError as e:
-                self.result.refusals.append((op, str(e)))
+                self.refused[op] = str(e)
                 return
+            self.refused.pop(op, None)
             declared = self.program.declared(results[0])
             if isinstance(declared, DType) and decision.accepts_result(declared, self.policy) and \
                     not decision.result_weak:
@@ -565,7 +587,7 @@ def compare(module: "ir.Module | ir.Operation | Program", policy: "Policy", othe
     candidates.update(refused_a)
     candidates.update(refused_b)
     changes: list[TypeChange] = []
-    for op in sorted(candidates, key=lambda o: program.position.get(o, 0)):
+    for op in program.in_order(candidates):
         for r in op.results:
             if isinstance(first.types.get(r), Weak) and isinstance(second.types.get(r), Weak) \
                     and op.name not in STABLEHLO:

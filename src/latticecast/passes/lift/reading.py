@@ -146,9 +146,8 @@ class Reader:
         """The op visited right before each convert (``None`` at the start of the walk)."""
         self.sites: list[Candidates] = []
         """The promoted ops with candidates, in program order."""
-        self.order: list[ir.Operation] = []
-        """Every op, in program order (pre-order)."""
         self.position: dict[ir.Operation, int] = {}
+        """The place of each promoted op in program order."""
         self.calls: dict[str, list[ir.Operation]] = {}
         """The ``func.call`` ops of each callee."""
         self.marked: list[ir.Value[ir.Type]] = []
@@ -163,18 +162,16 @@ class Reader:
     # -- the walk ----------------------------------------------------------------------------------
 
     def read(self, root: ir.Operation) -> None:
-        """One walk over ``root`` (every op in program order, the neighbours of every convert, the
+        """One walk over ``root`` (the place of every promoted op, the neighbours of every convert, the
         calls), then the candidates, found forwards from the converts and the splat constants."""
         state: list[ir.Operation | None] = [None, None]  # the previous op, and a convert just seen
         next_op, prev_op, marked, calls = self.next_op, self.prev_op, self.marked, self.calls
-        order = self.order
+        position = self.position
         converts: list[ir.Operation] = []
         constants: list[ir.Operation] = []
-        constant_like = CONSTANT_LIKE
-        append = order.append
+        constant_like, rules = CONSTANT_LIKE, STABLEHLO
 
         def visit(op: ir.Operation) -> ir.WalkResult:
-            append(op)
             c = state[1]
             if c is not None:
                 next_op[c] = op
@@ -184,6 +181,8 @@ class Reader:
                 prev_op[op] = state[0]
                 state[1] = op
                 converts.append(op)
+            elif name in rules:
+                position[op] = len(position)
             elif name in constant_like:
                 constants.append(op)
             elif name == "func.call" and "callee" in op.attributes:
@@ -192,7 +191,6 @@ class Reader:
             return ir.WalkResult.ADVANCE
 
         root.walk(visit, ir.WalkOrder.PRE_ORDER)
-        self.position = position = {op: i for i, op in enumerate(order)}
         found: dict[ir.Operation, Candidates] = {}
         for c in converts:
             self._from_convert(c, found)
