@@ -27,7 +27,7 @@ import numpy as np
 
 from .errors import GraphError, GraphTypeError
 
-__all__ = ["SymbolicDim", "Dim", "StaticDim", "AlgebraicDim", "Shape", "DimLike", "DimensionError", "MAX_DIM", "as_dim",
+__all__ = ["SymbolicDim", "Dim", "StaticDim", "AlgebraicDim", "Shape", "DimLike", "ShapeLike", "DimensionError", "MAX_DIM", "as_dim",
            "check_shape", "is_dynamic", "is_static", "shape_of", "static_dims", "static_size", "symbols"]
 
 MAX_DIM = (1 << 63) - 1
@@ -847,6 +847,9 @@ def _from_max_attr(attr: Any) -> Any:
 DimLike = Union[int, str, Dim, np.integer]
 """What a shape may hold: a size, a name, or a dimension (:class:`StaticDim`, :class:`SymbolicDim`,
 :class:`AlgebraicDim`, or MAX's ``Dim`` objects)."""
+
+ShapeLike = Iterable[DimLike]
+"""What a shape may be given as (MAX's ``ShapeLike``): any iterable of :data:`DimLike`."""
 
 _DIMS = (StaticDim, SymbolicDim, AlgebraicDim)
 

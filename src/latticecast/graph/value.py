@@ -39,6 +39,13 @@ if TYPE_CHECKING:
 __all__ = ["Value", "BufferValue", "TensorValueLike"]
 
 TensorValueLike = Union["Value", bool, int, float, complex, np.ndarray, np.generic, Sequence[Any]]
+StrongTensorValueLike = Union["Value", np.ndarray]
+"""What an op takes as a strongly typed operand (MAX's ``StrongTensorValueLike``): a value or an array, whose
+dtype is its own (a Python scalar is weak: the other operand's dtype decides)."""
+Numeric = Union[int, float, np.integer, np.floating, np.ndarray]
+"""MAX's ``Numeric``: a number or an array of numbers."""
+BufferValueLike = Union["BufferValue"]
+"""MAX's ``BufferValueLike``: what a buffer operand may be (a :class:`BufferValue`)."""
 """What an op takes as an operand: a :class:`Value`, a Python scalar (weakly typed), or a NumPy
 array, NumPy scalar or nested list (a strongly typed constant; a NumPy value is weak in ops that
 promote under a policy that says so, ``policy.numpy_values.weak``: MAX 26.7's)."""

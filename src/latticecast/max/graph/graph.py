@@ -1,0 +1,45 @@
+"""MAX's ``max.graph.graph``: :class:`Graph` with MAX's promotion as its default policy, and ``KernelLibrary``.
+
+A MAX program names no promotion policy, so a graph built through ``latticecast.max`` gets MAX's own,
+``"max-python"`` (MAX 26.7's ``max.graph`` as measured: it never widens, refuses what it cannot convert
+exactly, and divides two integers in float64), where :class:`latticecast.Graph` defaults to ``"jax"``.
+``policy=`` still picks any other.
+
+Example:
+    >>> from latticecast.max.graph import DType, Graph, TensorType
+    >>> Graph("g", input_types=[TensorType(DType.int8, [2])]).policy.name
+    'max-python'
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from ...graph import Graph as _Graph
+from ...graph.graph import KernelLibrary
+from ...policies import Policy
+from ..dtype.dtype import MAX_POLICY
+
+__all__ = ["Graph", "KernelLibrary", "MAX_POLICY", "default_policy"]
+
+
+def default_policy() -> str:
+    """The policy a MAX program gets when it names none: :data:`MAX_POLICY`.
+
+    Returns:
+        The policy's name.
+
+    Example:
+        >>> default_policy()
+        'max-python'
+    """
+    return MAX_POLICY
+
+
+class Graph(_Graph):
+    """:class:`latticecast.Graph` with MAX's promotion as the default policy (see the module)."""
+
+    def __init__(self, name: str, forward: Callable[..., Any] | None = None, input_types: Iterable[Any] = (),
+                 path: Any = None, *args: Any, policy: "str | Policy | None" = None, **kwargs: Any) -> None:
+        super().__init__(name, forward, input_types, path, *args,
+                         policy=default_policy() if policy is None else policy, **kwargs)
