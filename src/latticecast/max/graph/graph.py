@@ -13,7 +13,10 @@ Example:
 
 from __future__ import annotations
 
+import traceback
 from typing import Any, Callable, Iterable
+
+from jaxlib.mlir import ir
 
 from ...graph import Graph as _Graph
 from ...graph.graph import KernelLibrary
@@ -21,6 +24,42 @@ from ...policies import Policy
 from ..dtype.dtype import MAX_POLICY
 
 __all__ = ["Graph", "KernelLibrary", "MAX_POLICY", "default_policy"]
+
+
+def _location(ignore_frames: int = 1) -> ir.Location:
+    """MAX's location of an op being built: the Python call stack's innermost caller frame (``file:line``), or
+    ``unknown`` when the stack is empty. Needs a current MLIR context, as MAX's.
+
+    Args:
+        ignore_frames: Frames to skip below this function's caller.
+
+    Returns:
+        The ``ir.Location``.
+
+    Raises:
+        RuntimeError: No MLIR context is current (MAX's message).
+
+    Example:
+        >>> from latticecast.max.graph import Graph
+        >>> with Graph("g") as g:
+        ...     str(_location()).startswith("loc(")
+        True
+    """
+    from ...graph.current import current_graph
+    try:
+        context = ir.Context.current
+    except ValueError:
+        context = None
+    if context is None:
+        try:
+            context = current_graph().context
+        except LookupError:
+            raise RuntimeError("Can't create location: No MLIR context active") from None
+    stack = traceback.extract_stack()[: -(ignore_frames + 1)]
+    if not stack:
+        return ir.Location.unknown(context=context)
+    frame = stack[-1]
+    return ir.Location.file(frame.filename, frame.lineno or 0, 1, context=context)
 
 
 def default_policy() -> str:

@@ -32,6 +32,12 @@ __all__ = ["BufferType", "BufferValue", "BufferValueLike", "Numeric", "StrongTen
            "ShapeLike", "TensorType", "TensorValue", "TensorValueLike", "Type", "Value", "ops"]
 
 
+def _is_strong_tensor_value_like(obj: Any) -> bool:
+    """MAX's test of a value whose dtype is its own: a graph value (or weight), a ``Shape`` or a ``Dim``; not a
+    Python number, and not a buffer or a type."""
+    return isinstance(obj, (Value, Weight, Shape, Dim))
+
+
 class _ValueType(type):
     """``isinstance(v, TensorValue)`` holds for every graph value (they are all tensors here) and, as in
     MAX, for every :class:`Weight`."""

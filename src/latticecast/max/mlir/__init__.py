@@ -1,7 +1,7 @@
 """MAX's ``max.mlir``: the MLIR Python bindings a graph is built with. latticecast builds StableHLO with
 jaxlib's bindings, so these are ``jaxlib.mlir.ir``'s names (``Context``, ``Location``, ``Module``, ...), and
-``dialects`` is ``jaxlib.mlir.dialects`` (MAX's own ``mo``/``rmo`` dialects have no counterpart: latticecast
-emits StableHLO).
+``dialects`` holds jaxlib's dialects (MAX's own ``mo``/``rmo`` dialects have no counterpart: latticecast
+emits StableHLO; see :mod:`latticecast.max._core.dialects`).
 
 Example:
     >>> from latticecast.max import mlir
@@ -10,5 +10,6 @@ Example:
     'module {\\n}\\n'
 """
 
-from jaxlib.mlir import dialects
 from jaxlib.mlir.ir import *  # noqa: F401,F403
+
+from . import dialects
