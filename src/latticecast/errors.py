@@ -146,6 +146,12 @@ class UnsupportedOpError(GraphError, NotImplementedError):
     express it, and what to write instead. A ``NotImplementedError`` too."""
 
 
+MAX_COMPILE_FAILURE = ("Failed to compile the model. Please file an issue, all models should be correct by "
+                       "construction and this error should have been caught during construction.")
+"""MAX 26.7's words when its compiler refuses a graph it built (measured: ``x - y`` of two bools builds and
+``InferenceSession.load`` raises this ``RuntimeError``)."""
+
+
 class WeightsFileError(GraphError):
     """A weights file (``.safetensors``, ``.gguf``) that cannot be read: cut short, not of its format, or
     holding a tensor of a type MAX has no dtype for. The message names the file, the tensor where one is at

@@ -185,6 +185,12 @@ class Graph:
     :meth:`compile` runs it on the mesh's devices (see :mod:`latticecast.graph.mesh_layout`).
     """
 
+    builds_bool_arithmetic: bool = False
+    """Whether arithmetic StableHLO does not define for bool (``x - y``, ``x * y``, ``@``, conv of two bools)
+    builds and makes :meth:`compile` refuse the graph, as MAX builds such a graph and its compiler then
+    refuses it (``latticecast.max.graph.Graph``); otherwise (``latticecast.Graph``) the op raises a
+    ``DomainError`` where it is written."""
+
     def __init__(self, name: str, forward: Callable[..., Any] | None = None,
                  input_types: Iterable[Any] = (), path: Any = None, *args: Any,
                  policy: "str | Policy" = "jax", context: ir.Context | None = None,
@@ -245,6 +251,7 @@ class Graph:
         """The graph's state before its first op: open, not yet passed, nothing decided."""
         self._closed = False
         self._compile_refusals: list[str] = []
+        self._ops_beyond_stablehlo = False  # refuse_compile(..., ops_beyond_stablehlo=True): the IR does not verify
         self._weights: dict[str, tuple[Weight, Value]] = {}
         self._subgraphs: list[Graph] = []
         self.op_decisions = decisions_of(self.policy)
@@ -779,6 +786,8 @@ class Graph:
             return
         if self._failure is not None:
             raise self._failure  # the same answer every time; the half-passed IR is never handed out
+        if self._ops_beyond_stablehlo:
+            raise GraphError(f"graph {self.name!r} does not compile: {self._compile_refusals[0]}")
         self._require_output()
         self._before = self._module.operation.clone()
         p = ImplicitCastPass(self.options)
@@ -851,12 +860,14 @@ class Graph:
     def __str__(self) -> str:
         return self.mlir(before_passes=not self._closed)
 
-    def refuse_compile(self, reason: str) -> None:
+    def refuse_compile(self, reason: str, *, ops_beyond_stablehlo: bool = False) -> None:
         """Let the graph build, but make :meth:`compile` raise a :class:`GraphError` giving ``reason``:
         for what MAX builds and its compiler refuses (``ops.range(0, 2**63 - 1, 1)``).
 
         Args:
             reason: Why the graph cannot compile, and what to write instead.
+            ops_beyond_stablehlo: The graph holds ops StableHLO does not define (MAX's bool arithmetic): then
+                its IR (:attr:`module`, :meth:`mlir`) is refused with the same reason, as it would not verify.
 
         Example:
             >>> from latticecast import Graph, GraphError
@@ -870,6 +881,7 @@ class Graph:
             graph 'too_long' does not compile: a range of 2**40 elements
         """
         self._compile_refusals.append(reason)
+        self._ops_beyond_stablehlo = self._ops_beyond_stablehlo or ops_beyond_stablehlo
 
     def compile(self, device: Any = None, *, devices: Any = None) -> Any:
         """Compile with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays).

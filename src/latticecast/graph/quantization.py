@@ -8,7 +8,7 @@ dequantiser (``gguf.quants.dequantize``) is the reference it is tested against.
 
 Example:
     >>> from latticecast.graph.quantization import QuantizationEncoding
-    >>> [(e.name, e.elements_per_block, e.block_size, e.is_gguf) for e in QuantizationEncoding][:2]
+    >>> [(e.name, e.elements_per_block, e.block_size, e.is_gguf) for e in QuantizationEncoding if e.is_gguf][:2]
     [('q4_0', 32, 18, True), ('q4_k', 256, 144, True)]
 """
 

@@ -26,7 +26,7 @@ Example:
     >>> weights = SafetensorWeights([path])
     >>> w = weights.fc.weight.allocate()
     >>> w.name, w.dtype, list(w.shape), list(weights.allocated_weights)
-    ('fc.weight', DType.float32, [2, 3], ['fc.weight'])
+    ('fc.weight', DType.float32, [Dim(2), Dim(3)], ['fc.weight'])
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ class Weights(Protocol):
     """MAX's interface of a checkpoint: a name built by attribute and index access, and what lives there.
 
     Example:
-        >>> from latticecast.graph.weights import SafetensorWeights, Weights
-        >>> issubclass(SafetensorWeights, Weights)
+        >>> from latticecast.graph.weights import GGUFWeights, SafetensorWeights
+        >>> all(hasattr(w, "allocate") and hasattr(w, "allocated_weights") for w in (GGUFWeights, SafetensorWeights))
         True
     """
 
@@ -510,7 +510,7 @@ class GGUFWeights:
         >>> writer.close()
         >>> w = GGUFWeights(path).w.allocate()
         >>> w.dtype, list(w.shape)
-        (DType.float32, [2, 3])
+        (DType.float32, [Dim(2), Dim(3)])
     """
 
     def __init__(self, source: Any, tensors: dict[str, Any] | None = None, prefix: str = "",

@@ -25,8 +25,8 @@ from jaxlib.mlir import ir
 
 from ...dims import AlgebraicDim, StaticDim, SymbolicDim, is_static, static_dims
 from ...dtypes import DType, UnknownDTypeError
-from ...errors import DomainError, GraphError, LiteralRangeError, PromotionError
-from ...op_rules import IMPLICIT_BROADCAST_ATTR, UNARY, OpPromotion, OpRule, check_unary, decide
+from ...errors import MAX_COMPILE_FAILURE, DomainError, GraphError, LiteralRangeError, PromotionError
+from ...op_rules import IMPLICIT_BROADCAST_ATTR, UNARY, Needs, OpPromotion, OpRule, check_unary, decide
 from ...passes.value_sharding import copy_sharding
 from ...values import Scalar, array_problem, candidates, convert_array, scalar_problem
 from ...weak import PType, Weak
@@ -291,7 +291,13 @@ def decide_operands(g: "Graph", rule: OpRule, symbol: str,
     zero_dim = [o.__class__ is Value and not o.shape for o in ops] if g.policy.rank_sensitive else None
     try:
         return decide(g.policy, rule, [o.ptype for o in ops], zero_dim)
-    except (PromotionError, DomainError) as e:
+    except DomainError as e:
+        if g.builds_bool_arithmetic and rule.needs is Needs.NUMERIC and all(
+                g.policy.materialize(o.ptype) is DType.bool for o in ops):
+            g.refuse_compile(f"{symbol} of bool operands: {MAX_COMPILE_FAILURE}", ops_beyond_stablehlo=True)
+            return OpPromotion(rule, DType.bool, DType.bool, DType.bool, False)
+        raise with_op(symbol, e) from None
+    except PromotionError as e:
         raise with_op(symbol, e) from None
 
 

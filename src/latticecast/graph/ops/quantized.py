@@ -125,7 +125,7 @@ def dequantize(encoding: QuantizationEncoding, quantized: TensorValueLike) -> Va
         >>> import numpy as np
         >>> from latticecast import DType, Graph, TensorType, ops
         >>> from latticecast.graph.quantization import QuantizationEncoding
-        >>> block = np.zeros(18, np.uint8); block[:2] = np.float16(0.5).view(np.uint8); block[2:] = 0x9A
+        >>> block = np.zeros(18, np.uint8); block[:2] = np.array([0.5], np.float16).view(np.uint8); block[2:] = 0x9A
         >>> with Graph("dq", input_types=[TensorType(DType.uint8, [1, 18])]) as g:
         ...     g.output(ops.dequantize(QuantizationEncoding.Q4_0, g.inputs[0]))
         >>> g.compile()(block[None])[0][0, [0, 16]].tolist()  # nibbles 0xA and 0x9, minus 8, times 0.5

@@ -3,7 +3,7 @@
 Example:
     >>> from latticecast.max.graph.dim import Dim, StaticDim
     >>> Dim(3) == StaticDim(3), Dim("batch") + 1
-    (True, Dim(batch + 1))
+    (True, Dim('batch') + Dim(1))
 """
 
 from ...dims import AlgebraicDim, Dim, DimLike, StaticDim, SymbolicDim

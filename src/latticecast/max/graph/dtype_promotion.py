@@ -2,7 +2,8 @@
 :mod:`latticecast.graph.dtype_promotion` (the graph layer, where ``ops.random`` uses them too).
 
 Example:
-    >>> from latticecast.max.graph import DType, DeviceRef, Graph, dtype_promotion
+    >>> from latticecast.max.dtype import DType
+    >>> from latticecast.max.graph import DeviceRef, Graph, dtype_promotion
     >>> with Graph("g"):
     ...     dtype_promotion._promote_to_strong(3, DType.int8, DeviceRef.CPU()).dtype
     DType.int8

@@ -6,7 +6,8 @@ exactly, and divides two integers in float64), where :class:`latticecast.Graph` 
 ``policy=`` still picks any other.
 
 Example:
-    >>> from latticecast.max.graph import DType, Graph, TensorType
+    >>> from latticecast.max.dtype import DType
+    >>> from latticecast.max.graph import Graph, TensorType
     >>> Graph("g", input_types=[TensorType(DType.int8, [2])]).policy.name
     'max-python'
 """
@@ -76,7 +77,11 @@ def default_policy() -> str:
 
 
 class Graph(_Graph):
-    """:class:`latticecast.Graph` with MAX's promotion as the default policy (see the module)."""
+    """:class:`latticecast.Graph` with MAX's promotion as the default policy (see the module), and MAX's
+    handling of bool arithmetic: ``x - y`` of two bools builds, and compiling the graph then fails with MAX's
+    words (:data:`~latticecast.errors.MAX_COMPILE_FAILURE`)."""
+
+    builds_bool_arithmetic = True
 
     def __init__(self, name: str, forward: Callable[..., Any] | None = None, input_types: Iterable[Any] = (),
                  path: Any = None, *args: Any, policy: "str | Policy | None" = None, **kwargs: Any) -> None:

@@ -3,7 +3,7 @@
 Example:
     >>> from latticecast.max.graph.shape import Shape
     >>> Shape([2, "batch"]).static_dims
-    [Dim(2)]
+    [2]
 """
 
 from ...dims import Shape, ShapeLike

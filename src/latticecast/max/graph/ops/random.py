@@ -3,7 +3,7 @@
 Example:
     >>> from latticecast.max.graph.ops.random import SeedType
     >>> SeedType("cpu").dtype
-    DType.int64
+    DType.uint64
 """
 
 from ....device_ref import DeviceRef
