@@ -29,7 +29,7 @@ _NN = ("MAX's model library (layers, attention, KV caches, samplers, MoE): model
        "the graph API this package mirrors; they run here when written with the ops (tests/test_max_weights_models.py "
        "builds an MLP and an attention block that way)")
 _GRAPH_INTERNALS = ("MAX's graph internals: its MLIR blocks and modules, its debug and profiling configuration, its "
-                    "Mojo kernel extensions and device placement policy")
+                    "Mojo kernel extensions")
 _OPS_MODULES = "MAX's own implementation modules of ops (their ops are provided under ops' own names)"
 _PROTOCOLS = "MAX's typing protocols and aliases of its MLIR and DLPack types, which no latticecast function takes"
 
@@ -48,7 +48,7 @@ NOT_PROVIDED: dict[str, dict[str, str]] = {
         "CustomExtensionsType", "DebugConfig", "GPUProfilingMode", "LogLevel", "MefStore", "MissingArtifactError",
         "PrintStyle", "api", "mlrt", "read")},
     "max.graph": {name: _GRAPH_INTERNALS for name in (
-        "DevicePlacementPolicy", "GraphBlock", "GraphDebugConfig", "Module", "ProfileScopeColor",
+        "GraphBlock", "GraphDebugConfig", "Module", "ProfileScopeColor",
         "default_custom_extensions", "default_custom_extensions_scope")},
     "max.graph.ops": {name: _OPS_MODULES for name in (
         "broadcast", "buffer", "bundled_allreduce", "conditional", "conv_transpose", "debug", "nms", "pooling",

@@ -342,6 +342,45 @@ def _ufuncs() -> dict[str, Any]:
     }
 
 
+class ChainValue:
+    """A graph's chain (MAX's ``_ChainValue``): the ``!stablehlo.token`` that orders its side effects, as
+    :attr:`Graph.device_chains <latticecast.Graph.device_chains>` gives it. Two chains are equal when they
+    are the same IR value.
+
+    Args:
+        graph: The graph.
+        value: The token.
+
+    Example:
+        >>> from latticecast import DeviceRef, Graph
+        >>> with Graph("g") as g:
+        ...     c = g.device_chains[DeviceRef.CPU()]
+        >>> c == g.device_chains["cpu"], c.type
+        (True, ChainType())
+    """
+
+    __slots__ = ("graph", "ir")
+
+    def __init__(self, graph: "Graph", value: ir.Value[ir.Type]) -> None:
+        self.graph = graph
+        self.ir = value
+
+    @property
+    def type(self) -> Any:
+        """Its type, a :class:`~latticecast.tensor_type.ChainType`."""
+        from ..tensor_type import ChainType
+        return ChainType()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ChainValue) and other.ir == self.ir
+
+    def __hash__(self) -> int:
+        return hash(self.ir)
+
+    def __repr__(self) -> str:
+        return f"ChainValue({self.graph.name!r})"
+
+
 class BufferValue:
     """A graph input of a :class:`~latticecast.tensor_type.BufferType` (MAX's ``BufferValue``): it names
     a device and is not part of the computation (StableHLO has no mutable buffers), so it has no IR

@@ -292,7 +292,7 @@ def decide_operands(g: "Graph", rule: OpRule, symbol: str,
     try:
         return decide(g.policy, rule, [o.ptype for o in ops], zero_dim)
     except DomainError as e:
-        if g.builds_bool_arithmetic and rule.needs is Needs.NUMERIC and all(
+        if g.defers_refusals_to_compile and rule.needs is Needs.NUMERIC and all(
                 g.policy.materialize(o.ptype) is DType.bool for o in ops):
             g.refuse_compile(f"{symbol} of bool operands: {MAX_COMPILE_FAILURE}", ops_beyond_stablehlo=True)
             return OpPromotion(rule, DType.bool, DType.bool, DType.bool, False)

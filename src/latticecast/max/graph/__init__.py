@@ -23,14 +23,16 @@ from ...graph.value import BufferValue, BufferValueLike, TensorValueLike, Value
 from ...graph.weight import Weight
 from ...graph.weight_sharding import ShardingStrategy
 from ...tensor_type import BufferType, Type
+from ...tensor_type import ChainType as _ChainType
 from ...tensor_type import OpaqueType as _OpaqueType
+from ...graph.value import ChainValue as _ChainValue
 from . import dim, dtype_promotion, graph, quantization, shape, type, value, weight  # noqa: A004  # MAX's names
-from .graph import Graph, KernelLibrary
+from .graph import DevicePlacementPolicy, Graph, KernelLibrary
 from .type import TensorType
 from .value import TensorValue
 from . import ops, weights  # noqa: E402  # after the names they use
 
-__all__ = ["AlgebraicDim", "BufferType", "BufferValue", "BufferValueLike", "DeviceKind", "DeviceRef", "Dim", "DimLike", "Graph",
+__all__ = ["AlgebraicDim", "DevicePlacementPolicy", "BufferType", "BufferValue", "BufferValueLike", "DeviceKind", "DeviceRef", "Dim", "DimLike", "Graph",
            "KernelLibrary", "Shape", "ShapeLike", "ShardingStrategy", "StaticDim", "SymbolicDim", "TensorType",
-           "TensorValue", "TensorValueLike", "Type", "Value", "Weight", "_OpaqueType", "dim", "dtype_promotion",
+           "TensorValue", "TensorValueLike", "Type", "Value", "Weight", "_ChainType", "_ChainValue", "_OpaqueType", "dim", "dtype_promotion",
            "graph", "ops", "quantization", "shape", "type", "value", "weight", "weights"]

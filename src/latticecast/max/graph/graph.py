@@ -14,6 +14,7 @@ Example:
 
 from __future__ import annotations
 
+import enum
 import traceback
 from typing import Any, Callable, Iterable
 
@@ -24,7 +25,23 @@ from ...graph.graph import KernelLibrary
 from ...policies import Policy
 from ..dtype.dtype import MAX_POLICY
 
-__all__ = ["Graph", "KernelLibrary", "MAX_POLICY", "default_policy"]
+__all__ = ["DevicePlacementPolicy", "Graph", "KernelLibrary", "MAX_POLICY", "default_policy"]
+
+
+class DevicePlacementPolicy(enum.Enum):
+    """MAX's report of an op that moves a tensor to the CPU because it has only a CPU kernel: ``Ignore``,
+    ``Warn`` (MAX's default) or ``Error``. XLA compiles every op for the graph's own device, so latticecast
+    never moves a tensor implicitly and the policy has nothing to report; ``Graph`` keeps it
+    (``graph.strict_device_placement``).
+
+    Example:
+        >>> DevicePlacementPolicy("error") is DevicePlacementPolicy.Error
+        True
+    """
+
+    Ignore = "ignore"
+    Warn = "warn"
+    Error = "error"
 
 
 def _location(ignore_frames: int = 1) -> ir.Location:
@@ -81,9 +98,14 @@ class Graph(_Graph):
     handling of bool arithmetic: ``x - y`` of two bools builds, and compiling the graph then fails with MAX's
     words (:data:`~latticecast.errors.MAX_COMPILE_FAILURE`)."""
 
-    builds_bool_arithmetic = True
+    defers_refusals_to_compile = True
+
+    strict_device_placement: DevicePlacementPolicy
+    """MAX's :class:`DevicePlacementPolicy` (nothing to decide here: no op moves a tensor implicitly)."""
 
     def __init__(self, name: str, forward: Callable[..., Any] | None = None, input_types: Iterable[Any] = (),
-                 path: Any = None, *args: Any, policy: "str | Policy | None" = None, **kwargs: Any) -> None:
+                 path: Any = None, *args: Any, policy: "str | Policy | None" = None,
+                 strict_device_placement: DevicePlacementPolicy = DevicePlacementPolicy.Warn, **kwargs: Any) -> None:
+        self.strict_device_placement = DevicePlacementPolicy(strict_device_placement)
         super().__init__(name, forward, input_types, path, *args,
                          policy=default_policy() if policy is None else policy, **kwargs)

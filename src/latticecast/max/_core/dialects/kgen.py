@@ -12,22 +12,17 @@ Example:
 
 from __future__ import annotations
 
-import enum
 from typing import Any, Iterable
 
 from jaxlib.mlir import ir
 
-from ....dims import _context
+from ....dims import DimOperator, _context
 
 __all__ = ["POC", "ParamDeclArrayAttr", "ParamDeclRefAttr", "ParamOperatorAttr"]
 
 
-class POC(enum.Enum):
-    """The operators of an algebraic dimension (MAX's ``kgen.POC``), by latticecast's names for them."""
-
-    add = "add"
-    mul = "mul"
-    floordiv = "floordiv"
+POC = DimOperator
+"""The operators of an algebraic dimension (MAX's ``kgen.POC``; its home: :class:`latticecast.dims.DimOperator`)."""
 
 
 def ParamDeclRefAttr(name: str, type: Any = None) -> ir.Attribute:  # noqa: N802,A002  # MAX's names
@@ -44,7 +39,7 @@ def ParamDeclRefAttr(name: str, type: Any = None) -> ir.Attribute:  # noqa: N802
         return ir.FlatSymbolRefAttr.get(name)
 
 
-def ParamOperatorAttr(opcode: POC, operands: Iterable[ir.Attribute]) -> ir.Attribute:  # noqa: N802
+def ParamOperatorAttr(opcode: DimOperator, operands: Iterable[ir.Attribute]) -> ir.Attribute:  # noqa: N802
     """``opcode`` applied to ``operands`` (dimension attributes).
 
     Args:
@@ -55,7 +50,7 @@ def ParamOperatorAttr(opcode: POC, operands: Iterable[ir.Attribute]) -> ir.Attri
         The ``ArrayAttr``.
     """
     with _context():
-        return ir.ArrayAttr.get([ir.StringAttr.get(POC(opcode).value), *operands])
+        return ir.ArrayAttr.get([ir.StringAttr.get(DimOperator(opcode).value), *operands])
 
 
 def ParamDeclArrayAttr(params: Iterable[ir.Attribute]) -> ir.Attribute:  # noqa: N802
