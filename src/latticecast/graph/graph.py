@@ -47,7 +47,7 @@ from . import current
 from .current import current_graph
 from .ops.operands import as_value, constant_value
 from .mesh_layout import MeshLayout
-from .value import BufferValue, Value
+from .value import BufferValue, ChainValue, Value
 from .weight import Weight
 
 __all__ = ["Graph", "KernelLibrary", "PassFailure", "current_graph"]
@@ -411,8 +411,7 @@ class Graph:
             if not self.defers_refusals_to_compile:
                 raise GraphError(problem)
             self.refuse_compile(f"{problem}. MAX: {MAX_COMPILE_FAILURE}", ops_beyond_stablehlo=True)
-            found = self._add_op("stablehlo.constant", [self.tc.tensor(DType.int64, ())], [], {
-                "value": ir.DenseElementsAttr.get(np.array(-1, np.int64), context=self.context)}).result
+            found = self.constant(np.array(-1, np.int64), DType.int64).ir
             self._dim_values[dim] = found  # a stand-in: the module of a refused graph is never handed out
             return found
         with self.context:
@@ -1054,7 +1053,6 @@ class DeviceChains(Mapping[DeviceRef, "ChainValue"]):
         self._graph = graph
 
     def __getitem__(self, device: Any) -> "ChainValue":
-        from .value import ChainValue
         ref = DeviceRef.parse(device)
         if ref not in self._graph._chain_devices:
             self._graph._chain_devices.append(ref)

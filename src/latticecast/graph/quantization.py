@@ -97,7 +97,7 @@ class QuantizationEncoding(enum.Enum):
         """Bytes per encoded block (``QuantizationEncoding.Q4_0.block_size == 18``)."""
         return self.block_parameters.block_size
 
-    @property  # type: ignore[override]  # MAX's: the lowercase value, not the member's name
+    @property  # MAX's: the lowercase value, not the member's name
     def name(self) -> str:
         """The lowercase encoding name (``"q4_k"``), as in MAX."""
         return str(self.value).lower()

@@ -290,7 +290,8 @@ class _SafetensorsFile:
                                    "it again", path=self.path, tensor=name)
         if dtype in _NUMPY_LACKS:
             raw = np.memmap(self.path, dtype=np.uint8, mode="r", offset=start, shape=(end - start,))
-            return np.asarray(raw).view(_NUMPY_LACKS[dtype]).reshape(shape)
+            typed: np.ndarray = np.asarray(raw).view(_NUMPY_LACKS[dtype]).reshape(shape)
+            return typed
         try:
             return np.asarray(self.handle.get_tensor(name))
         except (SafetensorError, ValueError, TypeError) as e:

@@ -28,12 +28,12 @@ def default_mlir_context() -> ir.Context:
         >>> default_mlir_context() is ir.Context.current
         True
     """
-    context = default_context()
+    context: ir.Context = default_context()
     try:
-        if ir.Context.current is context:
-            return context
+        current = ir.Context.current
     except ValueError:  # no context is current
-        pass
-    context.__enter__()
-    atexit.register(context.__exit__, None, None, None)  # left current, it would outlive the bindings at exit
+        current = None
+    if current is not context:
+        context.__enter__()
+        atexit.register(context.__exit__, None, None, None)  # left current, it would outlive the bindings at exit
     return context

@@ -23,7 +23,7 @@ class Tensor:
         UnsupportedOpError: Always.
     """
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> NoReturn:  # type: ignore[misc]
+    def __new__(cls, *args: Any, **kwargs: Any) -> NoReturn:
         raise UnsupportedOpError("max.experimental.tensor.Tensor is MAX's eager tensor API, which latticecast does "
                                  "not provide: build a graph with latticecast.max.graph and run it with "
                                  "InferenceSession, or hold host data in latticecast.max.driver.Buffer")

@@ -40,7 +40,8 @@ for _name in ("allreduce", "complex", "distributed_ep", "elementwise", "irfft", 
 from ....graph.ops.signal import irfft  # noqa: E402  # ops.irfft is the function, as in MAX (the module is loaded)
 
 
-def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike = None) -> Value:
+def constant(value: Any, dtype: DTypeLike | None = None,  # type: ignore[no-redef]  # MAX's, over the star import
+             device: DeviceRefLike = None) -> Value:
     """MAX's ``ops.constant``, with MAX's refusals: :func:`latticecast.ops.constant` after MAX's checks.
 
     A Python number or (nested) list needs both ``dtype`` and ``device`` (MAX's ``TypeError``); an array keeps
