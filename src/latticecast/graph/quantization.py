@@ -25,6 +25,7 @@ class BlockParameters:
     """How a block-quantized encoding packs its values.
 
     Example:
+        >>> from latticecast.graph.quantization import BlockParameters
         >>> BlockParameters(32, 18).block_size
         18
     """
@@ -41,6 +42,7 @@ class QuantizationConfig:
     dequantized, as their packing is MAX's kernels').
 
     Example:
+        >>> from latticecast.graph.quantization import QuantizationConfig
         >>> QuantizationConfig("gptq", bits=4, group_size=128).sym
         False
     """
@@ -64,6 +66,7 @@ class QuantizationEncoding(enum.Enum):
     MAX's GPTQ packing, which has no block parameters. ``name`` is the lowercase value, as in MAX.
 
     Example:
+        >>> from latticecast.graph.quantization import QuantizationEncoding
         >>> QuantizationEncoding.Q6_K.name, QuantizationEncoding("Q6_K").block_size
         ('q6_k', 210)
     """
@@ -82,6 +85,7 @@ class QuantizationEncoding(enum.Enum):
             The :class:`BlockParameters`.
 
         Example:
+            >>> from latticecast.graph.quantization import QuantizationEncoding
             >>> QuantizationEncoding.Q4_K.block_parameters
             BlockParameters(elements_per_block=256, block_size=144)
         """

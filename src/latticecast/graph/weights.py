@@ -177,6 +177,7 @@ class WeightsFormat(str, Enum):
     """The checkpoint formats MAX reads, by file extension.
 
     Example:
+        >>> from latticecast.graph.weights import WeightsFormat
         >>> WeightsFormat("gguf") is WeightsFormat.gguf
         True
     """
@@ -199,6 +200,7 @@ def weights_format(weight_paths: Sequence[Path]) -> WeightsFormat:
 
     Example:
         >>> from pathlib import Path
+        >>> from latticecast.graph.weights import weights_format
         >>> weights_format([Path("a.safetensors"), Path("b.safetensors")])
         <WeightsFormat.safetensors: 'safetensors'>
     """
@@ -227,6 +229,7 @@ def load_weights(paths: Sequence[Path]) -> "SafetensorWeights | GGUFWeights":
     Example:
         >>> import numpy as np, tempfile, pathlib
         >>> from safetensors.numpy import save_file
+        >>> from latticecast.graph.weights import load_weights
         >>> path = pathlib.Path(tempfile.mkdtemp()) / "m.safetensors"
         >>> save_file({"w": np.ones(2, np.float32)}, str(path))
         >>> type(load_weights([path])).__name__
@@ -504,6 +507,7 @@ class GGUFWeights:
 
     Example:
         >>> import numpy as np, tempfile, pathlib, gguf
+        >>> from latticecast.graph.weights import GGUFWeights
         >>> path = pathlib.Path(tempfile.mkdtemp()) / "m.gguf"
         >>> writer = gguf.GGUFWriter(str(path), "example")
         >>> writer.add_tensor("w", np.ones((2, 3), np.float32))

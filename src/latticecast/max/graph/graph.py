@@ -35,6 +35,7 @@ class DevicePlacementPolicy(enum.Enum):
     (``graph.strict_device_placement``).
 
     Example:
+        >>> from latticecast.max.graph import DevicePlacementPolicy
         >>> DevicePlacementPolicy("error") is DevicePlacementPolicy.Error
         True
     """
@@ -87,6 +88,7 @@ def default_policy() -> str:
         The policy's name.
 
     Example:
+        >>> from latticecast.max.graph.graph import default_policy
         >>> default_policy()
         'max-python'
     """
