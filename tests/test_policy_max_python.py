@@ -689,7 +689,7 @@ def test_matches_live_max_in_every_cell(tmp_path):
     policy_answers = {c: a for c in cells if (a := policy_answer(c)) is not None}
     assert differing(policy_answers) == errata(policy_answers)
     answers = builder_answers(cells)
-    assert differing(answers) == errata(answers)
+    assert differing(answers) == {c for c in errata(answers) if not built_as_max_builds(c)}
     if provenance.startswith(f"# {measured_records(MEASUREMENT).provenance.split(' ')[0]} "):
         assert live == STORED  # the same MAX measures the same table
 
