@@ -62,7 +62,7 @@ def to_dot(drawing: Drawing) -> str:
         lines.append(f"    label={quote(group.label)}; style=dotted; fontsize=10;")
         lines.append("    " + " ".join(f"{m};" for m in group.members))
         lines.append("  }")
-        for a, b in zip(group.members, group.members[GROUP_ROW:]):
+        for a, b in zip(group.members, group.members[group.per_row:]):
             lines.append(f"  {a} -> {b} [style=invis];")
     lines.append("}")
     return "\n".join(lines) + "\n"

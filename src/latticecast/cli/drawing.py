@@ -22,12 +22,14 @@ if TYPE_CHECKING:
     from ..promotion_graph import PromotionGraph
 
 __all__ = ["Node", "Edge", "Group", "Drawing", "EDGE_KINDS", "dag_drawing", "promotion_graph_drawing",
-           "diff_drawing", "GROUP_ROW", "GROUP_MIN", "NON_LATTICE_SHOWN"]
+           "diff_drawing", "GROUP_ROW", "GROUP_MIN", "ISOLATED_ROW", "NON_LATTICE_SHOWN"]
 
 GROUP_ROW = 4
 """Nodes per row in a group of sibling sinks."""
 GROUP_MIN = 4
 """The fewest sibling sinks drawn as a group."""
+ISOLATED_ROW = 8
+"""Nodes per row in the group of types that promote with no other (``jax-lax``'s)."""
 NON_LATTICE_SHOWN = 6
 """How many non-lattice cells a promotion graph's caption spells out."""
 
@@ -67,11 +69,13 @@ class Edge:
 
 @dataclass(frozen=True)
 class Group:
-    """Sibling sinks drawn together in rows, with a caption (``only from f*``)."""
+    """Nodes drawn together in rows of ``per_row``, with a caption: sibling sinks (``only from f*``),
+    or the types that promote with no other (``parent`` empty)."""
 
     parent: str
     members: tuple[str, ...]
     label: str
+    per_row: int = GROUP_ROW
 
 
 @dataclass
@@ -109,6 +113,10 @@ def _groups(edges: Sequence[Edge], nodes: Sequence[Node], label: Callable[[str],
         sinks = [d for d in dict.fromkeys(out[n.id]) if parents[d] == [n.id] and not out[d]]
         if len(sinks) >= GROUP_MIN:
             groups.append(Group(n.id, tuple(sinks), f"only from {label(n.id)}"))
+    touched = {end for e in edges for end in (e.src, e.dst)}
+    alone = tuple(n.id for n in nodes if n.id not in touched)
+    if len(alone) >= GROUP_MIN:
+        groups.append(Group("", alone, "no promotion with another type", ISOLATED_ROW))
     return groups
 
 

@@ -20,7 +20,7 @@ import html as _html
 from dataclasses import dataclass
 from typing import Sequence
 
-__all__ = ["CSS", "GridCell", "page", "style", "grid_table", "list_table", "legend", "figure", "section",
+__all__ = ["CSS", "GridCell", "page", "style", "grid_table", "list_table", "legend", "figure", "section", "row",
            "escape", "CELL_KINDS"]
 
 escape = _html.escape
@@ -34,7 +34,7 @@ CSS = """
   color: #222; max-width: 1400px; }
 .lc-page h1 { font-size: 1.35em; margin: 0 0 .4em 0; }
 .lc-page h2 { font-size: 1.1em; margin: 1.2em 0 .4em 0; }
-.lc-scroll { overflow: auto; max-width: 100%; max-height: 80vh; border: 1px solid #ccc; margin: .5em 0 1em 0;
+.lc-scroll { overflow: auto; max-width: 100%; max-height: 75vh; border: 1px solid #ccc; margin: .5em 0 1em 0;
   display: inline-block; vertical-align: top; }
 table.lc-grid, table.lc-list { border-collapse: separate; border-spacing: 0; font-family: ui-monospace,
   SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
@@ -58,7 +58,9 @@ table.lc-grid td:hover { outline: 2px solid #264653; }
   font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 .lc-legend .codes { font-size: 12px; color: #444; }
 .lc-legend code { background: none; padding: 0; }
-.lc-figures { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
+.lc-figures, .lc-row { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
+.lc-row > div { max-width: 100%; }
+table.lc-list td.refused { color: #c0392b; }
 figure.lc-figure { margin: .5em 0; max-width: 100%; overflow-x: auto; }
 figure.lc-figure figcaption { font-weight: bold; margin-bottom: .4em; }
 figure.lc-figure svg { max-width: 100%; height: auto; }
@@ -95,6 +97,11 @@ def page(title: str, body: Sequence[str], *, summary: str = "") -> str:
 def section(heading: str, *parts: str) -> str:
     """A heading and what follows it."""
     return f"<h2>{escape(heading)}</h2>\n" + "\n".join(parts)
+
+
+def row(*parts: str) -> str:
+    """Parts side by side where the page is wide enough, one under the other where it is not."""
+    return '<div class="lc-row">' + "".join(f"<div>{p}</div>" for p in parts) + "</div>"
 
 
 def grid_table(columns: Sequence[str], rows: Sequence[tuple[str, Sequence[GridCell]]], *, table_id: str = "",

@@ -24,7 +24,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .drawing import GROUP_ROW, Drawing
+from .drawing import Drawing
 
 __all__ = ["to_svg", "Layout", "layout", "crossings"]
 
@@ -133,8 +133,8 @@ def layout(drawing: Drawing) -> Layout:
         if b.startswith("#g"):
             i = int(b[2:])
             g = drawing.groups[i]
-            cols = min(GROUP_ROW, len(g.members))
-            rows = -(-len(g.members) // GROUP_ROW)
+            cols = min(g.per_row, len(g.members))
+            rows = -(-len(g.members) // g.per_row)
             size[b] = (cols * cell_w[i] + (cols - 1) * 10 + 20, rows * NODE_H + (rows - 1) * 10 + 34)
         else:
             size[b] = (out.w[b], NODE_H)
@@ -219,7 +219,7 @@ def layout(drawing: Drawing) -> Layout:
                 x0, y0 = x[n] - w / 2, centre_y[r] - h / 2
                 out.boxes.append((g.label, x0, y0, w, h))
                 for j, m in enumerate(g.members):
-                    row, col = divmod(j, GROUP_ROW)
+                    row, col = divmod(j, g.per_row)
                     out.x[m] = x0 + 10 + col * (cell_w[i] + 10) + cell_w[i] / 2
                     out.y[m] = y0 + h - 10 - NODE_H / 2 - row * (NODE_H + 10)
             elif not n.startswith("~"):

@@ -118,8 +118,7 @@ def _own_table(pol: Policy, table: PromotionTable, fmt: str, wide: bool, to_file
                "for the reason.")
     key = hp.legend([("same", "i16", "the promoted type"), ("undef", "-", "refused")], grid.codes, grid.notes)
     drawing = policy_drawing(pol, types)
-    body = [key, hp.section("Every pair", html_grid(grid, "table")),
-            '<div class="lc-figures">' + hp.figure(drawing.title, svg(drawing)) + "</div>"]
+    body = [key, hp.row(hp.section("Every pair", html_grid(grid, "table")), hp.figure(drawing.title, svg(drawing)))]
     return hp.page(f"{pol.name}: type promotion table", body, summary=summary)
 
 

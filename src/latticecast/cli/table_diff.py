@@ -163,12 +163,13 @@ class TableDiff:
         listed = hp.list_table(["pair", self.this, self.other],
                                [(f"{compact(a)} . {compact(b)}", compact(x), compact(y))
                                 for a, b, x, y in self.differing()], table_id="diffs")
-        body = [key]
-        if not only_diffs:
-            body.append(hp.section("Every pair", html_grid(grid, "heat")))
-        body.append(hp.section(f"The {n} pairs that differ", listed))
-        if pictures:
-            body.append('<div class="lc-figures">' + "".join(hp.figure(c, p) for c, p in pictures) + "</div>")
+        figures = [hp.figure(c, p) for c, p in pictures]
+        pairs = hp.section(f"The {n} pairs that differ", listed)
+        if only_diffs:  # the list and the picture of the differences, side by side
+            body = [key, hp.row(pairs, *figures[:1])]
+        else:
+            body = [key, hp.row(hp.section("Every pair", html_grid(grid, "heat")), *figures[:1]),
+                    hp.row(pairs, *figures[1:])]
         title = f"{self.this} vs {self.other}: type promotion" + (", the pairs that differ" if only_diffs else "")
         return hp.page(title, body, summary=summary)
 
