@@ -375,7 +375,7 @@ def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     for command in ("table", "lattice", "audit", "verify", "explain", "policies", "demo"):
         assert command in out
     code, out, _ = run(capsys, "--version")
-    assert code == 0 and out.strip() == f"latticecast {latticecast.__version__}"
+    assert code == 0 and out.splitlines()[0] == f"latticecast {latticecast.__version__}"
 
 
 # -- lattice -----------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Union
 
-from ..dialect_utils.diagnostics import Diagnostic, MLIRParseError
+from ..dialect_utils.diagnostics import MIXED_DTYPE_MESSAGES as _MIXED_DTYPE_HINTS, Diagnostic, MLIRParseError
 from ..dialect_utils.parsing import decode_source, parse_module as parse_ir
 
 __all__ = ["ModuleSource", "parse_module", "verify_module", "source_digest", "canonical_digest"]
@@ -23,8 +23,6 @@ __all__ = ["ModuleSource", "parse_module", "verify_module", "source_digest", "ca
 ModuleSource = Union[str, bytes, bytearray, memoryview, Any]
 
 _LOWERED_TYPES = ("xindex>", "xtf32>", "<index>", "<tf32>", "latticecast")
-_MIXED_DTYPE_HINTS = ("same type", "same element type", "different type", "compatible",
-                      "all of {", "must be statically shaped tensor")
 
 
 def _with_context(err: MLIRParseError, what: str, text: str | None, source_name: str) -> MLIRParseError:
