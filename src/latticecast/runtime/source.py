@@ -9,6 +9,7 @@ digests the compilation cache keys on (see :mod:`.cache`).
 from __future__ import annotations
 
 import hashlib
+import os
 import io
 import threading
 from collections import OrderedDict
@@ -19,8 +20,8 @@ from ..dialect_utils.parsing import decode_source, parse_module as parse_ir
 
 __all__ = ["ModuleSource", "parse_module", "verify_module", "source_digest", "canonical_digest"]
 
-#: What ``compile`` accepts: an ``ir.Module``, or MLIR text / bytecode.
-ModuleSource = Union[str, bytes, bytearray, memoryview, Any]
+#: What ``compile`` accepts: an ``ir.Module``, MLIR text / bytecode, or the path of a file of either.
+ModuleSource = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", Any]
 
 _LOWERED_TYPES = ("xindex>", "xtf32>", "<index>", "<tf32>", "latticecast")
 
