@@ -25,14 +25,16 @@ import argparse
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 __all__ = ["QUIET", "NORMAL", "VERBOSE", "DELAY", "add_verbosity_options", "set_verbosity", "verbosity",
-           "verbosity_of", "info", "detail", "bar", "stages", "Stages"]
+           "verbosity_of", "info", "detail", "bar", "stages", "Stages", "reporter"]
 
 QUIET, NORMAL, VERBOSE = 0, 1, 2
 DELAY = 2.0
 """Seconds of work before a bar appears (shorter work stays silent)."""
+MININTERVAL = 0.2
+"""Seconds between two redraws of a bar."""
 
 _level = NORMAL
 
@@ -64,16 +66,26 @@ def verbosity() -> int:
     return _level
 
 
+def _write(message: str) -> None:
+    """A line on standard error, above any bar that is drawn (tqdm clears and redraws it)."""
+    if "tqdm" in sys.modules:
+        from tqdm import tqdm
+
+        tqdm.write(message, file=sys.stderr)
+    else:
+        print(message, file=sys.stderr, flush=True)
+
+
 def info(message: str) -> None:
     """A hint or a note for a person (standard error), unless ``-q``."""
     if _level >= NORMAL:
-        print(message, file=sys.stderr, flush=True)
+        _write(message)
 
 
 def detail(message: str) -> None:
     """What a stage did, with ``-v`` only (standard error)."""
     if _level >= VERBOSE:
-        print(message, file=sys.stderr, flush=True)
+        _write(message)
 
 
 def _shown() -> bool:
@@ -123,3 +135,31 @@ def stages(prefix: str, names: Sequence[str]) -> Iterator[Stages]:
         job = Stages(progress, prefix)
         yield job
         job._finish()
+
+
+@contextmanager
+def reporter(prefix: str) -> Iterator[Callable[[str, int, int], None]]:
+    """A ``progress(stage, done, total)`` callback (the library's, e.g. :func:`latticecast.audit`'s) drawn
+    as one tqdm bar per stage; each stage's time is a :func:`detail` line."""
+    from tqdm import tqdm
+
+    state: dict[str, Any] = {"stage": None, "bar": None, "start": 0.0}
+
+    def close() -> None:
+        if state["bar"] is not None:
+            state["bar"].close()
+            detail(f"{prefix}: {state['stage']}: {time.perf_counter() - state['start']:.2f} s")
+
+    def update(stage: str, done: int, total: int) -> None:
+        if stage != state["stage"]:
+            close()
+            state.update(stage=stage, start=time.perf_counter(),
+                         bar=tqdm(total=total, desc=f"{prefix}: {stage}", file=sys.stderr, leave=False,
+                                  disable=not _shown(), delay=0 if _level >= VERBOSE else DELAY,
+                                  dynamic_ncols=True, mininterval=MININTERVAL))
+        state["bar"].update(done - state["bar"].n)
+
+    try:
+        yield update
+    finally:
+        close()
