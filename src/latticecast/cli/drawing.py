@@ -191,8 +191,8 @@ def diff_drawing(this: "Policy", other: "Policy", types: Sequence[Hashable]) -> 
     Example:
         >>> from latticecast import policy
         >>> d = diff_drawing(policy("jax"), policy("numpy"), ["i8", "u8", "i16", "f16"])
-        >>> sorted((d.node(e.src).label, d.node(e.dst).label, e.kind) for e in d.edges)[:2]
-        [('i8', 'f16', 'this'), ('i8', 'i16', 'cover')]
+        >>> sorted((d.node(e.src).label, d.node(e.dst).label, e.kind) for e in d.edges)[:3]
+        [('i16', 'f16', 'this'), ('i8', 'f16', 'other'), ('i8', 'i16', 'cover')]
     """
     from ..promotion_graph import promotion_graph
     from ..weak import Weak, parse_ptype

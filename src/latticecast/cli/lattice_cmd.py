@@ -67,7 +67,7 @@ def policy_drawing(pol: Policy, types: "list[PType] | None" = None) -> Drawing:
     Example:
         >>> from latticecast import policy
         >>> policy_drawing(policy("jax")).title
-        'JAX (jax.numpy, x64 enabled): promotion lattice'
+        'JAX, jax.numpy with jax_enable_x64: promotion lattice'
     """
     dag = policy_dag(pol) if types is None else None
     if dag is not None:

@@ -126,8 +126,8 @@ def layout(drawing: Drawing) -> Layout:
     block_of = {n.id: (f"#g{drawing.groups.index(grouped[n.id])}" if n.id in grouped else n.id)
                 for n in drawing.nodes}
     size: dict[str, tuple[float, float]] = {}
-    for n in drawing.nodes:
-        out.w[n.id] = max(text_width(n.label) + 2 * PAD_X + (14 if n.weak else 0), 36.0)
+    for node in drawing.nodes:
+        out.w[node.id] = max(text_width(node.label) + 2 * PAD_X + (14 if node.weak else 0), 36.0)
     cell_w = {i: max(out.w[m] for m in g.members) for i, g in enumerate(drawing.groups)}
     for b in blocks:
         if b.startswith("#g"):
@@ -201,9 +201,9 @@ def layout(drawing: Drawing) -> Layout:
     out.caption = [part for line in drawing.caption for part in textwrap.wrap(line, int(wrap))]
     caption = out.caption
     out.top = MARGIN + CAPTION_LINE * len(caption) + 10
-    heights = [max((size[n][1] for n in layer), default=NODE_H) for layer in layers]
+    heights = [max((size[n][1] for n in layer), default=float(NODE_H)) for layer in layers]
     centre_y: list[float] = []
-    y_pos = out.top
+    y_pos: float = out.top
     for r in range(len(layers) - 1, -1, -1):  # the top layer first: promotion points up
         centre_y.append(y_pos + heights[r] / 2)
         y_pos += heights[r] + LAYER_GAP - NODE_H
@@ -326,7 +326,7 @@ def to_svg(drawing: Drawing) -> str:
     Example:
         >>> from latticecast.cli.drawing import dag_drawing
         >>> svg = to_svg(dag_drawing({"b": ["i8"], "i8": ["i16"]}, name="t", title="a chain"))
-        >>> svg.startswith("<svg") and svg.count('class="edge"'), ">i16</text>" in svg
+        >>> svg.startswith("<svg") and svg.count('class="edge cover"'), ">i16</text>" in svg
         (2, True)
     """
     lay = layout(drawing)

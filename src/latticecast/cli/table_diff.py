@@ -42,7 +42,7 @@ def default_types(pol: Policy) -> list[PType]:
     Example:
         >>> from latticecast import policy
         >>> [policy("array-api").type_name(t) for t in default_types(policy("array-api"))][:4]
-        ['b', 'u8', 'u16', 'u32']
+        ['b', 'i8', 'i16', 'i32']
     """
     return [t for t in pol.types if pol.type_name(t) in COMMON_TYPES]
 

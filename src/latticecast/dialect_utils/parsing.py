@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from typing import Any
 from dataclasses import replace
 
 from jaxlib.mlir import ir
@@ -82,7 +83,7 @@ def is_source_path(source: object) -> bool:
     return isinstance(source, str) and "\n" not in source and source.endswith(SOURCE_SUFFIXES)
 
 
-def read_source(source: "str | bytes | os.PathLike[str]", source_name: str | None = None) -> "tuple[str | bytes, str | None]":
+def read_source(source: Any, source_name: str | None = None) -> "tuple[Any, str | None]":
     """``(contents, name)``: the file's bytes and its name when ``source`` is a path
     (:func:`is_source_path`; ``source_name`` still wins as the name), else ``source`` as it is.
 
@@ -91,8 +92,8 @@ def read_source(source: "str | bytes | os.PathLike[str]", source_name: str | Non
             from text.
     """
     if not is_source_path(source):
-        return source, source_name  # type: ignore[return-value]
-    path = os.fspath(source)  # type: ignore[arg-type]
+        return source, source_name
+    path = str(os.fspath(source))
     try:
         with open(path, "rb") as f:
             return f.read(), source_name or path

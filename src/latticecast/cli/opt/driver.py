@@ -205,14 +205,14 @@ def list_passes(out: TextIO) -> None:
     """``--list-passes``, as ``mlir-opt``'s: latticecast's passes with their options, then every pass
     and pipeline the installed jaxlib registers (:mod:`.registered`) with its options and their
     defaults, and the policies."""
-    import jaxlib
+    import jaxlib.version
 
     from .registered import registered_passes
 
     print(passes_and_policies(), file=out)
     found = registered_passes()
     passes = [p for p in found if not p.is_pipeline]
-    print(f"\nMLIR passes jaxlib {jaxlib.__version__} registers ({len(passes)}; each as --NAME or --NAME='OPTIONS', "
+    print(f"\nMLIR passes jaxlib {jaxlib.version.__version__} registers ({len(passes)}; each as --NAME or --NAME='OPTIONS', "
           "options with their defaults):", file=out)
     for p in passes:
         where = "" if p.anchor in ("any", "builtin.module") else f" (on {p.anchor}: nested there in a pipeline)"

@@ -63,7 +63,7 @@ def versions() -> list[tuple[str, str]]:
         >>> [name for name, _ in versions()]
         ['jaxlib', 'MLIR', 'StableHLO']
     """
-    import jaxlib
+    import jaxlib.version
     from jaxlib.mlir.dialects import stablehlo
 
     from ...dialect_utils.parsing import bytecode_producer
@@ -73,13 +73,13 @@ def versions() -> list[tuple[str, str]]:
         ir.Module.create().operation.write_bytecode(buf)
     producer = bytecode_producer(buf.getvalue()) or "unknown"
     mlir = producer[len("MLIR"):] if producer.startswith("MLIR") else producer
-    return [("jaxlib", jaxlib.__version__), ("MLIR", mlir),
+    return [("jaxlib", jaxlib.version.__version__), ("MLIR", mlir),
             ("StableHLO", f"{stablehlo.get_current_version()} (API {stablehlo.get_api_version()})")]
 
 
 def native_libraries() -> list[Path]:
     """jaxlib's shared libraries that hold code (the large ones), where the pass names are."""
-    import jaxlib
+    import jaxlib.version
 
     root = Path(jaxlib.__file__).resolve().parent
     return sorted(p for p in root.rglob("*.so*") if p.is_file() and p.stat().st_size >= _MIN_LIBRARY)
@@ -100,9 +100,9 @@ def cache_dir() -> Path | None:
 
 
 def _key(libraries: list[Path]) -> str:
-    import jaxlib
+    import jaxlib.version
 
-    h = hashlib.sha256(f"{FORMAT} {jaxlib.__version__}".encode())
+    h = hashlib.sha256(f"{FORMAT} {jaxlib.version.__version__}".encode())
     for p in libraries:
         st = p.stat()
         h.update(f"{p}:{st.st_size}:{st.st_mtime_ns}".encode())
