@@ -154,6 +154,11 @@ def test_mixed_input_without_a_pass_gets_a_one_line_hint(capfd: pytest.CaptureFi
     assert code == 1 and "error:" in err and "hint:" not in err
     code, _, err = run(capfd, path, "--implicit-cast", "--verify-diagnostics")   # a pass was asked for
     assert "hint:" not in err
+    # a verifier error that is about types but not about an op that mixes them: no hint
+    other = write(tmp_path, "use.mlir", "func.func @f(%a: tensor<4xi16>) -> tensor<4xf32> {\n"
+                  "  %0 = stablehlo.add %a, %a : tensor<4xi16>\n  return %0 : tensor<4xf32>\n}\n")
+    code, _, err = run(capfd, other)
+    assert code == 1 and "error:" in err and "hint:" not in err
 
 
 def test_verbose_says_what_each_chunk_did(capfd: pytest.CaptureFixture[str], tmp_path: Path) -> None:

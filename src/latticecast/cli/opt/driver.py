@@ -144,12 +144,13 @@ def mixed_dtype_hint(diagnostics: Sequence[Diagnostic], text: str, first_line: i
             continue
         row = rows[index]
         op = _OP_AT.match(row[max(d.col - 1, 0):]) or _OP_AT.match(row)
-        name = op.group(1) if op else "the op"
-        operands = row.rsplit("->", 1)[0] if "->" in row else row
-        types = list(dict.fromkeys(_ELEMENT.findall(operands[operands.rfind(":"):] if ":" in operands else operands)))
-        mixed = f" ({', '.join(types)})" if len(types) > 1 else ""
+        signature = row[row.rfind(" : "):] if " : " in row else ""
+        types = list(dict.fromkeys(_ELEMENT.findall(signature)))
+        if op is None or len(types) < 2:  # not an op whose own types mix (a use of a value, a region, ...)
+            continue
         shown = path if path != "-" else "-"
-        return f"hint: '{name}' mixes element types{mixed}: run implicit-cast first ({PROG} {shown} --implicit-cast)"
+        return (f"hint: '{op.group(1)}' mixes element types ({', '.join(types)}): run implicit-cast first "
+                f"({PROG} {shown} --implicit-cast)")
     return None
 
 
