@@ -1160,10 +1160,23 @@ def run_campaigns(seed: int, examples: int, findings_path: Path | None, progress
 
 def run(seed: int = 0, examples: int = 200, *, out: str | Path | None = None, time_limit: float | None = None,
         campaigns: Sequence[str] = ("promotion", "graph", "threads", "compile-threads"),
-        log: Callable[[str], None] | None = None, shrink: bool = True) -> list[Finding]:
+        log: Callable[[str], None] | None = None, shrink: bool = True, show_progress: bool = False) -> list[Finding]:
     """Run the campaigns in a child process (a crash or hang is a finding, not the end of the
-    run); returns the distinct findings, saved under ``out`` when given."""
-    log = log or (lambda s: None)
+    run); returns the distinct findings, saved under ``out`` when given. ``show_progress`` draws a
+    tqdm bar of the campaigns the child has finished (its ETA from their pace; the time limit,
+    where there is one, in its postfix); ``log`` lines go above it."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(campaigns), desc="api_fuzz", unit="campaign", file=sys.stderr, disable=not show_progress,
+               dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 15.0)
+    user_log = log or (lambda s: None)
+
+    def log(message: str) -> None:
+        if show_progress:
+            bar.write(message, file=sys.stderr)
+        else:
+            user_log(message)
+
     work = Path(tempfile.mkdtemp(prefix="latticecast-api-fuzz-"))
     findings_path, progress_path = work / "findings.jsonl", work / "progress.py"
     all_findings: dict[tuple[str, str], Finding] = {}
@@ -1190,6 +1203,13 @@ def run(seed: int = 0, examples: int = 200, *, out: str | Path | None = None, ti
         hung = over = False
         while proc.poll() is None:
             time.sleep(0.5)
+            finished = len(_done_campaigns(findings_path.with_suffix(".done")) & set(campaigns))
+            if finished > bar.n:
+                bar.update(finished - bar.n)
+            elapsed = time.monotonic() - start
+            bar.set_postfix_str(f"{len(all_findings)} findings" + (
+                f", time limit in {max(time_limit - elapsed, 0):.0f} s" if time_limit is not None else ""),
+                refresh=False)
             idle = time.time() - progress_path.stat().st_mtime
             over = time_limit is not None and time.monotonic() - start > time_limit + 120
             if idle > HEARTBEAT_TIMEOUT or over:
@@ -1236,6 +1256,7 @@ def run(seed: int = 0, examples: int = 200, *, out: str | Path | None = None, ti
             done.add(campaign_now)  # it keeps crashing: go on with the others
         remaining = [c for c in remaining if c not in done]
         attempt += 1
+    bar.close()
     result = list(all_findings.values())
     if out is not None:
         save(Path(out), result, seed, examples, time.monotonic() - start)
@@ -1332,7 +1353,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--time-limit", type=float, default=None,
                    help="stop generating work after this many seconds (the examples left run empty)")
     p.add_argument("--campaigns", default="promotion,graph,threads,compile-threads")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no log of findings as they come")
     p.add_argument("--no-shrink", action="store_true", help="keep reproducers as found (faster)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--findings", help=argparse.SUPPRESS)
@@ -1355,7 +1376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
     findings = run(args.seed, args.examples, out=args.out, time_limit=args.time_limit, campaigns=campaigns, log=log,
-                   shrink=not args.no_shrink)
+                   shrink=not args.no_shrink, show_progress=not args.quiet)
     for f in sorted(findings, key=lambda f: (f.oracle, f.key)):
         print(f.summary())
     seconds = getattr(run, "last_seconds", 0.0)
