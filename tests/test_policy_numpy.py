@@ -54,14 +54,16 @@ def np_result(fn, a: PType, b: PType) -> PType | None:
 
 def np_promote(a: PType, b: PType) -> PType | None:
     """What the policy models, asked of live NumPy: ``np.promote_types`` for two arrays,
-    ``np.result_type`` with a Python scalar, ``np.add`` for two Python scalars."""
+    ``array + scalar`` with a Python scalar (NumPy's arithmetic), ``np.add`` for two Python scalars."""
     try:
         if isinstance(a, Weak) and isinstance(b, Weak):
             return DType.parse(np.dtype(type(np.add(np_operand(a), np_operand(b)))))
         if isinstance(a, Weak) or isinstance(b, Weak):
-            return DType.parse(np.result_type(np.zeros(2, dtype_of(b).np_dtype) if isinstance(a, Weak) else
-                                              np.zeros(2, a.np_dtype), np_operand(b) if isinstance(b, Weak)
-                                              else np_operand(a)))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                x = np_operand(a) if isinstance(a, Weak) else np.zeros(2, a.np_dtype)
+                y = np_operand(b) if isinstance(b, Weak) else np.zeros(2, b.np_dtype)
+                return DType.parse((x + y).dtype)
         return DType.parse(np.promote_types(a.np_dtype, b.np_dtype))
     except TypeError:  # DTypePromotionError
         return None
@@ -111,7 +113,7 @@ def test_matches_the_measured_table_in_every_cell():
     assert [(a, b) for (a, b), live in table.cells.items() if POL.try_promote(a, b) != live] == []
 
 
-def test_matches_live_promote_types_and_result_type_in_every_cell():
+def test_matches_live_promote_types_and_arithmetic_in_every_cell():
     mismatches = [(a, b, np_promote(a, b), POL.try_promote(a, b)) for a in POL.types for b in POL.types
                   if np_promote(a, b) != POL.try_promote(a, b)]
     assert mismatches == []
@@ -131,7 +133,7 @@ def test_ufuncs_on_ml_dtypes_are_not_promotion_and_the_policy_does_not_model_the
     promote = measured_table("numpy_promote_types")
     differ = [cell for cell, v in ufunc.cells.items() if promote.cells[cell] != v]
     assert all(DType.bfloat16 in c or any(t in ML for t in c) or all(isinstance(t, Weak) for t in c)
-               for c in differ) and len(differ) == 412
+               for c in differ) and len(differ) == 384
     assert all(v is not None for v in ufunc.cells.values())
     assert np_result(np.add, DType.int4, DType.float8_e4m3fn) is DType.int4
     assert np_result(np.add, DType.float8_e4m3fn, DType.int4) is DType.float8_e4m3fn
@@ -229,10 +231,18 @@ def test_numpy_scalars_are_strong_and_the_note_example_is_not_associative():
 @pytest.mark.parametrize("d", NUMPY_DTYPES + NUMPY_ML_DTYPES, ids=str)
 @pytest.mark.parametrize("scalar", [0, 0.0, 0j, True], ids=["int", "float", "complex", "bool"])
 def test_python_scalars_follow_nep50(d, scalar):
-    """np.result_type with a Python scalar is value-independent and equals the policy (an ml_dtypes
-    array included: int4 + 1 is int8, bfloat16 + 1.0 is float64, float8_e5m2 + 1.0 is float32)."""
-    live = DType.parse(np.result_type(np.zeros(2, d.np_dtype), scalar))
-    assert POL.promote_types(d, POL.literals.type_of(scalar)) == live
+    """NumPy's arithmetic with a Python scalar is value-independent and equals the policy's promotion, in
+    both orders; ``np.result_type`` equals ``lc.result_type``. For ml_dtypes' types the two differ in
+    NumPy itself: ``bfloat16 + 1.0`` is float32 where ``np.result_type`` says float64, ``uint4 + 1`` is
+    int8 where it says uint8."""
+    import latticecast as lc
+
+    array = np.zeros(2, d.np_dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        added, added_back = DType.parse((array + scalar).dtype), DType.parse((scalar + array).dtype)
+    assert POL.promote_types(d, POL.literals.type_of(scalar)) == added == added_back
+    assert lc.result_type(array, scalar, policy=POL) == DType.parse(np.result_type(array, scalar))
 
 
 def test_literal_types_and_their_defaults():
@@ -332,10 +342,14 @@ def test_other_foreign_dtypes_are_refused():
         POL.promote_types(DType.index, DType.int8)
 
 
-def test_multi_type_promotion_refuses_to_guess_the_bracketing():
-    with pytest.raises(PromotionError, match="not associative"):
-        POL.result_type(DType.int8, DType.uint8, DType.float16)
+def test_multi_type_promotion_is_numpys_own_rule_not_a_fold():
+    """np.result_type lets the most knowledgeable dtype (float16, the highest type number) promote the
+    others; folding in order gives another answer."""
+    assert POL.result_type(DType.int8, DType.uint8, DType.float16) is DType.float16
+    assert DType.parse(np.result_type(np.int8, np.uint8, np.float16)) is DType.float16
     assert POL.result_type(DType.int8, DType.uint8, DType.float16, left_to_right=True) is DType.float32
+    assert POL.result_type(DType.int16, DType.uint16, DType.float16) is DType.float32
+    assert POL.result_type(DType.int16, DType.uint16, DType.float16, left_to_right=True) is DType.float64
 
 
 def test_explain_names_the_rule():
@@ -355,7 +369,7 @@ def test_audit_numpy_is_commutative_but_not_associative():
     assert not classic.is_lattice
     report = POL.audit()
     assert report.commutative and not report.is_complete and report.triples == 35 ** 3
-    assert report.non_associative == 7048 and not report.associative and not report.is_lattice
+    assert report.non_associative == 7216 and not report.associative and not report.is_lattice
 
 
 def test_audit_of_the_dtypes_alone_finds_two_minimal_upper_bounds():

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from ..dtypes import DType
+from ..dtypes import DType, UnknownDTypeError
 from ..errors import LiteralRangeError, PromotionError
 from ..values import Scalar, candidates, literal_fix, scalar_problem
 from ..weak import PType, Weak
@@ -138,23 +138,40 @@ class NumpyValueRules:
         self.policy = policy
         self.weak = weak
 
-    def scalar(self, value: np.generic) -> Scalar:
-        """The Python number a NumPy scalar stands for where NumPy values are weak (``np.float32(0.5)``
-        is the Python float 0.5, checked as one).
+    @property
+    def scalars_are_python(self) -> bool:
+        """Whether the system reads a NumPy scalar as the Python number it holds (:meth:`scalar`), a
+        weakly typed literal (MAX 26.7, PyTorch), rather than as a value of its own dtype (JAX, NumPy,
+        TensorFlow). By default as :attr:`weak` says."""
+        return self.weak
+
+    def scalar_type(self, value: np.generic, *, in_result_type: bool = False) -> PType:
+        """The type a NumPy scalar promotes as: its own dtype, strongly typed (JAX: ``jnp.float32(0)`` and
+        ``np.float32(0)`` are strong; NumPy 2, NEP 50: a NumPy scalar is as strong as an array), or,
+        where :attr:`scalars_are_python`, the literal type of the Python number it stands for.
+
+        Args:
+            value: The NumPy scalar.
+            in_result_type: The scalar is an argument of the system's ``result_type`` rather than an
+                operand of an op (the Array API's ``result_type`` takes the NumPy scalars that subclass a
+                Python scalar type, its operators none).
+
+        Returns:
+            The scalar's promotion type under the policy.
 
         Raises:
-            PromotionError: A NumPy scalar that holds no number.
+            PromotionError: The system has no such value, or the scalar holds no number.
         """
-        if isinstance(value, np.bool_):
-            return bool(value)
-        if isinstance(value, np.integer):
-            return int(value)
-        if isinstance(value, np.floating):
-            return float(value)
-        if isinstance(value, np.complexfloating):
-            return complex(value)
-        raise PromotionError(f"the NumPy scalar {value!r} ({type(value).__name__}) is not a number; give an op "
-                             "a graph value, a Python number or a NumPy number", policy=self.policy.name)
+        if self.scalars_are_python:
+            number = self.scalar(value)
+            return self.policy.literals.type_of(number)
+        try:
+            dtype = DType.parse(value.dtype)
+        except (UnknownDTypeError, TypeError, ValueError):
+            raise PromotionError(f"the NumPy scalar {value!r} ({type(value).__name__}) has a dtype latticecast "
+                                 f"does not have ({value.dtype}); convert it to one it has first",
+                                 policy=self.policy.name) from None
+        return self.policy.canonical(dtype)
 
     def array_type(self, dtype: DType) -> PType:
         """The type a weakly typed array of ``dtype`` promotes as (the IR marks one
