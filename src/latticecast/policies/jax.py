@@ -101,27 +101,51 @@ class JaxPolicy(LatticePolicy):
             return found
         return Decision(Weak(found.result), "two weak values: the join of their dtypes, weakly typed")
 
-    def nary(self, types: Sequence["PType | str"], zero_dim: Sequence[bool]) -> PType:
-        """``jnp.result_type``: one operand is itself; operands of one dtype not all weak are that dtype;
-        all-weak operands join their strong counterparts (weakly typed, outside strict mode); otherwise
-        the join of every operand's lattice node. A weak result is then the default type of its kind
-        (``float`` for ml_dtypes' floats), still weak."""
+    def lattice_result_type(self, *types: "PType | str") -> PType:
+        """JAX's ``lattice_result_type``, the type ``jax.numpy``'s ops give their operands: one operand
+        is itself; operands of one dtype not all weak are that dtype; all-weak operands join their
+        strong counterparts, weakly typed (outside strict mode: ``weak int8 . weak int16`` is a weak
+        int16); otherwise the join of every operand's lattice node (a weak value of any width at its
+        Python type's node).
+
+        Args:
+            *types: The operands' types (weak for Python scalars and weakly typed arrays).
+
+        Returns:
+            The promoted type, weak where JAX's result is weakly typed.
+
+        Raises:
+            PromotionError: No type lies above them all on JAX's lattice.
+
+        Example:
+            >>> import latticecast as lc
+            >>> lc.policy("jax").lattice_result_type(lc.weak("int8"), lc.weak("int16"))
+            weak(DType.int16)
+            >>> lc.policy("jax").lattice_result_type(lc.weak("int8"), lc.DType.uint8)
+            DType.uint8
+        """
         given = [self.canonical(t) for t in types]
         dtypes = {dtype_of(t) for t in given}
         all_weak = all(isinstance(t, Weak) for t in given)
         if len(given) == 1:
-            out = given[0]
-        elif len(dtypes) == 1 and not all_weak:
-            out = dtype_of(given[0])
-        elif all_weak and self.weak_widths_keep:
+            return given[0]
+        if len(dtypes) == 1 and not all_weak:
+            return dtype_of(given[0])
+        if all_weak and self.weak_widths_keep:
             strong: PType = dtype_of(given[0])
             for t in given[1:]:
                 strong = self._join_or_raise(strong, dtype_of(t), given)
-            out = strong if isinstance(strong, Weak) else Weak(strong)
-        else:
-            out = self._node(given[0])
-            for t in given[1:]:
-                out = self._join_or_raise(out, self._node(t), given)
+            return strong if isinstance(strong, Weak) else Weak(strong)
+        out = self._node(given[0])
+        for t in given[1:]:
+            out = self._join_or_raise(out, self._node(t), given)
+        return out
+
+    def nary(self, types: Sequence["PType | str"], zero_dim: Sequence[bool]) -> PType:
+        """``jnp.result_type``: :meth:`lattice_result_type`, with a weak result made the default type of
+        its kind (``float`` for ml_dtypes' floats), still weak: ``jnp.result_type`` of two weak int8
+        arrays is a weak int64 with x64 on, where their sum is a weak int8."""
+        out = self.lattice_result_type(*types)
         if isinstance(out, Weak):
             kind = out.dtype.kind
             default = {Kind.SIGNED: self.default_int, Kind.UNSIGNED: _UNSIGNED[self.default_int],
