@@ -15,8 +15,9 @@ raises (two Python scalars: "at least one array or dtype is required").
 
 ``--json`` prints one JSON object instead: ``pairs`` (``result_type`` and the operator ``+``, by
 ``"lhs,rhs"``), ``triples`` (``result_type`` of every 3-tuple of the labels), and ``numpy_scalars``
-(each NumPy scalar type against an array of each dtype: ``result_type``, ``array + scalar``,
-``scalar + array`` and ``xp.add``). A refusal is ``null``.
+(each NumPy scalar type against an array of each dtype: ``result_type``, ``array + scalar`` and
+``xp.add``; ``scalar + array`` is NumPy's operator, which converts the array to a NumPy array). A
+refusal is ``null``.
 """
 
 from __future__ import annotations
@@ -79,7 +80,6 @@ def live(labels: list[str]) -> dict[str, Any]:
             numpy_scalars[f"{d},{s}"] = {
                 "result_type": attempt(lambda: xp.result_type(array, value)),
                 "array + scalar": attempt(lambda: array + value),
-                "scalar + array": attempt(lambda: value + array),
                 "xp.add": attempt(lambda: xp.add(array, value)),
             }
     return {"version": xp.__version__, "api_version": xp.__array_api_version__, "labels": labels,

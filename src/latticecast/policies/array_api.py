@@ -148,13 +148,13 @@ class ArrayApiProposalPolicy(_ArrayApiBase):
 def _why_unspecified(a: DType, b: DType, who: str) -> str:
     """Why the standard (or the proposal, which says "undefined") has no promotion for ``a`` and ``b``."""
     left = "undefined" if who == "the proposal" else "unspecified"
-    if who == "the proposal" and (a.is_complex or b.is_complex):
-        return "the proposal defines no promotion for complex dtypes"
     if a.kind is not b.kind and {a.kind, b.kind} != {Kind.SIGNED, Kind.UNSIGNED} and \
             not (a.is_inexact and b.is_inexact and who == "the standard"):
         return f"{who} leaves promotion between kinds {left} (no cross-kind promotion)"
     if DType.uint64 in (a, b) and Kind.SIGNED in (a.kind, b.kind):
         return f"{who} leaves mixed signed/unsigned 64-bit promotion {left}"
+    if who == "the proposal" and (a.is_complex or b.is_complex):
+        return "the proposal defines no promotion for complex dtypes"
     return f"{who} defines no promotion for this pair"
 
 

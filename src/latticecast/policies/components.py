@@ -173,11 +173,30 @@ class NumpyValueRules:
                                  policy=self.policy.name) from None
         return self.policy.canonical(dtype)
 
+    def scalar(self, value: np.generic) -> Scalar:
+        """The Python number a NumPy scalar stands for where the system reads NumPy scalars as Python
+        numbers (``np.float32(0.5)`` is the Python float 0.5, checked as one).
+
+        Raises:
+            PromotionError: A NumPy scalar that holds no number.
+        """
+        if isinstance(value, np.bool_):
+            return bool(value)
+        if isinstance(value, np.integer):
+            return int(value)
+        if isinstance(value, np.floating):
+            return float(value)
+        if isinstance(value, np.complexfloating):
+            return complex(value)
+        raise PromotionError(f"the NumPy scalar {value!r} ({type(value).__name__}) is not a number; give an op "
+                             "a graph value, a Python number or a NumPy number", policy=self.policy.name)
+
     def array_type(self, dtype: DType) -> PType:
         """The type a weakly typed array of ``dtype`` promotes as (the IR marks one
-        ``latticecast.weak = "array"``). By default each of its elements' weak type, so that such an
-        array promotes as its elements would."""
-        return self.policy.canonical(Weak(dtype))
+        ``latticecast.weak = "array"``). By default each of its elements' weak type (a Python scalar's
+        of its kind), so that such an array promotes as its elements would."""
+        node = self.policy.weak_nodes.get(dtype.kind)
+        return node if node is not None else self.policy.canonical(Weak(dtype))
 
     def array_problem(self, values: np.ndarray, target: DType) -> str | None:
         """Why the system refuses the weakly typed array ``values`` (its dtype the array's own) as
