@@ -21,7 +21,7 @@ from latticecast.policies.lattices import NUMPY_DTYPES, NUMPY_ML_DTYPES, NUMPY_S
 from latticecast.policies.numpy import can_cast_safely
 from latticecast.evidence import evidence, measured_table, seed_table
 from latticecast.evidence.numpy import PUBLISHED_TABLE_ERRATA
-from latticecast.weak import PType, Weak, dtype_of
+from latticecast.weak import PType, Weak
 
 POL = policy("numpy")
 SEED = seed_table("design_numpy")

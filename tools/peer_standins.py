@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import ast
 import builtins
-import contextlib
 import importlib.abc
 import importlib.machinery
 import json
 import os
 import re
 import sys
-import traceback
 import types
 import unittest
 from dataclasses import dataclass, field
@@ -257,10 +255,10 @@ def _soften(cls: type) -> None:
             try:
                 __original(self, *args, **kwargs)
             except AssertionError as e:
-                RECORDER.check(False, lambda: f"{__name}: {e}")
+                RECORDER.check(False, lambda e=e: f"{__name}: {e}")  # type: ignore[misc]
                 return
             except Exception as e:  # noqa: BLE001 - a comparison that raises is a failed assertion
-                RECORDER.check(False, lambda: f"{__name} raised {type(e).__name__}: {e}")
+                RECORDER.check(False, lambda e=e: f"{__name} raised {type(e).__name__}: {e}")  # type: ignore[misc]
                 return
             finally:
                 RECORDER.inside = False

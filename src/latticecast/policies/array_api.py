@@ -32,7 +32,7 @@ array's dtype, a ``float`` a float or complex one, a ``complex`` only a complex 
 from __future__ import annotations
 
 import functools
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 import numpy as np
 
@@ -52,8 +52,8 @@ class _ArrayApiBase(LatticePolicy):
     """What the standard and the proposal share: Python scalars outside the lattice, integer ``/``
     implementation-defined, no low-precision dtypes."""
 
-    weak_types = (Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128))
-    _scalar_targets: dict[Kind, frozenset[Kind]]
+    weak_types: ClassVar[tuple[Weak, ...]] = (Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128))
+    _scalar_targets: ClassVar[dict[Kind, frozenset[Kind]]]
 
     def missing_dtype_reason(self, d: DType) -> str:
         """The Array API has none of the float8/6/4 or sub-byte integer dtypes, nor bfloat16."""

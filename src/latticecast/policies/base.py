@@ -71,6 +71,9 @@ class DivisionOperands:
     cast_to: DType | None = None
 
 
+_MEMO_KEYS = (DType, Weak, str)
+"""The argument types whose equal values are one type (the keys of :meth:`Policy.decide`'s memo)."""
+
 _FROM_TABLE: dict[tuple[TableFile, str | None], "CsvTablePolicy"] = {}
 """The policies :meth:`Policy.from_table` made, by table file and name (a file is read once while unchanged)."""
 
@@ -233,11 +236,10 @@ class Policy(ABC):
             found = self.weak_and_strong(cb, ca)
         else:
             found = self.two_strong(ca, cb)
-        try:
-            if len(self._decisions) < 100_000:
-                self._decisions[key] = found
-        except TypeError:  # an unhashable spelling
-            pass
+        # remembered by its spelling only where equal spellings mean one type: a DType, a weak type or a
+        # name (np.bool_(True) == 1 == True, but they are three arguments)
+        if type(a) in _MEMO_KEYS and type(b) in _MEMO_KEYS and len(self._decisions) < 100_000:
+            self._decisions[key] = found
         return found
 
     def decide_ranked(self, a: PType, a_zero_dim: bool, b: PType, b_zero_dim: bool) -> Decision:
