@@ -7,7 +7,8 @@
 // CHECK-NEXT:   --implicit-cast: Join operand types
 // CHECK-NEXT:       options: policy=<name>, diagnose-lossy=off|remark|warning|error, lower-dtypes=true|false, diagnose-precision=off|remark|warning|error, report-promotions=true|false, retype-results=true|false, policy-file=<path>
 // CHECK-NEXT:   --lower-dtypes:
-// CHECK-NEXT: Policies: jax, jax-x32, {{.*}}torch,
+// CHECK-NEXT: Policies: jax, jax-x32, {{.*}}array-api, array-api-proposal,
+// CHECK-NEXT: {{.*}}torch, tensorflow
 // CHECK:      Any MLIR pass jaxlib registers runs too
 
 // HELP:      --list-passes
