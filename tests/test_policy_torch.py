@@ -546,3 +546,65 @@ def test_result_type_ranks_tensors_zero_dim_tensors_and_scalars():
     assert lc.result_type(1, 2.0, policy=POL) is DType.float32
     with pytest.raises(PromotionError):
         lc.result_type(np.ones(3, np.uint16), np.ones(3, np.int8), policy=POL)
+
+
+_CLAMP_PROBE = r"""
+import itertools, json, warnings, torch
+warnings.simplefilter("ignore")
+names = ["uint8", "int8", "int16", "int32", "int64", "bfloat16", "float16", "float32", "float64", "bool"]
+operands = [(d, nd) for d in names for nd in (1, 0)]
+def make(d, nd):
+    return torch.ones((3,) if nd else (), dtype=getattr(torch, d))
+out = {}
+for (a, b, c) in itertools.product(operands, repeat=3):
+    try:
+        r = str(torch.clamp(make(*a), make(*b), make(*c)).dtype).removeprefix("torch.")
+    except RuntimeError as e:
+        r = "no kernel" if "not implemented" in str(e) else None
+    out[json.dumps([a, b, c])] = r
+for a in operands:
+    for lo, hi in ((1, 2), (1.5, 2.5), (True, False), (1, 2.5)):
+        try:
+            r = str(torch.clamp(make(*a), lo, hi).dtype).removeprefix("torch.")
+        except RuntimeError as e:
+            r = "no kernel" if "not implemented" in str(e) else None
+        out[json.dumps([a, lo, hi])] = r
+print(json.dumps(out))
+"""
+
+
+def test_result_type_of_three_operands_matches_torch_clamp():
+    """torch.clamp(x, min, max) promotes its three operands with at::native::result_type: every 3-tuple of
+    10 dtypes as tensors and 0-d tensors (8,000), and each with two Python scalars, against
+    lc.result_type (cells where clamp has no kernel, bool, are its domain and are counted apart)."""
+    import json
+    import subprocess
+
+    import numpy as np
+
+    import latticecast as lc
+
+    python = library_python("torch", "LATTICECAST_TORCH_PYTHON")
+    proc = subprocess.run([python, "-c", _CLAMP_PROBE], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    live = json.loads(proc.stdout)
+
+    def value(x):
+        if isinstance(x, list):
+            d, nd = x
+            return np.zeros((3,) if nd else (), DType.parse(d).np_dtype)
+        return x
+
+    mismatches, compared, no_kernel = [], 0, 0
+    for key, theirs in live.items():
+        if theirs == "no kernel":
+            no_kernel += 1
+            continue
+        try:
+            mine = lc.result_type(*(value(x) for x in json.loads(key)), policy=POL).name
+        except PromotionError:
+            mine = None
+        compared += 1
+        if mine != theirs:
+            mismatches.append((key, theirs, mine))
+    assert mismatches == [] and compared + no_kernel == 20 ** 3 + 20 * 4 and compared > 5000
