@@ -11,8 +11,9 @@ A refusal is PyTorch's ``RuntimeError`` with latticecast's message.
 
 Not expressible, so answered by PyTorch itself (and counted apart): a default dtype other than
 float32 (``torch.set_default_dtype(torch.float64)`` makes a Python float a float64: latticecast's
-policy is PyTorch's default), ``complex32`` (latticecast has no such dtype), sparse tensors, NumPy
-arrays as operands, and ``out=`` (which is casting, not promotion).
+policy is PyTorch's default), ``complex32`` (latticecast has no such dtype) and NumPy arrays as
+operands. A sparse tensor promotes as a dense one. ``out=`` (casting, not promotion) is left to PyTorch
+and asks nothing.
 """
 
 from __future__ import annotations
@@ -54,9 +55,7 @@ def install(recorder: Any, inexpressible: type[Exception]) -> None:
 
     def operand(x: Any) -> tuple[Any, bool]:
         """(type, is a 0-d tensor)."""
-        if isinstance(x, torch.Tensor):
-            if x.layout != torch.strided:
-                raise inexpressible("a sparse tensor")
+        if isinstance(x, torch.Tensor):  # sparse or dense: its layout does not change its promotion
             return dtype_of(x.dtype), x.dim() == 0
         if isinstance(x, (np.ndarray, np.generic)):
             if isinstance(x, np.ndarray):
