@@ -7,7 +7,7 @@ program must hold mixed-dtype ops (the generic form ``latticecast-opt`` reads): 
 has nothing left for a policy to decide, and the command says so instead of reporting no difference.
 Each op whose dtype differs, or that a policy refuses, is listed with the Python line its frontend
 recorded (JAX's ``loc``: ``lowered.as_text(debug_info=True)``) and its MLIR line; then the function
-outputs that change. ``--format html`` writes the same as one page (:mod:`latticecast.retargeting.html`).
+outputs that change. ``--format html`` writes the same as one page (:mod:`latticecast.cli.report_page`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ..dialect_utils.parsing import parse_module
 from ..passes import LiftOptions, run_lift
 from ..passes.infer_types import Program, compare
 from .common import EXIT_OK, CliError, add_policy_options, chosen_policy, load_policy, read_input, write_output
+from .progress import stages
 
 __all__ = ["add_parser", "run"]
 
@@ -52,35 +53,44 @@ def run(args: argparse.Namespace) -> int:
     else:
         pol = chosen_policy(args)
     other = load_policy(args.vs)
-    data, name = read_input(args.input)
-    module = parse_module(data, make_context(lenient=True), lenient=True, source_name=name)
-    text = data if isinstance(data, str) else None
-    lifted = None
-    if args.from_ is not None:
-        lifted = run_lift(module, LiftOptions(policy=pol))
-        program = lifted.program or Program(module, lifted.sites)
-    else:
-        program = Program(module)
-        if not program.mixed:
-            raise CliError(
-                f"{name}: no op has mixed-dtype or weak operands: the program's promotions are already written "
-                f"as stablehlo.convert ops (it has been legalised), so '{pol.name}' and '{other.name}' have "
-                f"nothing left to decide and no difference could be seen. Name the policy that wrote it with "
-                f"--from (--from jax for JAX's output, --from torch for torch-mlir's) to lift its promotions first")
-    comparison = compare(program, pol, other)
-    report = build_report(comparison, module, text, name, lifted=lifted)
-    if lifted is not None and not program.mixed:
-        report.unjudged = (
-            f"{name}: lift-implicit-casts found no promotion of '{pol.name}' to take out: every convert there is "
-            f"one '{pol.name}''s implicit-cast would not write (the author's, or of a kind lift does not read), "
-            f"so nothing is left for '{pol.name}' and '{other.name}' to decide and nothing was compared")
-    write_output(render(report, args.format), args.output)
+    # a big module takes seconds: a bar of the stages (after DELAY s), each timed with -v
+    steps = ["reading", "parsing"] + (["lifting"] if args.from_ is not None else []) + ["inferring", "writing"]
+    with stages("compare", steps) as job:
+        job.step("reading")
+        data, name = read_input(args.input)
+        job.step("parsing")
+        module = parse_module(data, make_context(lenient=True), lenient=True, source_name=name)
+        text = data if isinstance(data, str) else None
+        lifted = None
+        if args.from_ is not None:
+            job.step("lifting")
+            lifted = run_lift(module, LiftOptions(policy=pol))
+            program = lifted.program or Program(module, lifted.sites)
+        else:
+            program = Program(module)
+            if not program.mixed:
+                raise CliError(
+                    f"{name}: no op has mixed-dtype or weak operands: the program's promotions are already written "
+                    f"as stablehlo.convert ops (it has been legalised), so '{pol.name}' and '{other.name}' have "
+                    f"nothing left to decide and no difference could be seen. Name the policy that wrote it with "
+                    f"--from (--from jax for JAX's output, --from torch for torch-mlir's) to lift its promotions "
+                    f"first")
+        job.step("inferring")
+        comparison = compare(program, pol, other)
+        report = build_report(comparison, module, text, name, lifted=lifted)
+        if lifted is not None and not program.mixed:
+            report.unjudged = (
+                f"{name}: lift-implicit-casts found no promotion of '{pol.name}' to take out: every convert there "
+                f"is one '{pol.name}''s implicit-cast would not write (the author's, or of a kind lift does not "
+                f"read), so nothing is left for '{pol.name}' and '{other.name}' to decide and nothing was compared")
+        job.step("writing")
+        write_output(render(report, args.format), args.output)
     return EXIT_OK
 
 
 def render(report: "object", form: str) -> str:
     """The report as text or as one HTML page."""
-    from ..retargeting.html import render_html
+    from .report_page import render_html
     from ..retargeting.report import Report, render_text
 
     assert isinstance(report, Report)

@@ -16,10 +16,11 @@ import os
 import sys
 from typing import Sequence
 
-from .. import __version__
 from ..errors import LatticecastError
+from .about import VersionAction
 from .common import CliError
 from .exit_codes import LATTICECAST, report
+from .progress import add_verbosity_options, set_verbosity, verbosity_of
 
 __all__ = ["main", "build_parser"]
 
@@ -34,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "under two policies and retarget it from one to another.",
         epilog="Policies: see 'latticecast policies'. Run 'latticecast COMMAND -h' for a command's options.",
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--version", action=VersionAction)
+    add_verbosity_options(parser)
     # The subcommands load here, not when the package does: latticecast-opt lives in this package too,
     # and its start-up must not pay for tables, pictures and audits.
     from . import audit_cmd, compare_cmd, info_cmd, lattice_cmd, retarget_cmd, table_cmd, verify_cmd
@@ -47,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     info_cmd.add_parsers(sub)
     compare_cmd.add_parser(sub)
     retarget_cmd.add_parser(sub)
+    for name, command in sub.choices.items():  # -q/-v after the command too (the demo reads its own)
+        if name != "demo":
+            add_verbosity_options(command, suppress_default=True)
     return parser
 
 
@@ -60,7 +65,7 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Nam
     return args
 
 
-_GLOBAL_OPTIONS = ("-h", "--help", "--version")
+_GLOBAL_OPTIONS = ("-h", "--help", "--version", "-q", "--quiet", "-v", "--verbose")
 
 
 def _check_options_before_command(argv: Sequence[str]) -> None:
@@ -83,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv = list(sys.argv[1:] if argv is None else argv)
         _check_options_before_command(argv)
         args = _parse(parser, argv)
+        set_verbosity(verbosity_of(args))
         code: int = args.handler(args)
         return code
     except SystemExit as e:

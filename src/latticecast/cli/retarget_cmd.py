@@ -48,26 +48,34 @@ def run(args: argparse.Namespace) -> int:
     from ..retargeting.report import build_report
     from ..retargeting.run import read_inputs
     from .compare_cmd import render
+    from .progress import stages
 
     source, target = load_policy(args.from_), load_policy(args.to)
-    data, name = read_input(args.input)
-    r = retarget(data, from_=source, to=target, source_name=name)
-    numbers = None
-    if args.run and not r.errors:
-        numbers = r.run(read_inputs(args.inputs) if args.inputs else None, seed=args.seed)
-    report = build_report(r.comparison, r.lifted, r.text, name, lifted=r.lift, run=numbers, errors=r.errors)
-    if args.run and r.errors:
-        report.notes.append(f"not run: '{target.name}' refuses the program, so it has no version to run")
-    program_to_stdout = args.output is None and not args.run and args.format == "text"
-    if not r.errors and (args.output is not None or program_to_stdout):
-        write_output(str(r.module), args.output)
-    text = render(report, args.format)
-    if args.report is not None:
-        write_output(text, args.report)
-    elif program_to_stdout:
-        sys.stderr.write(text)
-    else:
-        write_output(text, None)
+    # a big module takes seconds: a bar of the stages (after DELAY s), each timed with -v
+    with stages("retarget", ["reading", "retargeting", *(["running"] if args.run else []), "writing"]) as job:
+        job.step("reading")
+        data, name = read_input(args.input)
+        job.step("retargeting")
+        r = retarget(data, from_=source, to=target, source_name=name)
+        numbers = None
+        if args.run:
+            job.step("running")
+            if not r.errors:
+                numbers = r.run(read_inputs(args.inputs) if args.inputs else None, seed=args.seed)
+        job.step("writing")
+        report = build_report(r.comparison, r.lifted, r.text, name, lifted=r.lift, run=numbers, errors=r.errors)
+        if args.run and r.errors:
+            report.notes.append(f"not run: '{target.name}' refuses the program, so it has no version to run")
+        program_to_stdout = args.output is None and not args.run and args.format == "text"
+        if not r.errors and (args.output is not None or program_to_stdout):
+            write_output(str(r.module), args.output)
+        text = render(report, args.format)
+        if args.report is not None:
+            write_output(text, args.report)
+        elif program_to_stdout:
+            sys.stderr.write(text)
+        else:
+            write_output(text, None)
     for d in r.errors:
         for line in _with_source(d, r.text, name):
             print(line, file=sys.stderr)
