@@ -9,9 +9,11 @@ value's sharding. Weak values (:mod:`.weak_values`) take part as the policy's we
 
 Ops inside the regions of ``stablehlo.while``, ``if`` and ``case`` are legalised like the others,
 their converts and rebuilt constants in their own block. No promotion crosses a region boundary
-(MAX and JAX both require equal types there): a region that yields another type than its op's is
-refused at its terminator, and so is a ``while`` initial value of another type than the loop
-carries, unless it is weakly typed (JAX's ``while_loop`` rule: it takes the carried type). See
+(MAX and JAX both require equal element types there): a region that yields another element type
+than its op's is refused at its terminator, and so is a ``while`` initial value of another element type
+than the loop carries, unless it is weakly typed (JAX's ``while_loop`` rule: it takes the carried type).
+Shapes are the verifier's: a branch that yields ``tensor<?xf32>`` where the op has ``tensor<2xf32>``
+is legal, and passes unchanged. See
 :mod:`latticecast.graph.ops.control_flow` for the builder's side of the same rules.
 
 The jobs are split by module: :mod:`.planning` (what to do with an op of one shape),
@@ -224,21 +226,23 @@ class _Run:
     def _region_boundary(self, op: ir.Operation) -> None:
         """Values that cross into or out of a region: a ``stablehlo.while``'s initial values, and what a
         region of ``while``, ``if`` or ``case`` yields. No promotion crosses a region boundary (MAX and
-        JAX both require equal types there), with JAX's one exception: a weakly typed initial value
-        of a ``while`` takes the type the loop carries. Any other mismatch is refused here, naming
-        the value, rather than left to the verifier."""
+        JAX both require equal element types there), with JAX's one exception: a weakly typed initial
+        value of a ``while`` takes the type the loop carries. Any other element type mismatch is refused
+        here, naming the value, rather than left to the verifier; shapes are the verifier's to judge."""
         if op.name == "stablehlo.while":
             if not op.regions or not op.regions[1].blocks:
                 return  # malformed: the verifier reports it
             carried = [a.type for a in op.regions[1].blocks[0].arguments]
             for n, (value, carry) in enumerate(zip(op.operands, carried)):
-                if value.type == carry:
+                if _same_element(value.type, carry):
                     continue
-                if value in self.weak.values and self._same_shape(value.type, carry):
-                    new = self._materialize(value, self.tc.tensor_info(carry)[0], op)
-                    if new is not None:
-                        op.operands[n] = new
-                    continue
+                if value in self.weak.values and _compatible_shapes(value.type, carry):
+                    carried_dtype = self._dtype_of(carry)
+                    if carried_dtype is not None:
+                        new = self._materialize(value, carried_dtype, op)
+                        if new is not None:
+                            op.operands[n] = new
+                        continue
                 self.result.error(op, f"initial value {n} has type {value.type}, but the loop carries {carry}: "
                                       f"{_NO_PROMOTION}; convert it (stablehlo.convert) to {carry}")
             return
@@ -261,16 +265,17 @@ class _Run:
         if len(op.operands) != len(expected):
             return  # the verifier reports a wrong count
         for n, (value, want) in enumerate(zip(op.operands, expected)):
-            if value.type != want:
+            if not _same_element(value.type, want):
                 weak = "a weakly typed " if value in self.weak.values else ""
                 self.result.error(op, f"{what} yields {weak}{value.type} as result {n}, but {kind} has {want} "
                                       f"there: {_NO_PROMOTION}; convert it (stablehlo.convert) to {want}")
 
-    def _same_shape(self, a: ir.Type, b: ir.Type) -> bool:
+    def _dtype_of(self, t: ir.Type) -> DType | None:
+        """The dtype of a ranked tensor type, or ``None`` for a type the pass cannot read."""
         try:
-            return self.tc.tensor_info(a)[1] == self.tc.tensor_info(b)[1]
+            return self.tc.tensor_info(t)[0]
         except TypeError:
-            return False
+            return None
 
     def _check_unary(self, op: ir.Operation, rule: UnaryRule) -> None:
         """Report a unary op whose operand's element type the op is not defined for (``stablehlo.negate``
@@ -336,6 +341,39 @@ def _region_index(parent: ir.Operation, terminator: ir.Operation) -> int:
         if block.region == region:
             return n
     return -1
+
+
+def _shaped(t: ir.Type) -> "ir.ShapedType | None":
+    try:
+        return ir.ShapedType(t)
+    except ValueError:
+        return None
+
+
+def _same_element(a: ir.Type, b: ir.Type) -> bool:
+    """Whether a value of type ``a`` crosses a region boundary typed ``b`` without a promotion: the same
+    type, or shaped types of one element type (``tensor<?xf32>`` where the op has ``tensor<2xf32>``:
+    whether the shapes are compatible is the verifier's to judge, not a promotion). Types the pass
+    cannot read (tokens, tuples) are the verifier's too."""
+    if a == b:
+        return True
+    sa, sb = _shaped(a), _shaped(b)
+    return sa is None or sb is None or sa.element_type == sb.element_type
+
+
+def _compatible_shapes(a: ir.Type, b: ir.Type) -> bool:
+    """Whether shaped types ``a`` and ``b`` have shapes the verifier accepts as compatible (MLIR's
+    ``verifyCompatibleShape``): either is unranked, or they have one rank and each pair of dimensions is
+    equal or has a dynamic one."""
+    sa, sb = _shaped(a), _shaped(b)
+    if sa is None or sb is None:
+        return False
+    if not sa.has_rank or not sb.has_rank:
+        return True
+    if sa.rank != sb.rank:
+        return False
+    return all(x == y or sa.is_dynamic_dim(i) or sb.is_dynamic_dim(i)
+               for i, (x, y) in enumerate(zip(sa.shape, sb.shape)))
 
 
 def _settled_by_region(user: ir.Operation) -> bool:
