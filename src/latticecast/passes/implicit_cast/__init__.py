@@ -35,14 +35,15 @@ from ...dialect_utils.diagnostics import Diagnostic
 from ...dialect_utils.placement import after_definition
 from ...dialect_utils.types import type_cache
 from ...dtypes import DType
-from ...op_rules import IMPLICIT_BROADCAST_ATTR, STABLEHLO, UNARY_STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule, UnaryRule
+from ...op_rules import (EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, STABLEHLO, UNARY_STABLEHLO, WEAK_ATTR,
+                         WEAK_TRANSPARENT, OpRule, UnaryRule)
 from ..base import LatticecastPass, PassResult, top_level_functions
 from ..infer_types import retype_results
 from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
 from ..value_sharding import copy_sharding
 from .lossy import check_lossy, report_conversion, report_weak_literal, summary
-from .planning import EXPLICIT_FROM_0D, Plan, Planner, Refusal
+from .planning import BROADCASTS, Plan, Planner, Refusal, zero_dim_flag
 from .weak_values import WeakValues
 
 __all__ = ["ImplicitCastPass", "ImplicitCastOptions", "run_implicit_cast"]
@@ -95,7 +96,7 @@ class _Run:
         self.converted: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]] = {}  # (value, target) -> its conversion
         self.created: set[ir.Operation] = set()  # the converts this run inserted
         self.funcs = top_level_functions(root)
-        self.implicit_broadcasts: list[ir.Operation] = []  # their markers are removed at the end
+        self.marked_broadcasts: list[ir.Operation] = []  # their markers are removed at the end
 
     def run(self) -> None:
         weak = self.weak
@@ -106,7 +107,7 @@ class _Run:
         weak_values = weak.values
         failure: list[BaseException] = []
         advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
-        implicit = self.implicit_broadcasts
+        marked, broadcasts = self.marked_broadcasts, BROADCASTS
         boundary = self._region_boundary
 
         # One pre-order walk does everything: definitions come before their uses, and the
@@ -118,8 +119,9 @@ class _Run:
                 rule = rules.get(name)
                 if WEAK_ATTR in op.attributes:
                     weak.mark(op, rule is None)
-                if name in _BROADCASTS and IMPLICIT_BROADCAST_ATTR in op.attributes:
-                    implicit.append(op)
+                if name in broadcasts and (IMPLICIT_BROADCAST_ATTR in op.attributes
+                                           or EXPLICIT_BROADCAST_ATTR in op.attributes):
+                    marked.append(op)
                 if rule is not None:
                     promote(op, rule)
                 else:
@@ -140,9 +142,10 @@ class _Run:
             raise failure[0]
         weak.materialize_escapes(self._materialize, self.created, _settled_by_region)
         weak.cleanup(self.funcs)
-        for op in implicit:
-            if IMPLICIT_BROADCAST_ATTR in op.attributes:
-                del op.attributes[IMPLICIT_BROADCAST_ATTR]
+        for op in marked:
+            for marker in (IMPLICIT_BROADCAST_ATTR, EXPLICIT_BROADCAST_ATTR):
+                if marker in op.attributes:
+                    del op.attributes[marker]
         if weak.escapes:
             for func in self.funcs:
                 refresh_function_type(func)
@@ -191,7 +194,7 @@ class _Run:
             result = op.result  # one result: cheaper than op.results[0]
         except ValueError:
             return  # malformed: the verifier reports it
-        zero_dim = tuple([_zero_dim(v) for v in values]) if self.policy.rank_sensitive else None
+        zero_dim = tuple([zero_dim_flag(v) for v in values]) if self.policy.rank_sensitive else None
         rtype = result.type
         plan = self.plans.get((rule.name, types, rtype, flags, zero_dim))
         if plan is None:
@@ -199,6 +202,8 @@ class _Run:
         if isinstance(plan, Refusal):
             self.result.error(op, plan.message)
             return
+        if plan.remark is not None:
+            self.result.diagnostics.append(Diagnostic.at(op.location, "remark", f"'{op.name}' op {plan.remark}"))
         self._apply(op, plan, values, positions, result)
 
     def _apply(self, op: ir.Operation, plan: Plan, values: tuple[ir.Value[ir.Type], ...],
@@ -323,8 +328,6 @@ class _Run:
         return op.result
 
 
-_BROADCASTS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"})
-
 _REGIONS = frozenset({"stablehlo.while", "stablehlo.if", "stablehlo.case"})
 """Control-flow ops whose regions' results cross a boundary without promotion."""
 
@@ -384,24 +387,3 @@ def _settled_by_region(user: ir.Operation) -> bool:
         return True
     parent = user.parent
     return name == "stablehlo.return" and parent is not None and parent.operation.name in _REGIONS
-
-
-def _zero_dim(value: ir.Value[ir.Type]) -> "bool | str":
-    """How a rank-sensitive policy (PyTorch) ranks ``value``: ``True`` a 0-d tensor, or one broadcast
-    *implicitly* from a 0-d tensor (a broadcast marked ``latticecast.implicit_broadcast``, as the
-    builder marks the broadcasts its operators make); ``False`` a dimensioned tensor;
-    :data:`~.planning.EXPLICIT_FROM_0D` an unmarked broadcast of a 0-d tensor. That one is dimensioned,
-    as its type says (``expand``), unless the op's declared result type says it was broadcast
-    implicitly (torch-mlir writes both with the same op): the planner decides."""
-    t = value.type
-    if t.typeid != ir.RankedTensorType.static_typeid:
-        return False
-    if ir.RankedTensorType(t).rank == 0:
-        return True
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name not in _BROADCASTS:
-        return False
-    source = owner.operands[0].type
-    if source.typeid != ir.RankedTensorType.static_typeid or ir.RankedTensorType(source).rank != 0:
-        return False
-    return True if IMPLICIT_BROADCAST_ATTR in owner.attributes else EXPLICIT_FROM_0D
