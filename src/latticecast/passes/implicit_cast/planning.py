@@ -238,7 +238,7 @@ class Planner:
         return self.policy.numpy_values.array_type(dtype) if flag == WEAK_ARRAY else Weak(dtype)
 
 
-def _readings(zero_dim: "tuple[bool | str, ...] | None") -> list[tuple[bool, ...] | None]:
+def _readings(zero_dim: "tuple[bool | str, ...] | None") -> "list[tuple[bool, ...] | None]":
     """The ways to rank the operands, the preferred first. Each :data:`BROADCAST_FROM_0D` operand may be
     the 0-d tensor itself or a dimensioned one; the 0-d readings come first (most 0-d operands first),
     and a reading that makes every operand 0-d is left out: the op's result has the broadcast shape, so
@@ -249,7 +249,7 @@ def _readings(zero_dim: "tuple[bool | str, ...] | None") -> list[tuple[bool, ...
     unmarked = [i for i, z in enumerate(zero_dim) if z == BROADCAST_FROM_0D]
     if not unmarked:
         return [tuple(fixed)]
-    readings = []
+    readings: list[tuple[bool, ...]] = []
     for combo in product((True, False), repeat=len(unmarked)):
         reading = list(fixed)
         for i, zero in zip(unmarked, combo):
@@ -257,7 +257,7 @@ def _readings(zero_dim: "tuple[bool | str, ...] | None") -> list[tuple[bool, ...
         if not all(reading):
             readings.append(tuple(reading))
     readings.sort(key=lambda r: -sum(r[i] for i in unmarked))  # stable: the order of product within a count
-    return readings
+    return list(readings)
 
 
 def _unmarked(rule: OpRule, zero_dim: "tuple[bool | str, ...] | None") -> list[int]:

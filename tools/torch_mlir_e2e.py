@@ -1,0 +1,548 @@
+#!/usr/bin/env python3
+"""Run the comparison programs of torch-mlir's own e2e suite through ``implicit-cast --policy torch``.
+
+Usage::
+
+    python tools/torch_mlir_e2e.py CHECKOUT [--torch-python PY] [--ops comparisons|similar|all]
+                                   [-k SUBSTRING ...] [--keep DIR] [--out results.json]
+
+``CHECKOUT`` is a directory holding ``projects/pt1/python/torch_mlir_e2e_test`` (a work tree of
+llvm/torch-mlir, or ``git archive HEAD projects/pt1/python | tar -x -C DIR`` of it). Nothing of it
+is copied: its test modules are imported where they are, and what this tool writes (``--keep``)
+is torch-mlir's output for them, outside the project.
+
+Two steps, in two interpreters:
+
+1. **export** runs under ``--torch-python`` (torch 2.13 and torch-mlir; default
+   ``$LATTICECAST_TORCH_PYTHON``, else ``/work/venv-torch/bin/python``) as
+   ``PY tools/torch_mlir_e2e.py export CHECKOUT DIR``. It imports every module of the suite's
+   ``test_suite`` with the suite's ``register_test_case``, ``TestUtils`` and ``framework`` replaced by
+   this tool's (the suite's own ``framework`` needs ``multiprocess`` and its package ``__init__`` a
+   built ``torch_mlir._version``; nothing else of the suite is replaced). Each test's invoker is
+   called with a :class:`ProbeUtils` whose ``rand`` gives values that tell float32 from float64 (0.1,
+   1/3, 2**24 + 1, and the float literals of the test's ``forward``), and its first ``forward`` call
+   is recorded. PyTorch eager runs that call under ``tools/torch_mlir_corpus.py``'s ``Oracle``, which
+   records every comparison (and ``where``, ``clamp``, ``maximum``, ``minimum``, and with ``--ops all``
+   every binary op) that meets a 0-d tensor or a Python scalar: the *sites*. A test with a site of the
+   ops asked for is lowered with ``torch_mlir.fx.export_and_import(..., output_type="stablehlo")``
+   and written with its inputs, eager's outputs and the oracle, as the corpus is.
+2. **judge** runs here, with latticecast. Each module runs twice through ``latticecast.compile``
+   and is compared with eager: as torch-mlir wrote it (torch-mlir's own answer), and *recovered*:
+   the converts PyTorch's promotion made removed (``tools/torch_mlir_promotions.py``) and put back
+   by ``implicit-cast{policy=torch}``, so that the pass decides every promotion, each comparison
+   against a 0-d value included.
+
+Printed, and written to ``--out``: the tests, the ones exported (and why the others are not), and
+for the comparison sites against a 0-d value (0-d tensor or Python scalar): how many there are, how
+many meet a value of another dtype, how many the pass decided, and how many agree with PyTorch
+eager, recovered and as torch-mlir wrote them; then every module that disagrees, with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import importlib
+import inspect
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import types
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+HERE = Path(__file__).resolve().parent
+SUITE = Path("projects/pt1/python/torch_mlir_e2e_test")
+"""Where the e2e suite lives inside a torch-mlir checkout."""
+
+TORCH_PYTHON = "/work/venv-torch/bin/python"
+"""The interpreter with torch 2.13 and torch-mlir (``pip install torch==2.13.0 torch-mlir``)."""
+
+COMPARISONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
+                         "not_equal"})
+SIMILAR = COMPARISONS | {"where", "clamp", "clip", "clamp_min", "clamp_max", "maximum", "minimum"}
+
+TELLING = (0.1, 1 / 3, 2.0 ** 24 + 1)
+"""Float values that float32 and float64 hold differently (the issue's)."""
+
+
+# -- export (torch and torch-mlir) -----------------------------------------------------------------------
+
+
+class ProbeUtils:
+    """The suite's ``TestUtils`` with values that tell dtypes apart: ``rand`` cycles through
+    :data:`TELLING` and the test's own float literals (so that ``x > 0.6`` meets 0.6), a 0-d one taking
+    the next value each time; ``randint`` cycles through ``[low, high)`` and the literals in it."""
+
+    def __init__(self, literals: tuple[float, ...] = ()) -> None:
+        import torch
+
+        torch.manual_seed(0)
+        self.floats = [*TELLING, *(float(v) for v in literals)]
+        self.ints = [int(v) for v in literals if float(v).is_integer()]
+        self.turn = 0
+
+    def rand(self, *sizes: int, low: float = 0.0, high: float = 1.0) -> Any:
+        import torch
+
+        n = 1
+        for s in sizes:
+            n *= s
+        start, self.turn = self.turn, self.turn + 1
+        values = [self.floats[(start + i) % len(self.floats)] for i in range(n)]
+        return torch.tensor(values, dtype=torch.float64).to(torch.get_default_dtype()).reshape(sizes)
+
+    def randint(self, *sizes: int, low: int = 0, high: int = 10, dtype: Any = None) -> Any:
+        import torch
+
+        n = 1
+        for s in sizes:
+            n *= s
+        pool = sorted({low, high - 1, (low + high) // 2, *(v for v in self.ints if low <= v < high)})
+        start, self.turn = self.turn, self.turn + 1
+        values = [pool[(start + i) % len(pool)] for i in range(n)]
+        return torch.tensor(values, dtype=dtype or torch.int64).reshape(sizes)
+
+    def nans(self, *sizes: int) -> Any:
+        import torch
+
+        return torch.full(sizes, float("nan"))
+
+
+class SuiteUtils(ProbeUtils):
+    """The suite's own ``TestUtils`` (seeded random values), for a test that fails with the probe's."""
+
+    def rand(self, *sizes: int, low: float = 0.0, high: float = 1.0) -> Any:
+        import torch
+
+        return torch.empty(sizes).uniform_(low, high)
+
+    def randint(self, *sizes: int, low: int = 0, high: int = 10, dtype: Any = None) -> Any:
+        import torch
+
+        return torch.randint(low, high, sizes, dtype=dtype or torch.int64)
+
+
+class Registered:
+    """One ``register_test_case`` of the suite."""
+
+    def __init__(self, name: str, factory: Callable[[], Any], invoker: Callable[..., None], file: str,
+                 timeout: int) -> None:
+        self.name, self.factory, self.invoker, self.file, self.timeout = name, factory, invoker, file, timeout
+
+
+class _Timeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def deadline(seconds: int) -> Iterator[None]:
+    """Raise :class:`_Timeout` in this (main) thread after ``seconds``, as the suite's own runner gives
+    each test its ``timeout_seconds`` (its ``TimeOutModule`` loops for ever)."""
+    def expire(signum: int, frame: Any) -> None:
+        raise _Timeout(f"no answer within {seconds} s (the test's timeout)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def load_suite(checkout: Path) -> tuple[list[Registered], dict[str, str]]:
+    """Import the suite's test modules from ``checkout``: the tests, and the modules that did not import
+    (module name -> why)."""
+    root = checkout / SUITE
+    if not (root / "test_suite").is_dir():
+        raise SystemExit(f"{checkout} has no {SUITE}/test_suite: pass the root of a llvm/torch-mlir checkout "
+                         "(git archive HEAD projects/pt1/python | tar -x -C DIR)")
+    tests: list[Registered] = []
+    current = {"file": ""}
+
+    def register_test_case(module_factory: Callable[[], Any], timeout_seconds: int = 120) -> Callable[..., Any]:
+        def decorator(f: Callable[..., None]) -> Callable[..., None]:
+            tests.append(Registered(f.__name__, module_factory, f, current["file"], timeout_seconds))
+            return f
+        return decorator
+
+    package = types.ModuleType("torch_mlir_e2e_test")
+    package.__path__ = [str(root)]
+    suite = types.ModuleType("torch_mlir_e2e_test.test_suite")
+    suite.__path__ = [str(root / "test_suite")]
+    framework = types.ModuleType("torch_mlir_e2e_test.framework")
+    framework.TestUtils = ProbeUtils  # type: ignore[attr-defined]
+    registry = types.ModuleType("torch_mlir_e2e_test.registry")
+    registry.register_test_case = register_test_case  # type: ignore[attr-defined]
+    sys.modules.update({"torch_mlir_e2e_test": package, "torch_mlir_e2e_test.test_suite": suite,
+                        "torch_mlir_e2e_test.framework": framework, "torch_mlir_e2e_test.registry": registry})
+    failed: dict[str, str] = {}
+    for path in sorted((root / "test_suite").glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        current["file"] = path.name
+        try:
+            importlib.import_module(f"torch_mlir_e2e_test.test_suite.{path.stem}")
+        except Exception as e:  # noqa: BLE001 - a module that needs what is not installed (torchvision)
+            failed[path.name] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+    return tests, failed
+
+
+def _literals(module: Any) -> tuple[float, ...]:
+    """The numeric literals of ``module.forward``'s source (``torch.gt(x, 0.6)`` gives 0.6)."""
+    try:
+        tree = ast.parse(inspect.getsource(type(module).forward).strip())
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return ()
+    found = {node.value for node in ast.walk(tree)
+             if isinstance(node, ast.Constant) and type(node.value) in (int, float)}
+    return tuple(sorted(found))
+
+
+class _Recorder:
+    """The module as the invoker sees it: the first call of one of its methods is recorded."""
+
+    def __init__(self, module: Any, calls: list[tuple[str, tuple[Any, ...]]]) -> None:
+        self._module, self._calls = module, calls
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._module, name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            import torch
+
+            if not self._calls:
+                self._calls.append((name, tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in args)))
+            if kwargs:
+                raise _Unsupported("a call with keyword arguments")
+            return method(*args)
+
+        return call
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _clone(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    import torch
+
+    return tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in args)
+
+
+def _capture(test: Registered, utils: Callable[[tuple[float, ...]], ProbeUtils]) -> tuple[Any, tuple[Any, ...]]:
+    """The test's module and the arguments of its first ``forward`` call."""
+    module = test.factory()
+    calls: list[tuple[str, tuple[Any, ...]]] = []
+    test.invoker(_Recorder(module, calls), utils(_literals(module)))
+    if not calls:
+        raise _Unsupported("the invoker calls nothing")
+    method, args = calls[0]
+    if method != "forward":
+        raise _Unsupported(f"the invoker calls {method}, not forward")
+    return module, args
+
+
+def _eager(module: Any, args: tuple[Any, ...]) -> tuple[Any, Any]:
+    """PyTorch eager's outputs of ``module(*args)``, and the Oracle that watched it."""
+    import torch
+    from torch_mlir_corpus import Oracle
+
+    oracle = Oracle()
+    with torch.no_grad(), oracle:
+        outputs = module.forward(*_clone(args))
+    return outputs, oracle
+
+
+def export(checkout: Path, out: Path, ops: str, patterns: list[str]) -> int:
+    """Step 1 (under torch): write ``out/NAME.mlir``, ``out/reference.npz`` and ``out/manifest.json``."""
+    import numpy as np
+    import torch
+    from torch_mlir import fx
+    from torch_mlir_corpus import _to_numpy
+
+    wanted = COMPARISONS if ops == "comparisons" else SIMILAR if ops == "similar" else None
+    tests, not_imported = load_suite(checkout)
+    out.mkdir(parents=True, exist_ok=True)
+    manifest: dict[str, Any] = {"torch": torch.__version__, "checkout": str(checkout), "ops": ops,
+                                "tests": len(tests), "not_imported": not_imported, "programs": {}, "skipped": {}}
+    arrays: dict[str, Any] = {}
+    for test in tests:
+        if patterns and not any(p in test.name or p in test.file for p in patterns):
+            continue
+        skipped = manifest["skipped"]
+        probe = True
+        try:
+            with deadline(test.timeout):
+                module, args = _capture(test, ProbeUtils)
+                try:
+                    outputs, oracle = _eager(module, args)
+                except _Timeout:
+                    raise
+                except Exception:  # noqa: BLE001 - the probe's values are outside what the test takes
+                    probe = False
+                    module, args = _capture(test, SuiteUtils)
+                    outputs, oracle = _eager(module, args)
+        except _Unsupported as e:
+            skipped[test.name] = str(e)
+            continue
+        except Exception as e:  # noqa: BLE001 - reported, and the test left out
+            skipped[test.name] = f"eager: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+            continue
+        sites = [s for s in oracle.sites if wanted is None or s["op"] in wanted]
+        if not sites:
+            continue  # no site of the ops asked for: not one of the programs this tool is about
+        outputs = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
+        if not all(isinstance(a, torch.Tensor) for a in (*args, *outputs)):
+            skipped[test.name] = "an input or output is not a tensor"
+            continue
+        try:
+            with torch.no_grad(), deadline(test.timeout):
+                text = str(fx.export_and_import(module, *_clone(args), output_type="stablehlo"))
+        except Exception as e:  # noqa: BLE001 - torch-mlir cannot lower it: reported
+            first = next((ln for ln in str(e).splitlines() if ln.strip()), "")
+            skipped[test.name] = f"torch-mlir: {type(e).__name__}: {first[:300]}"
+            continue
+        (out / f"{test.name}.mlir").write_text(text)
+        entry: dict[str, Any] = {"file": test.file, "probe_values": probe, "inputs": [], "outputs": [],
+                                 "oracle": sorted(oracle.types),
+                                 "compare_pairs": sorted(list(p) for p in oracle.compare_pairs),
+                                 "explicit_conversions": oracle.explicit_conversions, "sites": sites}
+        for i, x in enumerate(args):
+            arrays[f"{test.name}/in{i}"], dtype = _to_numpy(x)
+            entry["inputs"].append(dtype)
+        for i, y in enumerate(outputs):
+            arrays[f"{test.name}/out{i}"], dtype = _to_numpy(y)
+            entry["outputs"].append(dtype)
+        manifest["programs"][test.name] = entry
+    np.savez_compressed(out / "reference.npz", **arrays)
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+# -- judge (latticecast) ---------------------------------------------------------------------------------
+
+
+def _arrays(refs: Any, name: str, which: str, dtypes: list[str]) -> list[Any]:
+    import ml_dtypes
+    import numpy as np
+
+    out = []
+    for i, d in enumerate(dtypes):
+        a = refs[f"{name}/{which}{i}"]
+        out.append(a.view(ml_dtypes.bfloat16) if d == "bfloat16" else a.astype(np.dtype(d), copy=False))
+    return out
+
+
+TOLERANCE = {"float64": 1e-12, "float32": 1e-6, "float16": 2e-3, "bfloat16": 1e-2}
+
+
+def disagreement(got: list[Any], expected: list[Any]) -> str | None:
+    """``None`` when the outputs are eager's (dtype, shape, and values: exactly for integers and bools, to
+    a rounding of the dtype for floats), else what differs."""
+    import numpy as np
+
+    if len(got) != len(expected):
+        return f"{len(got)} outputs, PyTorch has {len(expected)}"
+    for i, (g, w) in enumerate(zip(got, expected)):
+        g = np.asarray(g)
+        if g.dtype != w.dtype or g.shape != w.shape:
+            return f"output {i}: {g.dtype}{list(g.shape)}, PyTorch has {w.dtype}{list(w.shape)}"
+        tol = TOLERANCE.get(w.dtype.name)
+        same = (np.array_equal(g, w) if tol is None else
+                np.allclose(g.astype(np.float64), w.astype(np.float64), rtol=tol, atol=tol, equal_nan=True))
+        if not same:
+            flat_g, flat_w = g.reshape(-1), w.reshape(-1)
+            bad = int(np.flatnonzero(flat_g != flat_w)[0]) if tol is None else int(np.flatnonzero(
+                ~np.isclose(flat_g.astype(np.float64), flat_w.astype(np.float64), rtol=tol, atol=tol,
+                            equal_nan=True))[0])
+            return f"output {i}[{bad}]: {flat_g[bad].item()!r}, PyTorch has {flat_w[bad].item()!r}"
+    return None
+
+
+def _run(module: Any, inputs: list[Any], expected: list[Any]) -> str | None:
+    import latticecast as lc
+
+    try:
+        return disagreement(lc.compile(module)(*inputs), expected)
+    except Exception as e:  # noqa: BLE001 - a module XLA refuses is a disagreement, with its reason
+        return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+
+
+def _mixed_compares(module: Any) -> int:
+    """The ``stablehlo.compare`` ops whose operands' element types differ (what the pass will decide)."""
+    from jaxlib.mlir import ir
+
+    count = 0
+
+    def visit(op: Any) -> Any:
+        nonlocal count
+        if op.name == "stablehlo.compare" and len(op.operands) == 2:
+            a, b = (ir.ShapedType(v.type).element_type for v in op.operands)
+            count += a != b
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return count
+
+
+def judge_one(name: str, entry: dict[str, Any], text: str, refs: Any) -> dict[str, Any]:
+    """The two runs of one exported module, and what the pass did."""
+    from latticecast import DType
+    from latticecast.dialect_utils.parsing import parse_module
+    from latticecast.passes import run_pipeline
+    from torch_mlir_promotions import strip_promotion_converts
+
+    inputs = _arrays(refs, name, "in", entry["inputs"])
+    expected = _arrays(refs, name, "out", entry["outputs"])
+    found: dict[str, Any] = {"as_lowered": _run(text, inputs, expected)}
+    module = parse_module(text, lenient=True)
+    oracle = {DType.parse(d) for d in entry["oracle"]}
+    pairs = [] if entry["explicit_conversions"] else [[DType.parse(d) for d in p] for p in entry["compare_pairs"]]
+    found["removed"], found["weak"] = strip_promotion_converts(module, oracle, pairs)
+    found["decided_compares"] = _mixed_compares(module)
+    try:
+        passes = run_pipeline(module, "builtin.module(implicit-cast{policy=torch})")
+    except Exception as e:  # noqa: BLE001 - the pass refused: its diagnostics say why
+        found["recovered"] = "implicit-cast: " + " ".join(str(e).split())[:400]
+        found["remarks"] = []
+        return found
+    found["remarks"] = [d.message for p in passes for d in p.diagnostics if d.severity == "remark"]
+    found["recovered"] = _run(module, inputs, expected)
+    return found
+
+
+def _against_zero_d(site: dict[str, Any]) -> bool:
+    return site["op"] in COMPARISONS and "nd" in site["kinds"] and ("0d" in site["kinds"] or "py" in site["kinds"])
+
+
+def summarize(manifest: dict[str, Any], results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The counts the tool prints: tests, exports, comparison sites against a 0-d value and agreement."""
+    sites: dict[str, int] = {"total": 0, "zero_d_tensor": 0, "python_scalar": 0, "mixed": 0, "mixed_decided": 0,
+                             "agree_recovered": 0, "agree_as_lowered": 0, "mixed_agree_recovered": 0,
+                             "mixed_agree_as_lowered": 0}
+    disagreeing: dict[str, dict[str, Any]] = {}
+    for name, entry in manifest["programs"].items():
+        found = results[name]
+        for site in entry["sites"]:
+            if not _against_zero_d(site):
+                continue
+            mixed = len(set(site["dtypes"])) > 1
+            sites["total"] += 1
+            sites["zero_d_tensor" if "0d" in site["kinds"] else "python_scalar"] += 1
+            sites["mixed"] += mixed
+            sites["mixed_decided"] += mixed and (found["removed"] > 0 or found["weak"] > 0)
+            sites["agree_recovered"] += found["recovered"] is None
+            sites["agree_as_lowered"] += found["as_lowered"] is None
+            sites["mixed_agree_recovered"] += mixed and found["recovered"] is None
+            sites["mixed_agree_as_lowered"] += mixed and found["as_lowered"] is None
+        if found["recovered"] is not None or found["as_lowered"] is not None:
+            disagreeing[name] = {"file": entry["file"], "recovered": found["recovered"],
+                                 "as_lowered": found["as_lowered"], "remarks": len(found["remarks"]),
+                                 "sites": [f"{s['op']}({', '.join(k + ':' + d for k, d in zip(s['kinds'], s['dtypes']))})"
+                                           f" -> {s['promoted']}" for s in entry["sites"]]}
+    return {"tests": manifest["tests"], "not_imported": manifest["not_imported"],
+            "exported": len(manifest["programs"]), "skipped": manifest["skipped"],
+            "modules_agree_recovered": sum(r["recovered"] is None for r in results.values()),
+            "modules_agree_as_lowered": sum(r["as_lowered"] is None for r in results.values()),
+            "remarks": sum(len(r["remarks"]) for r in results.values()),
+            "comparison_sites_against_0d": sites, "disagreeing": disagreeing}
+
+
+def judge(directory: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    import numpy as np
+
+    manifest = json.loads((directory / "manifest.json").read_text())
+    refs = dict(np.load(directory / "reference.npz"))
+    results = {name: judge_one(name, entry, (directory / f"{name}.mlir").read_text(), refs)
+               for name, entry in manifest["programs"].items()}
+    return manifest, results
+
+
+def report(summary: dict[str, Any]) -> Iterator[str]:
+    s = summary["comparison_sites_against_0d"]
+    yield (f"{summary['tests']} tests registered ({len(summary['not_imported'])} test modules not imported); "
+           f"{summary['exported']} exported with a site of the ops asked for, {len(summary['skipped'])} left out")
+    yield (f"comparison sites against a 0-d value: {s['total']} ({s['zero_d_tensor']} with a 0-d tensor, "
+           f"{s['python_scalar']} with a Python scalar); {s['mixed']} meet another dtype, {s['mixed_decided']} of "
+           f"them decided by the pass")
+    yield (f"  agree with PyTorch eager, recovered by implicit-cast --policy torch: {s['agree_recovered']}/{s['total']}"
+           f" (another dtype: {s['mixed_agree_recovered']}/{s['mixed']})")
+    yield (f"  agree with PyTorch eager, as torch-mlir lowered them: {s['agree_as_lowered']}/{s['total']}"
+           f" (another dtype: {s['mixed_agree_as_lowered']}/{s['mixed']})")
+    yield (f"modules agreeing: recovered {summary['modules_agree_recovered']}/{summary['exported']}, as lowered "
+           f"{summary['modules_agree_as_lowered']}/{summary['exported']}; remarks of the pass: {summary['remarks']}")
+    for name, d in sorted(summary["disagreeing"].items()):
+        yield f"  {name} ({d['file']}): recovered: {d['recovered'] or 'agrees'}; as lowered: {d['as_lowered'] or 'agrees'}"
+        yield f"      sites: {'; '.join(d['sites'])}"
+    for name, why in sorted(summary["not_imported"].items()):
+        yield f"  not imported: {name}: {why}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "export":  # step 1, in the torch interpreter
+        sys.path.insert(0, str(HERE))
+        p = argparse.ArgumentParser(prog="torch_mlir_e2e.py export")
+        p.add_argument("checkout", type=Path)
+        p.add_argument("out", type=Path)
+        p.add_argument("--ops", default="similar")
+        p.add_argument("-k", dest="patterns", action="append", default=[])
+        a = p.parse_args(argv[1:])
+        return export(a.checkout, a.out, a.ops, a.patterns)
+    p = argparse.ArgumentParser(prog="torch_mlir_e2e.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("checkout", type=Path, help="a llvm/torch-mlir checkout (or git archive of projects/pt1/python)")
+    p.add_argument("--torch-python", default=os.environ.get("LATTICECAST_TORCH_PYTHON", TORCH_PYTHON),
+                   help="the interpreter with torch 2.13 and torch-mlir (default: $LATTICECAST_TORCH_PYTHON, "
+                        f"else {TORCH_PYTHON})")
+    p.add_argument("--ops", choices=("comparisons", "similar", "all"), default="similar",
+                   help="the programs exported: a comparison against a 0-d value or Python scalar; also where, "
+                        "clamp, maximum, minimum (default); also every binary op")
+    p.add_argument("-k", dest="patterns", action="append", default=[],
+                   help="only the tests whose name or file contains this (repeatable)")
+    p.add_argument("--keep", type=Path, help="export into this directory and keep it")
+    p.add_argument("--out", type=Path, help="write the summary as JSON here")
+    a = p.parse_args(argv)
+    if not (a.checkout / SUITE / "test_suite").is_dir():
+        print(f"torch_mlir_e2e.py: {a.checkout} has no {SUITE}/test_suite: pass the root of a llvm/torch-mlir "
+              "checkout (git archive HEAD projects/pt1/python | tar -x -C DIR)", file=sys.stderr)
+        return 2
+    sys.path.insert(0, str(HERE))
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = a.keep or Path(tmp)
+        start = time.monotonic()
+        cmd = [a.torch_python, str(Path(__file__).resolve()), "export", str(a.checkout), str(directory),
+               "--ops", a.ops, *(x for k in a.patterns for x in ("-k", k))]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+        except OSError as e:
+            print(f"torch_mlir_e2e.py: cannot run {a.torch_python}: {e}; pass --torch-python", file=sys.stderr)
+            return 2
+        if proc.returncode != 0:
+            print(f"torch_mlir_e2e.py: the export under {a.torch_python} failed:\n{proc.stderr[-3000:]}",
+                  file=sys.stderr)
+            return 1
+        exported = time.monotonic() - start
+        try:
+            manifest, results = judge(directory)
+        except Exception:  # noqa: BLE001 - a bug here: say where, not only that
+            traceback.print_exc()
+            return 1
+    summary = summarize(manifest, results)
+    summary["seconds"] = {"export": round(exported, 1), "judge": round(time.monotonic() - start - exported, 1)}
+    for line in report(summary):
+        print(line)
+    if a.out:
+        a.out.write_text(json.dumps({"summary": summary, "results": results}, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
