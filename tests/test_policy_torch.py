@@ -404,7 +404,8 @@ def test_the_builder_and_the_pass_apply_the_zero_dim_rule():
 def test_the_builder_tells_an_explicit_broadcast_from_an_implicit_one():
     """``z.broadcast_to`` is dimensioned (PyTorch's ``expand``): f16 + f32 is f32 and compares in
     f32, through the pass too; ``x + z`` with ``z`` 0-d stays f16. The pass sees which broadcast
-    the operator made (``latticecast.implicit_broadcast``) and removes the marker."""
+    the operator made (``latticecast.implicit_broadcast``) and which the program asked for
+    (``latticecast.explicit_broadcast``), and removes the markers."""
     import numpy as np
 
     from latticecast import Graph, TensorType
@@ -414,8 +415,9 @@ def test_the_builder_tells_an_explicit_broadcast_from_an_implicit_one():
         explicit_sum, implicit_sum = x + z.broadcast_to([3]), x + z
         assert (explicit_sum.dtype, implicit_sum.dtype) == (DType.float32, DType.float16)
         g.output(explicit_sum, implicit_sum, x == z.broadcast_to([3]), x == z, z.broadcast_to([3]) > x)
-    assert "latticecast.implicit_broadcast" in g.mlir(before_passes=True)
-    assert "latticecast.implicit_broadcast" not in g.mlir()
+    before, after = g.mlir(before_passes=True), g.mlir()
+    assert "latticecast.implicit_broadcast" in before and "latticecast.explicit_broadcast" in before
+    assert "latticecast.implicit_broadcast" not in after and "latticecast.explicit_broadcast" not in after
     x0, z0 = np.full(3, 0.1, np.float16), np.float32(0.1)
     outs = g.compile()(x0, z0)
     assert [o.dtype.name for o in outs] == ["float32", "float16", "bool", "bool", "bool"]

@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import faulthandler
 import importlib
 import inspect
 import json
@@ -95,8 +96,9 @@ class ProbeUtils:
         for s in sizes:
             n *= s
         start, self.turn = self.turn, self.turn + 1
-        values = [self.floats[(start + i) % len(self.floats)] for i in range(n)]
-        return torch.tensor(values, dtype=torch.float64).to(torch.get_default_dtype()).reshape(sizes)
+        pick = (torch.arange(n) + start) % len(self.floats)
+        values = torch.tensor(self.floats, dtype=torch.float64)[pick]
+        return values.to(torch.get_default_dtype()).reshape(sizes)
 
     def randint(self, *sizes: int, low: int = 0, high: int = 10, dtype: Any = None) -> Any:
         import torch
@@ -106,8 +108,8 @@ class ProbeUtils:
             n *= s
         pool = sorted({low, high - 1, (low + high) // 2, *(v for v in self.ints if low <= v < high)})
         start, self.turn = self.turn, self.turn + 1
-        values = [pool[(start + i) % len(pool)] for i in range(n)]
-        return torch.tensor(values, dtype=dtype or torch.int64).reshape(sizes)
+        pick = (torch.arange(n) + start) % len(pool)
+        return torch.tensor(pool, dtype=torch.int64)[pick].to(dtype or torch.int64).reshape(sizes)
 
     def nans(self, *sizes: int) -> Any:
         import torch
@@ -274,9 +276,11 @@ def export(checkout: Path, out: Path, ops: str, patterns: list[str]) -> int:
     manifest: dict[str, Any] = {"torch": torch.__version__, "checkout": str(checkout), "ops": ops,
                                 "tests": len(tests), "not_imported": not_imported, "programs": {}, "skipped": {}}
     arrays: dict[str, Any] = {}
+    faulthandler.register(signal.SIGUSR1)  # kill -USR1 PID prints where a test hangs
     for test in tests:
         if patterns and not any(p in test.name or p in test.file for p in patterns):
             continue
+        print(f"{test.file}: {test.name}", file=sys.stderr, flush=True)
         skipped = manifest["skipped"]
         probe = True
         try:

@@ -163,3 +163,39 @@ func.func @neither_reading(%h: tensor<4xf16>, %f: tensor<f32>) -> tensor<4xbf16>
   %0 = "stablehlo.add"(%h, %fb) : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xbf16>
   return %0 : tensor<4xbf16>
 }
+
+// -----
+
+// Two broadcasts of 0-d tensors: one of them must be dimensioned (the result has their shape), and
+// each choice promotes otherwise, so the pass takes the first operand as the 0-d one and says so.
+// CHECK-LABEL: func.func @two_unmarked_broadcasts
+// CHECK:         stablehlo.compare EQ, {{.+}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+func.func @two_unmarked_broadcasts(%a: tensor<f16>, %b: tensor<f32>) -> tensor<4xi1> {
+  %x = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<f16>) -> tensor<4xf16>
+  %y = stablehlo.broadcast_in_dim %b, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  // expected-remark@+1 {{operands #0, #1 are broadcasts of 0-d tensors that no marker explains: torch-mlir writes one both for a 0-d tensor or Python scalar the op broadcasts (x == z) and for an explicit z.expand(...). Read with #0 as 0-d, f16 and f32 compare in f32 under policy 'torch'; read with #1 as 0-d, in f16. If one of them is an expand, convert the operands to f16 first (stablehlo.convert); mark each broadcast}}
+  %0 = "stablehlo.compare"(%x, %y) {comparison_direction = #stablehlo<comparison_direction EQ>} : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// The declared type settles which of two broadcasts was dimensioned: f16 says the f32 one was 0-d.
+// CHECK-LABEL: func.func @two_broadcasts_declared
+// CHECK:         stablehlo.add {{.+}} : tensor<4xf16>
+func.func @two_broadcasts_declared(%a: tensor<f16>, %b: tensor<f32>) -> tensor<4xf16> {
+  %x = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<f16>) -> tensor<4xf16>
+  %y = stablehlo.broadcast_in_dim %b, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  %0 = "stablehlo.add"(%x, %y) : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+func.func @two_broadcasts_neither(%a: tensor<f16>, %b: tensor<f32>) -> tensor<4xbf16> {
+  %x = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<f16>) -> tensor<4xf16>
+  %y = stablehlo.broadcast_in_dim %b, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  // expected-error@+1 {{declares result type tensor<4xbf16>, which contradicts every reading of f16 and f32 under policy 'torch': operands #0, #1 are broadcasts of 0-d tensors; read with #0 as 0-d, to f32 (declare tensor<4xf32>); read with #1 as 0-d, to f16 (declare tensor<4xf16>)}}
+  %0 = "stablehlo.add"(%x, %y) : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}

@@ -191,10 +191,12 @@ class Planner:
             decision = offered[0][1]
             return (f"declares result type {rtype}, which contradicts the promotion of {names} to "
                     f"{decision.target.mlir_name} {where}; declare {self.tc.with_element(rtype, decision.result)}")
-        said = "; ".join(f"read {_describe(rule, zero_dim, r)}, to {d.target.mlir_name} (declare "
-                         f"{self.tc.with_element(rtype, d.result)})" for r, d in offered)
+        said: dict[DType, str] = {}  # one reading per promoted type
+        for r, d in offered:
+            said.setdefault(d.target, f"read {_describe(rule, zero_dim, r)}, to {d.target.mlir_name} (declare "
+                                      f"{self.tc.with_element(rtype, d.result)})")
         return (f"declares result type {rtype}, which contradicts every reading of {names} {where}: "
-                f"{_operands(unmarked)} a broadcast of a 0-d tensor; {said}")
+                f"{_subject(unmarked)}; {'; '.join(said.values())}")
 
     def _ambiguity(self, rule: OpRule, ptypes: Sequence[PType], zero_dim: "tuple[bool | str, ...] | None",
                    taken: "tuple[tuple[bool, ...] | None, OpPromotion]",
@@ -203,13 +205,15 @@ class Planner:
         names = " and ".join(self.policy.type_name(t) for t in ptypes)
         unmarked = _unmarked(rule, zero_dim)
         verb = "compare" if rule.name == "stablehlo.compare" else "promote"
-        return (f"{_operands(unmarked)} a broadcast of a 0-d tensor that no marker explains: torch-mlir writes "
-                f"one both for a 0-d tensor or Python scalar the op broadcasts (x == z) and for an explicit "
-                f"z.expand(...). Read {_describe(rule, zero_dim, taken[0])}, {names} {verb} in "
-                f"{taken[1].target.mlir_name} under policy '{self.policy.name}'; read "
-                f"{_describe(rule, zero_dim, other[0])}, in {other[1].target.mlir_name}. If it is an expand, "
-                f"convert the operands to {other[1].target.mlir_name} first (stablehlo.convert); mark the "
-                f"broadcast latticecast.explicit_broadcast or latticecast.implicit_broadcast to say which it is")
+        one = len(unmarked) == 1
+        return (f"{_subject(unmarked)} that no marker explains: torch-mlir writes one both for a 0-d tensor or "
+                f"Python scalar the op broadcasts (x == z) and for an explicit z.expand(...). Read "
+                f"{_describe(rule, zero_dim, taken[0])}, {names} {verb} in {taken[1].target.mlir_name} under "
+                f"policy '{self.policy.name}'; read {_describe(rule, zero_dim, other[0])}, in "
+                f"{other[1].target.mlir_name}. If {'it is' if one else 'one of them is'} an expand, convert the "
+                f"operands to {other[1].target.mlir_name} first (stablehlo.convert); mark "
+                f"{'the broadcast' if one else 'each broadcast'} latticecast.explicit_broadcast or "
+                f"latticecast.implicit_broadcast to say which it is")
 
     def plan_unary(self, rule: UnaryRule, operand_type: ir.Type) -> Plan | Refusal:
         """Whether a unary op of ``rule`` is defined for an operand of ``operand_type``: :data:`NOTHING`
@@ -268,9 +272,11 @@ def _unmarked(rule: OpRule, zero_dim: "tuple[bool | str, ...] | None") -> list[i
     return [positions[i] for i, z in enumerate(zero_dim) if z == BROADCAST_FROM_0D]
 
 
-def _operands(numbers: list[int]) -> str:
-    return ("operand #" + str(numbers[0]) + " is" if len(numbers) == 1
-            else "operands " + ", ".join(f"#{n}" for n in numbers) + " are")
+def _subject(numbers: list[int]) -> str:
+    """``operand #1 is a broadcast of a 0-d tensor``, or the plural for several operands."""
+    if len(numbers) == 1:
+        return f"operand #{numbers[0]} is a broadcast of a 0-d tensor"
+    return "operands " + ", ".join(f"#{n}" for n in numbers) + " are broadcasts of 0-d tensors"
 
 
 def _describe(rule: OpRule, zero_dim: "tuple[bool | str, ...] | None", reading: "tuple[bool, ...] | None") -> str:

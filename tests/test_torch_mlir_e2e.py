@@ -1,0 +1,111 @@
+"""tools/torch_mlir_e2e.py: its judging and summary on recorded results (no torch needed) and, when
+LATTICECAST_TORCH_MLIR_CHECKOUT names a llvm/torch-mlir checkout and torch with torch-mlir is at hand
+(``$LATTICECAST_TORCH_PYTHON``), a run of the suite's comparison programs against a 0-d value."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+sys.path.insert(0, str(TOOLS))
+
+import torch_mlir_e2e as e2e  # noqa: E402
+
+from conftest import library_python  # noqa: E402
+
+ISSUE_MODULE = """module {
+  func.func @main(%arg0: tensor<3xf32>, %arg1: tensor<f64>) -> tensor<3xi1> {
+    %0 = stablehlo.convert %arg0 : (tensor<3xf32>) -> tensor<3xf64>
+    %1 = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f64>) -> tensor<3xf64>
+    %2 = stablehlo.compare EQ, %0, %1, FLOAT : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xi1>
+    return %2 : tensor<3xi1>
+  }
+}
+"""
+"""What torch-mlir writes for ``x == z``, x float32 and z a 0-d float64 (tests/data/torch_mlir/eq_f32_zero_d_f64.mlir)."""
+
+
+def _entry(**kw: Any) -> dict[str, Any]:
+    entry = {"file": "elementwise_comparison.py", "probe_values": True, "inputs": ["float32", "float64"],
+             "outputs": ["bool"], "oracle": ["float32"], "compare_pairs": [["float32", "float64"]],
+             "explicit_conversions": False,
+             "sites": [{"op": "eq", "kinds": ["nd", "0d"], "dtypes": ["float32", "float64"], "promoted": "float32"}]}
+    entry.update(kw)
+    return entry
+
+
+def _refs(name: str) -> dict[str, np.ndarray]:
+    return {f"{name}/in0": np.array([0.1, 1 / 3, 2.0 ** 24 + 1], np.float32), f"{name}/in1": np.array(0.1),
+            f"{name}/out0": np.array([True, False, False])}
+
+
+def test_the_judge_recovers_what_pytorch_compares_and_torch_mlir_does_not() -> None:
+    found = e2e.judge_one("cmp", _entry(), ISSUE_MODULE, _refs("cmp"))
+    assert found["as_lowered"] == "output 0[0]: False, PyTorch has True"  # torch-mlir compares in f64
+    assert found["recovered"] is None  # the pass compares in f32, as PyTorch
+    assert (found["removed"], found["weak"], found["decided_compares"]) == (1, 0, 1)
+    assert len(found["remarks"]) == 1 and "broadcast of a 0-d tensor" in found["remarks"][0]
+
+
+def test_without_compare_pairs_the_judge_leaves_torch_mlirs_compare() -> None:
+    """A program that converts dtypes itself gives no compare pairs: the convert to f64 stays (its oracle
+    is f32), and the module is judged as torch-mlir wrote it."""
+    found = e2e.judge_one("cmp", _entry(explicit_conversions=True), ISSUE_MODULE, _refs("cmp"))
+    assert found["removed"] == 0 and found["recovered"] == found["as_lowered"] is not None
+
+
+def test_the_summary_counts_sites_against_a_0d_value() -> None:
+    manifest = {"tests": 3, "not_imported": {"conv.py": "ModuleNotFoundError: No module named 'torchvision'"},
+                "skipped": {"T3": "torch-mlir: failed"},
+                "programs": {"T1": _entry(), "T2": _entry(sites=[
+                    {"op": "gt", "kinds": ["nd", "py"], "dtypes": ["float32", "float64"], "promoted": "float32"},
+                    {"op": "add", "kinds": ["nd", "py"], "dtypes": ["int64", "int64"], "promoted": "int64"},
+                    {"op": "where", "kinds": ["nd", "0d"], "dtypes": ["float32", "float32"], "promoted": "float32"}])}}
+    results = {"T1": {"as_lowered": "output 0[0]: False, PyTorch has True", "recovered": None, "removed": 1,
+                      "weak": 0, "decided_compares": 1, "remarks": ["r"]},
+               "T2": {"as_lowered": None, "recovered": None, "removed": 0, "weak": 1, "decided_compares": 0,
+                      "remarks": []}}
+    summary = e2e.summarize(manifest, results)
+    assert summary["comparison_sites_against_0d"] == {
+        "total": 2, "zero_d_tensor": 1, "python_scalar": 1, "mixed": 2, "mixed_decided": 2, "agree_recovered": 2,
+        "agree_as_lowered": 1, "mixed_agree_recovered": 2, "mixed_agree_as_lowered": 1}
+    assert list(summary["disagreeing"]) == ["T1"]
+    lines = list(e2e.report(summary))
+    assert lines[1].startswith("comparison sites against a 0-d value: 2 (1 with a 0-d tensor, 1 with a Python scalar)")
+    assert "recovered by implicit-cast --policy torch: 2/2" in lines[2]
+    assert "as torch-mlir lowered them: 1/2" in lines[3]
+
+
+def test_disagreement_names_the_first_element_that_differs() -> None:
+    f = np.float32
+    assert e2e.disagreement([np.array([1.0, 2.0], f)], [np.array([1.0, 2.0], f)]) is None
+    assert e2e.disagreement([np.array([1.0, 2.5], f)], [np.array([1.0, 2.0], f)]) == "output 0[1]: 2.5, PyTorch has 2.0"
+    assert e2e.disagreement([np.array([1, 2])], [np.array([1.0, 2.0], f)]) == "output 0: int64[2], PyTorch has float32[2]"
+    assert e2e.disagreement([], [np.array(1.0)]) == "0 outputs, PyTorch has 1"
+
+
+def test_a_directory_without_the_suite_is_refused_saying_what_to_pass(tmp_path: Path, capsys) -> None:
+    assert e2e.main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "has no projects/pt1/python/torch_mlir_e2e_test/test_suite" in err and "git archive" in err
+
+
+CHECKOUT = os.environ.get("LATTICECAST_TORCH_MLIR_CHECKOUT")
+
+
+@pytest.mark.skipif(not CHECKOUT, reason="set LATTICECAST_TORCH_MLIR_CHECKOUT to a llvm/torch-mlir checkout")
+def test_every_comparison_against_a_0d_value_in_the_suite_is_pytorchs(tmp_path: Path) -> None:
+    python = library_python("torch_mlir", "LATTICECAST_TORCH_PYTHON")
+    out = tmp_path / "results.json"
+    assert e2e.main([str(CHECKOUT), "--torch-python", python, "--ops", "comparisons", "--out", str(out)]) == 0
+    summary = json.loads(out.read_text())["summary"]
+    sites = summary["comparison_sites_against_0d"]
+    assert sites["total"] > 0 and sites["mixed"] > 0
+    assert sites["agree_recovered"] == sites["total"], summary["disagreeing"]
