@@ -182,7 +182,8 @@ def _recover(name: str) -> tuple[ir.Module, ir.Module, int, int, list[Any]]:
     stripped = parse_module(text_of(name), lenient=True)
     oracle = {DType.parse(d) for d in entry["oracle"]}
     pairs = [] if entry.get("explicit_conversions") else [[DType.parse(d) for d in p] for p in entry["compare_pairs"]]
-    removed, marked = strip_promotion_converts(stripped, oracle, pairs)
+    removed, marked = strip_promotion_converts(stripped, oracle, pairs,
+                                               zero_d_compares=not entry.get("explicit_conversions"))
     passes = run_pipeline(stripped, "builtin.module(implicit-cast{policy=torch})")
     stripped.operation.verify()
     return original, stripped, removed, marked, [d for p in passes for d in p.diagnostics]

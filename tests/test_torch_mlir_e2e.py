@@ -50,37 +50,62 @@ def test_the_judge_recovers_what_pytorch_compares_and_torch_mlir_does_not() -> N
     found = e2e.judge_one("cmp", _entry(), ISSUE_MODULE, _refs("cmp"))
     assert found["as_lowered"] == "output 0[0]: False, PyTorch has True"  # torch-mlir compares in f64
     assert found["recovered"] is None  # the pass compares in f32, as PyTorch
-    assert (found["removed"], found["weak"], found["decided_compares"]) == (1, 0, 1)
+    assert found["sites"] == [{"kind": "tensor", "dtypes": ["float64", "float32"], "mixed": True, "to_decide": True}]
+    assert (found["removed"], found["weak"]) == (1, 0)
     assert len(found["remarks"]) == 1 and "broadcast of a 0-d tensor" in found["remarks"][0]
 
 
+def test_a_decomposition_s_constant_is_found_in_the_ir() -> None:
+    """A comparison with a scalar that torch-mlir made a constant (a decomposition's bound), which eager
+    does not record: the site is found in the IR, its convert removed, the constant made weak."""
+    text = """module {
+  func.func @main(%arg0: tensor<3xf32>) -> tensor<3xi1> {
+    %cst = stablehlo.constant dense<1.000000e-01> : tensor<f64>
+    %0 = stablehlo.convert %cst : (tensor<f64>) -> tensor<f32>
+    %1 = stablehlo.broadcast_in_dim %0, dims = [] : (tensor<f32>) -> tensor<3xf32>
+    %2 = stablehlo.compare GT, %arg0, %1, FLOAT : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+    return %2 : tensor<3xi1>
+  }
+}
+"""
+    refs = {"d/in0": np.array([0.1, 0.5, 0.05], np.float32), "d/out0": np.array([False, True, False])}
+    entry = _entry(inputs=["float32"], oracle=[], compare_pairs=[], sites=[])
+    found = e2e.judge_one("d", entry, text, refs)
+    assert found["sites"] == [{"kind": "constant", "dtypes": ["float64", "float32"], "mixed": True, "to_decide": True}]
+    assert (found["removed"], found["weak"], found["recovered"], found["as_lowered"]) == (1, 1, None, None)
+
+
 def test_without_compare_pairs_the_judge_leaves_torch_mlirs_compare() -> None:
-    """A program that converts dtypes itself gives no compare pairs: the convert to f64 stays (its oracle
-    is f32), and the module is judged as torch-mlir wrote it."""
+    """A program that converts dtypes itself: the IR does not tell its converts from torch-mlir's, so only
+    the oracle's go; the convert to f64 stays (the oracle is f32), and the module is judged as torch-mlir
+    wrote it."""
     found = e2e.judge_one("cmp", _entry(explicit_conversions=True), ISSUE_MODULE, _refs("cmp"))
     assert found["removed"] == 0 and found["recovered"] == found["as_lowered"] is not None
+    assert found["sites"][0]["to_decide"] is False
 
 
 def test_the_summary_counts_sites_against_a_0d_value() -> None:
-    manifest = {"tests": 3, "not_imported": {"conv.py": "ModuleNotFoundError: No module named 'torchvision'"},
-                "skipped": {"T3": "torch-mlir: failed"},
-                "programs": {"T1": _entry(), "T2": _entry(sites=[
-                    {"op": "gt", "kinds": ["nd", "py"], "dtypes": ["float32", "float64"], "promoted": "float32"},
-                    {"op": "add", "kinds": ["nd", "py"], "dtypes": ["int64", "int64"], "promoted": "int64"},
-                    {"op": "where", "kinds": ["nd", "0d"], "dtypes": ["float32", "float32"], "promoted": "float32"}])}}
+    manifest = {"tests": 3, "select": "all",
+                "not_imported": {"conv.py": "ModuleNotFoundError: No module named 'torchvision'"},
+                "skipped": {"T3": "torch-mlir: failed"}, "programs": {"T1": _entry(), "T2": _entry()}}
+    site = {"kind": "tensor", "dtypes": ["float64", "float32"], "mixed": True, "to_decide": True}
     results = {"T1": {"as_lowered": "output 0[0]: False, PyTorch has True", "recovered": None, "removed": 1,
-                      "weak": 0, "decided_compares": 1, "remarks": ["r"]},
-               "T2": {"as_lowered": None, "recovered": None, "removed": 0, "weak": 1, "decided_compares": 0,
-                      "remarks": []}}
+                      "weak": 0, "remarks": ["r"], "sites": [site]},
+               "T2": {"as_lowered": None, "recovered": None, "removed": 0, "weak": 1, "remarks": [],
+                      "sites": [{"kind": "constant", "dtypes": ["int64", "int64"], "mixed": False,
+                                 "to_decide": False}]}}
     summary = e2e.summarize(manifest, results)
     assert summary["comparison_sites_against_0d"] == {
-        "total": 2, "zero_d_tensor": 1, "python_scalar": 1, "mixed": 2, "mixed_decided": 2, "agree_recovered": 2,
-        "agree_as_lowered": 1, "mixed_agree_recovered": 2, "mixed_agree_as_lowered": 1}
-    assert list(summary["disagreeing"]) == ["T1"]
+        "total": 2, "constant": 1, "tensor": 1, "mixed": 1, "decided": 1, "agree_recovered": 2,
+        "agree_as_lowered": 1, "mixed_agree_recovered": 1, "mixed_agree_as_lowered": 0}
+    assert list(summary["disagreeing"]) == ["T1"] and summary["modules_with_sites"] == 2
     lines = list(e2e.report(summary))
-    assert lines[1].startswith("comparison sites against a 0-d value: 2 (1 with a 0-d tensor, 1 with a Python scalar)")
+    assert lines[1].startswith("comparison sites against a 0-d value in torch-mlir's StableHLO: 2 in 2 modules "
+                               "(1 against a constant or Python scalar, 1 against a 0-d tensor); 1 of another dtype; "
+                               "1 decided by implicit-cast")
     assert "recovered by implicit-cast --policy torch: 2/2" in lines[2]
     assert "as torch-mlir lowered them: 1/2" in lines[3]
+    assert "  left out: T3: torch-mlir: failed" in lines
 
 
 def test_disagreement_names_the_first_element_that_differs() -> None:
@@ -104,7 +129,7 @@ CHECKOUT = os.environ.get("LATTICECAST_TORCH_MLIR_CHECKOUT")
 def test_every_comparison_against_a_0d_value_in_the_suite_is_pytorchs(tmp_path: Path) -> None:
     python = library_python("torch_mlir", "LATTICECAST_TORCH_PYTHON")
     out = tmp_path / "results.json"
-    assert e2e.main([str(CHECKOUT), "--torch-python", python, "--ops", "comparisons", "--out", str(out)]) == 0
+    assert e2e.main([str(CHECKOUT), "--torch-python", python, "--out", str(out)]) == 0
     summary = json.loads(out.read_text())["summary"]
     sites = summary["comparison_sites_against_0d"]
     assert sites["total"] > 0 and sites["mixed"] > 0

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Run the comparison programs of torch-mlir's own e2e suite through ``implicit-cast --policy torch``.
+"""Run torch-mlir's own e2e suite through ``implicit-cast --policy torch``: comparisons against a 0-d value.
 
 Usage::
 
-    python tools/torch_mlir_e2e.py CHECKOUT [--torch-python PY] [--ops comparisons|similar|all]
+    python tools/torch_mlir_e2e.py CHECKOUT [--torch-python PY] [--select all|eager]
                                    [-k SUBSTRING ...] [--keep DIR] [--out results.json]
 
 ``CHECKOUT`` is a directory holding ``projects/pt1/python/torch_mlir_e2e_test`` (a work tree of
@@ -16,26 +16,30 @@ Two steps, in two interpreters:
 1. **export** runs under ``--torch-python`` (torch 2.13 and torch-mlir; default
    ``$LATTICECAST_TORCH_PYTHON``, else ``/work/venv-torch/bin/python``) as
    ``PY tools/torch_mlir_e2e.py export CHECKOUT DIR``. It imports every module of the suite's
-   ``test_suite`` with the suite's ``register_test_case``, ``TestUtils`` and ``framework`` replaced by
-   this tool's (the suite's own ``framework`` needs ``multiprocess`` and its package ``__init__`` a
-   built ``torch_mlir._version``; nothing else of the suite is replaced). Each test's invoker is
-   called with a :class:`ProbeUtils` whose ``rand`` gives values that tell float32 from float64 (0.1,
-   1/3, 2**24 + 1, and the float literals of the test's ``forward``), and its first ``forward`` call
-   is recorded. PyTorch eager runs that call under ``tools/torch_mlir_corpus.py``'s ``Oracle``, which
-   records every comparison (and ``where``, ``clamp``, ``maximum``, ``minimum``, and with ``--ops all``
-   every binary op) that meets a 0-d tensor or a Python scalar: the *sites*. A test with a site of the
-   ops asked for is lowered with ``torch_mlir.fx.export_and_import(..., output_type="stablehlo")``
-   and written with its inputs, eager's outputs and the oracle, as the corpus is.
-2. **judge** runs here, with latticecast. Each module runs twice through ``latticecast.compile``
-   and is compared with eager: as torch-mlir wrote it (torch-mlir's own answer), and *recovered*:
-   the converts PyTorch's promotion made removed (``tools/torch_mlir_promotions.py``) and put back
-   by ``implicit-cast{policy=torch}``, so that the pass decides every promotion, each comparison
-   against a 0-d value included.
+   ``test_suite`` with the suite's ``register_test_case`` and ``TestUtils`` replaced by this tool's
+   (the suite's own ``framework`` needs ``multiprocess`` and its package ``__init__`` a built
+   ``torch_mlir._version``; nothing else of the suite is replaced). Each test's invoker is called with a
+   :class:`ProbeUtils` whose ``rand`` gives values that tell float32 from float64 (0.1, 1/3,
+   2**24 + 1, and the numeric literals of the test's ``forward``), within the test's timeout, and its
+   first ``forward`` call is recorded. PyTorch eager runs that call under
+   ``tools/torch_mlir_corpus.py``'s ``Oracle`` (the promotions it makes, and the comparisons,
+   ``where``, ``clamp``, ``maximum`` and ``minimum`` that meet a 0-d value or a Python scalar). Every
+   test (``--select all``), or only those with such an eager site (``--select eager``, faster), is
+   lowered with ``torch_mlir.fx.export_and_import(..., output_type="stablehlo")`` and written with its
+   inputs, eager's outputs and the oracle, as the corpus is.
+2. **judge** runs here, with latticecast. The comparisons against a 0-d value are found in torch-mlir's
+   StableHLO (``torch_mlir_promotions.zero_d_compare_sites``: a ``compare`` one of whose operands comes
+   from a rank-0 value or a one-element constant; the decompositions' comparisons with an op's scalar
+   arguments included, which eager does not show). Each module runs twice through
+   ``latticecast.compile`` and is compared with eager: as torch-mlir wrote it (torch-mlir's own
+   answer), and *recovered*: the converts PyTorch's promotion made, and those that make a comparison
+   against a 0-d value agree, removed (``tools/torch_mlir_promotions.py``) and put back by
+   ``implicit-cast{policy=torch}``, so that the pass decides each of those comparisons.
 
-Printed, and written to ``--out``: the tests, the ones exported (and why the others are not), and
-for the comparison sites against a 0-d value (0-d tensor or Python scalar): how many there are, how
-many meet a value of another dtype, how many the pass decided, and how many agree with PyTorch
-eager, recovered and as torch-mlir wrote them; then every module that disagrees, with the reason.
+Printed, and written to ``--out``: the tests, the ones lowered (and why the others are not); the
+comparison sites against a 0-d value, how many meet another dtype, how many the pass decided, and how
+many agree with PyTorch eager, recovered and as torch-mlir wrote them (a site agrees when its module's
+outputs are eager's); then every module that disagrees, with the first element that differs.
 """
 
 from __future__ import annotations
@@ -263,17 +267,16 @@ def _eager(module: Any, args: tuple[Any, ...]) -> tuple[Any, Any]:
     return outputs, oracle
 
 
-def export(checkout: Path, out: Path, ops: str, patterns: list[str]) -> int:
+def export(checkout: Path, out: Path, select: str, patterns: list[str]) -> int:
     """Step 1 (under torch): write ``out/NAME.mlir``, ``out/reference.npz`` and ``out/manifest.json``."""
     import numpy as np
     import torch
     from torch_mlir import fx
     from torch_mlir_corpus import _to_numpy
 
-    wanted = COMPARISONS if ops == "comparisons" else SIMILAR if ops == "similar" else None
     tests, not_imported = load_suite(checkout)
     out.mkdir(parents=True, exist_ok=True)
-    manifest: dict[str, Any] = {"torch": torch.__version__, "checkout": str(checkout), "ops": ops,
+    manifest: dict[str, Any] = {"torch": torch.__version__, "checkout": str(checkout), "select": select,
                                 "tests": len(tests), "not_imported": not_imported, "programs": {}, "skipped": {}}
     arrays: dict[str, Any] = {}
     faulthandler.register(signal.SIGUSR1)  # kill -USR1 PID prints where a test hangs
@@ -300,9 +303,9 @@ def export(checkout: Path, out: Path, ops: str, patterns: list[str]) -> int:
         except Exception as e:  # noqa: BLE001 - reported, and the test left out
             skipped[test.name] = f"eager: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
             continue
-        sites = [s for s in oracle.sites if wanted is None or s["op"] in wanted]
-        if not sites:
-            continue  # no site of the ops asked for: not one of the programs this tool is about
+        sites = oracle.sites
+        if select == "eager" and not any(s["op"] in SIMILAR for s in sites):
+            continue  # no comparison, where, clamp, maximum or minimum meets a 0-d value in eager
         outputs = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
         if not all(isinstance(a, torch.Tensor) for a in (*args, *outputs)):
             skipped[test.name] = "an input or output is not a tensor"
@@ -380,38 +383,24 @@ def _run(module: Any, inputs: list[Any], expected: list[Any]) -> str | None:
         return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
 
 
-def _mixed_compares(module: Any) -> int:
-    """The ``stablehlo.compare`` ops whose operands' element types differ (what the pass will decide)."""
-    from jaxlib.mlir import ir
-
-    count = 0
-
-    def visit(op: Any) -> Any:
-        nonlocal count
-        if op.name == "stablehlo.compare" and len(op.operands) == 2:
-            a, b = (ir.ShapedType(v.type).element_type for v in op.operands)
-            count += a != b
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return count
-
-
 def judge_one(name: str, entry: dict[str, Any], text: str, refs: Any) -> dict[str, Any]:
-    """The two runs of one exported module, and what the pass did."""
+    """The two runs of one exported module, its comparisons against a 0-d value, and what the pass did."""
     from latticecast import DType
     from latticecast.dialect_utils.parsing import parse_module
     from latticecast.passes import run_pipeline
-    from torch_mlir_promotions import strip_promotion_converts
+    from torch_mlir_promotions import strip_promotion_converts, zero_d_compare_sites
 
     inputs = _arrays(refs, name, "in", entry["inputs"])
     expected = _arrays(refs, name, "out", entry["outputs"])
     found: dict[str, Any] = {"as_lowered": _run(text, inputs, expected)}
     module = parse_module(text, lenient=True)
+    found["sites"] = zero_d_compare_sites(module)
     oracle = {DType.parse(d) for d in entry["oracle"]}
-    pairs = [] if entry["explicit_conversions"] else [[DType.parse(d) for d in p] for p in entry["compare_pairs"]]
-    found["removed"], found["weak"] = strip_promotion_converts(module, oracle, pairs)
-    found["decided_compares"] = _mixed_compares(module)
+    own = entry["explicit_conversions"]  # the program converts dtypes itself: only the oracle's converts go
+    pairs = [] if own else [[DType.parse(d) for d in p] for p in entry["compare_pairs"]]
+    found["removed"], found["weak"] = strip_promotion_converts(module, oracle, pairs, zero_d_compares=not own)
+    for site, stripped in zip(found["sites"], zero_d_compare_sites(module)):
+        site["to_decide"] = stripped["to_decide"]
     try:
         passes = run_pipeline(module, "builtin.module(implicit-cast{policy=torch})")
     except Exception as e:  # noqa: BLE001 - the pass refused: its diagnostics say why
@@ -423,37 +412,34 @@ def judge_one(name: str, entry: dict[str, Any], text: str, refs: Any) -> dict[st
     return found
 
 
-def _against_zero_d(site: dict[str, Any]) -> bool:
-    return site["op"] in COMPARISONS and "nd" in site["kinds"] and ("0d" in site["kinds"] or "py" in site["kinds"])
-
-
 def summarize(manifest: dict[str, Any], results: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The counts the tool prints: tests, exports, comparison sites against a 0-d value and agreement."""
-    sites: dict[str, int] = {"total": 0, "zero_d_tensor": 0, "python_scalar": 0, "mixed": 0, "mixed_decided": 0,
-                             "agree_recovered": 0, "agree_as_lowered": 0, "mixed_agree_recovered": 0,
-                             "mixed_agree_as_lowered": 0}
+    keys = ("total", "constant", "tensor", "mixed", "decided", "agree_recovered", "agree_as_lowered",
+            "mixed_agree_recovered", "mixed_agree_as_lowered")
+    sites = dict.fromkeys(keys, 0)
+    modules_with_sites = 0
     disagreeing: dict[str, dict[str, Any]] = {}
-    for name, entry in manifest["programs"].items():
-        found = results[name]
-        for site in entry["sites"]:
-            if not _against_zero_d(site):
-                continue
-            mixed = len(set(site["dtypes"])) > 1
+    for name, found in results.items():
+        modules_with_sites += bool(found["sites"])
+        for site in found["sites"]:
+            mixed = site["mixed"]
             sites["total"] += 1
-            sites["zero_d_tensor" if "0d" in site["kinds"] else "python_scalar"] += 1
+            sites[site["kind"]] += 1
             sites["mixed"] += mixed
-            sites["mixed_decided"] += mixed and (found["removed"] > 0 or found["weak"] > 0)
+            sites["decided"] += site["to_decide"]
             sites["agree_recovered"] += found["recovered"] is None
             sites["agree_as_lowered"] += found["as_lowered"] is None
             sites["mixed_agree_recovered"] += mixed and found["recovered"] is None
             sites["mixed_agree_as_lowered"] += mixed and found["as_lowered"] is None
         if found["recovered"] is not None or found["as_lowered"] is not None:
-            disagreeing[name] = {"file": entry["file"], "recovered": found["recovered"],
-                                 "as_lowered": found["as_lowered"], "remarks": len(found["remarks"]),
-                                 "sites": [f"{s['op']}({', '.join(k + ':' + d for k, d in zip(s['kinds'], s['dtypes']))})"
-                                           f" -> {s['promoted']}" for s in entry["sites"]]}
-    return {"tests": manifest["tests"], "not_imported": manifest["not_imported"],
+            entry = manifest["programs"][name]
+            disagreeing[name] = {
+                "file": entry["file"], "recovered": found["recovered"], "as_lowered": found["as_lowered"],
+                "remarks": len(found["remarks"]),
+                "sites": [f"{s['kind']} {s['dtypes'][0]} against {s['dtypes'][1]}" for s in found["sites"]]}
+    return {"tests": manifest["tests"], "not_imported": manifest["not_imported"], "select": manifest["select"],
             "exported": len(manifest["programs"]), "skipped": manifest["skipped"],
+            "modules_with_sites": modules_with_sites,
             "modules_agree_recovered": sum(r["recovered"] is None for r in results.values()),
             "modules_agree_as_lowered": sum(r["as_lowered"] is None for r in results.values()),
             "remarks": sum(len(r["remarks"]) for r in results.values()),
@@ -472,22 +458,27 @@ def judge(directory: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
 
 def report(summary: dict[str, Any]) -> Iterator[str]:
     s = summary["comparison_sites_against_0d"]
+    chosen = "every test" if summary["select"] == "all" else "the tests whose eager run meets a 0-d value"
     yield (f"{summary['tests']} tests registered ({len(summary['not_imported'])} test modules not imported); "
-           f"{summary['exported']} exported with a site of the ops asked for, {len(summary['skipped'])} left out")
-    yield (f"comparison sites against a 0-d value: {s['total']} ({s['zero_d_tensor']} with a 0-d tensor, "
-           f"{s['python_scalar']} with a Python scalar); {s['mixed']} meet another dtype, {s['mixed_decided']} of "
-           f"them decided by the pass")
+           f"{summary['exported']} of {chosen} lowered by torch-mlir and run, {len(summary['skipped'])} left out")
+    yield (f"comparison sites against a 0-d value in torch-mlir's StableHLO: {s['total']} in "
+           f"{summary['modules_with_sites']} modules ({s['constant']} against a constant or Python scalar, "
+           f"{s['tensor']} against a 0-d tensor); {s['mixed']} of another dtype; {s['decided']} decided by "
+           f"implicit-cast (their operands' dtypes differ once the promotion converts are removed)")
     yield (f"  agree with PyTorch eager, recovered by implicit-cast --policy torch: {s['agree_recovered']}/{s['total']}"
-           f" (another dtype: {s['mixed_agree_recovered']}/{s['mixed']})")
+           f" (of another dtype: {s['mixed_agree_recovered']}/{s['mixed']})")
     yield (f"  agree with PyTorch eager, as torch-mlir lowered them: {s['agree_as_lowered']}/{s['total']}"
-           f" (another dtype: {s['mixed_agree_as_lowered']}/{s['mixed']})")
+           f" (of another dtype: {s['mixed_agree_as_lowered']}/{s['mixed']})")
     yield (f"modules agreeing: recovered {summary['modules_agree_recovered']}/{summary['exported']}, as lowered "
            f"{summary['modules_agree_as_lowered']}/{summary['exported']}; remarks of the pass: {summary['remarks']}")
     for name, d in sorted(summary["disagreeing"].items()):
         yield f"  {name} ({d['file']}): recovered: {d['recovered'] or 'agrees'}; as lowered: {d['as_lowered'] or 'agrees'}"
-        yield f"      sites: {'; '.join(d['sites'])}"
+        if d["sites"]:
+            yield f"      comparisons against a 0-d value: {'; '.join(d['sites'])}"
     for name, why in sorted(summary["not_imported"].items()):
         yield f"  not imported: {name}: {why}"
+    for name, why in sorted(summary["skipped"].items()):
+        yield f"  left out: {name}: {why}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -497,18 +488,19 @@ def main(argv: list[str] | None = None) -> int:
         p = argparse.ArgumentParser(prog="torch_mlir_e2e.py export")
         p.add_argument("checkout", type=Path)
         p.add_argument("out", type=Path)
-        p.add_argument("--ops", default="similar")
+        p.add_argument("--select", default="all")
         p.add_argument("-k", dest="patterns", action="append", default=[])
         a = p.parse_args(argv[1:])
-        return export(a.checkout, a.out, a.ops, a.patterns)
+        return export(a.checkout, a.out, a.select, a.patterns)
     p = argparse.ArgumentParser(prog="torch_mlir_e2e.py", description=__doc__.split("\n\n")[0])
     p.add_argument("checkout", type=Path, help="a llvm/torch-mlir checkout (or git archive of projects/pt1/python)")
     p.add_argument("--torch-python", default=os.environ.get("LATTICECAST_TORCH_PYTHON", TORCH_PYTHON),
                    help="the interpreter with torch 2.13 and torch-mlir (default: $LATTICECAST_TORCH_PYTHON, "
                         f"else {TORCH_PYTHON})")
-    p.add_argument("--ops", choices=("comparisons", "similar", "all"), default="similar",
-                   help="the programs exported: a comparison against a 0-d value or Python scalar; also where, "
-                        "clamp, maximum, minimum (default); also every binary op")
+    p.add_argument("--select", choices=("all", "eager"), default="all",
+                   help="the tests lowered: every test (default; its comparisons against a 0-d value are found in "
+                        "torch-mlir's IR, decompositions' included), or only those whose eager run compares (or "
+                        "where/clamp/maximum/minimum) against a 0-d value or Python scalar (faster)")
     p.add_argument("-k", dest="patterns", action="append", default=[],
                    help="only the tests whose name or file contains this (repeatable)")
     p.add_argument("--keep", type=Path, help="export into this directory and keep it")
@@ -523,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
         directory = a.keep or Path(tmp)
         start = time.monotonic()
         cmd = [a.torch_python, str(Path(__file__).resolve()), "export", str(a.checkout), str(directory),
-               "--ops", a.ops, *(x for k in a.patterns for x in ("-k", k))]
+               "--select", a.select, *(x for k in a.patterns for x in ("-k", k))]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True)
         except OSError as e:

@@ -18,10 +18,13 @@ convert is removed when its every use is a promoted operand (through ``reshape``
   (``compare_pairs``, the other operand seen through data movement and converts): torch-mlir
   compares a dimensioned tensor and a 0-d one of another dtype in the wider of the two, where
   PyTorch compares in the dimensioned tensor's, so the convert torch-mlir wrote converts to a dtype
-  PyTorch never used.
+  PyTorch never used; or
+- (``zero_d_compares``) it feeds comparisons of a 0-d value with a dimensioned one only
+  (:func:`zero_d_compare_sites`), on either side: torch-mlir's decompositions compare with an op's
+  scalar arguments too (``hardtanh``'s bounds), which eager does not show.
 
-A program that converts dtypes itself (``x.to(...)``) should be given no ``compare_pairs``: the IR
-does not tell its converts from torch-mlir's.
+A program that converts dtypes itself (``x.to(...)``) should be given neither ``compare_pairs`` nor
+``zero_d_compares``: the IR does not tell its converts from torch-mlir's.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from latticecast import DType
 from latticecast.dialect_utils.types import type_cache
 from latticecast.op_rules import CONSTANT_LIKE, STABLEHLO, WEAK_ATTR
 
-__all__ = ["strip_promotion_converts", "MOVES"]
+__all__ = ["strip_promotion_converts", "zero_d_compare_sites", "MOVES"]
 
 MOVES = frozenset({"stablehlo.reshape", "stablehlo.broadcast_in_dim"})
 """The data movement torch-mlir puts between a value and the op that promotes it."""
@@ -116,6 +119,53 @@ def _narrows(source: DType, target: DType) -> bool:
     return source.is_inexact == target.is_inexact and target.bitwidth < source.bitwidth
 
 
+def _source(value: ir.Value) -> tuple[ir.Value, bool]:
+    """Where ``value`` comes from, seen back through data movement and converts, and whether that is a 0-d
+    value: a rank-0 tensor, or a one-element constant (a Python scalar, ``tensor<1xf64>`` reshaped)."""
+    source = _through_moves(value, converts=True)
+    if ir.RankedTensorType(source.type).rank == 0:
+        return source, True
+    constant = _constant(source)
+    return source, constant is not None and _elements(constant) == 1
+
+
+def zero_d_compare_sites(module: ir.Module) -> list[dict[str, Any]]:
+    """The comparisons against a 0-d value in ``module``: each ``stablehlo.compare`` with a dimensioned
+    result one of whose operands comes (through data movement and converts) from a 0-d value and the
+    other not. Each site: ``kind`` (``constant``: a Python scalar or constant torch-mlir wrote;
+    ``tensor``: a 0-d tensor the program computes or takes), the source dtypes (the 0-d value's first),
+    whether they differ, and whether the operands' dtypes differ at the op (``to_decide``: what
+    ``implicit-cast`` decides)."""
+    tc = type_cache(module.context)
+    sites: list[dict[str, Any]] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "stablehlo.compare" and len(op.operands) == 2 and \
+                ir.RankedTensorType(op.results[0].type).rank > 0:
+            (a, a_zero), (b, b_zero) = _source(op.operands[0]), _source(op.operands[1])
+            if a_zero != b_zero:
+                zero, other = (a, b) if a_zero else (b, a)
+                dtypes = [tc.tensor_info(zero.type)[0].name, tc.tensor_info(other.type)[0].name]
+                kind = "constant" if _constant(zero) is not None else "tensor"
+                at_op = [tc.tensor_info(v.type)[0] for v in op.operands]
+                sites.append({"kind": kind, "dtypes": dtypes, "mixed": dtypes[0] != dtypes[1],
+                              "to_decide": at_op[0] is not at_op[1]})
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return sites
+
+
+def _against_zero_d(uses: list[tuple[ir.Operation, int]]) -> bool:
+    """Every use is an operand of a comparison of a 0-d value with a dimensioned one."""
+    for op, number in uses:
+        if op.name != "stablehlo.compare" or len(op.operands) != 2:
+            return False
+        if _source(op.operands[number])[1] == _source(op.operands[1 - number])[1]:
+            return False
+    return True
+
+
 def _compared_as(uses: list[tuple[ir.Operation, int]], source: DType, pairs: "set[frozenset[DType]]",
                  tc: Any) -> bool:
     """Every use is a comparison operand, and PyTorch compared ``source`` with the other operand's dtype."""
@@ -129,13 +179,17 @@ def _compared_as(uses: list[tuple[ir.Operation, int]], source: DType, pairs: "se
 
 
 def strip_promotion_converts(module: ir.Module, oracle: Iterable[DType],
-                             compare_pairs: Iterable[Iterable[DType]] = ()) -> tuple[int, int]:
+                             compare_pairs: Iterable[Iterable[DType]] = (),
+                             zero_d_compares: bool = False) -> tuple[int, int]:
     """Remove the converts PyTorch's promotion made in ``module`` (see the module's docstring).
 
     Args:
         module: torch-mlir's StableHLO, changed in place.
         oracle: The dtypes PyTorch's promotion produced (``torch.result_type`` of the mixed ops).
         compare_pairs: The pairs of dtypes PyTorch compared (a Python float as float64, an int as int64).
+        zero_d_compares: Also remove every convert that only makes the operands of comparisons of a 0-d
+            value with a dimensioned one agree (:func:`zero_d_compare_sites`), on either side: the ones
+            torch-mlir's decompositions write too (``hardtanh``'s bounds), which eager does not show.
 
     Returns:
         (converts removed, constants marked weak).
@@ -158,7 +212,8 @@ def strip_promotion_converts(module: ir.Module, oracle: Iterable[DType],
             uses = _uses(op.results[0])
             if (uses is not None and (constant is None or _elements(constant) == 1)
                     and (_zero_d(op.operands[0]) or not _narrows(source, target))
-                    and (target in produced or _compared_as(uses, source, pairs, tc))):
+                    and (target in produced or _compared_as(uses, source, pairs, tc)
+                         or (zero_d_compares and _against_zero_d(uses)))):
                 converts.append(op)
         return ir.WalkResult.ADVANCE
 
