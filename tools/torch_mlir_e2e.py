@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import copy
 import faulthandler
 import importlib
 import inspect
@@ -268,9 +269,31 @@ def _eager(module: Any, args: tuple[Any, ...]) -> tuple[Any, Any]:
     from torch_mlir_corpus import Oracle
 
     oracle = Oracle()
+    torch.manual_seed(0)
     with torch.no_grad(), oracle:
-        outputs = module.forward(*_clone(args))
+        outputs = copy.deepcopy(module).forward(*_clone(args))
     return outputs, oracle
+
+
+def _draws_random_numbers(module: Any, args: tuple[Any, ...], outputs: Any) -> bool:
+    """Whether ``module(*args)`` gives other outputs under another seed (``rand``, ``dropout``,
+    ``bernoulli``): XLA's generator is not PyTorch's, so no run can match eager's numbers."""
+    import torch
+
+    torch.manual_seed(1)
+    with torch.no_grad():
+        again = copy.deepcopy(module).forward(*_clone(args))
+    first = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
+    second = again if isinstance(again, (tuple, list)) else (again,)
+
+    def same(a: Any, b: Any) -> bool:
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or a.shape != b.shape:
+            return True  # not tensors of one shape: nothing to tell
+        if torch.equal(a, b):
+            return True
+        return bool((a.is_floating_point() or a.is_complex()) and torch.allclose(a, b, rtol=0, atol=0, equal_nan=True))
+
+    return not all(same(a, b) for a, b in zip(first, second))
 
 
 def export(checkout: Path, out: Path, select: str, patterns: list[str]) -> int:
@@ -324,7 +347,12 @@ def export(checkout: Path, out: Path, select: str, patterns: list[str]) -> int:
             skipped[test.name] = f"torch-mlir: {type(e).__name__}: {first[:300]}"
             continue
         (out / f"{test.name}.mlir").write_text(text)
-        entry: dict[str, Any] = {"file": test.file, "probe_values": probe, "inputs": [], "outputs": [],
+        try:
+            with deadline(test.timeout):
+                random = _draws_random_numbers(module, args, outputs)
+        except Exception:  # noqa: BLE001 - the second run failed: not judged as random
+            random = False
+        entry: dict[str, Any] = {"file": test.file, "probe_values": probe, "random": random, "inputs": [], "outputs": [],
                                  "oracle": sorted(oracle.types),
                                  "compare_pairs": sorted(list(p) for p in oracle.compare_pairs),
                                  "explicit_conversions": oracle.explicit_conversions, "sites": sites}
@@ -380,75 +408,146 @@ def disagreement(got: list[Any], expected: list[Any]) -> str | None:
     return None
 
 
-def _run(module: Any, inputs: list[Any], expected: list[Any]) -> str | None:
+def _run(module: Any, inputs: list[Any], expected: list[Any]) -> tuple[str | None, list[Any] | None]:
+    """``None`` when ``module`` computes eager's outputs, else what differs; and the outputs (``None`` when it
+    does not run). torch-mlir returns the inputs a program mutates before its outputs (torch.export's
+    signature): the last outputs are compared."""
     import latticecast as lc
 
     try:
-        return disagreement(lc.compile(module)(*inputs), expected)
+        got = list(lc.compile(module)(*inputs))
     except Exception as e:  # noqa: BLE001 - a module XLA refuses is a disagreement, with its reason
-        return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}", None
+    if len(got) > len(expected):
+        got = got[len(got) - len(expected):]
+    return disagreement(got, expected), got
 
 
-def judge_one(name: str, entry: dict[str, Any], text: str, refs: Any) -> dict[str, Any]:
-    """The two runs of one exported module, its comparisons against a 0-d value, and what the pass did."""
+def _same_outputs(a: list[Any] | None, b: list[Any] | None) -> bool:
+    import numpy as np
+
+    if a is None or b is None or len(a) != len(b):
+        return False
+    return all(np.asarray(x).dtype == np.asarray(y).dtype and np.array_equal(
+        x, y, equal_nan=np.asarray(x).dtype.kind in "fc") for x, y in zip(a, b))
+
+
+def _recover(text: str, entry: dict[str, Any], mark_weak: bool) -> tuple[Any, dict[str, Any]]:
+    """torch-mlir's module with its promotion converts removed and put back by ``implicit-cast{policy=torch}``
+    (``None`` and the pass's error if it refuses), and what that did."""
     from latticecast import DType
     from latticecast.dialect_utils.parsing import parse_module
     from latticecast.passes import run_pipeline
     from torch_mlir_promotions import strip_promotion_converts, zero_d_compare_sites
 
-    inputs = _arrays(refs, name, "in", entry["inputs"])
-    expected = _arrays(refs, name, "out", entry["outputs"])
-    found: dict[str, Any] = {"as_lowered": _run(text, inputs, expected)}
     module = parse_module(text, lenient=True)
-    found["sites"] = zero_d_compare_sites(module)
     oracle = {DType.parse(d) for d in entry["oracle"]}
     own = entry["explicit_conversions"]  # the program converts dtypes itself: only the oracle's converts go
     pairs = [] if own else [[DType.parse(d) for d in p] for p in entry["compare_pairs"]]
-    found["removed"], found["weak"] = strip_promotion_converts(module, oracle, pairs, zero_d_compares=not own)
-    for site, stripped in zip(found["sites"], zero_d_compare_sites(module)):
-        site["to_decide"] = stripped["to_decide"]
+    done: dict[str, Any] = {}
+    done["removed"], done["weak"] = strip_promotion_converts(module, oracle, pairs, zero_d_compares=not own,
+                                                             mark_weak=mark_weak)
+    done["to_decide"] = [s["to_decide"] for s in zero_d_compare_sites(module)]
     try:
         passes = run_pipeline(module, "builtin.module(implicit-cast{policy=torch})")
     except Exception as e:  # noqa: BLE001 - the pass refused: its diagnostics say why
-        found["recovered"] = "implicit-cast: " + " ".join(str(e).split())[:400]
-        found["remarks"] = []
-        return found
-    found["remarks"] = [d.message for p in passes for d in p.diagnostics if d.severity == "remark"]
-    found["recovered"] = _run(module, inputs, expected)
+        done["error"] = "implicit-cast: " + " ".join(str(e).split())[:400]
+        done["remarks"] = []
+        return None, done
+    done["remarks"] = [d.message for p in passes for d in p.diagnostics if d.severity == "remark"]
+    return module, done
+
+
+def judge_one(name: str, entry: dict[str, Any], text: str, refs: Any) -> dict[str, Any]:
+    """The runs of one exported module, its comparisons against a 0-d value, and what the pass did.
+
+    ``as_lowered``: torch-mlir's module. ``recovered``: its promotion converts removed and put back by the
+    pass, the Python scalars they converted marked weak. ``recovered_0d``: the same with those constants
+    left strong, so that every broadcast 0-d value is read by the 0-d rule alone (run only where it
+    differs). Each is ``None`` when it computes eager's outputs, else what differs; a module that prints as
+    torch-mlir's runs once. ``*_as_torch_mlir``: whether that run's outputs are exactly torch-mlir's."""
+    from latticecast.dialect_utils.parsing import parse_module
+    from torch_mlir_promotions import zero_d_compare_sites
+
+    inputs = _arrays(refs, name, "in", entry["inputs"])
+    expected = _arrays(refs, name, "out", entry["outputs"])
+    original = parse_module(text, lenient=True)
+    printed = str(original)
+    found: dict[str, Any] = {"sites": zero_d_compare_sites(original)}
+    found["as_lowered"], lowered = _run(original, inputs, expected)
+    for key, mark_weak in (("recovered", True), ("recovered_0d", False)):
+        if not mark_weak and found["weak"] == 0:  # no constant made weak: the same module
+            found.update(recovered_0d=found["recovered"], recovered_0d_remarks=found["remarks"],
+                         recovered_0d_as_torch_mlir=found["recovered_as_torch_mlir"])
+            continue
+        module, done = _recover(text, entry, mark_weak)
+        result, outputs = done.pop("error", None), None
+        if result is None:
+            result, outputs = ((found["as_lowered"], lowered) if str(module) == printed
+                               else _run(module, inputs, expected))
+        found[key] = result
+        found[key + "_as_torch_mlir"] = _same_outputs(outputs, lowered)
+        if mark_weak:
+            found.update(removed=done["removed"], weak=done["weak"], remarks=done["remarks"])
+            for site, to_decide in zip(found["sites"], done["to_decide"]):
+                site["to_decide"] = to_decide
+        else:
+            found[key + "_remarks"] = done["remarks"]
     return found
 
 
+def _verdict(entry: dict[str, Any], found: dict[str, Any], key: str) -> str:
+    """What the run ``key`` says of a module's comparisons: ``agree`` (eager's outputs), ``random`` (the
+    program draws random numbers, which XLA draws otherwise), ``torch-mlir`` (the recovered module computes
+    exactly the outputs of torch-mlir's, which disagree with eager: torch-mlir's lowering of some op), or
+    ``disagree``."""
+    if found[key] is None:
+        return "agree"
+    if entry.get("random"):
+        return "random"
+    if found.get(key + "_as_torch_mlir") and found["as_lowered"] is not None:
+        return "torch-mlir"
+    return "disagree"
+
+
+VERDICTS = ("agree", "random", "torch-mlir", "disagree")
+
+
 def summarize(manifest: dict[str, Any], results: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The counts the tool prints: tests, exports, comparison sites against a 0-d value and agreement."""
-    keys = ("total", "constant", "tensor", "mixed", "decided", "agree_recovered", "agree_as_lowered",
-            "mixed_agree_recovered", "mixed_agree_as_lowered")
-    sites = dict.fromkeys(keys, 0)
+    """The counts the tool prints: tests, exports, comparison sites against a 0-d value and their verdicts."""
+    sites: dict[str, Any] = dict.fromkeys(("total", "constant", "tensor", "mixed", "decided"), 0)
+    for key in ("recovered", "recovered_0d", "as_lowered"):
+        sites[key] = dict.fromkeys(VERDICTS, 0)
+    sites["mixed_recovered"] = dict.fromkeys(VERDICTS, 0)
     modules_with_sites = 0
     disagreeing: dict[str, dict[str, Any]] = {}
     for name, found in results.items():
+        entry = manifest["programs"][name]
+        verdicts = {key: _verdict(entry, found, key) for key in ("recovered", "recovered_0d")}
+        verdicts["as_lowered"] = "agree" if found["as_lowered"] is None else \
+            "random" if entry.get("random") else "disagree"
         modules_with_sites += bool(found["sites"])
         for site in found["sites"]:
-            mixed = site["mixed"]
             sites["total"] += 1
             sites[site["kind"]] += 1
-            sites["mixed"] += mixed
+            sites["mixed"] += site["mixed"]
             sites["decided"] += site["to_decide"]
-            sites["agree_recovered"] += found["recovered"] is None
-            sites["agree_as_lowered"] += found["as_lowered"] is None
-            sites["mixed_agree_recovered"] += mixed and found["recovered"] is None
-            sites["mixed_agree_as_lowered"] += mixed and found["as_lowered"] is None
-        if found["recovered"] is not None or found["as_lowered"] is not None:
-            entry = manifest["programs"][name]
+            for key, verdict in verdicts.items():
+                sites[key][verdict] += 1
+            if site["mixed"]:
+                sites["mixed_recovered"][verdicts["recovered"]] += 1
+        if found["recovered"] is not None or found["recovered_0d"] is not None or found["as_lowered"] is not None:
             disagreeing[name] = {
-                "file": entry["file"], "recovered": found["recovered"], "as_lowered": found["as_lowered"],
-                "remarks": len(found["remarks"]),
+                "file": entry["file"], "verdict": verdicts["recovered"], "recovered": found["recovered"],
+                "recovered_0d": found["recovered_0d"], "as_lowered": found["as_lowered"],
                 "sites": [f"{s['kind']} {s['dtypes'][0]} against {s['dtypes'][1]}" for s in found["sites"]]}
     return {"tests": manifest["tests"], "not_imported": manifest["not_imported"], "select": manifest["select"],
             "exported": len(manifest["programs"]), "skipped": manifest["skipped"],
             "modules_with_sites": modules_with_sites,
-            "modules_agree_recovered": sum(r["recovered"] is None for r in results.values()),
-            "modules_agree_as_lowered": sum(r["as_lowered"] is None for r in results.values()),
-            "remarks": sum(len(r["remarks"]) for r in results.values()),
+            "modules": {key: sum(_verdict(manifest["programs"][n], r, key) == "agree" for n, r in results.items())
+                        for key in ("recovered", "recovered_0d", "as_lowered")},
+            "remarks": {"recovered": sum(len(r["remarks"]) for r in results.values()),
+                        "recovered_0d": sum(len(r["recovered_0d_remarks"]) for r in results.values())},
             "comparison_sites_against_0d": sites, "disagreeing": disagreeing}
 
 
@@ -471,14 +570,24 @@ def report(summary: dict[str, Any]) -> Iterator[str]:
            f"{summary['modules_with_sites']} modules ({s['constant']} against a constant or Python scalar, "
            f"{s['tensor']} against a 0-d tensor); {s['mixed']} of another dtype; {s['decided']} decided by "
            f"implicit-cast (their operands' dtypes differ once the promotion converts are removed)")
-    yield (f"  agree with PyTorch eager, recovered by implicit-cast --policy torch: {s['agree_recovered']}/{s['total']}"
-           f" (of another dtype: {s['mixed_agree_recovered']}/{s['mixed']})")
-    yield (f"  agree with PyTorch eager, as torch-mlir lowered them: {s['agree_as_lowered']}/{s['total']}"
-           f" (of another dtype: {s['mixed_agree_as_lowered']}/{s['mixed']})")
-    yield (f"modules agreeing: recovered {summary['modules_agree_recovered']}/{summary['exported']}, as lowered "
-           f"{summary['modules_agree_as_lowered']}/{summary['exported']}; remarks of the pass: {summary['remarks']}")
+
+    def said(counts: dict[str, int]) -> str:
+        return (f"{counts['agree']} agree with PyTorch eager, {counts['random']} in programs that draw random "
+                f"numbers, {counts['torch-mlir']} in modules that compute exactly what torch-mlir's does, "
+                f"which disagrees with eager, {counts['disagree']} disagree")
+
+    yield f"  recovered by implicit-cast --policy torch: {said(s['recovered'])}"
+    yield f"    of another dtype: {said(s['mixed_recovered'])}"
+    yield f"  recovered, the constants left strong 0-d values (the 0-d rule alone): {said(s['recovered_0d'])}"
+    yield (f"  as torch-mlir lowered them: {s['as_lowered']['agree']} agree, {s['as_lowered']['random']} random, "
+           f"{s['as_lowered']['disagree']} disagree")
+    m = summary["modules"]
+    yield (f"modules agreeing with eager: recovered {m['recovered']}, strong constants {m['recovered_0d']}, as "
+           f"lowered {m['as_lowered']}, of {summary['exported']}; remarks of the pass: "
+           f"{summary['remarks']['recovered']} (strong constants: {summary['remarks']['recovered_0d']})")
     for name, d in sorted(summary["disagreeing"].items()):
-        yield f"  {name} ({d['file']}): recovered: {d['recovered'] or 'agrees'}; as lowered: {d['as_lowered'] or 'agrees'}"
+        yield (f"  {name} ({d['file']}) [{d['verdict']}]: recovered: {d['recovered'] or 'agrees'}; strong constants: "
+               f"{d['recovered_0d'] or 'agrees'}; as lowered: {d['as_lowered'] or 'agrees'}")
         if d["sites"]:
             yield f"      comparisons against a 0-d value: {'; '.join(d['sites'])}"
     for name, why in sorted(summary["not_imported"].items()):

@@ -180,7 +180,7 @@ def _compared_as(uses: list[tuple[ir.Operation, int]], source: DType, pairs: "se
 
 def strip_promotion_converts(module: ir.Module, oracle: Iterable[DType],
                              compare_pairs: Iterable[Iterable[DType]] = (),
-                             zero_d_compares: bool = False) -> tuple[int, int]:
+                             zero_d_compares: bool = False, mark_weak: bool = True) -> tuple[int, int]:
     """Remove the converts PyTorch's promotion made in ``module`` (see the module's docstring).
 
     Args:
@@ -190,6 +190,8 @@ def strip_promotion_converts(module: ir.Module, oracle: Iterable[DType],
         zero_d_compares: Also remove every convert that only makes the operands of comparisons of a 0-d
             value with a dimensioned one agree (:func:`zero_d_compare_sites`), on either side: the ones
             torch-mlir's decompositions write too (``hardtanh``'s bounds), which eager does not show.
+        mark_weak: Mark the one-element constants whose convert is removed ``latticecast.weak`` (Python
+            scalars, as PyTorch has them); ``False`` leaves them strong, 0-d values of their own dtype.
 
     Returns:
         (converts removed, constants marked weak).
@@ -227,7 +229,7 @@ def strip_promotion_converts(module: ir.Module, oracle: Iterable[DType],
             source_value = op.operands[0]
             source = tc.tensor_info(source_value.type)[0]
             constant = _constant(source_value)
-            if constant is not None and WEAK_ATTR not in constant.attributes:
+            if mark_weak and constant is not None and WEAK_ATTR not in constant.attributes:
                 constant.attributes[WEAK_ATTR] = ir.UnitAttr.get()
                 marked += 1
             result = op.results[0]
