@@ -50,6 +50,7 @@ from latticecast.op_rules import STABLEHLO
 from latticecast.passes import run_pipeline
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+from torch_mlir_e2e import disagreement as agrees  # noqa: E402
 from torch_mlir_promotions import strip_promotion_converts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,28 +83,6 @@ def reference(name: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
     inputs = [_array(refs, f"{name}/in{i}", d) for i, d in enumerate(entry["inputs"])]
     outputs = [_array(refs, f"{name}/out{i}", d) for i, d in enumerate(entry["outputs"])]
     return inputs, outputs
-
-
-TOLERANCE = {"float64": 1e-12, "float32": 1e-6, "float16": 2e-3, "bfloat16": 1e-2}
-
-
-def agrees(got: list, expected: list) -> str | None:
-    """``None`` when latticecast's outputs are PyTorch's (dtype, shape and values: exactly for
-    integers and bools, to a rounding of the dtype for floats), else what differs."""
-    if len(got) != len(expected):
-        return f"{len(got)} outputs, PyTorch has {len(expected)}"
-    for i, (g, w) in enumerate(zip(got, expected)):
-        g = np.asarray(g)
-        if g.dtype != w.dtype or g.shape != w.shape:
-            return f"output {i}: {g.dtype}{list(g.shape)}, PyTorch has {w.dtype}{list(w.shape)}"
-        tol = TOLERANCE.get(w.dtype.name)
-        if tol is None:
-            same = np.array_equal(g, w)
-        else:
-            same = np.allclose(g.astype(np.float64), w.astype(np.float64), rtol=tol, atol=tol, equal_nan=True)
-        if not same:
-            return f"output {i}: {g.tolist()}, PyTorch has {w.tolist()}"
-    return None
 
 
 def opt(tmp_path: Path, text: str, *args: str) -> str:

@@ -311,6 +311,15 @@ def _to_numpy(x: torch.Tensor) -> tuple[np.ndarray, str]:
     return x.numpy(), name
 
 
+def record(arrays: dict[str, np.ndarray], name: str, inputs, outputs, entry: dict) -> None:
+    """Put a program's inputs and eager's outputs in ``arrays`` (``NAME/in0``, ..., ``NAME/out0``, ...) and
+    their dtypes in ``entry["inputs"]`` and ``entry["outputs"]``."""
+    for which, values in (("in", inputs), ("out", outputs)):
+        for i, x in enumerate(values):
+            arrays[f"{name}/{which}{i}"], dtype = _to_numpy(x)
+            entry[f"{which}puts"].append(dtype)
+
+
 def main(out: Path) -> int:
     from torch_mlir import fx
 
@@ -336,12 +345,7 @@ def main(out: Path) -> int:
                  "compare_pairs": sorted(list(pair) for pair in oracle.compare_pairs)}
         if oracle.explicit_conversions:
             entry["explicit_conversions"] = True
-        for i, x in enumerate(inputs):
-            arrays[f"{name}/in{i}"], dtype = _to_numpy(x)
-            entry["inputs"].append(dtype)
-        for i, y in enumerate(outputs):
-            arrays[f"{name}/out{i}"], dtype = _to_numpy(y)
-            entry["outputs"].append(dtype)
+        record(arrays, name, inputs, outputs, entry)
         if name in TORCH_MLIR_WRONG:
             entry["torch_mlir_wrong"] = TORCH_MLIR_WRONG[name]
         manifest["programs"][name] = entry

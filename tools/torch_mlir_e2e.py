@@ -301,7 +301,7 @@ def export(checkout: Path, out: Path, select: str, patterns: list[str]) -> int:
     import numpy as np
     import torch
     from torch_mlir import fx
-    from torch_mlir_corpus import _to_numpy
+    from torch_mlir_corpus import record
 
     tests, not_imported = load_suite(checkout)
     out.mkdir(parents=True, exist_ok=True)
@@ -356,12 +356,7 @@ def export(checkout: Path, out: Path, select: str, patterns: list[str]) -> int:
                                  "oracle": sorted(oracle.types),
                                  "compare_pairs": sorted(list(p) for p in oracle.compare_pairs),
                                  "explicit_conversions": oracle.explicit_conversions, "sites": sites}
-        for i, x in enumerate(args):
-            arrays[f"{test.name}/in{i}"], dtype = _to_numpy(x)
-            entry["inputs"].append(dtype)
-        for i, y in enumerate(outputs):
-            arrays[f"{test.name}/out{i}"], dtype = _to_numpy(y)
-            entry["outputs"].append(dtype)
+        record(arrays, test.name, args, outputs, entry)
         manifest["programs"][test.name] = entry
     np.savez_compressed(out / "reference.npz", **arrays)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
