@@ -23,16 +23,22 @@ exit code 3 when the interpreter asked for is not there.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 MIN_PYTHON = (3, 11)  # pyproject.toml's requires-python: jaxlib 0.10.2 has no wheel for 3.10
 COMMANDS = ("demo", "test", "bench", "fuzz", "docs", "setup")
+PEER_CHECKOUTS = ("LATTICECAST_JAX_CHECKOUT", "LATTICECAST_NUMPY_CHECKOUT", "LATTICECAST_ARRAY_API_TESTS_CHECKOUT",
+                  "LATTICECAST_PYTORCH_CHECKOUT")
+"""Checkouts of the peers whose own promotion tests `dev.py test` then runs (tests/test_peer_suites.py)."""
 NOT_FOUND = 3  # the exit code when the interpreter asked for with --python is not on this machine
 
 # What an interpreter says of itself: major.minor, then the identity its environment is built for
@@ -61,6 +67,85 @@ def fail(message: str, code: int = 1) -> None:
 def run(*cmd: str | Path, check: bool = True) -> int:
     print("+", " ".join(str(c) for c in cmd), flush=True)
     return subprocess.run([str(c) for c in cmd], cwd=ROOT, check=check).returncode
+
+
+TIMINGS = ROOT / "build" / "dev-timings.json"
+"""How long each phase took last time, per environment: the ETA of its progress bar."""
+
+
+class Phases:
+    """The phases of a command (pytest, lit, the docs, mypy, the fuzzers), each with a progress bar
+    and an ETA from its last run's time (tqdm, from the environment dev.py runs in). Where standard
+    output is a terminal, a phase's output scrolls above its bar; elsewhere (CI logs) each phase
+    gets one header line with its expected time and writes as it is."""
+
+    def __init__(self, env: Env, names: list[str]) -> None:
+        self.env, self.names = env, names
+        self.key = env.venv.name
+        try:
+            self.times: dict[str, float] = json.loads(TIMINGS.read_text()).get(self.key, {})
+        except (OSError, ValueError):
+            self.times = {}
+
+    def run(self, name: str, *cmd: str | Path) -> int:
+        index = self.names.index(name) + 1 if name in self.names else 0
+        expected = self.times.get(name)
+        title = f"[{index}/{len(self.names)}] {name}" if index else name
+        about = f" (about {expected:.0f} s last time)" if expected is not None else ""
+        print(f"dev.py: {title}{about}: {' '.join(str(c) for c in cmd)}", flush=True)
+        start = time.monotonic()
+        try:
+            from tqdm import tqdm
+        except ImportError:  # dev.py before its environment exists
+            tqdm = None
+        if tqdm is None or not sys.stdout.isatty():
+            code = subprocess.run([str(c) for c in cmd], cwd=ROOT).returncode
+        else:
+            code = self._with_bar(tqdm, title, expected, [str(c) for c in cmd])
+        self._record(name, time.monotonic() - start)
+        return code
+
+    def _with_bar(self, tqdm: "type", title: str, expected: "float | None", cmd: list[str]) -> int:
+        """Run ``cmd`` with its output above a bar of the seconds it is expected to take."""
+        total = max(expected or 60.0, 1.0)
+        bar = tqdm(total=round(total), desc=f"dev.py {title}", unit="s", dynamic_ncols=True, leave=False,
+                   bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}" if expected
+                   else "{desc}: {elapsed} (no time from an earlier run yet)")
+        done = threading.Event()
+        start = time.monotonic()
+
+        def tick() -> None:
+            while not done.wait(0.5):
+                elapsed = time.monotonic() - start
+                if elapsed >= bar.total:  # longer than last time: the bar waits at its end
+                    bar.total = int(elapsed) + 5
+                bar.n = int(elapsed)
+                bar.refresh()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                env=dict(os.environ, PY_COLORS="1", FORCE_COLOR="1"))
+        assert proc.stdout is not None
+        for raw in iter(proc.stdout.readline, b""):
+            bar.write(raw.decode("utf-8", "replace").rstrip("\n"))
+        code = proc.wait()
+        done.set()
+        ticker.join()
+        bar.close()
+        return code
+
+    def _record(self, name: str, seconds: float) -> None:
+        try:
+            data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+        except (OSError, ValueError):
+            data = {}
+        data.setdefault(self.key, {})[name] = round(seconds, 1)
+        try:
+            TIMINGS.parent.mkdir(parents=True, exist_ok=True)
+            TIMINGS.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        except OSError:
+            pass
 
 
 def probe(python: str | Path) -> tuple[str, str] | None:
@@ -167,13 +252,14 @@ LONG_FUZZ = (["fuzz.opt_fuzz", "--seed", "1", "--iterations", "3000", "--time-li
              ["fuzz.api_fuzz", "--seed", "1", "--examples", "3000", "--out", "build/fuzz/api-long"])
 
 
-def fuzz(env: Env, runs: tuple[list[str], ...], extra: list[str]) -> int:
+def fuzz(env: Env, runs: tuple[list[str], ...], extra: list[str], phases: "Phases | None" = None) -> int:
     """Run the fuzzers; another interpreter's findings go to their own directory (build/fuzz-3.13/)."""
     suffix = env.venv.name[len(".venv"):]
+    phases = phases or Phases(env, [])
     code = 0
     for args in runs:
         args = [a.replace("build/fuzz/", f"build/fuzz{suffix}/", 1) for a in args]
-        code = run(env.py, "-m", *args, *extra, check=False) or code
+        code = phases.run(args[0].split(".")[-1], env.py, "-m", *args, *extra) or code
     return code
 
 
@@ -185,17 +271,18 @@ DOCS_DOCTEST = ["-W", "--keep-going", "-q", "-b", "doctest", "-d", "build/docs/.
                 "build/docs-doctest"]
 
 
-def docs(env: Env, extra: list[str]) -> int:
+def docs(env: Env, extra: list[str], phases: "Phases | None" = None) -> int:
     """Build the API reference in build/docs/ (failing on any warning), then run its examples; another
     interpreter's build goes to its own directories (build/docs-3.13/, build/docs-3.13-doctest/)."""
     suffix = env.venv.name[len(".venv"):]
+    phases = phases or Phases(env, ["docs (html)", "docs (examples)"])
     html, doctest = ([a.replace("build/docs", f"build/docs{suffix}", 1) for a in args]
                      for args in (DOCS_HTML, DOCS_DOCTEST))
-    code = run(env.py, "-m", "sphinx", *html, *extra, check=False)
+    code = phases.run("docs (html)", env.py, "-m", "sphinx", *html, *extra)
     if code:
         return code
     out = ROOT / doctest[-1]
-    code = run(env.py, "-m", "sphinx", *doctest, *extra, check=False)
+    code = phases.run("docs (examples)", env.py, "-m", "sphinx", *doctest, *extra)
     if code:
         print(f"dev.py: the documentation's examples failed: see {doctest[-1]}/output.txt", file=sys.stderr)
         return code
@@ -246,6 +333,9 @@ def main(argv: list[str]) -> int:
     ensure_env(env)
     if command == "setup":
         return 0
+    if command in ("test", "docs", "fuzz") and Path(sys.prefix).resolve() != env.venv.resolve():
+        # on in the environment's own interpreter, whose tqdm draws the phases' progress bars
+        return subprocess.call([str(env.py), str(Path(__file__).resolve()), *argv], cwd=ROOT)
     if command == "demo":
         return run(env.tool("latticecast"), "demo", *extra, check=False)
     if command == "bench":
@@ -255,7 +345,11 @@ def main(argv: list[str]) -> int:
     if command == "docs":
         return docs(env, extra)
     # test: pytest ("no tests collected", exit code 5, is a failure of the set-up, not a pass)
-    code = run(env.py, "-m", "pytest", *extra, check=False)
+    if any(os.environ.get(var) for var in PEER_CHECKOUTS):  # the peers' own suites need their requirements
+        run(env.py, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", ".[test,peers]")
+    phases = Phases(env, ["pytest"] if extra else
+                    ["pytest", "lit", "docs (html)", "docs (examples)", "mypy", "opt_fuzz", "api_fuzz"])
+    code = phases.run("pytest", env.py, "-m", "pytest", *extra)
     if code == 5:
         print("pytest collected no tests: the test suite is missing", file=sys.stderr)
         return 1
@@ -264,16 +358,16 @@ def main(argv: list[str]) -> int:
     if extra:  # a pytest subset was asked for; lit runs only with the full suite
         return 0
     # lit from PyPI has no __main__ module (`python -m lit` fails): run its console script.
-    code = run(env.tool("lit"), "-sv", "lit_tests", check=False)
+    code = phases.run("lit", env.tool("lit"), "-sv", "lit_tests")
     if code:
         return code
-    code = docs(env, [])  # the API reference builds with no warning, and its examples run
+    code = docs(env, [], phases)  # the API reference builds with no warning, and its examples run
     if code:
         return code
-    code = run(env.py, "-m", "mypy", check=False)  # strict, on src/latticecast: pyproject.toml's [tool.mypy]
+    code = phases.run("mypy", env.py, "-m", "mypy")  # strict, on src/latticecast: pyproject.toml's [tool.mypy]
     if code:
         return code
-    return fuzz(env, BOUNDED_FUZZ, [])
+    return fuzz(env, BOUNDED_FUZZ, [], phases)
 
 
 if __name__ == "__main__":

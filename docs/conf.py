@@ -36,6 +36,8 @@ templates_path: list[str] = []
 html_static_path = ["_static"]
 html_css_files = ["latticecast.css"]
 html_theme = "alabaster"
+# wide enough for 100-column code blocks and the comparison pages; narrower windows shrink it
+html_theme_options = {"page_width": "1240px", "sidebar_width": "230px", "body_max_width": "none"}
 html_title = f"latticecast {release}"
 
 # Google-style docstrings (Args:, Returns:, Raises:, Example:); no NumPy style.

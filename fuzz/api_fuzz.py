@@ -280,7 +280,9 @@ PTYPE_ARGS = ([f"DType.{d}" for d in DTYPE_NAMES] + [f"weak(DType.{d})" for d in
               + ["'i8'", "'f32'", "'weak int8'", "'i*'", "'f*'", "'c*'", "'u*'", "'int'", "'float'", "''", "'int9'",
                  "None", "0", "1.5", "b'int8'", "np.int8", "np.dtype('int8')", "np.dtype('float64')", "jnp.bfloat16",
                  "jnp.int8", "jnp.dtype('bfloat16')", "ml_dtypes.bfloat16", "object()", "weak(weak(DType.int8))",
-                 "weak('int8')", "weak(None)", "DType", "[DType.int8]", "True", "np.float16(1)"])
+                 "weak('int8')", "weak(None)", "DType", "[DType.int8]", "True", "np.float16(1)", "np.float64(1)",
+                 "np.complex128(1j)", "np.complex64(1j)", "np.bool_(True)", "np.uint64(1)", "np.longdouble(1)",
+                 "np.zeros((), np.int8)", "np.ones(3, np.uint8)", "np.ones(3, ml_dtypes.bfloat16)", "1j"])
 
 
 def promotion_campaign(rec: Recorder, examples: int, seed: int) -> None:
@@ -333,12 +335,17 @@ def promotion_campaign(rec: Recorder, examples: int, seed: int) -> None:
                     rec.add(Finding("asymmetric-promotion", *asymmetry,
                                     _prelude_for(a, b, c, policy) + f"print(lc.promote_types({a}, {b}, policy={policy}))\n"
                                               f"print(lc.promote_types({b}, {a}, policy={policy}))\n", "promotion"))
-                ok3, r3 = call(f"lc.result_type({a}, {b}, policy={policy})")
-                if ok3 and r3 != r1:
-                    rec.add(Finding("inconsistent-api", f"result_type != promote_types under {policy}",
+                # result_type is the system's own result_type (np.result_type, jnp.result_type), which may
+                # answer otherwise than its ops; folded left to right it is promote_types
+                ok3, r3 = call(f"lc.result_type({a}, {b}, policy={policy}, left_to_right=True)")
+                values = any(x.startswith(("np.", "True", "0", "1")) and not x.startswith("np.dtype") and
+                             x not in ("np.int8",) for x in (a, b))  # promote_types reads a value as its dtype
+                if ok3 and r3 != r1 and not values:
+                    rec.add(Finding("inconsistent-api", f"result_type(left_to_right) != promote_types under {policy}",
                                     f"promote_types({a}, {b}) = {r1}, result_type = {r3}",
                                     _prelude_for(a, b, c, policy) + f"print(lc.promote_types({a}, {b}, policy={policy}))\n"
-                                              f"print(lc.result_type({a}, {b}, policy={policy}))\n", "promotion"))
+                                              f"print(lc.result_type({a}, {b}, policy={policy}, left_to_right=True))\n",
+                                    "promotion"))
                 ok4, r4 = call(f"lc.explain({a}, {b}, policy={policy})")
                 if ok4 and not isinstance(r4, str):
                     rec.add(Finding("inconsistent-api", "explain returns a non-string", repr(r4)[:200],
@@ -349,15 +356,27 @@ def promotion_campaign(rec: Recorder, examples: int, seed: int) -> None:
             call(f"lc.result_type({a}, {b}, policy={policy})")
         elif which == "result3":
             ok, r = call(f"lc.result_type({a}, {b}, {c}, policy={policy})")
-            if ok:
+            if ok and any(name in policy for name in ("'jax'", "'torch'", "'array-api'")):
+                # these systems' result_type does not depend on the order of its operands
+                okp, rp = call(f"lc.result_type({c}, {a}, {b}, policy={policy})")
+                if okp and rp != r:
+                    rec.add(Finding("inconsistent-api", f"result_type depends on the operands' order under {policy}",
+                                    f"result_type({a}, {b}, {c}) = {r}, result_type({c}, {a}, {b}) = {rp}",
+                                    _prelude_for(a, b, c, policy) + f"print(lc.result_type({a}, {b}, {c}, policy={policy}))\n"
+                                              f"print(lc.result_type({c}, {a}, {b}, policy={policy}))\n", "promotion"))
+            ok, r = call(f"lc.result_type({a}, {b}, {c}, policy={policy}, left_to_right=True)")
+            values = any(x.startswith(("np.", "True", "0", "1")) and not x.startswith("np.dtype") and
+                         x not in ("np.int8",) for x in (a, b, c))  # promote_types reads a value as its dtype
+            if ok and not values:
                 ok1, ab = call(f"lc.promote_types({a}, {b}, policy={policy})")
                 if ok1:
                     ok2, abc = call(f"lc.promote_types(lc.promote_types({a}, {b}, policy={policy}), {c}, "
                                     f"policy={policy})")
                     if ok2 and abc != r:
-                        rec.add(Finding("inconsistent-api", f"result_type of 3 != left fold under {policy}",
-                                        f"result_type({a}, {b}, {c}) = {r}, fold = {abc}",
-                                        _prelude_for(a, b, c, policy) + f"print(lc.result_type({a}, {b}, {c}, policy={policy}))\n"
+                        rec.add(Finding("inconsistent-api", f"result_type of 3 (left_to_right) != left fold under {policy}",
+                                        f"result_type({a}, {b}, {c}, left_to_right=True) = {r}, fold = {abc}",
+                                        _prelude_for(a, b, c, policy) + f"print(lc.result_type({a}, {b}, {c}, policy={policy}, "
+                                                  "left_to_right=True))\n"
                                                   f"print(lc.promote_types(lc.promote_types({a}, {b}, policy={policy}),"
                                                   f" {c}, policy={policy}))\n", "promotion"))
         elif which == "ltr":
@@ -472,8 +491,9 @@ class Runner:
         return sorted(out, key=lambda n: (n[0], int(n[1:])))
 
 
-def _operand_ptype(obj: Any) -> Any:
-    """The promotion type of an operand as the README describes it, or None when unknown."""
+def _operand_ptype(obj: Any, policy: Any = None) -> Any:
+    """The promotion type of an operand as the README describes it, or None when unknown (a NumPy scalar
+    as the graph's policy takes one: its own dtype, or the Python number it holds)."""
     import numpy as np
     import latticecast as lc
     value_type = getattr(lc, "Value", None)
@@ -482,7 +502,12 @@ def _operand_ptype(obj: Any) -> Any:
         if p is not None:
             return p
         return lc.weak(obj.dtype) if obj.is_weak else obj.dtype
-    if isinstance(obj, (np.generic, np.ndarray)):  # before int/float: np.float64 is a float
+    if isinstance(obj, np.generic) and policy is not None:  # before int/float: np.float64 is a float
+        try:
+            return policy.numpy_values.scalar_type(obj)
+        except Exception:  # noqa: BLE001 - a NumPy scalar the policy refuses
+            return None
+    if isinstance(obj, (np.generic, np.ndarray)):
         try:
             return lc.DType[np.dtype(obj.dtype).name]
         except Exception:  # noqa: BLE001
@@ -512,10 +537,10 @@ def _check_binary(r: Runner, name: str, a: str, b: str, result_name: str, commut
                  f"{type(res).__name__}", f"{a} {name} {b} -> {type(res).__name__}: {res!r}"[:400],
                  f"assert isinstance({result_name}, lc.Value), type({result_name})")
         return
-    pa, pb = _operand_ptype(left), _operand_ptype(right)
+    policy = getattr(getattr(res, "graph", None), "policy", None) or ns["g"].policy
+    pa, pb = _operand_ptype(left, policy), _operand_ptype(right, policy)
     if pa is None or pb is None:
         return
-    policy = getattr(getattr(res, "graph", None), "policy", None) or ns["g"].policy
     if getattr(policy, "name", "") == "torch" and any(
             not isinstance(o, value_type) or getattr(o, "rank", 1) == 0 for o in (left, right)):
         return  # PyTorch's dimension categories (0-d tensors, scalars) are not in promote_types
@@ -1160,10 +1185,23 @@ def run_campaigns(seed: int, examples: int, findings_path: Path | None, progress
 
 def run(seed: int = 0, examples: int = 200, *, out: str | Path | None = None, time_limit: float | None = None,
         campaigns: Sequence[str] = ("promotion", "graph", "threads", "compile-threads"),
-        log: Callable[[str], None] | None = None, shrink: bool = True) -> list[Finding]:
+        log: Callable[[str], None] | None = None, shrink: bool = True, show_progress: bool = False) -> list[Finding]:
     """Run the campaigns in a child process (a crash or hang is a finding, not the end of the
-    run); returns the distinct findings, saved under ``out`` when given."""
-    log = log or (lambda s: None)
+    run); returns the distinct findings, saved under ``out`` when given. ``show_progress`` draws a
+    tqdm bar of the campaigns the child has finished (its ETA from their pace; the time limit,
+    where there is one, in its postfix); ``log`` lines go above it."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(campaigns), desc="api_fuzz", unit="campaign", file=sys.stderr, disable=not show_progress,
+               dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 15.0)
+    user_log = log or (lambda s: None)
+
+    def log(message: str) -> None:
+        if show_progress:
+            bar.write(message, file=sys.stderr)
+        else:
+            user_log(message)
+
     work = Path(tempfile.mkdtemp(prefix="latticecast-api-fuzz-"))
     findings_path, progress_path = work / "findings.jsonl", work / "progress.py"
     all_findings: dict[tuple[str, str], Finding] = {}
@@ -1190,6 +1228,13 @@ def run(seed: int = 0, examples: int = 200, *, out: str | Path | None = None, ti
         hung = over = False
         while proc.poll() is None:
             time.sleep(0.5)
+            finished = len(_done_campaigns(findings_path.with_suffix(".done")) & set(campaigns))
+            if finished > bar.n:
+                bar.update(finished - bar.n)
+            elapsed = time.monotonic() - start
+            bar.set_postfix_str(f"{len(all_findings)} findings" + (
+                f", time limit in {max(time_limit - elapsed, 0):.0f} s" if time_limit is not None else ""),
+                refresh=False)
             idle = time.time() - progress_path.stat().st_mtime
             over = time_limit is not None and time.monotonic() - start > time_limit + 120
             if idle > HEARTBEAT_TIMEOUT or over:
@@ -1236,6 +1281,7 @@ def run(seed: int = 0, examples: int = 200, *, out: str | Path | None = None, ti
             done.add(campaign_now)  # it keeps crashing: go on with the others
         remaining = [c for c in remaining if c not in done]
         attempt += 1
+    bar.close()
     result = list(all_findings.values())
     if out is not None:
         save(Path(out), result, seed, examples, time.monotonic() - start)
@@ -1332,7 +1378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--time-limit", type=float, default=None,
                    help="stop generating work after this many seconds (the examples left run empty)")
     p.add_argument("--campaigns", default="promotion,graph,threads,compile-threads")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no log of findings as they come")
     p.add_argument("--no-shrink", action="store_true", help="keep reproducers as found (faster)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--findings", help=argparse.SUPPRESS)
@@ -1355,7 +1401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
     findings = run(args.seed, args.examples, out=args.out, time_limit=args.time_limit, campaigns=campaigns, log=log,
-                   shrink=not args.no_shrink)
+                   shrink=not args.no_shrink, show_progress=not args.quiet)
     for f in sorted(findings, key=lambda f: (f.oracle, f.key)):
         print(f.summary())
     seconds = getattr(run, "last_seconds", 0.0)

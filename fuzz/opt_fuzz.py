@@ -1037,6 +1037,7 @@ _all_references: list[Reference] = []
 _LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|remark|note): (?P<msg>.*)$")
 _TOOL_LINE = re.compile(r"^latticecast-opt: error: (?P<msg>.*)$")
 _UNLOCATED = re.compile(r"^(?P<sev>error|warning|remark|note): (?P<msg>.*)$")
+_HINT = re.compile(r"^hint: '[\w$.]+|^hint: 'the op'")  # the tool's one-line hint after a mixed-dtype error
 _TOOL_MESSAGES = re.compile(r"^(invalid pass pipeline|cannot open input file|cannot write output file|input file .* is "
                             r"not UTF-8|standard input is not UTF-8|unrecognized|--|unknown policy|argument|the "
                             r"following arguments|unrecognized arguments|input .*not UTF-8|.*\(see 'latticecast-opt --help'\)$)")
@@ -1180,6 +1181,8 @@ def judge(case: Case, res: RunResult, reference: Reference | None) -> list[tuple
             if not _TOOL_MESSAGES.match(m.group("msg")):
                 found.append(("diagnostic-format", "tool error about the input without file:line:col: "
                               + _norm(m.group("msg")), line[:300]))
+            continue
+        if _HINT.match(line) and "--implicit-cast" in line and "--implicit-cast" not in " ".join(case.flags):
             continue
         m = _UNLOCATED.match(line)
         if m:
@@ -1342,10 +1345,24 @@ def _signature(res: RunResult) -> tuple:
 
 def run(seed: int = 0, iterations: int = 200, time_limit: float = 120.0, *, jobs: int = 2,
         timeout: float = DEFAULT_TIMEOUT, out: str | Path | None = None, minimize_findings: bool = True,
-        log: Callable[[str], None] | None = None, seeds_dir: str | Path | None = None) -> list[Finding]:
+        log: Callable[[str], None] | None = None, seeds_dir: str | Path | None = None,
+        show_progress: bool = False) -> list[Finding]:
     """Run ``iterations`` inputs (stopping early after ``time_limit`` seconds); returns the
-    distinct findings. With ``out``, each finding is saved there (see ``fuzz/README.md``)."""
-    log = log or (lambda s: None)
+    distinct findings. With ``out``, each finding is saved there (see ``fuzz/README.md``).
+    ``show_progress`` draws a tqdm bar of the runs on standard error, with the findings so far
+    and the ETA (the earlier of the runs' pace and the time limit); ``log`` lines go above it."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=iterations, desc="opt_fuzz", unit="run", file=sys.stderr, disable=not show_progress,
+               dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 15.0)
+    user_log = log or (lambda s: None)
+
+    def log(message: str) -> None:
+        if show_progress:
+            bar.write(message, file=sys.stderr)
+        else:
+            user_log(message)
+
     start = time.monotonic()
     deadline = start + time_limit
     seeds = load_seeds(Path(seeds_dir) if seeds_dir else LIT_DIR)
@@ -1402,9 +1419,11 @@ def run(seed: int = 0, iterations: int = 200, time_limit: float = 120.0, *, jobs
                     findings[fkey] = f
                     if out is not None:
                         save_finding(Path(out), f)
-            if runs % 200 < BATCH:
-                log(f"{runs} runs, {len(findings)} findings, {time.monotonic() - start:.0f} s")
+            bar.update(len(results))
+            left = deadline - time.monotonic()
+            bar.set_postfix_str(f"{len(findings)} findings, time limit in {max(left, 0):.0f} s", refresh=False)
     finally:
+        bar.close()
         pool.shutdown(wait=True)
         for ref in _all_references:
             stats["reference_failures"] += ref.failures
@@ -1457,7 +1476,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", default="fuzz-findings", help="directory for findings")
     p.add_argument("--no-minimize", action="store_true")
     p.add_argument("--seeds", default=None, help="seed directory of .mlir files (default: lit_tests/)")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no log of findings as they come")
     p.add_argument("--reference-server", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.reference_server:
@@ -1465,7 +1484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
     findings = run(args.seed, args.iterations, args.time_limit, jobs=args.jobs, timeout=args.timeout, out=args.out,
-                   minimize_findings=not args.no_minimize, log=log, seeds_dir=args.seeds)
+                   minimize_findings=not args.no_minimize, log=log, seeds_dir=args.seeds, show_progress=not args.quiet)
     stats = getattr(run, "last_stats", {})
     for f in findings:
         print(f.summary())

@@ -60,7 +60,8 @@ def test_dims_and_tensor_types_round_trip_through_mlir():
     for d in (Dim(3), Dim("batch"), (x + 1) * y // 2):
         assert Dim.from_mlir(d.to_mlir()) == d and type(Dim.from_mlir(d.to_mlir())) is type(d)
     assert str((x + 1).to_mlir()) == '["add", @x, 1]'
-    with pytest.raises(TypeError, match="StaticDim.from_mlir only accepts builtin.IntegerAttr, got FlatSymbolRefAttr"):
+    # a symbolic dimension is MAX's kgen.ParamDeclRefAttr (a FlatSymbolRefAttr here): MAX's name in the message
+    with pytest.raises(TypeError, match="StaticDim.from_mlir only accepts builtin.IntegerAttr, got ParamDeclRefAttr"):
         StaticDim.from_mlir(x.to_mlir())
     for t in (TensorType(DType.float32, [3, "x"]), TensorType(DType.int8, [x * 2, 4], DeviceRef.GPU(2))):
         assert TensorType.from_mlir(t.to_mlir()) == t

@@ -157,7 +157,7 @@ def cli_test_policies(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_table_text_shows_every_type_and_the_join(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "table", "--policy", "jax")
+    code, out, err = run(capsys, "table", "--policy", "jax", "--wide")   # one grid, the policy's spellings
     assert code == 0 and err == ""
     lines = out.splitlines()
     names = ["b", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "bf16", "f16", "f32", "f64",
@@ -187,9 +187,11 @@ def test_table_undefined_cells_are_dashes(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_table_types_accepts_every_spelling_and_drops_duplicates(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "table", "--policy", "jax", "--types", "i16,int16,s2,bf16,i*,float32")
+    code, out, _ = run(capsys, "table", "--policy", "jax", "--types", "i16,int16,s2,bf16,i*,float32,bf", "--wide")
     assert code == 0
     assert out.splitlines()[0].split() == ["i16", "bf16", "i*", "f32"]
+    code, out, _ = run(capsys, "table", "--policy", "jax", "--types", "e4m3fn,f8e4m3fn,bf")  # the short codes too
+    assert out.splitlines()[0].split() == ["e4m3fn", "bf"]
 
 
 def test_table_types_in_byte_notation(capsys: pytest.CaptureFixture[str]) -> None:
@@ -268,7 +270,7 @@ def test_table_vs_seed_marks_exactly_maxs_errata(capsys: pytest.CaptureFixture[s
     assert published[("b", "index")] == "i64"
     code, out, _ = run(capsys, "table", "--policy", "max", "--vs", "seed")
     assert "4 of 256 cells differ from seed table max; all 4 are documented errata" in out
-    assert "(a differing cell shows max/seed)" in out
+    assert "a differing cell shows max/seed" in out
     assert " f16/index" in out          # both values in the differing cell
 
 
@@ -373,7 +375,7 @@ def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     for command in ("table", "lattice", "audit", "verify", "explain", "policies", "demo"):
         assert command in out
     code, out, _ = run(capsys, "--version")
-    assert code == 0 and out.strip() == f"latticecast {latticecast.__version__}"
+    assert code == 0 and out.splitlines()[0] == f"latticecast {latticecast.__version__}"
 
 
 # -- lattice -----------------------------------------------------------------------------------
@@ -490,21 +492,46 @@ def test_lattice_png_needs_an_output_file(capsys: pytest.CaptureFixture[str]) ->
     assert_usage_error(*run(capsys, "lattice", "--format", "png"), "-o FILE")
 
 
-@pytest.mark.parametrize("fmt", ["svg", "png"])
-def test_lattice_without_the_graphviz_package(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+def test_lattice_png_without_the_graphviz_package(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "graphviz", None)   # import graphviz now raises ImportError
-    target = tmp_path / f"x.{fmt}"
-    assert_usage_error(*run(capsys, "lattice", "--format", fmt, "-o", str(target)),
-                       "pip install graphviz", "--format dot")
+    target = tmp_path / "x.png"
+    assert_usage_error(*run(capsys, "lattice", "--format", "png", "-o", str(target)),
+                       "pip install graphviz", "--format svg or --format dot")
     assert not target.exists()
 
 
-def test_lattice_without_the_dot_program(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lattice_png_without_the_dot_program(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))            # no dot on PATH
-    assert_usage_error(*run(capsys, "lattice", "--format", "svg", "-o", str(tmp_path / "x.svg")),
-                       "dot program", "apt-get install graphviz", "--format dot")
+    assert_usage_error(*run(capsys, "lattice", "--format", "png", "-o", str(tmp_path / "x.png")),
+                       "dot program", "apt-get install graphviz", "--format svg or --format dot")
+
+
+@pytest.mark.parametrize("missing", ["dot", "package", "engine"])
+def test_lattice_svg_without_graphviz_is_drawn_by_latticecast(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch, missing: str) -> None:
+    argv = ["lattice", "--policy", "jax", "--format", "svg", "-o", str(tmp_path / "x.svg")]
+    if missing == "dot":
+        monkeypatch.setenv("PATH", str(tmp_path))
+    elif missing == "package":
+        monkeypatch.setitem(sys.modules, "graphviz", None)
+    else:
+        argv += ["--engine", "latticecast"]              # asked for, with or without Graphviz
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and out == "" and err == ""
+    svg = (tmp_path / "x.svg").read_text()
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" class="latticecast-lattice"')
+    texts = set(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    lattice = policy("jax").lattice
+    assert lattice is not None
+    assert {policy("jax").type_name(t) for t in lattice.nodes} <= texts          # every type is drawn
+    assert "only from f*" in texts and "only from i*" in texts                  # the groups of sinks
+    # every cover is an arrow, except that one arrow into a group's box stands for its members'
+    edges = sum(len(up) for up in lattice.hasse_edges().values())
+    grouped = svg.count("<title>f* \u2192 ") + svg.count("<title>i* \u2192 ")
+    assert svg.count('class="edge cover"') == edges - sum(
+        len(m.group(1).split(", ")) - 1 for m in re.finditer(r"<title>[fi]\* \u2192 ([^<]*)</title>", svg)) and grouped
 
 
 # -- audit --------------------------------------------------------------------------------------

@@ -171,7 +171,7 @@ def test_a_weight_outside_a_graph_is_an_error():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"quantization_encoding": "Q4_K"}, "quantization_encoding='Q4_K' is refused: .* no StableHLO form"),
+    ({"quantization_encoding": "Q4_K"}, "quantization_encoding='Q4_K' must be a QuantizationEncoding"),
     ({"sharding_strategy": object()}, "sharding_strategy= is refused: .* ops.shard"),
     ({"align": 3}, "align=3 must be a positive power of two"),
     ({"shape": ["n", 2]}, "a weight's shape is static"),

@@ -1,11 +1,12 @@
-"""tools/max_graph_suite.py: the name-only shim (no checkout needed) and, when
-LATTICECAST_MAX_CHECKOUT names a modular/modular checkout, a run of two of MAX's graph test files."""
+"""tools/max_graph_suite.py: the sed rewrite, the internals rule and the comparison (no checkout needed) and,
+when LATTICECAST_MAX_CHECKOUT names a modular/modular checkout, a run of two of MAX's graph test files."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -16,89 +17,62 @@ sys.path.insert(0, str(TOOLS))
 
 import max_graph_suite as suite  # noqa: E402
 
-import latticecast.dtypes  # noqa: E402
-import latticecast.max  # noqa: E402
-import latticecast.ops  # noqa: E402
 
 
-@pytest.fixture
-def shim(monkeypatch):
-    saved = {n: m for n, m in sys.modules.items() if n == "max" or n.startswith("max.")}
-    monkeypatch.setattr(suite, "_collecting", False)  # as the tests run, after collection
-    finder = suite.install_shim()
-    try:
-        yield finder
-    finally:
-        suite.uninstall_shim(finder)
-        sys.modules.update(saved)
+SED = "s/\\bmax\\./latticecast.max./g; s/^from max import/from latticecast.max import/"
+"""The migration as the issue and the docs write it, for GNU sed."""
 
 
-def test_the_shim_maps_max_names_onto_latticecast(shim):
-    from max.dtype import DType
-    from max.graph import Graph, TensorType, ops
-
-    assert DType is latticecast.max.DType and DType.float32 is latticecast.dtypes.DType.float32
-    assert Graph is latticecast.max.Graph and TensorType is latticecast.max.TensorType
-    assert ops.add is latticecast.ops.add
-    import max.graph.ops as ops_module
-    assert ops_module.matmul is latticecast.ops.matmul
-    from max._mlir_context import default_mlir_context
-    from max import mlir
-    from latticecast.dialect_utils.context import default_context
-    context = default_mlir_context()
-    try:
-        assert context is default_context() and mlir.Context.current is context
-        with mlir.Location.unknown():  # what MAX's mlir_context fixture does next
-            pass
-    finally:
-        context.__exit__(None, None, None)
+def test_the_rewrite_is_the_sed_line_and_nothing_else():
+    text = ("from max.dtype import DType\nfrom max import mlir\nimport max.graph.ops as ops\n"
+            "x = max.graph.ops.add(a, b)  # max. in a comment too\nm = max(1, 2)\ny = np.max(a)\n"
+            "s = 'max._core'\n  from max import driver\n")
+    expected = ("from latticecast.max.dtype import DType\nfrom latticecast.max import mlir\n"
+                "import latticecast.max.graph.ops as ops\nx = latticecast.max.graph.ops.add(a, b)  # latticecast.max. "
+                "in a comment too\nm = max(1, 2)\ny = np.max(a)\ns = 'latticecast.max._core'\n  from max import driver\n")
+    assert suite.rewrite(text) == expected
+    sed = shutil.which("sed")
+    if sed is not None:  # GNU sed itself agrees
+        assert subprocess.run([sed, SED], input=text, capture_output=True, text=True, check=True).stdout == expected
 
 
-def test_a_name_latticecast_lacks_is_a_type_whose_use_names_it(shim):
-    from max.graph import NoSuchThing
-    from max.graph import ops
-
-    assert isinstance(NoSuchThing, type) and issubclass(NoSuchThing, suite.MissingName)
-    assert not isinstance(3, NoSuchThing)
-    with pytest.raises(suite.MissingNameError, match="missing name: max.graph.NoSuchThing"):
-        NoSuchThing()
-    with pytest.raises(suite.MissingNameError, match="max.graph.ops.no_such_op"):
-        ops.no_such_op(1)
+def test_the_rewritten_copy_keeps_the_layout_and_rewrites_only_python(tmp_path):
+    suite_dir = tmp_path / "co" / suite.SUITE
+    (suite_dir / "testdata").mkdir(parents=True)
+    (suite_dir / "test_a.py").write_text("from max.graph import ops\n")
+    (suite_dir / "testdata" / "w.safetensors").write_bytes(b"max.graph\x00")
+    copy = suite.rewritten_copy(tmp_path / "co", tmp_path / "out")
+    assert (copy / suite.SUITE / "test_a.py").read_text() == "from latticecast.max.graph import ops\n"
+    assert (copy / suite.SUITE / "testdata" / "w.safetensors").read_bytes() == b"max.graph\x00"
 
 
-def test_a_max_module_latticecast_lacks_imports_with_placeholders(shim):
-    module = importlib.import_module("max.experimental.tensor")
-    assert issubclass(module.Tensor, suite.MissingName)
-    with pytest.raises(suite.MissingNameError, match="max.experimental.tensor.Tensor"):
-        module.Tensor.from_numpy(1)
-
-
-def test_a_placeholder_is_inert_while_tests_are_collected(shim, monkeypatch):
-    from max._core.dialects import kgen
-    monkeypatch.setattr(suite, "_collecting", True)
-    made = kgen.ParamOperatorAttr(kgen.POC.add, [1, 2])  # a test module's parametrize list, at import
-    assert issubclass(made, suite.MissingName)
-    monkeypatch.setattr(suite, "_collecting", False)
-    with pytest.raises(suite.MissingNameError, match="max._core.dialects.kgen.ParamOperatorAttr"):
-        made.opcode
-
-
-def test_a_submodule_import_leaves_the_function_of_the_same_name(shim):
-    import max.graph.ops as ops
-    importlib.import_module("max.graph.ops.irfft")  # MAX's module beside its ops.irfft function
-    assert ops.irfft is latticecast.ops.irfft
-
-
-def test_the_shim_leaves_no_max_module_behind(shim):
-    import max.graph  # noqa: F401
-    suite.uninstall_shim(shim)
-    assert not [n for n in sys.modules if n == "max" or n.startswith("max.")]
-    sys.meta_path.insert(0, shim)  # the fixture removes it again
+def test_a_rewritten_max_test_file_runs_under_latticecast(tmp_path):
+    """A MAX test file, rewritten, imports MAX's module tree from latticecast.max and runs."""
+    suite_dir = tmp_path / "co" / suite.SUITE
+    suite_dir.mkdir(parents=True)
+    (suite_dir / "test_mlp.py").write_text(
+        "import numpy as np\nfrom max.driver import CPU\nfrom max.dtype import DType\n"
+        "from max.engine import InferenceSession\nfrom max.graph import DeviceRef, Graph, TensorType, ops\n"
+        "from max.graph.ops.irfft import Normalization\n\n"
+        "def test_relu():\n"
+        "    with Graph('r', input_types=[TensorType(DType.float32, [2], DeviceRef.CPU())]) as g:\n"
+        "        g.output(ops.relu(g.inputs[0].tensor))\n"
+        "    (y,) = InferenceSession(devices=[CPU()]).load(g).execute(np.array([-1, 2], np.float32))\n"
+        "    assert y.to_numpy().tolist() == [0.0, 2.0] and len(list(Normalization)) == 3\n\n"
+        "def test_fails():\n    from max._core.no_such import thing\n")
+    records = suite.run_rewritten(tmp_path / "co", [], 3, [], tmp_path / "r.json")
+    outcomes = {k.split("::")[-1]: v for k, v in records.items()}
+    assert outcomes["test_relu"]["outcome"] == "passed"
+    assert outcomes["test_fails"]["outcome"] == "failed"
+    assert outcomes["test_fails"]["cause"] == "missing module latticecast.max._core.no_such"
 
 
 def test_causes_group_missing_names_and_messages():
-    assert suite.cause_of("MissingNameError", "missing name: max.graph.ops.gather") == "missing max.graph.ops.gather"
+    assert suite.cause_of("ModuleNotFoundError", "No module named 'latticecast.max._core'") == \
+        "missing module latticecast.max._core"
     assert suite.cause_of("ModuleNotFoundError", "No module named 'max.nn'") == "missing module max.nn"
+    assert suite.cause_of("ImportError", "cannot import name 'X' from 'latticecast.max.graph' (/x.py)") == \
+        "missing latticecast.max.graph.X"
     assert suite.cause_of("AttributeError", "module 'latticecast.ops' has no attribute 'tile'") == \
         "missing latticecast.ops.tile"
     assert suite.cause_of("ValueError", "bad <Value at 0x7f00deadbeef>\nmore") == "ValueError: bad <Value>"
@@ -159,15 +133,15 @@ def test_compare_counts_only_what_real_max_passes_and_is_not_internal(tmp_path):
     baseline = {"a.py::t1": rec("passed", position="a.py::t1#0"), "a.py::t2": rec("passed"),
                 "a.py::t3": rec("failed"), "a.py::TestT::t4[DType.x]": rec("passed", position="a.py::t4#0"),
                 "b.py::t5": rec("passed")}
-    ours = {"a.py::t1": rec("failed", cause="missing max.graph.ops.gather"), "a.py::t2": rec("passed"),
+    ours = {"a.py::t1": rec("failed", cause="missing latticecast.max.graph.ops.gather"), "a.py::t2": rec("passed"),
             "a.py::t3": rec("passed"), "a.py::TestT::t4[x]": rec("passed", position="a.py::t4#0"),
             "collect:b.py": {"outcome": "collection error", "file": "b.py", "cause": "missing module max.nn"}}
     summary = suite.compare(baseline, ours, tmp_path)
     assert (summary["passed_with_max"], summary["not_internal"], summary["passed_here"]) == (4, 3, 1)
     assert summary["internal"] == {"a.py::t2": "_mlir_op"}
     assert summary["percentage"] == 33.3
-    assert summary["causes"] == {"missing max.graph.ops.gather": 1, "missing module max.nn": 1}
-    assert summary["missing_names"] == {"max.graph.ops.gather": 1, "module max.nn": 1}
+    assert summary["causes"] == {"missing latticecast.max.graph.ops.gather": 1, "missing module max.nn": 1}
+    assert summary["internal_by_rule"] == {"_mlir_op": ["a.py::t2"]}
 
 
 CHECKOUT = os.environ.get("LATTICECAST_MAX_CHECKOUT")

@@ -207,7 +207,8 @@ def test_verifier_rejects_mixed_ops_without_the_pass(mixed: Path, capsys: pytest
     code, out, err = run_main([str(mixed)], capsys)
     assert code == 1 and out == ""
     assert err.splitlines()[0] == f"{mixed}:2:8: error: op requires the same element type for all operands and results"
-    assert err.splitlines()[1:] == [MIXED.splitlines()[1], " " * 7 + "^"]
+    assert err.splitlines()[1:3] == [MIXED.splitlines()[1], " " * 7 + "^"]
+    assert err.splitlines()[3].startswith("hint: 'stablehlo.add' mixes element types")   # and the fix
 
 
 def test_pass_warnings_are_printed_on_success(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -243,7 +244,8 @@ def test_split_input_file_keeps_going_and_joins_outputs(tmp_path: Path, capsys: 
     code, out, err = run_main([str(path), "--split-input-file"], capsys)
     assert code == 1  # the first chunk does not verify without implicit-cast
     assert err.splitlines()[0] == f"{path}:2:8: error: op requires the same element type for all operands and results"
-    assert len(err.splitlines()) == 3  # its source line and caret; nothing for the second chunk
+    assert len(err.splitlines()) == 4  # its source line, caret and hint; nothing for the second chunk
+    assert err.splitlines()[3].startswith("hint: ")
     assert out.startswith(OUTPUT_SEPARATOR) and "func.func @g" in out
 
 

@@ -38,7 +38,7 @@ def test_python_m_latticecast_runs_the_cli() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: latticecast")
     done = run_python("-m", "latticecast", "--version")
-    assert done.returncode == 0 and done.stdout.strip() == f"latticecast {latticecast.__version__}"
+    assert done.returncode == 0 and done.stdout.splitlines()[0] == f"latticecast {latticecast.__version__}"
 
 
 # -- one version ----------------------------------------------------------------------------------

@@ -169,7 +169,9 @@ def test_latticecast_opt_policy_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     bad = write(tmp_path, ",int8,int9\nint8,int8,int8\nint9,int8,int9\n", "bad.csv")
     assert opt_main([mlir, "--implicit-cast", "--policy-file", bad]) == 1   # a file that cannot be used: 1
     out, err = capsys.readouterr()
-    assert out == "" and err == f"latticecast-opt: error: {bad}:1:7: unknown type 'int9'; did you mean int8?\n"
+    # located in the file, as every CLI error in a file: the line and a caret under the column
+    assert out == "" and err == (f"{bad}:1:7: error: unknown type 'int9'; did you mean int8?\n"
+                                 ",int8,int9\n      ^\n")
     assert opt_main([mlir, "--implicit-cast", "--policy-file", str(SMALL), "--policy", "max"]) == 2
     assert "give --policy or --policy-file, not both" in capsys.readouterr().err
     assert opt_main([mlir, "--policy-file", str(SMALL)]) == 2
@@ -177,7 +179,7 @@ def test_latticecast_opt_policy_file(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def test_latticecast_table_explain_audit_policy_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["table", "--policy-file", str(SMALL), "--types", "i8,u8,f16,bf16"]) == 0
+    assert main(["table", "--policy-file", str(SMALL), "--types", "i8,u8,f16,bf16", "--wide"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[2].split() == ["u8", "i16", "u8", "f32", "-"]
     assert main(["explain", "int16", "float16", "--policy-file", str(SMALL)]) == 0
@@ -191,8 +193,9 @@ def test_latticecast_table_explain_audit_policy_file(tmp_path: Path, capsys: pyt
     bad = write(tmp_path, ",int8,int16\nint8,int8,int16\nint16,int8,int16\n", "bad.csv")
     for command in (["table"], ["explain", "i8", "i16"], ["audit"], ["lattice"]):
         assert main([*command, "--policy-file", bad]) == 2
-        assert capsys.readouterr().err == (f"latticecast: error: {bad}:3:7: i16 . i8 is i8 but i8 . i16 at 2:11 is "
-                                           "i16; a promotion table is symmetric: make the two cells the same\n")
+        assert capsys.readouterr().err == (f"{bad}:3:7: error: i16 . i8 is i8 but i8 . i16 at 2:11 is "
+                                           "i16; a promotion table is symmetric: make the two cells the same\n"
+                                           "int16,int8,int16\n      ^\n")
     assert main(["table", "--policy", "max", "--policy-file", str(SMALL)]) == 2
     assert main(["audit", str(SMALL), "--policy-file", str(SMALL)]) == 2
     assert "usage: latticecast audit" in capsys.readouterr().err

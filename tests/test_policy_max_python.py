@@ -300,15 +300,30 @@ def numpy_cell(cell: Cell) -> bool:
     return is_numpy(cell.lhs) or is_numpy(cell.rhs)
 
 
+def built_as_max_builds(cell: Cell) -> bool:
+    """Errata of the policy that latticecast.max's Graph resolves: bool arithmetic StableHLO has no op for
+    (``-``, ``/``, ``**``, ``@`` of two bools) builds a bool value there, as in MAX, and compiling refuses the graph with MAX's words; and its
+    ``ops.constant`` refuses a Python number without dtype and device, as MAX's does."""
+    if cell.op == "ops.constant(1)":
+        return True
+    # // and % of bools still refuse where they are written (floor division is built from several ops)
+    return cell.op in {"x-y", "x/y", "ops.div", "x**y", "ops.matmul"} and cell.lhs == cell.rhs == "bool" \
+        and cell.result == "bool"
+
+
 def test_the_builder_reproduces_every_modelled_cell_but_the_errata():
     answers = BUILDER_CELLS
     differ = differing(answers)
-    assert differ == errata(answers), sorted(differ ^ errata(answers))[:10]
-    assert {c.op for c in differ if c not in POLICY_CELLS and not numpy_cell(c)} == set(CONSTANT_ERRATA)
-    # the builder and the policy agree wherever both answer (the builder also builds concat, stack, constants)
-    assert [c for c, answer in POLICY_CELLS.items() if answers[c][0] != answer[0]] == []
+    resolved = {c for c in errata(answers) if built_as_max_builds(c)}
+    assert {c.op for c in resolved} == {"x-y", "x/y", "ops.div", "x**y", "ops.matmul", "ops.constant(1)"}
+    assert differ == errata(answers) - resolved, sorted(differ ^ (errata(answers) - resolved))[:10]
+    assert {c.op for c in differ if c not in POLICY_CELLS and not numpy_cell(c)} == \
+        set(CONSTANT_ERRATA) - {"ops.constant(1)"}
+    # the builder and the policy agree wherever both answer (the builder also builds concat, stack, constants),
+    # but in bool arithmetic, which the policy refuses and the MAX graph builds (its compile refuses it)
+    assert [c for c, answer in POLICY_CELLS.items() if answers[c][0] != answer[0] and not built_as_max_builds(c)] == []
     numpy_differ = len([c for c in differ if numpy_cell(c)])
-    assert (len(answers), len(differ)) == (19757 + 3237, 239 + len(CONSTANT_ERRATA) + numpy_differ)
+    assert (len(answers), len(differ)) == (19757 + 3237, 239 + len(CONSTANT_ERRATA) + numpy_differ - len(resolved))
 
 
 def test_numpy_values_agree_with_max_but_where_max_returns_numpy_object_arrays():
@@ -674,7 +689,7 @@ def test_matches_live_max_in_every_cell(tmp_path):
     policy_answers = {c: a for c in cells if (a := policy_answer(c)) is not None}
     assert differing(policy_answers) == errata(policy_answers)
     answers = builder_answers(cells)
-    assert differing(answers) == errata(answers)
+    assert differing(answers) == {c for c in errata(answers) if not built_as_max_builds(c)}
     if provenance.startswith(f"# {measured_records(MEASUREMENT).provenance.split(' ')[0]} "):
         assert live == STORED  # the same MAX measures the same table
 

@@ -266,7 +266,7 @@ def test_missing_or_private_main_is_rejected() -> None:
 
 
 def test_compile_rejects_other_objects() -> None:
-    with pytest.raises(TypeError, match="ir.Module or MLIR text"):
+    with pytest.raises(TypeError, match=r"ir.Module, MLIR text \(str or bytes\) or the path of a .mlir/.mlirbc"):
         compile(42)  # type: ignore[arg-type]
 
 

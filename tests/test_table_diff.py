@@ -28,11 +28,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def test_a_comparison_shows_the_common_types_by_default(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run(capsys, "table", "--policy", "torch", "--vs", "jax")
+    out = run(capsys, "table", "--policy", "torch", "--vs", "jax", "--wide")
     header = out.splitlines()[0].split()
     assert header == [policy("torch").type_name(t) for t in default_types(policy("torch"))]
     assert set(header) <= set(COMMON_TYPES) and "f8e4m3fn" not in header
     assert len(out.splitlines()[0]) < 200          # was about 370 columns with every type
+    out = run(capsys, "table", "--policy", "torch", "--vs", "jax")
+    assert max(len(line) for line in out.splitlines()[:-1]) <= 100    # the last line is the count
 
 
 def test_a_differing_cell_shows_both_values(capsys: pytest.CaptureFixture[str]) -> None:
@@ -40,7 +42,7 @@ def test_a_differing_cell_shows_both_values(capsys: pytest.CaptureFixture[str]) 
     rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:5]}
     assert rows["u16"][1] == "-/i32"               # torch refuses u16 . i8; JAX gives int32
     assert rows["f32"][3] == "f32"                 # the same on both sides: one value
-    assert "(a differing cell shows torch/jax)" in out
+    assert "a differing cell shows torch/jax" in out
 
 
 def test_only_diffs_lists_pair_this_other(capsys: pytest.CaptureFixture[str]) -> None:
@@ -71,10 +73,10 @@ def test_the_csv_has_one_value_column_per_side(capsys: pytest.CaptureFixture[str
 def test_the_text_says_when_it_is_wider_than_the_terminal(capsys: pytest.CaptureFixture[str],
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "80")
-    out = run(capsys, "table", "--policy", "torch", "--vs", "jax")
-    assert re.search(r"the table is \d+ columns wide and the terminal 80: use --only-diffs", out)
+    out = run(capsys, "table", "--policy", "torch", "--vs", "jax", "--wide")
+    assert re.search(r"the table is \d+ columns wide and the terminal 80: leave out --wide, or use --only-diffs", out)
     monkeypatch.setenv("COLUMNS", "400")
-    assert "columns wide" not in run(capsys, "table", "--policy", "torch", "--vs", "jax")
+    assert "columns wide" not in run(capsys, "table", "--policy", "torch", "--vs", "jax", "--wide")
 
 
 # -- the promotion graph ------------------------------------------------------------------------

@@ -3,20 +3,24 @@
 Usage::
 
     python tools/max_graph_suite.py CHECKOUT --out results.json [--real-max] [--baseline FILE]
-                                    [--max-examples N] [--files F ...] [-- PYTEST ARGS]
+                                    [--max-pythonpath DIR] [--max-examples N] [--files F ...] [-- PYTEST ARGS]
 
 ``CHECKOUT`` is a directory holding ``max/tests/tests/graph`` (a work tree or ``git archive`` of
-modular/modular; nothing of it is copied into latticecast). The tests run in a subprocess of this
-Python under pytest with this file as a plugin (``-p max_graph_suite``) that installs a **shim that
-only maps names** (:data:`MODULE_MAP`, :data:`NAME_MAP`): ``import max.graph`` gives a module whose
-attributes are ``latticecast.max``'s, ``max.graph.ops`` is ``latticecast.ops``, and so on. A name the
-target lacks is a :class:`MissingName` placeholder (a type, so MAX's ``conftest.py`` can still
-register hypothesis strategies for it) whose every use raises :class:`MissingNameError`; that is
-how each failing test's cause names what is missing.
+modular/modular; nothing of it is copied into latticecast). The tests run in a subprocess of this Python
+under pytest with this file as a plugin (``-p max_graph_suite``) that only records outcomes. What runs is a
+copy of the test directory in a temporary directory in which every ``.py`` file is rewritten by
+:func:`rewrite`, the migration a MAX user makes and nothing else::
 
-``--real-max`` first runs the same files under real MAX (``--max-python``, default
-``/work/venv-max/bin/python`` with ``max==26.7.0``, pytest and hypothesis) with the plugin recording
-but no shim: the baseline. ``--baseline FILE`` reuses the baseline of an earlier ``--out`` file.
+    sed 's/\\bmax\\./latticecast.max./g; s/^from max import/from latticecast.max import/'
+
+so ``max.graph``, ``max.dtype``, ``max._core`` ... import ``latticecast.max.graph``, ``latticecast.max.dtype``,
+``latticecast.max._core``: a module latticecast lacks fails the way it would fail a user.
+
+``--real-max`` first runs the unmodified files under real MAX (``--max-python``, default
+``/work/venv-max/bin/python`` with ``max==26.7.0``, pytest and hypothesis; ``--max-pythonpath`` adds a
+directory, such as one with ``gguf`` installed by ``pip install --target``, which MAX's GGUF tests need):
+the baseline. ``--baseline FILE`` reuses the baseline of an earlier ``--out`` file. Both runs get
+``TESTDATA_DIRECTORY`` (the suite's ``testdata``), as MAX's build gives them.
 
 Tests that probe MAX internals are left out of the comparison by one rule (:func:`probes_internals`):
 the test function's body, or a helper function of its module that the body calls, matches one of
@@ -25,8 +29,9 @@ a name its module imports from MAX's internal modules (``max._core``, ``max.mlir
 :data:`INTERNAL_FILES`.
 
 Printed and written to ``--out``: tests passed with MAX, of those not internal, passed here, the
-percentage, and the failure causes (missing names with counts; other exceptions grouped by type
-and first message line). Hypothesis tests run ``--max-examples`` examples (default 10) in both runs.
+percentage, the failure causes (exceptions grouped by type and first message line), and every test counted
+internal with the rule that counted it. Hypothesis tests run ``--max-examples`` examples (default 10) in
+both runs.
 """
 
 from __future__ import annotations
@@ -35,16 +40,14 @@ import argparse
 import ast
 import collections
 import functools
-import importlib
-import importlib.abc
-import importlib.machinery
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
-import types
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -54,46 +57,44 @@ SUITE = Path("max/tests/tests/graph")
 MAX_PYTHON = "/work/venv-max/bin/python"
 """The Python with real MAX 26.7 (``pip install max==26.7.0 pytest hypothesis``) for the baseline."""
 
-MODULE_MAP: dict[str, tuple[str, ...]] = {
-    "max": ("latticecast.max",),
-    "max.graph": ("latticecast.max",),
-    "max.graph.type": ("latticecast.max",),
-    "max.graph.value": ("latticecast.max",),
-    "max.graph.graph": ("latticecast.max",),
-    "max.graph.weight": ("latticecast.max",),
-    "max.graph.ops": ("latticecast.ops",),
-    "max.dtype": ("latticecast.max",),
-    "max.driver": ("latticecast.max.driver", "latticecast.driver"),
-    "max.engine": ("latticecast.max.engine", "latticecast.engine"),
-    "max.mlir": ("jaxlib.mlir.ir",),
-    "max.graph.dtype_promotion": ("latticecast.max.dtype_promotion",),
-    "max.graph.ops.random": ("latticecast.graph.ops.random",),
-    "max.graph.ops.elementwise": ("latticecast.graph.ops.elementwise",),
-    "max.graph.ops.reduction": ("latticecast.graph.ops.reduction",),
-    "max.graph.ops.complex": ("latticecast.graph.ops.complex",),
-    "max.graph.ops.irfft": ("latticecast.graph.ops.signal",),
-    "max.nn": ("latticecast.max.nn",),
-}
-"""Each MAX module and the latticecast (or MLIR binding) modules its names come from, first importable
-one wins. A ``max`` module not listed here (MAX's internals such as ``max._core.dialects``, and the parts of
-MAX latticecast has no counterpart for, such as ``max.experimental``) maps to nothing: every name in it is a
-:class:`MissingName`, so a test file that imports it at the top still collects and only the tests that use
-its names fail, each with the missing name as its recorded cause."""
-
-NAME_MAP: dict[str, str] = {
-    "max._mlir_context.default_mlir_context": "max_graph_suite:current_default_context",
-}
-"""Single names mapped to a differently named object (``module:attribute``)."""
+REWRITES: tuple[tuple[str, str, int], ...] = (
+    (r"\bmax\.", "latticecast.max.", 0),
+    (r"^from max import", "from latticecast.max import", re.MULTILINE),
+)
+"""The migration, as ``re.sub`` arguments: ``sed 's/\\bmax\\./latticecast.max./g; s/^from max
+import/from latticecast.max import/'``, applied to every line in that order."""
 
 
-def current_default_context() -> Any:
-    """What MAX's ``default_mlir_context()`` gives MAX's ``mlir_context`` fixture: the context graphs are
-    built in, already current (MAX's is current once MAX is imported). Here: latticecast's default
-    context, made current. The fixture's ``mlir.Location.unknown()`` needs a current context."""
-    from latticecast.dialect_utils.context import default_context
-    context = default_context()
-    context.__enter__()
-    return context
+def rewrite(text: str) -> str:
+    """``text`` as the migration's ``sed`` line leaves it (see :data:`REWRITES`).
+
+    Example:
+        >>> rewrite("from max.graph import ops")
+        'from latticecast.max.graph import ops'
+        >>> rewrite("from max import mlir"), rewrite("np.max(a)")
+        ('from latticecast.max import mlir', 'np.max(a)')
+    """
+    for pattern, replacement, flags in REWRITES:
+        text = re.sub(pattern, replacement, text, flags=flags)
+    return text
+
+
+def rewritten_copy(checkout: Path, into: Path) -> Path:
+    """Copy ``checkout``'s ``max/tests/tests/graph`` under ``into`` (same layout), every ``.py`` file rewritten
+    by :func:`rewrite` and every other file as it is; the copy's root (``into``)."""
+    source = checkout / SUITE
+    for path in sorted(source.rglob("*")):
+        target = into / SUITE / path.relative_to(source)
+        if path.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.suffix == ".py":
+            target.write_text(rewrite(path.read_text()))
+        else:
+            shutil.copyfile(path, target)
+    return into
+
 
 INTERNAL_PATTERNS: tuple[str, ...] = (
     r"_mlir_op", r"_mlir_value", r"\bmlir\.", r"\bmlir_context\b", r"\b_core\b", r"\._module\b",
@@ -111,127 +112,7 @@ INTERNAL_FILES: tuple[str, ...] = (
 """Files about MAX's compiler, dialects, Mojo kernels or buffers as a whole."""
 
 RESULTS_ENV = "MAX_GRAPH_SUITE_RESULTS"
-SHIM_ENV = "MAX_GRAPH_SUITE_SHIM"
 EXAMPLES_ENV = "MAX_GRAPH_SUITE_MAX_EXAMPLES"
-
-
-class MissingNameError(AttributeError):
-    """A MAX name the shim has no latticecast object for was used."""
-
-
-_collecting = True
-"""True until pytest has collected the tests: a test module's top level (decorators, parametrize lists) may
-call or reach into a missing name while it is imported. Then a placeholder gives a placeholder, so the module
-collects and the tests that use the name fail when they run; once collection is done, every use raises."""
-
-
-class _MissingMeta(type):
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        if _collecting:
-            return missing(f"{cls.__qualname__}()")
-        raise MissingNameError(f"missing name: {cls.__qualname__}")
-
-    def __getattr__(cls, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        if _collecting:
-            return missing(f"{cls.__qualname__}.{name}")
-        raise MissingNameError(f"missing name: {cls.__qualname__}")
-
-    def __instancecheck__(cls, obj: Any) -> bool:
-        return False
-
-
-class MissingName(metaclass=_MissingMeta):
-    """Base of the placeholders the shim gives for names latticecast lacks."""
-
-
-def missing(qualified: str) -> type:
-    """A placeholder type for the MAX name ``qualified`` (``max.graph.ops.gather``)."""
-    cls = _MissingMeta(qualified.rsplit(".", 1)[-1], (MissingName,), {})
-    cls.__qualname__ = qualified
-    return cls
-
-
-def _import_first(candidates: Sequence[str]) -> types.ModuleType | None:
-    for name in candidates:
-        try:
-            return importlib.import_module(name)
-        except ImportError:
-            continue
-    return None
-
-
-class ShimModule(types.ModuleType):
-    """The module a MAX import gets: its attributes are the mapped modules' (or placeholders)."""
-
-    def __init__(self, name: str, targets: Sequence[types.ModuleType]) -> None:
-        super().__init__(name)
-        self.__path__: list[str] = []  # a package, so `max.graph.ops` can be imported under it
-        self._shim_targets = list(targets)
-
-    def __getattr__(self, attr: str) -> Any:
-        if attr.startswith("__"):
-            raise AttributeError(attr)
-        qualified = f"{self.__name__}.{attr}"
-        if qualified in NAME_MAP:
-            module, _, name = NAME_MAP[qualified].partition(":")
-            value = getattr(importlib.import_module(module), name)
-        elif (found := self._target_attribute(attr)) is not None:
-            value = found
-        elif qualified in MODULE_MAP or any(key.startswith(qualified + ".") for key in MODULE_MAP):
-            return importlib.import_module(qualified)
-        else:
-            value = missing(qualified)
-        setattr(self, attr, value)
-        return value
-
-    def __setattr__(self, attr: str, value: Any) -> None:
-        # Importing a submodule sets it on its parent; where the parent's name is a function of the same
-        # name (MAX's `ops.irfft` beside its module `max.graph.ops.irfft`), the function stays, as in MAX.
-        if isinstance(value, types.ModuleType) and (found := self._target_attribute(attr)) is not None:
-            value = found
-        super().__setattr__(attr, value)
-
-    def _target_attribute(self, attr: str) -> Any:
-        """The first mapped module's attribute ``attr`` that is not a module itself, else ``None``."""
-        for target in self.__dict__.get("_shim_targets", ()):
-            value = getattr(target, attr, None)
-            if value is not None and not isinstance(value, types.ModuleType):
-                return value
-        return None
-
-
-class ShimFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """``sys.meta_path`` finder that answers ``max`` and ``max.*`` with :class:`ShimModule` s."""
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != "max" and not fullname.startswith("max."):
-            return None
-        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
-
-    def create_module(self, spec: Any) -> types.ModuleType:
-        targets = [m for m in [_import_first(MODULE_MAP.get(spec.name, ()))] if m is not None]
-        return ShimModule(spec.name, targets)
-
-    def exec_module(self, module: types.ModuleType) -> None:
-        return None
-
-
-def install_shim() -> ShimFinder:
-    """Put the shim first on ``sys.meta_path`` (any real ``max`` modules already imported are dropped)."""
-    for name in [n for n in sys.modules if n == "max" or n.startswith("max.")]:
-        del sys.modules[name]
-    finder = ShimFinder()
-    sys.meta_path.insert(0, finder)
-    return finder
-
-
-def uninstall_shim(finder: ShimFinder) -> None:
-    """Undo :func:`install_shim` (for the unit test)."""
-    sys.meta_path.remove(finder)
-    for name in [n for n in sys.modules if n == "max" or n.startswith("max.")]:
-        del sys.modules[name]
 
 
 INTERNAL_MODULES = re.compile(r"^max\.(_core|_mlir\w*|mlir)(\.|$)")
@@ -324,16 +205,17 @@ _ADDRESS = re.compile(r" at 0x[0-9a-f]+|0x[0-9a-f]{6,}")
 
 
 def cause_of(exc_type: str, message: str) -> str:
-    """A failure grouped: ``missing max.graph.ops.gather``, or the type and message's first line."""
-    found = re.search(r"missing name: (\S+)", message)
-    if found:
-        return f"missing {found.group(1)}"
-    found = re.search(r"No module named '(max[\w.]*)'", message)
+    """A failure grouped: ``missing module latticecast.max._core``, ``missing latticecast.max.graph.X``, or the
+    type and message's first line."""
+    found = re.search(r"No module named '((?:latticecast\.)?max[\w.]*)'", message)
     if found:
         return f"missing module {found.group(1)}"
     found = re.search(r"module '(latticecast[\w.]*)' has no attribute '(\w+)'", message)
     if found:
         return f"missing {found.group(1)}.{found.group(2)}"
+    found = re.search(r"cannot import name '(\w+)' from '(latticecast[\w.]*)'", message)
+    if found:
+        return f"missing {found.group(2)}.{found.group(1)}"
     first = _ADDRESS.sub("", (message.strip().splitlines() or [""])[0])[:160]
     return f"{exc_type}: {first}"
 
@@ -343,13 +225,7 @@ def cause_of(exc_type: str, message: str) -> str:
 _records: dict[str, dict[str, Any]] = {}
 
 
-if os.environ.get(SHIM_ENV) == "1":  # at plugin import: MAX's conftest.py imports max before pytest_configure
-    install_shim()
-
-
 def pytest_collection_finish(session: Any) -> None:
-    global _collecting
-    _collecting = False
     from hypothesis import settings
     settings.register_profile("max_graph_suite", deadline=None,
                               max_examples=int(os.environ.get(EXAMPLES_ENV, "10")))
@@ -408,23 +284,24 @@ def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
 
 # ---- the driver ----
 
-def run_suite(python: str, checkout: Path, files: Sequence[str], shim: bool, examples: int,
-              extra: Sequence[str], results: Path) -> dict[str, dict[str, Any]]:
-    """Run the suite's ``files`` under ``python`` (with or without the shim); the per-test records."""
+def run_suite(python: str, checkout: Path, files: Sequence[str], examples: int, extra: Sequence[str],
+              results: Path, pythonpath: Sequence[str] = (), testdata: Path | None = None) -> dict[str, dict[str, Any]]:
+    """Run the suite's ``files`` of ``checkout`` under ``python``; the per-test records. ``pythonpath`` comes
+    after this tool's directory on ``PYTHONPATH``."""
     tests_root = checkout / SUITE.parent
     if not (checkout / SUITE).is_dir():
         raise SystemExit(f"{checkout} has no {SUITE}: pass the root of a modular/modular checkout "
                          "(git archive HEAD max/tests | tar -x -C DIR)")
     here = Path(__file__).resolve()
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(here.parent), str(here.parent.parent / "src"),
-                                         env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(here.parent), *pythonpath, env.get("PYTHONPATH", "")])
     env[RESULTS_ENV] = str(results)
-    env[SHIM_ENV] = "1" if shim else "0"
     env[EXAMPLES_ENV] = str(examples)
+    env["TESTDATA_DIRECTORY"] = str(testdata or checkout / SUITE / "testdata")
+    env.setdefault("MODULAR_PATH", ".")
     targets = [str(SUITE.relative_to(SUITE.parent) / f) for f in files] or [SUITE.name]
-    cmd = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "max_graph_suite", "--continue-on-collection-errors",
-           "--rootdir", str(tests_root), *extra, *targets]
+    cmd = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "max_graph_suite",
+           "--continue-on-collection-errors", "--rootdir", str(tests_root), *extra, *targets]
     results.unlink(missing_ok=True)
     run = subprocess.run(cmd, cwd=tests_root, env=env, check=False, capture_output=True, text=True)
     if results.exists():
@@ -436,6 +313,17 @@ def run_suite(python: str, checkout: Path, files: Sequence[str], shim: bool, exa
     etype, _, message = errors[-1].partition(":")
     return {"collect:conftest": {"outcome": "collection error", "file": "", "position": None,
                                  "cause": "conftest.py: " + cause_of(etype.strip(), message)}}
+
+
+def run_rewritten(checkout: Path, files: Sequence[str], examples: int, extra: Sequence[str],
+                  results: Path) -> dict[str, dict[str, Any]]:
+    """Run the suite rewritten by :func:`rewrite` (in a temporary copy) under this Python, with this
+    checkout's ``src`` first on the path; the per-test records."""
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    with tempfile.TemporaryDirectory(prefix="max-suite-") as tmp:
+        copy = rewritten_copy(checkout, Path(tmp))
+        return run_suite(sys.executable, copy, files, examples, extra, results, [src],
+                         testdata=checkout / SUITE / "testdata")
 
 
 def _tests(records: dict[str, dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -493,21 +381,20 @@ def compare(baseline: dict[str, dict[str, Any]], ours: dict[str, dict[str, Any]]
         if mine is None:
             file = nodeid.split("::")[0]
             cause = next((c for f, c in collect_errors.items() if file.endswith(f) or f.endswith(file)),
-                         "not collected under the shim")
+                         "not collected after the rewrite")
         else:
             cause = mine.get("cause", mine["outcome"])
         causes[cause] += 1
         failing[nodeid] = cause
-    missing_names = collections.Counter({c[len("missing "):]: n for c, n in causes.items()
-                                         if c.startswith("missing ")})
     return {
         "passed_with_max": len(passed_max),
         "not_internal": len(api),
         "passed_here": len(passed_here),
         "percentage": round(100.0 * len(passed_here) / len(api), 1) if api else 0.0,
-        "missing_names": dict(missing_names.most_common()),
         "causes": dict(causes.most_common()),
         "internal": {k: v for k, v in internal.items() if v},
+        "internal_by_rule": {rule: sorted(k for k, v in internal.items() if v == rule)
+                             for rule in sorted({v for v in internal.values() if v})},
         "failing": failing,
         "passing": sorted(passed_here),
     }
@@ -519,16 +406,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="JSON file for the results")
     parser.add_argument("--real-max", action="store_true", help="also run the suite under real MAX (baseline)")
     parser.add_argument("--max-python", default=MAX_PYTHON, help="the Python with max==26.7.0 installed")
+    parser.add_argument("--max-pythonpath", action="append", default=[],
+                        help="a directory for real MAX's PYTHONPATH (one with gguf, for MAX's GGUF tests)")
     parser.add_argument("--baseline", type=Path, help="reuse the baseline of an earlier --out file (or its .max-raw.json)")
-    parser.add_argument("--ours", type=Path, help="reuse the shim run of an earlier --out file (or its .shim-raw.json)")
+    parser.add_argument("--ours", type=Path, help="reuse the latticecast run of an earlier --out file (or its .ours-raw.json)")
+    parser.add_argument("--list-internal", action="store_true", help="also print every test counted internal, by rule")
     parser.add_argument("--max-examples", type=int, default=10, help="hypothesis examples per test")
     parser.add_argument("--files", nargs="*", default=[], help="test files relative to max/tests/tests/graph")
     args, extra = parser.parse_known_args(argv)
     extra = [a for a in extra if a != "--"]
     out: Path = args.out
     if args.real_max:
-        baseline = run_suite(args.max_python, args.checkout, args.files, False, args.max_examples, extra,
-                             out.with_suffix(".max-raw.json"))
+        baseline = run_suite(args.max_python, args.checkout, args.files, args.max_examples, extra,
+                             out.with_suffix(".max-raw.json"), args.max_pythonpath)
     elif args.baseline:
         earlier = json.loads(args.baseline.read_text())
         baseline = earlier.get("baseline", earlier)  # an --out file, or the raw records of a --real-max run
@@ -538,8 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         earlier = json.loads(args.ours.read_text())
         ours = earlier.get("ours", earlier)
     else:
-        ours = run_suite(sys.executable, args.checkout, args.files, True, args.max_examples, extra,
-                         out.with_suffix(".shim-raw.json"))
+        ours = run_rewritten(args.checkout, args.files, args.max_examples, extra, out.with_suffix(".ours-raw.json"))
     summary = compare(baseline, ours, args.checkout / SUITE.parent)
     out.write_text(json.dumps({"summary": summary, "baseline": baseline, "ours": ours}, indent=1))
     print(f"passed with MAX:          {summary['passed_with_max']}")
@@ -548,6 +437,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("failure causes:")
     for cause, count in list(summary["causes"].items())[:40]:
         print(f"  {count:5d}  {cause}")
+    print(f"counted internal:         {len(summary['internal'])}")
+    for rule, tests in summary["internal_by_rule"].items():
+        print(f"  {len(tests):5d}  {rule}")
+        if args.list_internal:
+            for test in tests:
+                print(f"           {test}")
     return 0
 
 

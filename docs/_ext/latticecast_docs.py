@@ -2,9 +2,20 @@
 
 ``.. latticecast-policy-tables::``
     One section per registered policy (``latticecast.policies()``): its title, its source, whether
-    its table is a lattice, and its full promotion table as :meth:`latticecast.Policy.table`
-    computes it and :meth:`latticecast.PromotionTable.render` writes it (``"html"``; the
-    ``latticecast table --format html`` command prints the same table).
+    its table is a lattice, the picture of its lattice (or of its promotion graph), and its full
+    promotion table as :meth:`latticecast.Policy.table` computes it, in the short codes and
+    scrolling box with a sticky header of ``latticecast table --format html``
+    (:mod:`latticecast.cli.html_page`, :mod:`latticecast.cli.table_view`).
+
+``.. latticecast-lattice:: POLICY``
+    The picture of a policy's lattice (``latticecast lattice --format svg``), inline SVG.
+
+``.. latticecast-comparison:: P Q``
+    Two policies compared over the common types: the count, the picture of their direct
+    promotions (``latticecast table --policy P --vs Q --format html``'s), and the heat map.
+
+Pictures are SVG laid out by Graphviz where its ``dot`` is installed and by latticecast itself
+elsewhere (:mod:`latticecast.cli.render_graph`), so the build never needs Graphviz.
 
 ``.. latticecast-help:: PROG [SUBCOMMAND]``
     The ``--help`` text of ``latticecast`` (or one of its subcommands) or ``latticecast-opt``, from
@@ -28,6 +39,45 @@ from sphinx.util.nodes import nested_parse_with_titles
 from sphinx.util.rst import escape
 
 HELP_WIDTH = 100
+
+
+def _raw(html: str) -> nodes.raw:
+    return nodes.raw("", html, format="html")
+
+
+def _style_once(directive: SphinxDirective) -> list[nodes.Node]:
+    """The stylesheet of latticecast's tables and pictures, once per page."""
+    from latticecast.cli import html_page
+
+    seen = directive.env.temp_data.setdefault("latticecast_styled", set())
+    if directive.env.docname in seen:
+        return []
+    seen.add(directive.env.docname)
+    return [_raw(html_page.style())]
+
+
+def lattice_figure(name: str) -> str:
+    """The policy's picture as an HTML figure (inline SVG)."""
+    import latticecast as lc
+    from latticecast.cli import html_page
+    from latticecast.cli.lattice_cmd import policy_drawing
+    from latticecast.cli.render_graph import svg
+
+    drawing = policy_drawing(lc.policy(name))
+    return f'<div class="latticecast-picture">{html_page.figure(drawing.title, svg(drawing))}</div>'
+
+
+def policy_table_html(name: str) -> str:
+    """The policy's full table in the scrolling, sticky-header box of ``table --format html``, and its legend."""
+    import latticecast as lc
+    from latticecast.cli import html_page
+    from latticecast.cli.common import namer
+    from latticecast.cli.table_view import grid_of, html_grid
+
+    pol = lc.policy(name)
+    grid = grid_of(pol.table(), namer(pol))
+    return (f'<div class="latticecast-table">{html_page.legend(codes=grid.codes)}'
+            f"{html_grid(grid, f'table-{name}')}</div>")
 
 
 class PolicyTables(SphinxDirective):
@@ -57,19 +107,65 @@ class PolicyTables(SphinxDirective):
                      "commutative" if report.commutative else "not commutative",
                      "associative" if report.associative else "not associative"]
             lines += ["Its table: " + ", ".join(facts) + ". Rows are the left operand, columns the "
-                      "right one; ``-`` is a promotion the policy refuses.", ""]
-            html = table.render("html", namer(pol))
+                      "right one; ``-`` is a promotion the policy refuses. The table scrolls in its box.", ""]
             lines += [".. raw:: html", ""]
-            lines += ["   <div class=\"latticecast-table\">"]
-            lines += ["   " + line for line in html.splitlines()]
-            lines += ["   </div>", ""]
-        return self._parse(lines)
+            lines += ["   " + line for line in (lattice_figure(name) + "\n" + policy_table_html(name)).splitlines()]
+            lines += [""]
+        return _style_once(self) + self._parse(lines)
 
     def _parse(self, lines: list[str]) -> list[nodes.Node]:
         node = nodes.section()
         node.document = self.state.document
         nested_parse_with_titles(self.state, StringList(lines, source="<latticecast-policy-tables>"), node)
         return node.children
+
+
+class LatticePicture(SphinxDirective):
+    """``.. latticecast-lattice:: POLICY``: the picture of a policy's lattice or promotion graph."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        import latticecast as lc
+
+        self.env.note_reread()
+        if self.arguments[0] not in lc.policies():
+            raise self.error(f"unknown policy {self.arguments[0]!r}")
+        return _style_once(self) + [_raw(lattice_figure(self.arguments[0]))]
+
+
+class Comparison(SphinxDirective):
+    """``.. latticecast-comparison:: P Q``: two policies over the common types, a picture and a heat map."""
+
+    required_arguments = 2
+
+    def run(self) -> list[nodes.Node]:
+        import latticecast as lc
+        from latticecast.cli import html_page
+        from latticecast.cli.drawing import diff_drawing
+        from latticecast.cli.render_graph import svg
+        from latticecast.cli.table_cmd import _diff, _marks
+        from latticecast.cli.table_diff import default_types
+        from latticecast.cli.table_view import html_grid
+
+        self.env.note_reread()
+        names = self.arguments
+        for name in names:
+            if name not in lc.policies():
+                raise self.error(f"unknown policy {name!r}")
+        pol, other = lc.policy(names[0]), lc.policy(names[1])
+        table = pol.table(default_types(pol))
+        table.marks, _ = _marks(pol, table, other.name)
+        diff = _diff(pol, table, other.name)
+        picture = html_page.figure(f"{pol.name} vs {other.name}: direct promotions",
+                                   svg(diff_drawing(pol, other, list(table.rows))))
+        grid = diff.grid()
+        summary = (f"<p>{len(table.marks)} of {len(table.cells)} pairs of the common types differ; a differing "
+                   f"cell shows {pol.name}/{other.name} (<code>latticecast table --policy {pol.name} --vs "
+                   f"{other.name}</code>).</p>")
+        block = (f'<div class="latticecast-comparison">{summary}'
+                 f'{html_page.row(html_grid(grid, f"heat-{pol.name}-{other.name}"), picture)}</div>')
+        return _style_once(self) + [_raw(block)]
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
@@ -147,4 +243,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("autodoc-process-signature", _alias_names)
     app.add_directive("latticecast-policy-tables", PolicyTables)
     app.add_directive("latticecast-help", Help)
+    app.add_directive("latticecast-lattice", LatticePicture)
+    app.add_directive("latticecast-comparison", Comparison)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

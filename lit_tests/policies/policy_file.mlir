@@ -3,9 +3,11 @@
 // implicit-cast{policy-file=...}. Both spellings insert the same converts.
 // RUN: latticecast-opt %s --split-input-file --verify-diagnostics --implicit-cast --policy-file %S/Inputs/small_lattice.csv | FileCheck %s
 // RUN: latticecast-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(implicit-cast{policy-file=%S/Inputs/small_lattice.csv})' | FileCheck %s
-// A table that is not symmetric is refused before anything runs, at the cell, with the fix:
+// A table that is not symmetric is refused before anything runs, at the cell (its line and a caret), with the fix:
 // RUN: not latticecast-opt %s --implicit-cast --policy-file %S/Inputs/asymmetric.csv 2>&1 | FileCheck %s --check-prefix=ASYM
-// ASYM: latticecast-opt: error: {{.*}}asymmetric.csv:4:7: u8 . i8 is i8 but i8 . u8 at 3:11 is i16; a promotion table is symmetric: make the two cells the same
+// ASYM: {{.*}}asymmetric.csv:4:7: error: u8 . i8 is i8 but i8 . u8 at 3:11 is i16; a promotion table is symmetric: make the two cells the same
+// ASYM-NEXT: uint8,int8,uint8,int16
+// ASYM-NEXT: {{^      \^$}}
 // ASYM-NOT: Traceback
 
 // i8 . ui8 = i16 (the table's cell).

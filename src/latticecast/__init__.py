@@ -35,7 +35,7 @@ _check_supported_versions()  # warns when the installed jax/jaxlib is outside th
 
 if TYPE_CHECKING:  # the lazy names below, as tools see them (never imported here at run time)
     from . import ops
-    from .dialect_utils.parsing import parse
+    from .dialect_utils.parsing import SourceFileError, parse
     from .evidence import evidence
     from .graph import Graph, PassFailure, Value
     from .passes import ImplicitCastOptions, ImplicitCastPass, Pipeline, run_pipeline
@@ -53,6 +53,7 @@ _LAZY = {
     "UnsupportedModuleError": ("latticecast.runtime", "UnsupportedModuleError"),
     "InputShapeError": ("latticecast.runtime", "InputShapeError"),
     "TensorSpec": ("latticecast.runtime", "TensorSpec"), "MLIRParseError": ("latticecast.runtime", "MLIRParseError"),
+    "SourceFileError": ("latticecast.dialect_utils.parsing", "SourceFileError"),
     "LatticecastRuntimeError": ("latticecast.runtime", "LatticecastRuntimeError"),
     "DeviceNotFoundError": ("latticecast.runtime", "DeviceNotFoundError"),
     "DeviceCountError": ("latticecast.runtime", "DeviceCountError"),
@@ -91,7 +92,7 @@ __all__ = [
     "Graph", "TensorType", "DeviceRef", "SymbolicDim", "Value", "GraphError", "PassFailure", "ops", "compile",
     "Model", "TensorSpec", "PolymorphicModel", "UnsupportedModuleError", "InputShapeError",
     "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "InputError", "CompileError", "available_devices",
-    "MLIRParseError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "parse", "Pipeline", "evidence",
+    "MLIRParseError", "SourceFileError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "parse", "Pipeline", "evidence",
     "LatticecastWarning",
     "UnsupportedVersionWarning",
 ]

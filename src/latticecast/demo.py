@@ -16,7 +16,9 @@ partitioner and compares it with ``jax.jit`` bit for bit.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+import textwrap
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
@@ -29,7 +31,8 @@ if TYPE_CHECKING:
 
     from .graph import Graph, Value
 
-__all__ = ["main", "build_program", "INPUTS", "OUTPUTS", "fp8_lines", "FP8_INPUTS", "MAX_PROGRAM", "run_max_program"]
+__all__ = ["main", "build_program", "INPUTS", "OUTPUTS", "fp8_lines", "FP8_INPUTS", "MAX_PROGRAM", "run_max_program",
+           "fit_ir", "WIDTH", "NOTATION"]
 
 INPUTS: dict[str, tuple[DType, np.ndarray]] = {
     "x": (DType.int16, np.array([1, 2, 3, 4], np.int16)),
@@ -70,15 +73,16 @@ def build_program(policy: str, diagnose_lossy: str = "off", *, refused: list[str
 
 
 MAX_PROGRAM = """\
-from latticecast.max import DType, DeviceRef, Graph, TensorType, ops   # MAX: from max.graph import ...
+from latticecast.max import DType, DeviceRef, Graph, TensorType, ops   # MAX: from max.graph ...
 
 device = DeviceRef.CPU()
-input_types = [TensorType(DType.float32, [4, 8], device), TensorType(DType.float32, [8, 3], device),
+input_types = [TensorType(DType.float32, [4, 8], device),
+               TensorType(DType.float32, [8, 3], device),
                TensorType(DType.float32, [3], device)]
 with Graph("classifier", input_types=input_types) as graph:
     x, w, b = (value.tensor for value in graph.inputs)
     logits = ops.relu(x @ w + b)
-    graph.output(ops.softmax(logits), logits.argmax())   # argmax keeps its axis: [4, 1], as in MAX
+    graph.output(ops.softmax(logits), logits.argmax())   # argmax keeps its axis, as in MAX
 """
 """A classifier written as MAX's documentation writes graphs; the demo runs exactly this text."""
 
@@ -95,8 +99,72 @@ def run_max_program(device: str = "cpu") -> tuple[list[np.ndarray], list[np.ndar
     return outs, [e / e.sum(-1, keepdims=True), logits.argmax(-1)[:, None]]
 
 
+WIDTH = 100
+"""The demo reads well in a terminal of this many columns: every line it prints fits."""
+
+NOTATION = """\
+How to read this demo (the notation of JAX's type promotion design note, which latticecast's
+tables and messages use throughout):
+  i8 u64 f16 bf16 c64   int8, uint64, float16, bfloat16, complex64: a letter for the kind
+                        (b bool, i signed, u unsigned, f float, c complex), then the bits
+  i* f* c*              weakly typed: a Python int, float or complex (a literal such as the 2
+                        below), whose type gives way to the other operand's where the rules allow
+  a . b = r             a promotes with b to r: the type an op on a and b computes in
+  policy                one system's promotion rules (jax, max, numpy, torch, array-api, ...:
+                        latticecast policies lists them); implicit-cast applies one to a program
+  diagnostics           MLIR's format, where: severity: message (a graph's ops are located at
+                        the graph's name)"""
+"""Printed once, at the top: every notation the demo uses."""
+
+
 def _section(title: str) -> None:
     print(f"\n{'=' * 78}\n{title}\n{'=' * 78}")
+
+
+def _say(text: str, indent: int = 4, hang: int = 6) -> None:
+    """``text`` wrapped to :data:`WIDTH` columns, its first line indented by ``indent``, the rest by ``hang``."""
+    print(textwrap.fill(text, WIDTH, initial_indent=" " * indent, subsequent_indent=" " * hang,
+                        break_on_hyphens=False, break_long_words=False))
+
+
+_BREAK = re.compile(r", | -> | : ")
+
+
+def fit_ir(text: str, width: int = WIDTH) -> str:
+    """MLIR text with each line longer than ``width`` broken after a ``,`` (or before a ``->`` or
+    ``:``) outside quoted strings, the rest indented four more columns: still valid MLIR, which
+    allows whitespace between any two tokens.
+
+    Example:
+        >>> print(fit_ir("func.func @f(%a: tensor<4xi16>, %b: tensor<4xf32>) -> tensor<4xf32>", 40))
+        func.func @f(%a: tensor<4xi16>,
+            %b: tensor<4xf32>) -> tensor<4xf32>
+    """
+    out = []
+    for line in text.splitlines():
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        while len(line) > width:
+            cut = None
+            for m in _BREAK.finditer(line):
+                at = m.start() + (1 if m.group() == ", " else 0)
+                if at > width:
+                    break
+                if line[:at].count('"') % 2 == 0 and at > len(indent):
+                    cut = at
+            if cut is None:
+                break
+            out.append(line[:cut].rstrip())
+            line = indent + line[cut:].lstrip()
+        out.append(line)
+    return "\n".join(out)
+
+
+def _values(array: np.ndarray) -> str:
+    """An array's values, short: six significant digits for floats."""
+    if array.dtype.kind == "f" or array.dtype.kind == "V":
+        return np.array2string(array.astype(np.float64), separator=", ",
+                               formatter={"float_kind": lambda v: f"{v:.6g}"})
+    return np.array2string(array, separator=", ")
 
 
 def _format(array: np.ndarray) -> str:
@@ -114,11 +182,11 @@ def _run(policy: str, device: str) -> tuple[list[str], list[str]]:
         why = next((r.split(": ", 1)[1] for r in refused if r.startswith(label + ":")), None)
         if why is not None:
             dtypes.append("error")
-            values.append(why.split(": ", 1)[-1][:60])
+            values.append(textwrap.shorten(why.split(": ", 1)[-1], 40, placeholder=" ..."))
             continue
         out = next(outs)
         dtypes.append(str(out.dtype))
-        values.append(np.array2string(out, separator=","))
+        values.append(_values(out))
     return dtypes, values
 
 
@@ -138,6 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"latticecast demo: error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
 
+    print(NOTATION)
     _walk_through(args.policy, args.device)
     _side_by_side(args.policy, args.vs, args.device)
     _max_program_section(args.device)
@@ -156,14 +225,15 @@ def _walk_through(policy: str, device: str) -> None:
     refused: list[str] = []
     g = build_program(policy, refused=refused)
     for line in refused:
-        print(f"\n    refused under {policy}, left out of the program: {line}")
+        print()
+        _say(f"refused under {policy}, left out of the program: {line}")
     kept = [label for label in OUTPUTS if not any(r.startswith(label + ":") for r in refused)]
 
     _section("2. StableHLO as built: binary ops mix element types; the literal 2 is weak")
-    print(g.mlir(before_passes=True))
+    print(fit_ir(g.mlir(before_passes=True)))
 
     _section(f"3. After implicit-cast{{policy={policy}}}: converts inserted, legal StableHLO")
-    print(g.mlir())
+    print(fit_ir(g.mlir()))
 
     _section(f"4. Compiled with PJRT and run on {device}")
     model = g.compile(device)
@@ -191,18 +261,19 @@ def _side_by_side(policy: str, vs: str, device: str) -> None:
     pa, pb = get_policy(policy), get_policy(vs)
     print()
     for p in (pa, pb):
-        print("    " + p.explain(DType.int8, DType.uint64).splitlines()[0])
-    print("    array-api: " + _refusal())
+        _say(p.explain(DType.int8, DType.uint64).splitlines()[0])
+    _say("array-api: " + _refusal())
     print()
     for line in fp8_lines(("jax", "numpy"), device):
-        print("    " + line)
+        _say(line)
     _lossy_promotions(policy, vs)
 
 
 def _lossy_promotions(*policies: str) -> None:
     """What ``diagnose-lossy`` reports for the program under each policy that accepts it."""
-    print("\n    None of the seed systems warns when a promotion loses magnitude; implicit-cast can "
-          "(diagnose-lossy):")
+    print()
+    _say("JAX, MAX, NumPy and PyTorch promote without a word when the result cannot hold the operand's "
+         "values; implicit-cast can say so (diagnose-lossy=warning):")
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -212,8 +283,8 @@ def _lossy_promotions(*policies: str) -> None:
                 g2.mlir()
             except PromotionError:
                 continue  # the program is illegal under this policy (shown above)
-            for d in g2.diagnostics or [f"no promotion in the program can lose magnitude under {name}"]:
-                print(f"    {name}: {d}")
+            for d in g2.diagnostics or ["no promotion in the program can lose magnitude"]:
+                _say(f"under {name}: {d}")
 
 
 def _max_program_section(device: str) -> None:
@@ -259,15 +330,16 @@ def fp8_lines(policies: Sequence[str], device: str = "cpu") -> list[str]:
         (out,) = g.compile(device)(*FP8_INPUTS)
         lines.append(f"fp8: int16 + float8_e4m3fn under {name} = {out.dtype} "
                      f"{np.array2string(out.astype(np.float32), separator=', ')}")
-        warned += [f"{name}: {d.split(': ', 1)[-1]}" for d in g.diagnostics]
+        warned += [f"under {name}: {d}" for d in g.diagnostics]
     return lines + warned
 
 
 SHARDED_SNIPPET = """    mesh = jax.make_mesh(({data}, {model}), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
-    with Graph("layer", input_types=[TensorType(DType.bfloat16, [{b}, {k}], sharding=P("data", "model")),
-                         TensorType(DType.int8, [{k}, 8], sharding=P("model", None)),
-                         TensorType(DType.float32, [{k}, 8], sharding=P("model", None)),
-                         TensorType(DType.float16, [{b}, 8], sharding=P("data", None))], mesh=mesh) as g:
+    layer_types = [TensorType(DType.bfloat16, [{b}, {k}], sharding=P("data", "model")),
+                   TensorType(DType.int8, [{k}, 8], sharding=P("model", None)),
+                   TensorType(DType.float32, [{k}, 8], sharding=P("model", None)),
+                   TensorType(DType.float16, [{b}, 8], sharding=P("data", None))]
+    with Graph("layer", input_types=layer_types, mesh=mesh) as g:
         x, w_q, scale, bias = g.inputs
         y = ops.shard(x @ (w_q * scale), P("data", None))   # bf16 @ (int8 * f32) -> f32
         g.output(ops.maximum(y + bias, 0), shardings=[P("data", None)])"""
@@ -317,9 +389,10 @@ def _sharded_section(policy: str, device: str) -> None:
     print(SHARDED_SNIPPET.format(data=shape[0], model=shape[1], b=2 * shape[0], k=16 * shape[1]))
     g = build_sharded_layer(policy, mesh)
     print("\n    After implicit-cast: Shardy shardings, mhlo.num_partitions; converts keep their operand's layout\n")
-    print(g.mlir())
+    print(fit_ir(g.mlir()))
     model = g.compile()
-    print(f"\n    {model!r}")
+    print()
+    _say(repr(model))
     rng = np.random.default_rng(0)
     b, k = 2 * shape[0], 16 * shape[1]
     args = (rng.standard_normal((b, k)).astype(ml_dtypes.bfloat16), rng.integers(-127, 128, (k, 8)).astype(np.int8),
@@ -333,9 +406,9 @@ def _sharded_section(policy: str, device: str) -> None:
     print(f"    per-device parameters in the compiled HLO: {', '.join(_parameters(hlo))}")
     why = " (the dot contracts over the sharded 'model' axis: its partial sums are added up)" \
         if collectives["all-reduce"] else ""
-    print(f"    collectives XLA's partitioner inserted: "
-          f"{', '.join(f'{n} {c}' for c, n in collectives.items() if n) or 'none'}{why}")
-    print(f"    row 0 of the output: {np.array2string(out[0], precision=4, separator=', ', max_line_width=200)}")
+    _say(f"collectives XLA's partitioner inserted: "
+         f"{', '.join(f'{n} {c}' for c, n in collectives.items() if n) or 'none'}{why}")
+    _say(f"row 0 of the output: {np.array2string(out[0], precision=4, separator=', ', max_line_width=WIDTH - 30)}")
     print(f"    jax.jit with the same shardings, bit for bit: {out.tobytes() == want.tobytes()}")
 
 

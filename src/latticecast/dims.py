@@ -21,13 +21,13 @@ from __future__ import annotations
 import enum
 import math
 import re
-from typing import Any, Iterable, Sequence, Union, cast
+from typing import Any, Iterable, NamedTuple, Sequence, Union, cast
 
 import numpy as np
 
 from .errors import GraphError, GraphTypeError
 
-__all__ = ["SymbolicDim", "Dim", "StaticDim", "AlgebraicDim", "Shape", "DimLike", "DimensionError", "MAX_DIM", "as_dim",
+__all__ = ["SymbolicDim", "Dim", "StaticDim", "AlgebraicDim", "Shape", "DimLike", "ShapeLike", "DimensionError", "MAX_DIM", "as_dim",
            "check_shape", "is_dynamic", "is_static", "shape_of", "static_dims", "static_size", "symbols"]
 
 MAX_DIM = (1 << 63) - 1
@@ -54,6 +54,21 @@ _Poly = dict[_Mono, int]
 _Frozen = tuple[tuple[_Mono, int], ...]
 
 _OPS = {"add": "+", "mul": "*", "floordiv": "//"}
+
+
+class DimOperator(enum.Enum):
+    """The operators of an algebraic dimension (MAX's ``kgen.POC``), by the names its MLIR form uses."""
+
+    add = "add"
+    mul = "mul"
+    floordiv = "floordiv"
+
+
+class OperatorAttr(NamedTuple):
+    """An algebraic dimension's outermost operator and its operands' attributes (:attr:`AlgebraicDim.attr`)."""
+
+    opcode: DimOperator
+    operands: list[Any]
 
 
 def _atom_key(atom: _Atom) -> tuple[Any, ...]:
@@ -524,9 +539,11 @@ def _attr_type_name(value: Any) -> str:
     """``value``'s type name as MAX's messages spell it (an MLIR attribute by its kind)."""
     ir = _ir()
     if isinstance(value, ir.Attribute):
-        for kind in (ir.IntegerAttr, ir.FlatSymbolRefAttr, ir.ArrayAttr):
+        # latticecast's encodings of MAX's dimension attributes, by MAX's names for them
+        for kind, max_name in ((ir.IntegerAttr, "IntegerAttr"), (ir.FlatSymbolRefAttr, "ParamDeclRefAttr"),
+                               (ir.ArrayAttr, "ParamOperatorAttr")):
             if _cast_attr(value, kind) is not None:
-                return str(kind.__name__)
+                return max_name
     return type(value).__name__
 
 
@@ -703,9 +720,17 @@ class AlgebraicDim(_Arithmetic, Dim):
         raise AttributeError("an AlgebraicDim is immutable")
 
     @property
-    def attr(self) -> Any:
-        """The MLIR attribute of the expression (:meth:`to_mlir`)."""
-        return self.to_mlir()
+    def attr(self) -> "OperatorAttr":
+        """The expression's outermost operator and its operands' attributes (MAX's ``ParamOperatorAttr``:
+        ``.opcode`` and ``.operands``); :meth:`to_mlir` gives the whole expression as one attribute.
+
+        Example:
+            >>> a = (Dim("n") + 1).attr
+            >>> a.opcode, [Dim.from_mlir(x) for x in a.operands]
+            (<DimOperator.add: 'add'>, [Dim('n'), Dim(1)])
+        """
+        items = list(_cast_attr(self.to_mlir(), _ir().ArrayAttr))
+        return OperatorAttr(DimOperator(_cast_attr(items[0], _ir().StringAttr).value), items[1:])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, AlgebraicDim) and self._poly == other._poly
@@ -847,6 +872,9 @@ def _from_max_attr(attr: Any) -> Any:
 DimLike = Union[int, str, Dim, np.integer]
 """What a shape may hold: a size, a name, or a dimension (:class:`StaticDim`, :class:`SymbolicDim`,
 :class:`AlgebraicDim`, or MAX's ``Dim`` objects)."""
+
+ShapeLike = Iterable[DimLike]
+"""What a shape may be given as (MAX's ``ShapeLike``): any iterable of :data:`DimLike`."""
 
 _DIMS = (StaticDim, SymbolicDim, AlgebraicDim)
 

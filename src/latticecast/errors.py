@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LatticecastError", "LatticecastWarning", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
            "GraphError", "NoCurrentGraphError", "RegionTypeError", "GraphTypeError", "OperandDTypeError",
-           "UnsupportedOpError", "AxisError"]
+           "UnsupportedOpError", "AxisError", "WeightsFileError", "MissingWeightsFileError"]
 
 
 class LatticecastError(Exception):
@@ -144,6 +144,27 @@ class UnsupportedOpError(GraphError, NotImplementedError):
     """A MAX op that StableHLO has no form for (``ops.custom``'s Mojo kernels, the buffer ops,
     ``side_stream``, the quantised encodings). The message names the op, says why StableHLO cannot
     express it, and what to write instead. A ``NotImplementedError`` too."""
+
+
+MAX_COMPILE_FAILURE = ("Failed to compile the model. Please file an issue, all models should be correct by "
+                       "construction and this error should have been caught during construction.")
+"""MAX 26.7's words when its compiler refuses a graph it built (measured: ``x - y`` of two bools builds and
+``InferenceSession.load`` raises this ``RuntimeError``)."""
+
+
+class WeightsFileError(GraphError):
+    """A weights file (``.safetensors``, ``.gguf``) that cannot be read: cut short, not of its format, or
+    holding a tensor of a type MAX has no dtype for. The message names the file, the tensor where one is at
+    fault, and the fix; ``path`` and ``tensor`` hold them. A ``ValueError``, as MAX's."""
+
+    def __init__(self, message: str, path: object = None, tensor: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.tensor = tensor
+
+
+class MissingWeightsFileError(WeightsFileError, FileNotFoundError):
+    """A weights file that does not exist: a :class:`WeightsFileError` and a ``FileNotFoundError``."""
 
 
 class LatticecastWarning(UserWarning):

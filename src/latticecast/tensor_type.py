@@ -31,7 +31,7 @@ from .dims import MAX_DIM, Shape, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from .errors import GraphError
 
-__all__ = ["Type", "TensorType", "BufferType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout",
+__all__ = ["Type", "ChainType", "OpaqueType", "TensorType", "BufferType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout",
            "ConvInputLayout"]
 
 
@@ -89,6 +89,41 @@ class Type:
     def from_mlir(t: Any) -> "TensorType":
         """The graph type of an MLIR type latticecast wrote (:meth:`TensorType.from_mlir`)."""
         return TensorType.from_mlir(t)
+
+
+@dataclass(frozen=True)
+class ChainType(Type):
+    """The type of a graph's chain (MAX's ``_ChainType``, ``!mo.chain``): here ``!stablehlo.token``.
+
+    Example:
+        >>> from latticecast.tensor_type import ChainType
+        >>> ChainType() == ChainType(), str(ChainType().to_mlir())
+        (True, '!stablehlo.token')
+    """
+
+    def to_mlir(self) -> Any:
+        """``!stablehlo.token`` in the current context (latticecast's default one if none is current)."""
+        from jaxlib.mlir import ir
+        from .dims import _context
+        with _context():
+            return ir.Type.parse("!stablehlo.token")
+
+
+@dataclass(frozen=True)
+class OpaqueType(Type):
+    """MAX's opaque type (``_OpaqueType``, ``!mo.opaque``): a named value only MAX's custom Mojo kernels read.
+
+    It describes such a type (a name and its parameters) so MAX code that declares one builds; StableHLO has
+    no opaque values, so a graph refuses it as an input, with that reason.
+
+    Example:
+        >>> from latticecast.tensor_type import OpaqueType
+        >>> OpaqueType("kv_cache", {"layers": 2}).name
+        'kv_cache'
+    """
+
+    name: str
+    parameters: dict[str, Any] = field(default_factory=dict, hash=False, compare=True)
 
 
 @dataclass(unsafe_hash=True)

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
 from pathlib import Path
-from typing import Any, Callable, Hashable, TextIO, cast
+from typing import Any, Callable, Hashable, cast
 
 from ..audit import AuditReport, audit
 from ..dtypes import UnknownDTypeError
@@ -25,6 +23,7 @@ from ..tables import PromotionTable
 from ..weak import PType, parse_ptype, ptype_name
 from ..policies import Policy
 from .common import EXIT_OK, EXIT_PROPERTY_FAILS, CliError, write_output
+from .progress import reporter
 from .common import namer as policy_namer
 
 __all__ = ["add_parser", "run", "read_table", "report_json"]
@@ -61,47 +60,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         table, namer = read_table(args.file, args.notation)
         source = args.file
-    with ProgressBar(sys.stderr) as bar:
-        report = audit(table, progress=bar.update)
+    with reporter("audit") as progress:  # a bar per stage once the audit takes DELAY seconds (tqdm)
+        report = audit(table, progress=progress)
     if args.format == "json":
         write_output(json.dumps(report_json(report, namer, source=source), indent=2) + "\n", None)
     else:
         write_output(report.summary(namer), None)
     return EXIT_OK if report.is_lattice else EXIT_PROPERTY_FAILS
-
-
-class ProgressBar:
-    """A one-line progress bar on ``stream``, drawn only once the work has run for a second (a small
-    table is audited silently) and only on a terminal; erased when the work ends."""
-
-    def __init__(self, stream: TextIO, delay: float = 1.0) -> None:
-        self.stream = stream
-        self.delay = delay
-        self.start = time.monotonic()
-        self.last = 0.0
-        self.drawn = False
-        self.active = bool(getattr(stream, "isatty", lambda: False)())
-
-    def update(self, stage: str, done: int, total: int) -> None:
-        if not self.active:
-            return
-        now = time.monotonic()
-        if now - self.start < self.delay or (now - self.last < 0.1 and done < total):
-            return
-        self.last = now
-        width = 30
-        filled = width * done // max(total, 1)
-        self.stream.write(f"\raudit: {stage:<13} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        self.stream.flush()
-        self.drawn = True
-
-    def __enter__(self) -> "ProgressBar":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.drawn:
-            self.stream.write("\r" + " " * 70 + "\r")
-            self.stream.flush()
 
 
 def read_table(path: str, notation: str | None = None) -> tuple[PromotionTable, Namer]:

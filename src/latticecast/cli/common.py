@@ -72,10 +72,12 @@ def namer(pol: Policy) -> Callable[[Hashable], str]:
 def parse_types(text: str, pol: Policy, *, notation: str = "bits") -> list[PType]:
     """The types of a ``--types`` list, in the policy's canonical form, duplicates dropped.
 
-    Any spelling :func:`~latticecast.weak.parse_ptype` takes is accepted; two
-    spellings of one type (``i16,int16``, or ``i*`` and a weak ``i16?`` in JAX)
-    show once, so the table stays square.
+    Any spelling :func:`~latticecast.weak.parse_ptype` takes is accepted, and the short codes
+    a text table shows (``bf``, ``e4m3fn``: :data:`~.table_view.FROM_CODE`); two spellings of one
+    type (``i16,int16``, or ``i*`` and a weak ``i16?`` in JAX) show once, so the table stays square.
     """
+    from .table_view import FROM_CODE
+
     names = [n.strip() for n in text.split(",")]
     if not any(names):
         raise CliError("--types needs a comma-separated list of types, e.g. --types i8,u8,f16")
@@ -84,7 +86,7 @@ def parse_types(text: str, pol: Policy, *, notation: str = "bits") -> list[PType
     out: list[PType] = []
     for n in names:
         try:
-            t = pol.canonical(parse_ptype(n, notation=notation))
+            t = pol.canonical(parse_ptype(FROM_CODE.get(n, n), notation=notation))
         except PromotionError as e:
             raise CliError(f"--types: {e}") from None
         if t not in out:

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..dialect_utils.parsing import parse_module
 from ..passes.infer_types import compare
 from .common import EXIT_OK, CliError, add_policy_options, chosen_policy, load_policy, write_output
+from .progress import stages
 
 __all__ = ["add_parser", "run"]
 
@@ -32,15 +33,22 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
 
 def run(args: argparse.Namespace) -> int:
     pol, other = chosen_policy(args), load_policy(args.vs)
-    if args.input == "-":
-        import sys
+    # a big module takes seconds: a bar of the stages (after DELAY s), each timed with -v
+    with stages("compare", ["reading", "parsing", "inferring", "writing"]) as job:
+        job.step("reading")
+        if args.input == "-":
+            import sys
 
-        data, name = sys.stdin.buffer.read(), "<stdin>"
-    else:
-        try:
-            data, name = Path(args.input).read_bytes(), args.input
-        except OSError as e:
-            raise CliError(f"cannot read {args.input}: {e.strerror or e}") from None
-    module = parse_module(data, lenient=True, source_name=name)
-    write_output(compare(module, pol, other).render(), args.output)
+            data, name = sys.stdin.buffer.read(), "<stdin>"
+        else:
+            try:
+                data, name = Path(args.input).read_bytes(), args.input
+            except OSError as e:
+                raise CliError(f"cannot read {args.input}: {e.strerror or e}") from None
+        job.step("parsing")
+        module = parse_module(data, lenient=True, source_name=name)
+        job.step("inferring")
+        text = compare(module, pol, other).render()
+        job.step("writing")
+        write_output(text, args.output)
     return EXIT_OK

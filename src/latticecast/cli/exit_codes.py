@@ -1,9 +1,16 @@
 """How both command-line tools, ``latticecast`` and ``latticecast-opt``, end: the one table of exit codes.
 
 Every error latticecast raises is a :class:`~latticecast.LatticecastError`, and its message is the
-whole story, so each tool catches the root at its boundary and calls :func:`report`: one line on
-standard error, ``PROG: error: MESSAGE``, and the exit code :data:`EXIT_TABLE` gives. Anything that
-is not a ``LatticecastError`` is a bug and surfaces as a traceback.
+whole story, so each tool catches the root at its boundary and calls :func:`report`, which prints it
+in one format on standard error and returns the exit code :data:`EXIT_TABLE` gives:
+
+- an error in a file (MLIR that does not parse, a policy or table file): ``file:line:col: error:
+  MESSAGE``, then the line of the file and a caret under the column (MLIR's source manager's
+  format, through :meth:`Diagnostic.caret_lines <latticecast.dialect_utils.diagnostics.Diagnostic.caret_lines>`),
+  then any ``hint:`` lines;
+- any other error: ``PROG: error: MESSAGE`` on one line (LLVM tools' format for an error of the tool).
+
+Anything that is not a ``LatticecastError`` is a bug and surfaces as a traceback.
 
 ====  ======================================================  ==================================================
 code  ``latticecast``                                         ``latticecast-opt`` (as ``mlir-opt``)
@@ -25,6 +32,7 @@ what a subcommand returns, not errors: :data:`EXIT_OK`, :data:`EXIT_FAILURE`.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from typing import TextIO
@@ -32,7 +40,7 @@ from typing import TextIO
 from ..errors import LatticecastError
 
 __all__ = ["EXIT_OK", "EXIT_FAILURE", "EXIT_USAGE", "UsageError", "ExitRule", "EXIT_TABLE", "exit_code",
-           "one_line", "report", "LATTICECAST", "LATTICECAST_OPT"]
+           "one_line", "report", "located_lines", "LATTICECAST", "LATTICECAST_OPT"]
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -96,7 +104,31 @@ def one_line(e: BaseException, tool: str) -> str:
     return f"{tool}: error: {text}"
 
 
+_LOCATED = re.compile(r"(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?P<col>\d+): (?:error: )?(?P<message>.*)", re.S)
+
+
+def located_lines(e: BaseException) -> list[str] | None:
+    """``e`` as located diagnostics with their source lines and carets, or ``None`` when it names
+    no place in a file. An error with ``diagnostics`` (:class:`MLIRParseError`) gives each of them;
+    one whose message starts ``file:line:col:`` (a table or policy file's) gives that place."""
+    diagnostics = getattr(e, "diagnostics", None)
+    text = str(e)
+    hints = [line for line in text.splitlines() if line.startswith("hint:")]
+    if diagnostics and all(d.file and d.line for d in diagnostics):
+        return [line for d in diagnostics for line in d.file_lines()] + hints
+    found = _LOCATED.fullmatch(text.split("\nhint:")[0].strip())
+    if found is None or diagnostics == ():
+        return None
+    from ..dialect_utils.diagnostics import Diagnostic
+
+    d = Diagnostic("error", " ".join(found["message"].split()), found["file"], int(found["line"]), int(found["col"]))
+    return d.file_lines() + hints
+
+
 def report(e: LatticecastError, tool: str, stream: TextIO | None = None) -> int:
-    """Print ``e`` as :func:`one_line` on ``stream`` (default: standard error) and return its exit code."""
-    print(one_line(e, tool), file=stream or sys.stderr)
+    """Print ``e`` on ``stream`` (default: standard error), located with its source line and a caret
+    where it names a place in a file (:func:`located_lines`), else as :func:`one_line`; return its
+    exit code."""
+    lines = located_lines(e)
+    print("\n".join(lines) if lines else one_line(e, tool), file=stream or sys.stderr)
     return exit_code(e, tool)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from ..audit import audit
 
 import argparse
-import sys
 
 from ..errors import PromotionError
 from ..policies import Policy, policies
@@ -13,6 +12,7 @@ from ..promotion import explain
 from ..weak import PType, parse_ptype
 from .compare import same_result
 from .common import EXIT_OK, CliError, add_policy_options, chosen_policy, load_policy, write_output, yes_no
+from .progress import info
 
 __all__ = ["add_parsers"]
 
@@ -76,7 +76,7 @@ def run_policies(args: argparse.Namespace) -> int:
             pol = load_policy(name)
         except CliError as e:
             # A registered policy whose module this installation lacks: say so, list the rest.
-            print(f"latticecast: warning: {e}", file=sys.stderr)
+            info(f"latticecast: warning: {e}")  # not with -q
             rows.append((name, "?", "(not available in this installation)"))
             continue
         # judged where the policy claims a lattice: MAX's and the Array API's dtypes (their Python

@@ -16,10 +16,11 @@ import os
 import sys
 from typing import Sequence
 
-from .. import __version__
 from ..errors import LatticecastError
+from .about import VersionAction
 from .common import CliError
 from .exit_codes import LATTICECAST, report
+from .progress import add_verbosity_options, set_verbosity, verbosity_of
 
 __all__ = ["main", "build_parser"]
 
@@ -33,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "draw lattices, audit tables for the lattice laws, explain a promotion.",
         epilog="Policies: see 'latticecast policies'. Run 'latticecast COMMAND -h' for a command's options.",
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--version", action=VersionAction)
+    add_verbosity_options(parser)
     # The subcommands load here, not when the package does: latticecast-opt lives in this package too,
     # and its start-up must not pay for tables, pictures and audits.
     from . import audit_cmd, compare_cmd, info_cmd, lattice_cmd, table_cmd, verify_cmd
@@ -45,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cmd.add_parser(sub)
     info_cmd.add_parsers(sub)
     compare_cmd.add_parser(sub)
+    for name, command in sub.choices.items():  # -q/-v after the command too (the demo reads its own)
+        if name != "demo":
+            add_verbosity_options(command, suppress_default=True)
     return parser
 
 
@@ -58,7 +63,7 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Nam
     return args
 
 
-_GLOBAL_OPTIONS = ("-h", "--help", "--version")
+_GLOBAL_OPTIONS = ("-h", "--help", "--version", "-q", "--quiet", "-v", "--verbose")
 
 
 def _check_options_before_command(argv: Sequence[str]) -> None:
@@ -81,6 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv = list(sys.argv[1:] if argv is None else argv)
         _check_options_before_command(argv)
         args = _parse(parser, argv)
+        set_verbosity(verbosity_of(args))
         code: int = args.handler(args)
         return code
     except SystemExit as e:

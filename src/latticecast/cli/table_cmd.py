@@ -4,9 +4,15 @@
 (as JAX's docs shade the cells where JAX differs from NumPy); ``--vs seed`` compares with the
 policy's own published seed tables, whose differences for MAX are exactly its documented errata.
 ``--only-diffs`` lists the differing pairs alone, and ``--format html`` writes a standalone page
-(:mod:`latticecast.cli.table_diff`). Without ``--types`` a comparison shows the common types
-(:data:`~latticecast.cli.table_diff.COMMON_TYPES`; ``--types all`` shows every one), and a
-policy's own table all of its types, in the CSV format ``--policy-file`` reads back.
+(:mod:`latticecast.cli.table_diff`, :mod:`latticecast.cli.html_page`). Without ``--types`` a
+comparison shows the common types (:data:`~latticecast.cli.table_diff.COMMON_TYPES`; ``--types all``
+shows every one), and a policy's own table all of its types, in the CSV format ``--policy-file``
+reads back.
+
+Every flag means the same in every format: ``--types`` chooses the rows and columns,
+``--only-diffs`` keeps the differing pairs only (the list, in text and on the page), and ``--wide``
+spells types as the policy does in one unbroken grid where the text otherwise fits the terminal
+in bands of short codes with a legend (:mod:`latticecast.cli.table_view`).
 """
 
 from __future__ import annotations
@@ -23,10 +29,13 @@ from ..tables import UNDEFINED, PromotionTable
 from ..weak import PType, Weak, as_ptype
 from .common import (EXIT_OK, CliError, add_policy_options, chosen_policy, load_policy, namer, parse_types,
                      write_output)
-from .compare import Cell, differs_from_policy, differs_from_published
-from .dot import promotion_graph_to_dot
-from .render_graph import RenderUnavailable, render
-from .table_diff import TableDiff, default_types, terminal_width
+from . import html_page as hp
+from .compare import Cell, as_other_reads_it, differs_from_policy, differs_from_published
+from .drawing import diff_drawing, promotion_graph_drawing
+from .lattice_cmd import policy_drawing
+from .render_graph import svg
+from .table_diff import TableDiff, default_types, fitted_width, terminal_width
+from .table_view import grid_of, html_grid, render_text
 
 __all__ = ["add_parser", "run"]
 
@@ -50,6 +59,9 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     p.add_argument("--notation", choices=("bits", "bytes"), default="bits",
                    help="how --types reads i1, i8, u8: bit counts (default; i8 = int8) or byte "
                         "counts as in JAX's table (i8 = int64)")
+    p.add_argument("--wide", action="store_true",
+                   help="spell types as the policy does, in one unbroken grid however wide (by default the text "
+                        "fits the terminal, or 100 columns, in bands of short codes with a legend)")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     p.set_defaults(handler=run)
@@ -65,26 +77,49 @@ def run(args: argparse.Namespace) -> int:
     else:
         types = list(parse_types(args.types, pol, notation=args.notation))
     table = pol.table(types)
+    to_file = args.output not in (None, "-")
     if args.vs is None:
         if args.only_diffs:
             raise CliError("--only-diffs lists the cells that differ from another policy: give --vs Q too")
-        write_output(table.render(args.format, namer(pol)), args.output)
+        write_output(_own_table(pol, table, args.format, args.wide, to_file,
+                                types if args.types is not None else None), args.output)
         return EXIT_OK
     table.marks, against = _marks(pol, table, args.vs)
     diff = _diff(pol, table, args.vs)
-    if args.only_diffs and args.format != "html":
+    if args.format == "html":
+        text = diff.html(_pictures(pol, args.vs, list(table.rows), only_diffs=args.only_diffs),
+                         only_diffs=args.only_diffs)
+    elif args.only_diffs:
         text = diff.diffs(args.format)
     elif args.format == "csv":
         text = diff.csv()
     elif args.format == "markdown":
         text = diff.markdown()
-    elif args.format == "html":
-        text = diff.html(_pictures(pol, args.vs, list(table.rows)))
     else:
-        text = diff.text(terminal_width() if args.output in (None, "-") else None)
+        text = diff.wide_text(None if to_file else terminal_width()) if args.wide else diff.text(fitted_width(to_file))
+    if args.format == "text" and not args.only_diffs:
         text += _footer(pol, table, against, errata=_is_seed(args.vs))
     write_output(text, args.output)
     return EXIT_OK
+
+
+def _own_table(pol: Policy, table: PromotionTable, fmt: str, wide: bool, to_file: bool,
+               types: "list[PType] | None") -> str:
+    """A policy's own table in ``fmt``: text in bands with a legend (one grid with ``wide``), or a page."""
+    name = namer(pol)
+    if fmt == "text":
+        return table.render("text", name) if wide else render_text(grid_of(table, name), fitted_width(to_file))
+    if fmt != "html":
+        return table.render(fmt, name)
+    grid = grid_of(table, name, short=not wide, explain=_explainer(pol, None))
+    refused = sum(v is None for v in table.cells.values())
+    summary = (f"{hp.escape(pol.title)}. Source: {hp.escape(pol.source)}. A cell is the promotion of its row "
+               f"(the left operand) and its column; {refused} of {len(table.cells)} pairs are refused. Hover a cell "
+               "for the reason.")
+    key = hp.legend([("same", "i16", "the promoted type"), ("undef", "-", "refused")], grid.codes, grid.notes)
+    drawing = policy_drawing(pol, types)
+    body = [key, hp.row(hp.section("Every pair", html_grid(grid, "table")), hp.figure(drawing.title, svg(drawing)))]
+    return hp.page(f"{pol.name}: type promotion table", body, summary=summary)
 
 
 def _diff(pol: Policy, table: PromotionTable, vs: str) -> TableDiff:
@@ -100,7 +135,8 @@ def _diff(pol: Policy, table: PromotionTable, vs: str) -> TableDiff:
     other = load_policy(vs)
     other_name = namer(other)
     for a, b in table.cells:
-        result = other.try_promote(as_ptype(a), as_ptype(b)) if _knows(other, a) and _knows(other, b) else None
+        result = other.try_promote(as_other_reads_it(other, a), as_other_reads_it(other, b)) \
+            if _knows(other, a) and _knows(other, b) else None
         other_cells[(a, b)] = UNDEFINED if result is None else other_name(result)
     return TableDiff(table, pol.name, other.name, other_cells, name, _explainer(pol, other))
 
@@ -128,20 +164,24 @@ def _explainer(pol: Policy, other: Policy | None) -> "Callable[[Hashable, Hashab
     return explain
 
 
-def _pictures(pol: Policy, vs: str, types: list[Hashable]) -> list[tuple[str, str]]:
-    """Each policy's promotion graph over the table's types: SVG where Graphviz is installed, else DOT."""
-    policies = [pol] if _is_seed(vs) else [pol, load_policy(vs)]
+def _pictures(pol: Policy, vs: str, types: list[Hashable], *, only_diffs: bool = False) -> list[tuple[str, str]]:
+    """The pictures of a comparison page: the two policies' direct promotions in one picture, then
+    each policy's promotion graph over the table's types (only the first with ``only_diffs``; only the
+    policy's own against a seed table). SVG by Graphviz where installed, else by latticecast."""
     out = []
+    if not _is_seed(vs):
+        both = diff_drawing(pol, load_policy(vs), types)
+        out.append((f"{pol.name} vs {load_policy(vs).name}: direct promotions", svg(both)))
+        if only_diffs:
+            return out
+    policies = [pol] if _is_seed(vs) else [pol, load_policy(vs)]
     for p in policies:
         shown = [p.canonical(as_ptype(t)) for t in types if _knows(p, t)]
         graph = promotion_graph(p, shown)
         kind = "promotion lattice" if graph.is_lattice else "promotion graph"
-        dot = promotion_graph_to_dot(graph, name=p.name, title=f"{p.title}: {kind}", label=namer(p),
-                                     is_weak=lambda n: isinstance(n, Weak))
-        try:
-            out.append((f"{p.name}: {kind}", render(dot, "svg").decode()))
-        except RenderUnavailable as e:
-            out.append((f"{p.name}: {kind} (DOT text; {e})", dot))
+        drawing = promotion_graph_drawing(graph, name=p.name, title=f"{p.title}: {kind}", label=namer(p),
+                                          is_weak=lambda n: isinstance(n, Weak))
+        out.append((f"{p.name}: {kind}", svg(drawing)))
     return out
 
 

@@ -3,17 +3,18 @@
 A differing cell shows both results (``f16/f32``: this policy's, then the other's), so nothing
 has to be looked up. The same comparison renders as:
 
-- ``text``: the table, sized for the terminal (or a note that it is wider, and what to do);
+- ``text``: the table in bands that fit the width, with a legend (:mod:`.table_view`); with
+  ``--wide``, one grid (and a note when it is wider than the terminal);
 - a list of the differing pairs only (``--only-diffs``): pair, this, other;
 - ``csv``: one row per cell, with one value column per side and a ``differs`` column;
-- ``html``: a standalone page with a heat map of the differences, each cell's ``explain`` text
-  under both policies as its tooltip, and the policies' promotion graphs beside it.
+- ``html``: a standalone page (:mod:`.html_page`) with a heat map of the differences, each cell's
+  ``explain`` text under both policies as its tooltip, the list of differing pairs, and the
+  pictures; with ``--only-diffs``, the list and the picture of the differences only.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
 import shutil
 from dataclasses import dataclass
@@ -22,8 +23,10 @@ from typing import Callable, Hashable, Sequence
 from ..policies import Policy
 from ..tables import UNDEFINED, PromotionTable
 from ..weak import PType
+from . import html_page as hp
+from .table_view import DEFAULT_WIDTH, Grid, compact, grid_of, html_grid, legend_lines, render_text
 
-__all__ = ["COMMON_TYPES", "TableDiff", "default_types"]
+__all__ = ["COMMON_TYPES", "TableDiff", "default_types", "terminal_width", "fitted_width"]
 
 COMMON_TYPES = ("b", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "bf16", "f16", "f32", "f64", "c64",
                 "c128", "i*", "f*", "c*", "b*", "index", "address")
@@ -39,7 +42,7 @@ def default_types(pol: Policy) -> list[PType]:
     Example:
         >>> from latticecast import policy
         >>> [policy("array-api").type_name(t) for t in default_types(policy("array-api"))][:4]
-        ['b', 'u8', 'u16', 'u32']
+        ['b', 'i8', 'i16', 'i32']
     """
     return [t for t in pol.types if pol.type_name(t) in COMMON_TYPES]
 
@@ -75,9 +78,18 @@ class TableDiff:
 
     # -- renderers ------------------------------------------------------------------------
 
-    def text(self, width: int | None = None) -> str:
-        """The table with both values in each differing cell, and a legend; when ``width`` (the
-        terminal's) is too narrow, a last line says so and what to do instead."""
+    def grid(self, short: bool = True) -> Grid:
+        """The comparison as a :class:`~.table_view.Grid`: a differing cell holds both results."""
+        return grid_of(self.table, self.name, other_cells=self.other_cells, explain=self.explain, this=self.this,
+                       other=self.other, short=short)
+
+    def text(self, width: int = DEFAULT_WIDTH) -> str:
+        """The table in bands of columns that fit ``width``, then the legend."""
+        return render_text(self.grid(), width)
+
+    def wide_text(self, width: int | None = None) -> str:
+        """The table as one grid with both values in each differing cell (``--wide``); when ``width``
+        (the terminal's) is too narrow, a last line says so and what to do instead."""
         t = self.table
         head = [self.name(c) for c in t.columns]
         body = [[self.name(r)] + [self._mine((r, c)) + (f"/{self.other_cells[(r, c)]}" if (r, c) in t.marks else "")
@@ -90,13 +102,13 @@ class TableDiff:
             out += f"(a differing cell shows {self.this}/{self.other})\n"
         wide = len(lines[0])
         if width is not None and wide > width:
-            out += (f"(the table is {wide} columns wide and the terminal {width}: use --only-diffs, fewer --types, "
-                    "or --format html)\n")
+            out += (f"(the table is {wide} columns wide and the terminal {width}: leave out --wide, or use "
+                    "--only-diffs, fewer --types, or --format html)\n")
         return out
 
     def diffs(self, fmt: str = "text") -> str:
         """Only the differing pairs: ``pair  this  other`` (``text``, ``markdown`` or ``csv``)."""
-        rows = [(f"{r} . {c}", a, b) for r, c, a, b in self.differing()]
+        rows = self.diff_rows()
         header = ("pair", self.this, self.other)
         if fmt == "csv":
             buf = io.StringIO()
@@ -109,6 +121,10 @@ class TableDiff:
                              + [f"| {p} | {a} | {b} |" for p, a, b in rows]) + "\n"
         widths = [max(len(x[i]) for x in [header, *rows]) for i in range(3)]
         return "\n".join("  ".join(v.ljust(w) for v, w in zip(x, widths)).rstrip() for x in [header, *rows]) + "\n"
+
+    def diff_rows(self) -> list[tuple[str, str, str]]:
+        """``(pair, this, other)`` for each differing cell: what ``--only-diffs`` lists."""
+        return [(f"{r} . {c}", a, b) for r, c, a, b in self.differing()]
 
     def csv(self) -> str:
         """One row per cell: ``row, column, <this>, <other>, differs`` (``1`` or ``0``)."""
@@ -131,37 +147,31 @@ class TableDiff:
             out.append(f"| **{self.name(r)}** | " + " | ".join(cells) + " |")
         return "\n".join(out) + f"\n\nA bold cell differs: {self.this}/{self.other}.\n"
 
-    def html(self, pictures: Sequence[tuple[str, str]] = ()) -> str:
-        """A standalone page: the heat map, the list of differences, and ``pictures`` (a caption and
-        an SVG document, or a caption and DOT text where no renderer is installed)."""
-        t = self.table
-        esc = html.escape
-        tip = self.explain or (lambda a, b: "")
-        head = "".join(f"<th scope=col>{esc(self.name(c))}</th>" for c in t.columns)
-        rows = []
-        for r in t.rows:
-            tds = []
-            for c in t.columns:
-                mine, theirs = self._mine((r, c)), self.other_cells[(r, c)]
-                differs = (r, c) in t.marks
-                refused = UNDEFINED in (mine, theirs)
-                kind = ("diff refused" if refused else "diff") if differs else ("undef" if mine == UNDEFINED else "same")
-                shown = (f'<span class="this">{esc(mine)}</span><span class="sep">/</span>'
-                         f'<span class="other">{esc(theirs)}</span>') if differs else esc(mine)
-                tds.append(f'<td class="{kind}" data-row="{esc(self.name(r))}" data-col="{esc(self.name(c))}" '
-                           f'data-this="{esc(mine)}" data-other="{esc(theirs)}" title="{esc(tip(r, c))}">{shown}</td>')
-            rows.append(f"<tr><th scope=row>{esc(self.name(r))}</th>{''.join(tds)}</tr>")
-        diffs = "".join(f"<tr><td>{esc(a)} . {esc(b)}</td><td>{esc(x)}</td><td>{esc(y)}</td></tr>"
-                        for a, b, x, y in self.differing())
-        figures = []
-        for caption, picture in pictures:
-            body = picture if picture.lstrip().startswith(("<svg", "<?xml")) else f"<pre>{esc(picture)}</pre>"
-            figures.append(f"<figure><figcaption>{esc(caption)}</figcaption>{body}</figure>")
-        n = len(t.marks)
-        title = f"{self.this} vs {self.other}: type promotion"
-        return _PAGE.format(title=esc(title), css=_CSS, n=n, total=len(t.cells), this=esc(self.this),
-                            other=esc(self.other), head=head, rows="\n".join(rows), diffs=diffs,
-                            figures="\n".join(figures))
+    def html(self, pictures: Sequence[tuple[str, str]] = (), *, only_diffs: bool = False) -> str:
+        """A standalone page (:func:`~.html_page.page`): the summary, the legend, the heat map, the list
+        of differences, and ``pictures`` (a caption and an SVG document each). With ``only_diffs``
+        (``--only-diffs``, as in text), the list of differing pairs replaces the heat map."""
+        grid = self.grid()
+        n, total = len(self.table.marks), len(self.table.cells)
+        summary = (f"{n} of {total} cells differ. A differing cell shows {hp.escape(self.this)}/"
+                   f"{hp.escape(self.other)}; hover a cell for both policies' reasons.")
+        swatches = [("same", "i16", "the same result"), ("diff", "f16/f32", "another type"),
+                    ("diff refused", "-/i32", "refused by one side"), ("undef", "-", "refused by both")]
+        if only_diffs:
+            swatches = swatches[1:3]
+        key = hp.legend(swatches, grid.codes, grid.notes[1:] if grid.notes else [])
+        listed = hp.list_table(["pair", self.this, self.other],
+                               [(f"{compact(a)} . {compact(b)}", compact(x), compact(y))
+                                for a, b, x, y in self.differing()], table_id="diffs")
+        figures = [hp.figure(c, p) for c, p in pictures]
+        pairs = hp.section(f"The {n} pairs that differ", listed)
+        if only_diffs:  # the list and the picture of the differences, side by side
+            body = [key, hp.row(pairs, *figures[:1])]
+        else:
+            body = [key, hp.row(hp.section("Every pair", html_grid(grid, "heat")), *figures[:1]),
+                    hp.row(pairs, *figures[1:])]
+        title = f"{self.this} vs {self.other}: type promotion" + (", the pairs that differ" if only_diffs else "")
+        return hp.page(title, body, summary=summary)
 
 
 def terminal_width() -> int | None:
@@ -174,47 +184,8 @@ def terminal_width() -> int | None:
     return None
 
 
-_CSS = """
-body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
-h1 { font-size: 1.3em; }
-.layout { display: flex; flex-wrap: wrap; gap: 2em; align-items: flex-start; }
-table.heat { border-collapse: collapse; font-size: 12px; }
-table.heat th, table.heat td { border: 1px solid #ddd; padding: 3px 5px; text-align: center; }
-table.heat th { background: #f3f3f3; position: sticky; top: 0; }
-td.same { background: #ffffff; }
-td.undef { background: #eeeeee; color: #888; }
-td.diff { background: #f4a261; font-weight: bold; }
-td.diff.refused { background: #e76f51; color: #fff; }
-td.diff.refused .other { color: #fff; }
-td.diff .other { color: #1d3557; }
-td:hover { outline: 2px solid #264653; }
-table.list { border-collapse: collapse; font-size: 12px; }
-table.list td, table.list th { border-bottom: 1px solid #ddd; padding: 2px 8px; text-align: left; }
-figure { margin: 0; } figcaption { font-weight: bold; margin-bottom: .5em; }
-figure svg { max-width: 640px; height: auto; }
-.legend span { display: inline-block; padding: 2px 8px; margin-right: 6px; border: 1px solid #ddd; }
-"""
-
-_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>{css}</style></head>
-<body>
-<h1>{title}</h1>
-<p id="summary">{n} of {total} cells differ. A differing cell shows {this}/{other}; hover a cell for both
-policies' reasons.</p>
-<p class="legend"><span>same</span><span style="background:#f4a261">another type</span>
-<span style="background:#e76f51; color:#fff">refused by one side</span>
-<span style="background:#eeeeee">refused by both</span></p>
-<div class="layout">
-<table class="heat" id="heat"><thead><tr><th></th>{head}</tr></thead><tbody>
-{rows}
-</tbody></table>
-<div>
-<h2>Pairs that differ</h2>
-<table class="list" id="diffs"><thead><tr><th>pair</th><th>{this}</th><th>{other}</th></tr></thead>
-<tbody>{diffs}</tbody></table>
-</div>
-{figures}
-</div>
-</body></html>
-"""
+def fitted_width(to_file: bool) -> int:
+    """The width a text table is fitted to: the terminal's when it is known and the output goes
+    there, else :data:`~.table_view.DEFAULT_WIDTH`."""
+    width = None if to_file else terminal_width()
+    return width if width is not None else DEFAULT_WIDTH

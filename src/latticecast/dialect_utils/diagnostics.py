@@ -13,15 +13,20 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 from jaxlib.mlir import ir
 
 from ..errors import LatticecastError, LatticecastWarning
 
-__all__ = ["Diagnostic", "MLIRParseError", "LossyPromotionWarning", "location_parts", "SEVERITIES"]
+__all__ = ["Diagnostic", "MLIRParseError", "LossyPromotionWarning", "location_parts", "SEVERITIES",
+           "MIXED_DTYPE_MESSAGES", "read_source_line"]
 
 SEVERITIES = ("error", "warning", "remark", "note")
+MIXED_DTYPE_MESSAGES = ("same type", "same element type", "different type", "compatible",
+                        "all of {", "must be statically shaped tensor")
+"""Words of the verifier's messages for an op whose operands mix element types: the input needs
+implicit-cast first (the runtime's and latticecast-opt's hint)."""
 
 _FILE_LOC = re.compile(r'"(?P<file>(?:[^"\\]|\\.)*)":(?P<line>\d+):(?P<col>\d+)')
 _NAME_LOC = re.compile(r'loc\("(?P<name>(?:[^"\\]|\\.)*)"')
@@ -105,16 +110,36 @@ class Diagnostic:
                      ^
         """
         rows = source.splitlines()
+
+        def row(file: str | None, line: int) -> str | None:
+            index = line - first_line
+            return rows[index] if file == source_name and 0 <= index < len(rows) else None
+
+        return self.caret_lines(row)
+
+    def caret_lines(self, row: "Callable[[str | None, int], str | None]") -> list[str]:
+        """The one way latticecast prints a located diagnostic: its line, then the source line that
+        ``row(file, line)`` gives (``None``: none to show) and a caret under the column, for it and
+        each note."""
         out: list[str] = []
         for d in (self, *self.notes):
             out.append(d.format())
-            index = d.line - first_line
-            if d.file != source_name or d.line == 0 or not 0 <= index < len(rows):
+            text = row(d.file, d.line) if d.line else None
+            if text is None:
                 continue
-            row = rows[index]
-            out.append(row.expandtabs(8))
-            out.append(" " * len(row[:max(d.col - 1, 0)].expandtabs(8)) + "^")
+            out.append(text.expandtabs(8))
+            out.append(" " * len(text[:max(d.col - 1, 0)].expandtabs(8)) + "^")
         return out
+
+    def file_lines(self) -> list[str]:
+        """:meth:`caret_lines` with the source lines read from the files the diagnostics name
+        (only up to the line wanted; a file that cannot be read shows no source line).
+
+        Example:
+            >>> Diagnostic("error", "no such thing", "/nonexistent.mlir", 3, 1).file_lines()
+            ['/nonexistent.mlir:3:1: error: no such thing']
+        """
+        return self.caret_lines(read_source_line)
 
     def flattened(self) -> list["Diagnostic"]:
         """This diagnostic, then its notes (``--verify-diagnostics`` checks notes as diagnostics)."""
@@ -124,6 +149,20 @@ class Diagnostic:
         """Issue a Python warning (:class:`LossyPromotionWarning`, a :class:`LatticecastWarning`) for a
         warning-level diagnostic; ``stacklevel`` counts from this method's caller's caller."""
         warnings.warn(LossyPromotionWarning(self.format()), stacklevel=stacklevel)
+
+
+def read_source_line(file: str | None, line: int) -> str | None:
+    """Line ``line`` (1-based) of the text file ``file``, or ``None`` when it cannot be read."""
+    if not file or file.startswith("<") or line < 1:
+        return None
+    try:
+        with open(file, encoding="utf-8", errors="replace") as f:
+            for number, text in enumerate(f, 1):
+                if number == line:
+                    return text.rstrip("\r\n")
+    except OSError:
+        return None
+    return None
 
 
 class MLIRParseError(LatticecastError, ValueError):

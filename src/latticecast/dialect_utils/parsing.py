@@ -35,15 +35,17 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from typing import Any
 from dataclasses import replace
 
 from jaxlib.mlir import ir
 
+from ..errors import LatticecastError
 from ..op_rules import STABLEHLO, UNARY_STABLEHLO
 from .context import default_context, strict_context
 from .diagnostics import Diagnostic, MLIRParseError
 
-__all__ = ["parse", "parse_module", "SourceText", "generic_form", "decode_source", "is_bytecode", "bytecode_producer", "is_portable_artifact",
+__all__ = ["parse", "parse_module", "read_source", "is_source_path", "SourceFileError", "SOURCE_SUFFIXES", "SourceText", "generic_form", "decode_source", "is_bytecode", "bytecode_producer", "is_portable_artifact",
            "BYTECODE_MAGIC", "PORTABLE_PRODUCER", "MAX_NESTING"]
 
 BYTECODE_MAGIC = b"ML\xefR"
@@ -57,6 +59,48 @@ _DIALECT = "stablehlo"
 _SUFFIXES = sorted((name.split(".", 1)[1] for name in (*STABLEHLO, *UNARY_STABLEHLO)), key=len, reverse=True)
 _GENERIC_OP = re.compile(r'"stablehlo\.(' + "|".join(map(re.escape, _SUFFIXES)) + r')"(?=\s*\()')
 _CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
+
+
+SOURCE_SUFFIXES = (".mlir", ".mlirbc")
+"""How a ``str`` that names a file ends (:func:`is_source_path`)."""
+
+
+class SourceFileError(LatticecastError, OSError):
+    """A file of MLIR that cannot be read (it does not exist, or is not readable)."""
+
+
+def is_source_path(source: object) -> bool:
+    """Whether ``source`` names a file rather than holding MLIR: an ``os.PathLike``, or a ``str``
+    of one line ending in ``.mlir`` or ``.mlirbc`` (MLIR text never ends so: a module ends with
+    ``}``, and a file name has no newline). ``bytes`` are always the contents.
+
+    Example:
+        >>> is_source_path("model.mlir"), is_source_path("func.func @f() { return }"), is_source_path(b"x.mlir")
+        (True, False, False)
+    """
+    if isinstance(source, os.PathLike):
+        return True
+    return isinstance(source, str) and "\n" not in source and source.endswith(SOURCE_SUFFIXES)
+
+
+def read_source(source: Any, source_name: str | None = None) -> "tuple[Any, str | None]":
+    """``(contents, name)``: the file's bytes and its name when ``source`` is a path
+    (:func:`is_source_path`; ``source_name`` still wins as the name), else ``source`` as it is.
+
+    Raises:
+        SourceFileError: The file cannot be read; the message names it and says how a path is told
+            from text.
+    """
+    if not is_source_path(source):
+        return source, source_name
+    path = str(os.fspath(source))
+    try:
+        with open(path, "rb") as f:
+            return f.read(), source_name or path
+    except OSError as e:
+        raise SourceFileError(f"cannot read {path}: {e.strerror or e} (a str of one line ending in .mlir or "
+                              f".mlirbc, or an os.PathLike, is read as a file; pass MLIR text or bytes "
+                              f"to parse them instead)") from None
 
 
 def is_bytecode(data: "str | bytes") -> bool:
@@ -111,9 +155,9 @@ def decode_source(data: "str | bytes | bytearray | memoryview", source_name: str
                              [Diagnostic("error", message, source_name, line, col)]) from None
 
 
-def parse(text: "str | bytes", lenient: bool = True, context: ir.Context | None = None, *,
-          source_name: str = "-") -> ir.Module:
-    """Parse MLIR text (or bytecode) into an ``ir.Module``, mixed-dtype ops included.
+def parse(text: "str | bytes | os.PathLike[str]", lenient: bool = True, context: ir.Context | None = None, *,
+          source_name: str | None = None) -> ir.Module:
+    """Parse MLIR text (or bytecode, or a file of either) into an ``ir.Module``, mixed-dtype ops included.
 
     The public door to :func:`parse_module`: StableHLO's verifier rejects an op whose operands
     disagree in element type, so such a program could never reach ``implicit-cast``; with
@@ -121,12 +165,15 @@ def parse(text: "str | bytes", lenient: bool = True, context: ir.Context | None 
     (``"stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>``), unverified.
 
     Args:
-        text: MLIR text, or MLIR bytecode / a StableHLO portable artifact as ``bytes``.
+        text: MLIR text, or MLIR bytecode / a StableHLO portable artifact as ``bytes``, or the path of
+            a file of either: an ``os.PathLike``, or a ``str`` of one line ending in ``.mlir`` or
+            ``.mlirbc`` (:func:`is_source_path`; MLIR text never ends so).
         lenient: Accept mixed-dtype ops in the generic form (``False``: the verifier's rules only).
         context: The ``ir.Context`` to parse into; default: this thread's shared latticecast context
             (lenient or strict, as ``lenient`` says). A context of your own (JAX's) must allow
             unregistered dialects for ``lenient`` parsing.
-        source_name: The file name that locations and errors give the text.
+        source_name: The file name that locations and errors give the text (default: the path of
+            a file, else ``-``, as MLIR names a buffer).
 
     Returns:
         The module (not yet verified when it holds mixed-dtype ops: run ``implicit-cast`` on it,
@@ -135,6 +182,7 @@ def parse(text: "str | bytes", lenient: bool = True, context: ir.Context | None 
     Raises:
         MLIRParseError: The text does not parse or does not verify; the message is
             ``file:line:col: error: ...``.
+        SourceFileError: A path was given and the file cannot be read.
 
     Example:
         >>> import latticecast as lc
@@ -146,8 +194,14 @@ def parse(text: "str | bytes", lenient: bool = True, context: ir.Context | None 
         >>> passes = lc.run_pipeline(module, "implicit-cast")
         >>> "stablehlo.convert %arg0 : (tensor<4xi16>) -> tensor<4xf32>" in str(module)
         True
+        >>> import pathlib, tempfile
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "m.mlir"
+        >>> _ = path.write_text("func.func @g() { return }")
+        >>> "func.func @g()" in str(lc.parse(path)) and "func.func @g()" in str(lc.parse(str(path)))
+        True
     """
-    return parse_module(text, context, lenient=lenient, source_name=source_name)
+    data, name = read_source(text, source_name)
+    return parse_module(data, context, lenient=lenient, source_name=name or "-")
 
 
 def parse_module(source: "str | bytes", context: ir.Context | None = None, *, lenient: bool = False,

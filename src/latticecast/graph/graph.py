@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
 
+import numpy as np
 from jaxlib.mlir import ir, passmanager
 from jaxlib.mlir.dialects import stablehlo
 
@@ -33,7 +34,7 @@ from ..dialect_utils.diagnostics import Diagnostic
 from ..dialect_utils.types import TypeCache, type_cache
 from ..dims import AlgebraicDim, Dim, SymbolicDim
 from ..dtypes import DType, DTypeLike
-from ..errors import GraphError, LatticecastError
+from ..errors import MAX_COMPILE_FAILURE, GraphError, LatticecastError
 from ..op_rules import WEAK_ARRAY, WEAK_ATTR, decisions_of
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
 from ..passes.infer_types import Comparison
@@ -46,7 +47,7 @@ from . import current
 from .current import current_graph
 from .ops.operands import as_value, constant_value
 from .mesh_layout import MeshLayout
-from .value import BufferValue, Value
+from .value import BufferValue, ChainValue, Value
 from .weight import Weight
 
 __all__ = ["Graph", "KernelLibrary", "PassFailure", "current_graph"]
@@ -185,6 +186,12 @@ class Graph:
     :meth:`compile` runs it on the mesh's devices (see :mod:`latticecast.graph.mesh_layout`).
     """
 
+    defers_refusals_to_compile: bool = False
+    """Whether what MAX builds and its compiler then refuses builds here too and makes :meth:`compile` refuse
+    the graph (``latticecast.max.graph.Graph``): arithmetic StableHLO does not define for bool (``x - y``,
+    ``x * y``, ``@``, conv of two bools), and a symbolic dimension no input gives a size. Otherwise
+    (``latticecast.Graph``) the op raises where it is written."""
+
     def __init__(self, name: str, forward: Callable[..., Any] | None = None,
                  input_types: Iterable[Any] = (), path: Any = None, *args: Any,
                  policy: "str | Policy" = "jax", context: ir.Context | None = None,
@@ -245,6 +252,7 @@ class Graph:
         """The graph's state before its first op: open, not yet passed, nothing decided."""
         self._closed = False
         self._compile_refusals: list[str] = []
+        self._ops_beyond_stablehlo = False  # refuse_compile(..., ops_beyond_stablehlo=True): the IR does not verify
         self._weights: dict[str, tuple[Weight, Value]] = {}
         self._subgraphs: list[Graph] = []
         self.op_decisions = decisions_of(self.policy)
@@ -266,6 +274,7 @@ class Graph:
         self._dim_values: dict["SymbolicDim | AlgebraicDim", ir.Value[ir.Type]] = {}
         self._shape_values: dict[tuple[Any, ...], ir.Value[ir.Type]] = {}
         self.effect_token: ir.Value[ir.Type] | None = None
+        self._chain_devices: list[DeviceRef] = []  # the devices device_chains was asked for, in that order
         """The ``!stablehlo.token`` the block's last host callback returned: the next one takes it, so
         XLA runs them in program order (``None`` before the block's first)."""
         self.host_callbacks: list[Callable[..., Any]] = []
@@ -396,9 +405,15 @@ class Graph:
         where = self._symbols.get(dim)  # type: ignore[arg-type]  # a SymbolicDim here
         if where is None:
             known = ", ".join(repr(s.name) for s in self._symbols) or "none"
-            raise GraphError(f"graph {self.name!r} has no input with the symbolic dimension {str(dim)!r} (its "
-                             f"symbolic dimensions: {known}); a new name has no size to take when the graph runs: "
-                             "use one of those names or a static size")
+            problem = (f"graph {self.name!r} has no input with the symbolic dimension {str(dim)!r} (its "
+                       f"symbolic dimensions: {known}); a new name has no size to take when the graph runs: "
+                       "use one of those names or a static size")
+            if not self.defers_refusals_to_compile:
+                raise GraphError(problem)
+            self.refuse_compile(f"{problem}. MAX: {MAX_COMPILE_FAILURE}", ops_beyond_stablehlo=True)
+            found = self.constant(np.array(-1, np.int64), DType.int64).ir
+            self._dim_values[dim] = found  # a stand-in: the module of a refused graph is never handed out
+            return found
         with self.context:
             size = self._dimension_size(*where, self.tc.tensor(DType.int32, ()))
         found = self._add_op("stablehlo.convert", [self.tc.tensor(DType.int64, ())], [size]).result
@@ -715,6 +730,39 @@ class Graph:
         return _Subgraph(self, name, forward, input_types, path, custom_extensions=list(custom_extensions),
                          is_device_graph=is_device_graph)
 
+    @property
+    def device_chains(self) -> "DeviceChains":
+        """MAX's ``Graph.device_chains``: each device's chain, the value that orders the graph's side effects
+        there (MAX threads an ``!mo.chain`` through its effecting ops). Here a graph is one program, so every
+        device's chain is the graph's ``!stablehlo.token`` (:attr:`effect_token`, made on first use), which
+        ``ops.print`` advances; asking for a device's chain registers the device.
+
+        Returns:
+            A :class:`DeviceChains` mapping of devices to :class:`~latticecast.graph.value.ChainValue` s.
+
+        Example:
+            >>> from latticecast import DeviceRef, Graph, ops
+            >>> with Graph("g") as g:
+            ...     before = g.device_chains[DeviceRef.CPU()]
+            ...     ops.print("hello")
+            ...     after = g.device_chains[DeviceRef.CPU()]
+            >>> before != after, list(g.device_chains)
+            (True, [cpu:0])
+        """
+        return DeviceChains(self)
+
+    def chain(self) -> ir.Value[ir.Type]:
+        """The graph's effect token, made (``stablehlo.after_all``) if no effect made one yet.
+
+        Returns:
+            The ``!stablehlo.token`` value.
+        """
+        if self.effect_token is None:
+            with self.context:
+                token = ir.Type.parse("!stablehlo.token")
+            self.effect_token = self._add_op("stablehlo.after_all", [token], []).result
+        return self.effect_token
+
     def weight_named(self, name: str) -> "Weight | None":
         """The weight of this graph named ``name`` (``None``: there is none); ``add_weight`` of it gives
         its value."""
@@ -779,6 +827,8 @@ class Graph:
             return
         if self._failure is not None:
             raise self._failure  # the same answer every time; the half-passed IR is never handed out
+        if self._ops_beyond_stablehlo:
+            raise GraphError(f"graph {self.name!r} does not compile: {self._compile_refusals[0]}")
         self._require_output()
         self._before = self._module.operation.clone()
         p = ImplicitCastPass(self.options)
@@ -851,12 +901,14 @@ class Graph:
     def __str__(self) -> str:
         return self.mlir(before_passes=not self._closed)
 
-    def refuse_compile(self, reason: str) -> None:
+    def refuse_compile(self, reason: str, *, ops_beyond_stablehlo: bool = False) -> None:
         """Let the graph build, but make :meth:`compile` raise a :class:`GraphError` giving ``reason``:
         for what MAX builds and its compiler refuses (``ops.range(0, 2**63 - 1, 1)``).
 
         Args:
             reason: Why the graph cannot compile, and what to write instead.
+            ops_beyond_stablehlo: The graph holds ops StableHLO does not define (MAX's bool arithmetic): then
+                its IR (:attr:`module`, :meth:`mlir`) is refused with the same reason, as it would not verify.
 
         Example:
             >>> from latticecast import Graph, GraphError
@@ -870,6 +922,7 @@ class Graph:
             graph 'too_long' does not compile: a range of 2**40 elements
         """
         self._compile_refusals.append(reason)
+        self._ops_beyond_stablehlo = self._ops_beyond_stablehlo or ops_beyond_stablehlo
 
     def compile(self, device: Any = None, *, devices: Any = None) -> Any:
         """Compile with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays).
@@ -990,6 +1043,37 @@ class _Subgraph(Graph):
         """The root graph's module, which holds this subgraph's function (see :meth:`Graph.mlir`)."""
         return self.root.mlir(before_passes=before_passes or not self.root.closed, generic=generic,
                               debug_info=debug_info)
+
+
+class DeviceChains(Mapping[DeviceRef, "ChainValue"]):
+    """A graph's chains by device (:attr:`Graph.device_chains`): ``chains[device]`` is the device's chain,
+    registering the device; iteration gives the registered devices in MAX's order (by kind, then id)."""
+
+    def __init__(self, graph: Graph) -> None:
+        self._graph = graph
+
+    def __getitem__(self, device: Any) -> "ChainValue":
+        ref = DeviceRef.parse(device)
+        if ref not in self._graph._chain_devices:
+            self._graph._chain_devices.append(ref)
+        return ChainValue(self._graph, self._graph.chain())
+
+    def __iter__(self) -> Iterator[DeviceRef]:
+        return iter(sorted(self._graph._chain_devices, key=lambda d: (str(d.device_type.value), d.id)))
+
+    def __len__(self) -> int:
+        return len(self._graph._chain_devices)
+
+    def copy(self) -> dict[DeviceRef, "ChainValue"]:
+        """The chains now, as a plain dict (later effects do not change it).
+
+        Returns:
+            A dict of devices to chains.
+        """
+        return {device: self[device] for device in self}
+
+    def __repr__(self) -> str:
+        return f"DeviceChains({list(self)})"
 
 
 def _all_subgraphs(g: Graph) -> list[Graph]:

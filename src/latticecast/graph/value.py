@@ -39,6 +39,13 @@ if TYPE_CHECKING:
 __all__ = ["Value", "BufferValue", "TensorValueLike"]
 
 TensorValueLike = Union["Value", bool, int, float, complex, np.ndarray, np.generic, Sequence[Any]]
+StrongTensorValueLike = Union["Value", np.ndarray]
+"""What an op takes as a strongly typed operand (MAX's ``StrongTensorValueLike``): a value or an array, whose
+dtype is its own (a Python scalar is weak: the other operand's dtype decides)."""
+Numeric = Union[int, float, np.integer, np.floating, np.ndarray]
+"""MAX's ``Numeric``: a number or an array of numbers."""
+BufferValueLike = Union["BufferValue"]
+"""MAX's ``BufferValueLike``: what a buffer operand may be (a :class:`BufferValue`)."""
 """What an op takes as an operand: a :class:`Value`, a Python scalar (weakly typed), or a NumPy
 array, NumPy scalar or nested list (a strongly typed constant; a NumPy value is weak in ops that
 promote under a policy that says so, ``policy.numpy_values.weak``: MAX 26.7's)."""
@@ -333,6 +340,45 @@ def _ufuncs() -> dict[str, Any]:
         "arctan2": o.atan2, "exp": o.exp, "log": o.log, "sqrt": o.sqrt, "tanh": o.tanh,
         "sin": o.sin, "cos": o.cos, "floor": o.floor, "ceil": o.ceil, "sign": o.sign,
     }
+
+
+class ChainValue:
+    """A graph's chain (MAX's ``_ChainValue``): the ``!stablehlo.token`` that orders its side effects, as
+    :attr:`Graph.device_chains <latticecast.Graph.device_chains>` gives it. Two chains are equal when they
+    are the same IR value.
+
+    Args:
+        graph: The graph.
+        value: The token.
+
+    Example:
+        >>> from latticecast import DeviceRef, Graph
+        >>> with Graph("g") as g:
+        ...     c = g.device_chains[DeviceRef.CPU()]
+        >>> c == g.device_chains["cpu"], c.type
+        (True, ChainType())
+    """
+
+    __slots__ = ("graph", "ir")
+
+    def __init__(self, graph: "Graph", value: ir.Value[ir.Type]) -> None:
+        self.graph = graph
+        self.ir = value
+
+    @property
+    def type(self) -> Any:
+        """Its type, a :class:`~latticecast.tensor_type.ChainType`."""
+        from ..tensor_type import ChainType
+        return ChainType()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ChainValue) and other.ir == self.ir
+
+    def __hash__(self) -> int:
+        return hash(self.ir)
+
+    def __repr__(self) -> str:
+        return f"ChainValue({self.graph.name!r})"
 
 
 class BufferValue:

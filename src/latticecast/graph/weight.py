@@ -13,8 +13,9 @@ A weight's value is never known while the graph is built (MAX's neither), so a w
 constant: the same compiled model runs with other weights. Its shape is static (the registry's
 arrays have sizes) and its device is the graph's (latticecast compiles a graph for one device).
 
-Refused, with the reason: a ``quantization_encoding`` (MAX's GGUF/GPTQ block formats are decoded
-by MAX's own kernels, with no StableHLO form) and a ``sharding_strategy`` (MAX slices a weight per
+A ``quantization_encoding`` marks a ``uint8`` weight of packed GGUF blocks, as in MAX
+(:mod:`latticecast.graph.weights` gives such weights; ``ops.dequantize`` unpacks them in the graph).
+Refused, with the reason: a ``sharding_strategy`` (MAX slices a weight per
 device in Python; here a graph over a mesh shards a value with ``ops.shard``). ``align`` is kept
 and has nothing to decide: PJRT allocates and aligns the buffers it binds.
 """
@@ -29,6 +30,7 @@ from ..dtypes import DType, DTypeLike
 from ..errors import GraphError, NoCurrentGraphError
 from ..tensor_type import TensorType
 from .current import current_graph
+from .quantization import QuantizationEncoding
 
 if TYPE_CHECKING:
     from .value import Value
@@ -45,13 +47,14 @@ class Weight:
         shape: Its sizes: integers only (a weight's value is an array with sizes).
         device: Where it lives: the graph's device (a :class:`~latticecast.DeviceRef`, MAX's, or a
             ``latticecast.max.driver`` device). The CPU when ``None``.
-        quantization_encoding: Must be ``None``: MAX's quantization encodings have no StableHLO form.
+        quantization_encoding: A :class:`~latticecast.graph.quantization.QuantizationEncoding` for a ``uint8``
+            weight of packed GGUF blocks (``ops.dequantize`` unpacks them), or ``None``.
         align: A byte alignment (a positive power of two), or ``None``; kept, with nothing to decide.
         sharding_strategy: Must be ``None``: shard a value over a graph's mesh with ``ops.shard``.
 
     Raises:
-        GraphError: An empty name, a symbolic dimension, a bad ``align``, a quantization encoding
-            or a sharding strategy; the message says what to write instead.
+        GraphError: An empty name, a symbolic dimension, a bad ``align``, a quantization encoding that is
+            not one, or a sharding strategy; the message says what to write instead.
 
     Example:
         >>> import numpy as np
@@ -75,10 +78,9 @@ class Weight:
             raise GraphError(f"a weight's name must be a non-empty string (its key in weights_registry), "
                              f"not {name!r}")
         if quantization_encoding is not None:
-            raise GraphError(f"weight {name!r}: quantization_encoding={quantization_encoding!r} is refused: MAX's "
-                             "quantized block formats are decoded by MAX's own kernels and have no StableHLO "
-                             "form; dequantize the values before loading and declare the weight in their float "
-                             "dtype")
+            if not isinstance(quantization_encoding, QuantizationEncoding):
+                raise GraphError(f"weight {name!r}: quantization_encoding={quantization_encoding!r} must be a "
+                                 "QuantizationEncoding (max.graph.quantization), or None")
         if sharding_strategy is not None:
             raise GraphError(f"weight {name!r}: sharding_strategy= is refused: MAX keeps one weight per device, and "
                              "latticecast compiles a graph for one device; call the strategy for the piece a device "
@@ -98,7 +100,7 @@ class Weight:
                              "(its value is an array with sizes); give every dimension as an integer")
         self.name = name
         self.type = tensor_type
-        self.quantization_encoding = None
+        self.quantization_encoding = quantization_encoding
         self.align = align
 
     @property

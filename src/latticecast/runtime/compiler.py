@@ -40,6 +40,7 @@ from .partitioning import choose_devices, compile_options, read_partitioning
 from .polymorphic import PolymorphicModel
 from .resources import inline_dense_resources
 from .signature import check_input_names, donated_inputs, read_polymorphic_signature, read_signature
+from ..dialect_utils.parsing import read_source
 from .source import ModuleSource, canonical_digest, parse_module, source_digest, verify_module
 
 __all__ = ["compile"]
@@ -181,7 +182,11 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
         module_or_text: An ``ir.Module`` (one of JAX's too:
             ``jax.jit(f).lower(x).compiler_ir("stablehlo")``), or MLIR text (``str``/``bytes``),
             MLIR bytecode or a StableHLO portable artifact (``jax.export``'s
-            ``exported.mlir_module_serialized``), with a public ``func.func @main``.
+            ``exported.mlir_module_serialized``), with a public ``func.func @main``; or the path
+            of a file of any of these: an ``os.PathLike``, or a ``str`` of one line ending in
+            ``.mlir`` or ``.mlirbc`` (MLIR text never ends so; see
+            :func:`~latticecast.dialect_utils.parsing.is_source_path`). The file's name is then
+            the ``source_name`` of errors.
         device: ``"cpu"`` (the default), ``"gpu"``/``"cuda"``/``"rocm"`` (through an installed
             PJRT plug-in), an index such as ``"cpu:0"``, or a ``jax.Device``.
         devices: The N devices of a module partitioned N ways (a mesh's ``mesh.devices``
@@ -209,6 +214,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
         DeviceNotFoundError: The device asked for is not present (the message lists those that are).
         DeviceCountError: Fewer devices than the module's partitions.
         CompileError: XLA failed to compile the module.
+        SourceFileError: A path was given and the file cannot be read.
         TypeError: ``module_or_text`` is neither a module nor text, or both ``device`` and
             ``devices`` are given.
 
@@ -225,6 +231,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
         >>> model.input_types[0].dtype
         DType.int32
     """
+    module_or_text, source_name = read_source(module_or_text, source_name)
     is_text = _is_text(module_or_text)
     _check_arguments(module_or_text, is_text, device, devices)
     callbacks = tuple(host_callbacks)
@@ -260,8 +267,8 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
 
 def _check_arguments(module_or_text: Any, is_text: bool, device: Any, devices: Any) -> None:
     if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
-        raise TypeError(f"compile takes an ir.Module or MLIR text (str or bytes); got "
-                        f"{type(module_or_text).__name__}")
+        raise TypeError(f"compile takes an ir.Module, MLIR text (str or bytes) or the path of a .mlir/.mlirbc file; "
+                        f"got {type(module_or_text).__name__}")
     if devices is not None and device is not None:
         raise TypeError("compile takes device= (one device, or the platform whose first N devices run a module "
                         "partitioned N ways) or devices= (the devices themselves), not both")

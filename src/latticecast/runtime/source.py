@@ -9,22 +9,21 @@ digests the compilation cache keys on (see :mod:`.cache`).
 from __future__ import annotations
 
 import hashlib
+import os
 import io
 import threading
 from collections import OrderedDict
 from typing import Any, Union
 
-from ..dialect_utils.diagnostics import Diagnostic, MLIRParseError
+from ..dialect_utils.diagnostics import MIXED_DTYPE_MESSAGES as _MIXED_DTYPE_HINTS, Diagnostic, MLIRParseError
 from ..dialect_utils.parsing import decode_source, parse_module as parse_ir
 
 __all__ = ["ModuleSource", "parse_module", "verify_module", "source_digest", "canonical_digest"]
 
-#: What ``compile`` accepts: an ``ir.Module``, or MLIR text / bytecode.
-ModuleSource = Union[str, bytes, bytearray, memoryview, Any]
+#: What ``compile`` accepts: an ``ir.Module``, MLIR text / bytecode, or the path of a file of either.
+ModuleSource = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", Any]
 
 _LOWERED_TYPES = ("xindex>", "xtf32>", "<index>", "<tf32>", "latticecast")
-_MIXED_DTYPE_HINTS = ("same type", "same element type", "different type", "compatible",
-                      "all of {", "must be statically shaped tensor")
 
 
 def _with_context(err: MLIRParseError, what: str, text: str | None, source_name: str) -> MLIRParseError:

@@ -23,6 +23,8 @@ from typing import NoReturn, Sequence
 from ... import __version__
 from ...passes.options import ImplicitCastOptions, LossyLevel
 from ..exit_codes import LATTICECAST_OPT, UsageError
+from ..about import VersionAction
+from ..progress import add_verbosity_options, verbosity_of
 
 
 __all__ = ["OptConfig", "IRPrinting", "UsageError", "parse_args", "build_parser", "PROG", "PassFlag",
@@ -40,7 +42,7 @@ _FLAG_OPTIONS = {
     "--mlir-disable-threading", "--emit-bytecode", "--help", "--version",
     "--mlir-print-ir-before-all", "--mlir-print-ir-after-all", "--mlir-print-ir-after-change",
     "--mlir-print-ir-after-failure", "--mlir-print-ir-module-scope", "--mlir-timing", "--dump-pass-pipeline",
-    "--list-passes",
+    "--list-passes", "--quiet", "--verbose",
 }
 _BOOLEAN_VALUES = {"": True, "1": True, "true": True, "0": False, "false": False}
 
@@ -71,7 +73,9 @@ class OptConfig:
     verify_each: bool = True
     """``--verify-each`` (default on): run the verifier after each pass."""
     list_passes: bool = False
-    """``--list-passes``: print latticecast's passes and the policies, then exit."""
+    """``--list-passes``: print the passes (latticecast's and jaxlib's) and the policies, then exit."""
+    verbosity: int = 1
+    """``-q`` (0), the default (1) or ``-v`` (2): :mod:`latticecast.cli.progress`."""
 
 
 @dataclass(frozen=True)
@@ -186,8 +190,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verify-each", metavar="BOOL", default="true",
                    help="run the verifier after each pass: true (the default) or false (--verify-each=0)")
     p.add_argument("--list-passes", action="store_true",
-                   help="list latticecast's passes with their options, and the policies, then exit")
-    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+                   help="list latticecast's passes and every pass the installed jaxlib registers, with their "
+                        "options, and the policies, then exit")
+    p.add_argument("--version", action=VersionAction)
+    add_verbosity_options(p)
     return p
 
 
@@ -198,8 +204,11 @@ def passes_and_policies() -> str:
     from ...policies import policies
 
     lines = ["latticecast's passes:"]
-    lines += [f"  --{name}: {kind.description}" + (f"\n      options: {kind.Options.usage()}"
-                                                   if kind.Options.usage() else "") for name, kind in PASSES.items()]
+    for name, kind in PASSES.items():
+        lines.append(f"  --{name}: {kind.description}")
+        if kind.Options.usage():
+            lines.append(textwrap.fill(kind.Options.usage(), 100, initial_indent="      options: ",
+                                       subsequent_indent="        ", break_on_hyphens=False))
     lines.append(textwrap.fill(f"Policies: {', '.join(policies())}", 100))
     return "\n".join(lines)
 
@@ -311,7 +320,7 @@ def parse_args(argv: Sequence[str]) -> OptConfig:
         input=args.input, output=args.output, pipeline=pipeline,
         ir_printing=printing if printing != IRPrinting() else None, timing=args.mlir_timing,
         dump_pass_pipeline=args.dump_pass_pipeline, verify_each=args.verify_each == "true",
-        list_passes=args.list_passes,
+        list_passes=args.list_passes, verbosity=verbosity_of(args),
         split_input_file=args.split_input_file, verify_diagnostics=args.verify_diagnostics,
         print_generic=args.mlir_print_op_generic, print_debuginfo=args.mlir_print_debuginfo,
         pretty_debuginfo=args.mlir_pretty_debuginfo, print_local_scope=args.mlir_print_local_scope,

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
+import textwrap
+import time
 from pathlib import Path
 from typing import Sequence, TextIO
 
 from jaxlib.mlir import ir
 
 from ...dialect_utils.context import make_context
-from ...dialect_utils.diagnostics import MLIRParseError
+from ...dialect_utils.diagnostics import MIXED_DTYPE_MESSAGES, Diagnostic, MLIRParseError
 from ...dialect_utils.parsing import decode_source, is_bytecode
 from ...errors import LatticecastError
 from ...passes import Pipeline, PipelineError
 from ...policies import Policy
 from ..common import write_file
 from ..exit_codes import EXIT_FAILURE, EXIT_OK, report
+from ..progress import bar, detail, info, set_verbosity
 from .args import PROG, OptConfig, parse_args, passes_and_policies
 from .chunk import ChunkResult, PipelineRunner, PrintOptions, process_chunk
 from .ir_printing import pass_arguments
@@ -24,7 +28,7 @@ from .report import without_op_dumps
 from .split import OUTPUT_SEPARATOR, split_input
 from .verify import parse_expectations, verify_diagnostics
 
-__all__ = ["main", "run", "OptError", "list_passes"]
+__all__ = ["main", "run", "OptError", "list_passes", "mixed_dtype_hint"]
 
 class OptError(LatticecastError):
     """A failure the user can fix, reported as one line (exit code 1, :mod:`..exit_codes`)."""
@@ -38,6 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return e.code if isinstance(e.code, int) else EXIT_OK
     except LatticecastError as e:  # a UsageError: exit 2 (the table in exit_codes)
         return report(e, PROG)
+    set_verbosity(config.verbosity)
     if config.list_passes:
         list_passes(sys.stdout)
         return EXIT_OK
@@ -89,13 +94,24 @@ def _run_chunks(config: OptConfig, runner: PipelineRunner | None, context: ir.Co
         chunks = [(c.text, c.first_line) for c in split_input(source, config.split_input_file)]
     outputs: list[str | bytes] = []
     ok = True
-    for text, first_line in chunks:
-        result = process_chunk(text, source_name, runner, context, printing, first_line)
-        chunk_ok, lines = _judge(result, text, source_name, first_line, config.verify_diagnostics)
-        ok &= chunk_ok
-        for line in lines:
-            print(line, file=err)
-        outputs.append(result.output or ("" if not printing.bytecode else b""))
+    detail(f"{PROG}: {source_name}: {len(data):,} bytes, {len(chunks)} chunk{'s' * (len(chunks) != 1)}; pipeline "
+           f"{config.pipeline or '(none: parse, verify, print)'}")
+    with bar(f"{PROG}: {source_name}", len(chunks), "chunk") as progress:
+        for index, (text, first_line) in enumerate(chunks):
+            started = time.perf_counter()
+            result = process_chunk(text, source_name, runner, context, printing, first_line)
+            chunk_ok, lines = _judge(result, text, source_name, first_line, config.verify_diagnostics)
+            ok &= chunk_ok
+            for line in lines:
+                print(line, file=err)
+            if not chunk_ok and config.pipeline is None and not config.verify_diagnostics and isinstance(text, str):
+                hint = mixed_dtype_hint(result.diagnostics, text, first_line, config.input)
+                if hint:
+                    info(hint)
+            outputs.append(result.output or ("" if not printing.bytecode else b""))
+            detail(f"{PROG}: chunk {index + 1} (line {first_line}): {'ok' if chunk_ok else 'failed'} in "
+                   f"{time.perf_counter() - started:.3f} s")
+            progress.update(1)
     if printing.bytecode:
         if len(outputs) != 1:
             raise OptError("--emit-bytecode writes one module; it cannot be combined with --split-input-file")
@@ -103,6 +119,39 @@ def _run_chunks(config: OptConfig, runner: PipelineRunner | None, context: ir.Co
     else:
         _write_output(OUTPUT_SEPARATOR.join(o for o in outputs if isinstance(o, str)), config.output, out, ok)
     return EXIT_OK if ok else EXIT_FAILURE
+
+
+_OP_AT = re.compile(r'\s*(?:%[\w#:, %]*=\s*)?"?([A-Za-z_][\w$]*\.[\w$.]+)"?')
+_ELEMENT = re.compile(r"tensor<(?:[?\d]+x)*([a-z]\w*(?:<\w+>)?)>")
+
+
+def mixed_dtype_hint(diagnostics: Sequence[Diagnostic], text: str, first_line: int, path: str) -> str | None:
+    """One line naming the op and ``--implicit-cast`` when the verifier rejected an op for mixing
+    element types and no pass was asked for; ``None`` otherwise.
+
+    Example:
+        >>> d = Diagnostic("error", "op requires the same element type for all operands and results", "m.mlir", 1, 6)
+        >>> print(mixed_dtype_hint([d], '%0 = "stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> '
+        ...                        'tensor<4xf32>', 1, "m.mlir"))
+        hint: 'stablehlo.add' mixes element types (i16, f32): run implicit-cast first (latticecast-opt m.mlir --implicit-cast)
+    """
+    rows = text.split("\n")
+    for d in diagnostics:
+        if d.severity != "error" or not any(m in d.message for m in MIXED_DTYPE_MESSAGES):
+            continue
+        index = d.line - first_line
+        if not 0 <= index < len(rows):
+            continue
+        row = rows[index]
+        op = _OP_AT.match(row[max(d.col - 1, 0):]) or _OP_AT.match(row)
+        signature = row[row.rfind(" : "):] if " : " in row else ""
+        types = list(dict.fromkeys(_ELEMENT.findall(signature)))
+        if op is None or len(types) < 2:  # not an op whose own types mix (a use of a value, a region, ...)
+            continue
+        shown = path if path != "-" else "-"
+        return (f"hint: '{op.group(1)}' mixes element types ({', '.join(types)}): run implicit-cast first "
+                f"({PROG} {shown} --implicit-cast)")
+    return None
 
 
 def _judge(result: ChunkResult, text: "str | bytes", source_name: str, first_line: int,
@@ -154,9 +203,30 @@ def _dump_pipeline(runner: PipelineRunner, err: TextIO) -> None:
 
 
 def list_passes(out: TextIO) -> None:
-    """``--list-passes``: latticecast's passes with their options, and the policies."""
+    """``--list-passes``, as ``mlir-opt``'s: latticecast's passes with their options, then every pass
+    and pipeline the installed jaxlib registers (:mod:`.registered`) with its options and their
+    defaults, and the policies."""
+    import jaxlib.version
+
+    from .registered import registered_passes
+
     print(passes_and_policies(), file=out)
-    print("Any MLIR pass jaxlib registers runs too (--canonicalize, --cse, --NAME='OPTIONS').", file=out)
+    found = registered_passes()
+    passes = [p for p in found if not p.is_pipeline]
+    print(f"\nMLIR passes jaxlib {jaxlib.version.__version__} registers ({len(passes)}; each as --NAME or --NAME='OPTIONS', "
+          "options with their defaults):", file=out)
+    for p in passes:
+        where = "" if p.anchor in ("any", "builtin.module") else f" (on {p.anchor}: nested there in a pipeline)"
+        print(f"  --{p.name}{where}", file=out)
+        if p.options:
+            print(textwrap.fill(p.options, 100, initial_indent="      options: ", subsequent_indent="        ",
+                                break_on_hyphens=False), file=out)
+    pipelines = [p for p in found if p.is_pipeline]
+    if pipelines:
+        print(f"\nPass pipelines ({len(pipelines)}):", file=out)
+        for p in pipelines:
+            print(textwrap.fill(p.expands_to, 100, initial_indent=f"  --{p.name}: ", subsequent_indent="      ",
+                                break_on_hyphens=False), file=out)
 
 
 def _read_input(path: str) -> tuple[bytes, str]:

@@ -25,14 +25,18 @@ from .args import IRPrinting
 
 __all__ = ["instrument", "captured_dumps", "keep_dumps", "pass_arguments"]
 
-_DUMP_HEADER = re.compile(r"^// -----// IR Dump (?P<when>Before|After)(?: Failed)? (?P<name>\S+?): "
+_DUMP_HEADER = re.compile(r"^// -----// IR Dump (?P<when>Before|After) (?P<name>\S+?)(?P<failed> Failed)?: "
                           r"(?P<argument>[\w.-]+)")
+"""A dump's first line as jaxlib's MLIR writes it: ``// -----// IR Dump After CSEPass: cse //----- //``, and
+``// -----// IR Dump After ImplicitCastPass Failed: implicit-cast //----- //`` for a pass that failed."""
 
 
 def instrument(pm: passmanager.PassManager, printing: IRPrinting | None, timing: bool) -> None:
     """Switch on what ``printing`` and ``timing`` ask for in ``pm``."""
     if printing is not None:
-        after_all = printing.after_all or printing.after_change or bool(printing.after)
+        # As mlir-opt's PassManagerOptions: --mlir-print-ir-after-failure selects every pass for printing
+        # after it, and MLIR then prints only after the one that failed.
+        after_all = printing.after_all or printing.after_change or bool(printing.after) or printing.after_failure
         pm.enable_ir_printing(print_before_all=printing.before_all or bool(printing.before),
                               print_after_all=after_all, print_module_scope=printing.module_scope,
                               print_after_change=printing.after_change,
@@ -58,9 +62,10 @@ def keep_dumps(text: str, printing: IRPrinting) -> str:
             argument = m["argument"]
             if m["when"] == "Before":
                 keep = printing.before_all or argument in printing.before
+            elif printing.after_failure:  # MLIR prints after a pass only when it failed
+                keep = m["failed"] is not None
             else:
-                keep = (printing.after_all or printing.after_change or argument in printing.after
-                        or (printing.after_failure and "After Failed" in line))
+                keep = printing.after_all or printing.after_change or argument in printing.after
         if keep:
             out.append(line)
     return "".join(out)

@@ -37,8 +37,9 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
                    pointers and atomics have no StableHLO form), as the namespace ``ops.distributed_ep``
 ``fused``          MAX's ``allgather_rms_norm``, ``reduce_scatter_rms_norm`` (the collective, then the norm) and
                    ``parallel`` (the body once per launch)
+``quantized``      MAX's ``dequantize`` of GGUF blocks (Q4_0, Q4_K, Q5_K, Q6_K) with integer ops
 ``unsupported``    MAX's ops with no StableHLO form, refused with the reason and the fix: ``custom``,
-                   ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``qmatmul``, ``dequantize``,
+                   ``inplace_custom``, the ``buffer_*`` ops, ``side_stream``, ``qmatmul``,
                    ``allgather_rms_norm_quant_mxfp8``/``_mxfp6``
 ``debug``          MAX's ``print`` (a PJRT host callback while the graph runs)
 ``detection``      MAX's ``non_maximum_suppression`` (greedy, one ``stablehlo.while`` for every pair)
@@ -93,13 +94,14 @@ from .selection import clamp, select, where
 from .shape import (as_interleaved_complex, broadcast_to, concat, flatten, permute, rebind, reshape, shape_to_tensor, squeeze, stack,
                     transfer_to, transpose, unsqueeze)
 from .sharding import shard
+from .quantized import dequantize
 from .signal import hann_window, irfft
 from .sorting import argsort, argsort_along, bottom_k, cumsum, sort, top_k
 from .tiling import chunk, fold, pad, repeat_interleave, split, tile
 from .debug import print
 from .detection import non_maximum_suppression
 from .unsupported import (allgather_rms_norm_quant_mxfp6, allgather_rms_norm_quant_mxfp8, buffer_create,
-                          buffer_load, buffer_store, buffer_store_slice, custom, dequantize, inplace_custom,
+                          buffer_load, buffer_store, buffer_store_slice, custom, inplace_custom,
                           qmatmul, side_stream)
 
 __all__ = [

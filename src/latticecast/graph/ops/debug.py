@@ -85,11 +85,10 @@ def _emit_callback(g: Any, operands: list[ir.Value[ir.Type]], callback: Callable
     platform = "gpu" if g.device.device_type.value == "gpu" else "cpu"
     with g.context:
         token_type = ir.Type.parse("!stablehlo.token")
-        if g.effect_token is None:
-            g.effect_token = g._add_op("stablehlo.after_all", [token_type], []).result
+        g.chain()
         scalar = _layout(0)
         layouts = [scalar] + [_layout(ir.ShapedType(o.type).rank) for o in operands]
-        op = g._add_op("stablehlo.custom_call", [token_type], [g.effect_token, *operands], {
+        op = g._add_op("stablehlo.custom_call", [token_type], [g.chain(), *operands], {
             "call_target_name": ir.StringAttr.get(f"xla_ffi_python_{platform}_callback"),
             "has_side_effect": ir.BoolAttr.get(True),
             "backend_config": ir.StringAttr.get(""),

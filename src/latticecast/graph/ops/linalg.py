@@ -16,13 +16,14 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ...dims import SymbolicDim
 from ...dtypes import DType
-from ...errors import DomainError, GraphError, PromotionError
-from ...op_rules import STABLEHLO, decide
+from ...errors import GraphError
+from ...op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .dynamic import iota
 from .elementwise import bitwise_and, greater_equal, invert, less_equal, multiply, subtract
 from .external import check_same_device
-from .operands import Literal, broadcast, broadcast_shapes, constant_value, convert, graph_of, operand, with_op
+from .operands import (Literal, broadcast, broadcast_shapes, constant_value, convert, decide_operands, graph_of,
+                       operand, with_op)
 from .selection import where
 from .shape import _reshaped, format_shape, squeeze, unsqueeze
 
@@ -67,10 +68,8 @@ def matmul(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
     check_same_device(g, lhs=a, rhs=b)
     if a.rank == 0 or b.rank == 0:
         raise GraphError("@ needs tensors of rank 1 or more; use * for scalars")
-    try:  # decided like every op, but not broadcast: contraction shapes differ by design
-        d = decide(g.policy, STABLEHLO["stablehlo.dot_general"], [a.ptype, b.ptype])
-    except (PromotionError, DomainError) as e:
-        raise with_op("@", e) from None
+    # decided like every op, but not broadcast: contraction shapes differ by design
+    d = decide_operands(g, STABLEHLO["stablehlo.dot_general"], "@", [a, b])
     a, b = (v if v.storage is d.target and not v.is_weak else convert(v, d.target, keep_weak=True) for v in (a, b))
     lhs = unsqueeze(a, 0) if a.rank == 1 else a
     rhs = unsqueeze(b, -1) if b.rank == 1 else b

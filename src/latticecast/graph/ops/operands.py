@@ -25,8 +25,9 @@ from jaxlib.mlir import ir
 
 from ...dims import AlgebraicDim, StaticDim, SymbolicDim, is_static, static_dims
 from ...dtypes import DType, UnknownDTypeError
-from ...errors import DomainError, GraphError, LiteralRangeError, PromotionError
-from ...op_rules import EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, UNARY, OpPromotion, OpRule, check_unary, decide
+from ...errors import MAX_COMPILE_FAILURE, DomainError, GraphError, LiteralRangeError, PromotionError
+from ...op_rules import (EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, UNARY, Needs, OpPromotion, OpRule,
+                         check_unary, decide)
 from ...passes.value_sharding import copy_sharding
 from ...values import Scalar, array_problem, candidates, convert_array, scalar_problem
 from ...weak import PType, Weak
@@ -171,10 +172,13 @@ def operand(x: TensorValueLike, g: "Graph", *, promotes: bool = False) -> "Value
         return Value(g, vector_value(g, [g.dim_value(x)]), DType.int64, (1,))
     if isinstance(x, WeakArray):
         return x if promotes else constant_value(g, x.values, None)
-    if isinstance(x, (np.ndarray, np.generic)) and promotes and g.policy.numpy_values.weak:
-        if isinstance(x, np.generic):
-            value = g.policy.numpy_values.scalar(x)
+    if isinstance(x, np.generic) and promotes:
+        rules = g.policy.numpy_values
+        if rules.scalars_are_python:  # MAX 26.7 and PyTorch read a NumPy scalar as the Python number it holds
+            value = rules.scalar(x)
             return Literal(value, g.policy.literals.type_of(value))
+        rules.scalar_type(x)  # a system with no NumPy scalars (the Array API) refuses one here
+    if isinstance(x, np.ndarray) and promotes and g.policy.numpy_values.weak:
         return WeakArray(x, g.policy, elementwise=False)
     if isinstance(x, (np.ndarray, np.generic, list, tuple)):
         return constant_value(g, x, None)
@@ -291,7 +295,13 @@ def decide_operands(g: "Graph", rule: OpRule, symbol: str,
     zero_dim = [o.__class__ is Value and not o.shape for o in ops] if g.policy.rank_sensitive else None
     try:
         return decide(g.policy, rule, [o.ptype for o in ops], zero_dim)
-    except (PromotionError, DomainError) as e:
+    except DomainError as e:
+        if g.defers_refusals_to_compile and rule.needs is Needs.NUMERIC and all(
+                g.policy.materialize(o.ptype) is DType.bool for o in ops):
+            g.refuse_compile(f"{symbol} of bool operands: {MAX_COMPILE_FAILURE}", ops_beyond_stablehlo=True)
+            return OpPromotion(rule, DType.bool, DType.bool, DType.bool, False)
+        raise with_op(symbol, e) from None
+    except PromotionError as e:
         raise with_op(symbol, e) from None
 
 

@@ -13,9 +13,8 @@ with an :class:`~latticecast.errors.UnsupportedOpError` naming the op, instead o
 ``buffer_store``,          ``stablehlo.dynamic_update_slice`` is what a new value of the tensor compiles to)
 ``buffer_store_slice``
 ``side_stream``            a second device stream: StableHLO has no streams; XLA schedules the ops itself
-``qmatmul``,               MAX's GGUF/GPTQ quantised encodings: packed blocks whose layout only MAX's kernels
-``dequantize``             read (dequantise the weights on the host to a float array, or store them as
-                           ``int8`` with a float scale and write ``(w.cast(f) * scale) @ x``)
+``qmatmul``                 MAX's fused matmul of GGUF/GPTQ packed blocks, a MAX kernel (``ops.dequantize``
+                           unpacks GGUF blocks in the graph: write ``x @ ops.dequantize(enc, w).T``)
 ``allgather_rms_norm_``    MAX's fused MXFP8/MXFP6 quantise epilogue: packed codes and ``float8_e8m0fnu``
 ``quant_mxfp8``, ``_mxfp6``  scales in the row-major layout of MAX's ``block_scaled_matmul_amd`` kernels
                            (use ``allgather_rms_norm``, which latticecast has, and keep the norm in bfloat16)
@@ -29,7 +28,7 @@ from typing import Any, Callable, Mapping, NoReturn, Sequence
 from ...errors import UnsupportedOpError
 
 __all__ = ["custom", "inplace_custom", "buffer_create", "buffer_load", "buffer_store", "buffer_store_slice",
-           "side_stream", "qmatmul", "dequantize", "allgather_rms_norm_quant_mxfp8",
+           "side_stream", "qmatmul", "allgather_rms_norm_quant_mxfp8",
            "allgather_rms_norm_quant_mxfp6"]
 
 _MOJO = ("it runs a Mojo kernel that MAX compiles, and StableHLO calls foreign code only as a custom_call "
@@ -38,9 +37,9 @@ _MOJO = ("it runs a Mojo kernel that MAX compiles, and StableHLO calls foreign c
 _BUFFER = ("StableHLO values are immutable tensors, so there is no buffer to {verb}; thread the tensor through the "
            "graph as a value and give its new contents a new name (x = ops.concat(...), x[i] updates become "
            "stablehlo.dynamic_update_slice)")
-_QUANTIZED = ("MAX's quantisation encodings (GGUF Q4_0/Q4_K/Q6_K, GPTQ) are packed blocks that only MAX's kernels "
-              "read; dequantise the weights to a float array on the host first, or store them as int8 with a "
-              "float scale and write (w.cast(DType.float32) * scale) @ x, which StableHLO compiles")
+_QUANTIZED = ("it is MAX's kernel that multiplies by packed blocks without unpacking them; unpack GGUF blocks in the "
+              "graph with ops.dequantize(encoding, w) and write x @ ops.dequantize(encoding, w).T (GPTQ's packing "
+              "is MAX's own: dequantise it on the host)")
 
 _MX = ("its MXFP8/MXFP6 outputs are MAX's block-scaled encodings (packed codes with float8_e8m0fnu scales in the "
        "layout MAX's block_scaled_matmul_amd kernels read), which only MAX's kernels consume; call "
@@ -241,29 +240,6 @@ def qmatmul(encoding: Any, config: Any, lhs: Any, *rhs: Any) -> Any:
         latticecast.errors.UnsupportedOpError: ops.qmatmul has no StableHLO form: MAX's quantisation ...
     """
     _refuse("qmatmul", _QUANTIZED)
-
-
-def dequantize(encoding: Any, quantized: Any) -> Any:
-    """MAX-quantised weights to floats: refused (the encodings are MAX's kernels' own).
-
-    Args:
-        encoding: The quantisation encoding.
-        quantized: The packed weights.
-
-    Returns:
-        Nothing: it always raises.
-
-    Raises:
-        UnsupportedOpError: Always, naming the op, the reason and what to write instead.
-
-    Example:
-        >>> from latticecast import ops
-        >>> ops.dequantize(None, None)
-        Traceback (most recent call last):
-        ...
-        latticecast.errors.UnsupportedOpError: ops.dequantize has no StableHLO form: MAX's quantisation ...
-    """
-    _refuse("dequantize", _QUANTIZED)
 
 
 def allgather_rms_norm_quant_mxfp8(inputs: Any, signal_buffers: Any, gammas: Any, epsilon: float,

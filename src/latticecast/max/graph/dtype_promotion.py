@@ -2,7 +2,8 @@
 :mod:`latticecast.graph.dtype_promotion` (the graph layer, where ``ops.random`` uses them too).
 
 Example:
-    >>> from latticecast.max import DType, DeviceRef, Graph, dtype_promotion
+    >>> from latticecast.max.dtype import DType
+    >>> from latticecast.max.graph import DeviceRef, Graph, dtype_promotion
     >>> with Graph("g"):
     ...     dtype_promotion._promote_to_strong(3, DType.int8, DeviceRef.CPU()).dtype
     DType.int8
@@ -10,7 +11,7 @@ Example:
 
 from __future__ import annotations
 
-from ..graph.dtype_promotion import (_DTYPE_MIN_AND_MAX_FULL_PRECISION, _promote_to_strong, _promote_weak_dtypes,
+from ...graph.dtype_promotion import (_DTYPE_MIN_AND_MAX_FULL_PRECISION, _promote_to_strong, _promote_weak_dtypes,
                                      _restrict_to_strong_dtypes, is_strong)
 
 __all__ = ["_DTYPE_MIN_AND_MAX_FULL_PRECISION", "_promote_to_strong", "_promote_weak_dtypes",

@@ -1,0 +1,11 @@
+"""MAX's ``max.graph.dim``: the dimensions of a shape (latticecast's :mod:`latticecast.dims`).
+
+Example:
+    >>> from latticecast.max.graph.dim import Dim, StaticDim
+    >>> Dim(3) == StaticDim(3), Dim("batch") + 1
+    (True, Dim('batch') + Dim(1))
+"""
+
+from ...dims import AlgebraicDim, Dim, DimLike, StaticDim, SymbolicDim
+
+__all__ = ["AlgebraicDim", "Dim", "DimLike", "StaticDim", "SymbolicDim"]
