@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
            "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem", "decisions_of",
            "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "CONVOLUTION", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
-           "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "WEAK_ARRAY"]
+           "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "EXPLICIT_BROADCAST_ATTR", "WEAK_ARRAY"]
 
 WEAK_ATTR = "latticecast.weak"
 """The attribute that marks a weakly typed value's defining op (or function argument) in the IR: a unit
@@ -49,10 +49,17 @@ attribute for a Python literal (or values computed from literals only), whose el
 as literals."""
 
 IMPLICIT_BROADCAST_ATTR = "latticecast.implicit_broadcast"
-"""The unit attribute on a ``broadcast_in_dim`` that a binary operator made implicitly (NumPy-style
-operand broadcasting), as the builder writes it under a rank-sensitive policy: the broadcast value
-still promotes as the 0-d tensor it was (PyTorch's dimension categories). An unmarked broadcast is
-an explicit one (``expand``, ``broadcast_to``): its value is the dimensioned tensor its type says."""
+"""The unit attribute on a ``broadcast_in_dim`` of a 0-d tensor that an operator made implicitly
+(NumPy-style operand broadcasting), as the builder writes it under a rank-sensitive policy: the
+broadcast value still promotes as the 0-d tensor it was (PyTorch's dimension categories)."""
+
+EXPLICIT_BROADCAST_ATTR = "latticecast.explicit_broadcast"
+"""The unit attribute on a ``broadcast_in_dim`` of a 0-d tensor that the program itself asked for
+(PyTorch's ``expand``, the builder's ``broadcast_to``), as the builder writes it under a rank-sensitive
+policy: the broadcast value is the dimensioned tensor its type says. A broadcast of a 0-d tensor with
+neither marker (torch-mlir writes both kinds alike) is read by the ``implicit-cast`` pass as the 0-d
+tensor, unless the op's declared result type says otherwise
+(:data:`latticecast.passes.implicit_cast.planning.BROADCAST_FROM_0D`)."""
 
 WEAK_ARRAY = "array"
 """The value of :data:`WEAK_ATTR` on a constant that is a weakly typed *array*

@@ -29,8 +29,8 @@ from ...dialect_utils.diagnostics import Diagnostic
 from ...dialect_utils.types import TypeCache, static_shape
 from ...dtypes import DType
 from ...errors import PromotionError
-from ...op_rules import (CONSTANT_LIKE, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO, WEAK_ARRAY, WEAK_ATTR,
-                         WEAK_TRANSPARENT)
+from ...op_rules import (CONSTANT_LIKE, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO,
+                         WEAK_ARRAY, WEAK_ATTR, WEAK_TRANSPARENT)
 from ...policies import Policy
 from ...values import convert_array
 from ...weak import Weak
@@ -136,7 +136,7 @@ class WeakValues:
             cached = cache.get(key)
             if cached is None:
                 attrs = {name: link.attributes[name] for name in link.attributes
-                         if name != WEAK_ATTR and name != IMPLICIT_BROADCAST_ATTR}
+                         if name not in (WEAK_ATTR, IMPLICIT_BROADCAST_ATTR, EXPLICIT_BROADCAST_ATTR)}
                 op = ir.Operation.create(link.name, results=[self.tc.with_element(link.results[0].type, target)],
                                          operands=[base], attributes=attrs, loc=link.location,
                                          ip=ir.InsertionPoint.after(link))
