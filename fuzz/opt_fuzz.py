@@ -529,9 +529,25 @@ def synth_program(rng: random.Random, policy: str | None = None) -> str:
     def ty(d: str, s: str = shape) -> str:
         return f"tensor<{s}{_MLIR_ELEM[d]}>"
 
+    zero_d: list[tuple[str, str, bool]] = []  # 0-d values, broadcast to the shape by the steps below
+    if shape and rng.random() < 0.4:
+        for i in range(rng.randint(1, 2)):
+            d = rng.choice(dtypes)
+            args.append(f"%z{i}: tensor<{_MLIR_ELEM[d]}>")
+            zero_d.append((f"%z{i}", d, False))
+
     for step in range(rng.randint(2, 10)):
         r = rng.random()
         name = f"%v{step}"
+        if zero_d and r < 0.15:
+            # a 0-d value broadcast as torch-mlir writes it (no marker) or as the builder marks it: what a
+            # rank-sensitive policy reads as the 0-d value, or as the dimensioned tensor its type says
+            src = rng.choice(zero_d)
+            marker = rng.choice(["", "", " {latticecast.implicit_broadcast}", " {latticecast.explicit_broadcast}"])
+            lines.append(f'  {name} = "stablehlo.broadcast_in_dim"({src[0]}) <{{broadcast_dimensions = array<i64>}}>'
+                         f"{marker} : (tensor<{_MLIR_ELEM[src[1]]}>) -> {ty(src[1])}")
+            pool.append((name, src[1], False))
+            continue
         if r < 0.25:
             kind = rng.choice(["int", "int", "float", "float", "bool", "complex"])
             if kind == "int":

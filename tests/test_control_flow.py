@@ -303,6 +303,41 @@ def test_the_pass_refuses_a_yield_of_another_type(weak: bool) -> None:
            in _messages(result)
 
 
+DYNAMIC_IF = """
+func.func @f(%p: tensor<i1>, %a: tensor<2xf32>, %b: tensor<?xf32>, %h: tensor<?xf16>) -> tensor<2xf32> {
+  %0 = "stablehlo.if"(%p) ({
+    "stablehlo.return"(%a) : (tensor<2xf32>) -> ()
+  }, {
+    "stablehlo.return"(%b) : (tensor<?xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("policy", lc.policies())
+def test_a_branch_of_a_compatible_shape_passes_unchanged(policy: str) -> None:
+    """StableHLO's verifier accepts a branch yielding tensor<?xf32> where the if has tensor<2xf32>: no
+    promotion crosses the boundary, so the pass leaves it as it is."""
+    module = parse_module(DYNAMIC_IF)
+    before = str(module)
+    result = run_implicit_cast(module, ImplicitCastOptions(policy=lc.policy(policy)))
+    assert result.ok, _messages(result)
+    assert str(module) == before
+
+
+def test_a_branch_of_another_element_type_and_a_dynamic_shape_is_refused() -> None:
+    module = parse_module(DYNAMIC_IF)
+    func = module.body.operations[0]
+    if_op = list(func.regions[0].blocks[0].operations)[0].operation
+    terminator = list(if_op.regions[1].blocks[0].operations)[-1].operation
+    terminator.operands[0] = func.regions[0].blocks[0].arguments[3]  # a tensor<?xf16>
+    result = run_implicit_cast(module, ImplicitCastOptions(policy=lc.policy("torch")))
+    assert not result.ok
+    assert "the false branch of stablehlo.if yields tensor<?xf16> as result 0, but stablehlo.if has " \
+           "tensor<2xf32> there: no promotion crosses a region boundary" in _messages(result)
+
+
 # -- MAX itself ------------------------------------------------------------------------------------
 
 

@@ -7,6 +7,8 @@ the policy never imports it.
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -402,7 +404,8 @@ def test_the_builder_and_the_pass_apply_the_zero_dim_rule():
 def test_the_builder_tells_an_explicit_broadcast_from_an_implicit_one():
     """``z.broadcast_to`` is dimensioned (PyTorch's ``expand``): f16 + f32 is f32 and compares in
     f32, through the pass too; ``x + z`` with ``z`` 0-d stays f16. The pass sees which broadcast
-    the operator made (``latticecast.implicit_broadcast``) and removes the marker."""
+    the operator made (``latticecast.implicit_broadcast``) and which the program asked for
+    (``latticecast.explicit_broadcast``), and removes the markers."""
     import numpy as np
 
     from latticecast import Graph, TensorType
@@ -412,8 +415,9 @@ def test_the_builder_tells_an_explicit_broadcast_from_an_implicit_one():
         explicit_sum, implicit_sum = x + z.broadcast_to([3]), x + z
         assert (explicit_sum.dtype, implicit_sum.dtype) == (DType.float32, DType.float16)
         g.output(explicit_sum, implicit_sum, x == z.broadcast_to([3]), x == z, z.broadcast_to([3]) > x)
-    assert "latticecast.implicit_broadcast" in g.mlir(before_passes=True)
-    assert "latticecast.implicit_broadcast" not in g.mlir()
+    before, after = g.mlir(before_passes=True), g.mlir()
+    assert "latticecast.implicit_broadcast" in before and "latticecast.explicit_broadcast" in before
+    assert "latticecast.implicit_broadcast" not in after and "latticecast.explicit_broadcast" not in after
     x0, z0 = np.full(3, 0.1, np.float16), np.float32(0.1)
     outs = g.compile()(x0, z0)
     assert [o.dtype.name for o in outs] == ["float32", "float16", "bool", "bool", "bool"]
@@ -608,3 +612,67 @@ def test_result_type_of_three_operands_matches_torch_clamp():
         if mine != theirs:
             mismatches.append((key, theirs, mine))
     assert mismatches == [] and compared + no_kernel == 20 ** 3 + 20 * 4 and compared > 5000
+
+
+# -- lit_tests/policies/torch_zero_dim_compare.mlir: its RUNTIME answers are PyTorch eager's -----------------
+
+ZERO_DIM_LIT = Path(__file__).resolve().parent.parent / "lit_tests" / "policies" / "torch_zero_dim_compare.mlir"
+
+_EAGER = """
+import json, sys
+import torch
+DTYPES = {"f16": torch.float16, "f32": torch.float32, "f64": torch.float64, "i8": torch.int8,
+          "i64": torch.int64, "i1": torch.bool}
+out = []
+for chunk in json.loads(sys.stdin.read()):
+    env = {"torch": torch}
+    for name, dtype, values in chunk["args"]:
+        env[name] = torch.tensor(values, dtype=DTYPES[dtype])
+    got = eval(chunk["torch"], env)
+    got = got if isinstance(got, tuple) else (got,)
+    out.append([[str(t.dtype).removeprefix("torch."), t.tolist()] for t in got])
+print(json.dumps(out))
+"""
+
+
+def _lit_chunks(text: str) -> list[dict[str, Any]]:
+    import ast
+    import re
+
+    chunks = []
+    for chunk in re.split(r"^// -----\s*$", text, flags=re.M):
+        name = re.search(r"^func\.func @(\w+)\(.*\) -> \(?(.+?)\)? \{$", chunk, re.M)
+        runtime = re.search(r"^// RUNTIME: @(\w+): (.+)$", chunk, re.M)
+        assert name and runtime and runtime[1] == name[1], chunk[:200]
+        chunks.append({
+            "name": name[1],
+            "results": [DType.parse(re.fullmatch(r"tensor<(?:\d+x)*(\w+)>", t.strip())[1])  # type: ignore[index]
+                        for t in name[2].split(",")],
+            "args": [[n, d, ast.literal_eval(v)] for n, d, v in re.findall(r"^// ARG: (\w+) (\w+) (.+)$", chunk, re.M)],
+            "torch": re.search(r"^// TORCH: (.+)$", chunk, re.M)[1],  # type: ignore[index]
+            "runtime": runtime[2],
+        })
+    return chunks
+
+
+def test_the_zero_dim_lit_test_covers_what_issue_30_lists() -> None:
+    chunks = _lit_chunks(ZERO_DIM_LIT.read_text())
+    names = {c["name"] for c in chunks}
+    assert {"main", "argument_f32_f64", "const_f16_f32", "argument_f16_f32", "const_i8_i64",
+            "argument_i8_i64", "select_f32_f64", "clamp_f32_f64"} <= names
+    assert all(c["torch"] and c["runtime"] for c in chunks)
+
+
+def test_the_zero_dim_lit_answers_are_pytorch_eager_live() -> None:
+    import json
+    import subprocess
+
+    python = library_python("torch", "LATTICECAST_TORCH_PYTHON")
+    chunks = _lit_chunks(ZERO_DIM_LIT.read_text())
+    asked = [{"args": c["args"], "torch": c["torch"]} for c in chunks]
+    proc = subprocess.run([python, "-c", _EAGER], input=json.dumps(asked), capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for chunk, eager in zip(chunks, json.loads(proc.stdout)):
+        assert [DType.parse(d) for d, _ in eager] == chunk["results"], chunk["name"]
+        assert ", ".join(str(v) for _, v in eager) == chunk["runtime"], chunk["name"]

@@ -77,36 +77,97 @@ TORCH_MLIR_WRONG = {
                 "compares in int16",
     "eq_f16_zero_d_f32": "a 0-d float32 against float16 compared in float32; PyTorch's 0-d rule compares "
                          "in float16",
+    "eq_f32_zero_d_f64": "a 0-d float64 against float32 compared in float64; PyTorch compares in float32",
+    "ne_f32_zero_d_f64_big": "a 0-d float64 against float32 compared in float64; PyTorch compares in float32",
+    "gt_f32_zero_d_f64": "a 0-d float64 against float32 compared in float64; PyTorch compares in float32",
+    "lt_zero_d_f64_f32": "a 0-d float64 against float32 compared in float64; PyTorch compares in float32",
+    "eq_i8_zero_d_i64_300": "a 0-d int64 (300) against int8 compared in int64; PyTorch compares in int8 "
+                            "(300 wraps to 44)",
 }
 
 
 class Oracle(TorchFunctionMode):
-    """Records ``torch.result_type`` of the operands of every promoting binary op eager runs."""
+    """Records, while PyTorch eager runs a program, what its promoting ops did:
+
+    - ``types``: ``torch.result_type`` of the operands of every binary op, ``torch.where`` or comparison
+      that mixes dtypes, Python scalars or ranks (the manifest's ``oracle``);
+    - ``compare_pairs``: the dtypes of the operands of every comparison of two dtypes, as the IR spells
+      them (a Python float is the float64 constant torch-mlir writes, an int the int64 one);
+    - ``sites``: every promoting op (binary ops, comparisons, ``where``, ``clamp``) that meets a 0-d
+      tensor or a Python scalar beside a dimensioned tensor: the op, each operand's kind (``nd``,
+      ``0d``, ``py``) and dtype, and the dtype PyTorch promotes them to;
+    - ``explicit_conversions``: whether the program converts a tensor's dtype itself (``x.to(...)``,
+      ``x.double()``, ``type_as``), whose converts the IR does not tell from promotion's.
+    """
 
     BINARY = {"add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "pow", "maximum",
               "minimum", "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
-              "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
-              "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
-              "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__", "__xor__"}
+              "rsub", "radd", "rmul", "truediv", "rtruediv", "floordiv", "rfloordiv", "mod", "rmod", "rpow",
+              "and", "or", "xor", "greater", "less", "greater_equal", "less_equal", "not_equal", "fmod",
+              "atan2"}
+    COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
+                   "not_equal"}
+    CLAMPS = {"clamp", "clip", "clamp_min", "clamp_max"}
+    CONVERSIONS = {"to", "type", "double", "float", "half", "bfloat16", "int", "long", "short", "char", "byte",
+                   "bool", "type_as", "_to_copy"}
 
     def __init__(self) -> None:
         super().__init__()
         self.types: set[str] = set()
+        self.compare_pairs: set[tuple[str, str]] = set()
+        self.sites: list[dict] = []
+        self.explicit_conversions = False
+
+    @staticmethod
+    def op_name(func) -> str:
+        """``torch.gt``, ``Tensor.__gt__`` and ``torch.ops.aten.gt.Scalar`` are all ``gt``."""
+        name = getattr(func, "__name__", "").split(".")[0]
+        return name.strip("_") if name.startswith("__") else name
+
+    @staticmethod
+    def ir_dtype(x) -> str:
+        """The dtype of ``x`` as torch-mlir's IR holds it (a Python scalar is an int64/float64 constant)."""
+        if isinstance(x, torch.Tensor):
+            return str(x.dtype).removeprefix("torch.")
+        return {bool: "bool", int: "int64", float: "float64", complex: "complex128"}[type(x)]
+
+    @staticmethod
+    def kind(x) -> str:
+        return ("nd" if x.dim() else "0d") if isinstance(x, torch.Tensor) else "py"
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        name = getattr(func, "__name__", "")
+        kwargs = kwargs or {}
+        name = self.op_name(func)
         operands = None
         if name in self.BINARY and len(args) >= 2:
             operands = args[0], args[1]
         elif name == "where" and len(args) == 3:
             operands = args[1], args[2]
-        if operands is not None and all(isinstance(o, (torch.Tensor, bool, int, float)) for o in operands):
-            a, b = operands
-            mixed = not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.dtype == b.dtype
-                         and a.dim() == b.dim())
-            if mixed:
-                self.types.add(str(torch.result_type(a, b)).removeprefix("torch."))
-        return func(*args, **(kwargs or {}))
+        elif name in self.CLAMPS and args:
+            bounds = list(args[1:3]) + [kwargs.get("min"), kwargs.get("max")]
+            operands = (args[0], *(b for b in bounds if b is not None))
+        result = func(*args, **kwargs)
+        numbers = (torch.Tensor, bool, int, float, complex)
+        if operands is None or not all(isinstance(o, numbers) for o in operands):
+            if (name in self.CONVERSIONS and args and isinstance(args[0], torch.Tensor)
+                    and isinstance(result, torch.Tensor) and result.dtype != args[0].dtype):
+                self.explicit_conversions = True
+            return result
+        kinds = [self.kind(o) for o in operands]
+        dtypes = [self.ir_dtype(o) for o in operands]
+        tensors = [o for o in operands if isinstance(o, torch.Tensor)]
+        if not tensors:
+            return result
+        mixed = len(tensors) < len(operands) or len({(o.dtype, o.dim()) for o in tensors}) > 1
+        promoted = (str(torch.result_type(*operands)).removeprefix("torch.") if len(operands) == 2
+                    else self.ir_dtype(result))
+        if mixed:
+            self.types.add(promoted)
+        if name in self.COMPARISONS and len(set(dtypes)) > 1:
+            self.compare_pairs.add(tuple(sorted(dtypes)))
+        if "nd" in kinds and ("0d" in kinds or "py" in kinds):
+            self.sites.append({"op": name, "kinds": kinds, "dtypes": dtypes, "promoted": promoted})
+        return result
 
 
 def programs():
@@ -189,6 +250,22 @@ def programs():
     add("eq_bool_scalar", lambda a: a == 0, ints(B))
     add("ne_i16_f32", lambda a, b: a != b, ints(I16), t([7.0, 1.0, 5.5, 100.0], F32))
     add("le_bf16_f16", lambda a, b: a <= b, floats(BF16), t([0.1, -2.0, 2.25, 4.0], F16))
+    # -- comparisons against a 0-d value (issue 30), with values that tell the compared dtypes apart -------
+    tell = t([0.1, 1 / 3, 2.0 ** 24 + 1], F32)
+    add("eq_f32_zero_d_f64", lambda x, z: x == z, tell, zero_d(0.1, F64))
+    add("eq_f32_expand_f64", lambda x, z: x == z.expand(3), tell, zero_d(0.1, F64))
+    add("ne_f32_zero_d_f64_big", lambda x, z: x != z, tell, zero_d(2.0 ** 24 + 1, F64))
+    add("gt_f32_zero_d_f64", lambda x, z: x > z, tell, zero_d(0.1, F64))
+    add("lt_zero_d_f64_f32", lambda z, x: z < x, zero_d(1 / 3, F64), tell)
+    add("eq_f32_float_scalar", lambda x: x == 0.1, tell)
+    add("eq_i8_zero_d_i64_300", lambda x, z: x == z, t([44, 1, -3], I8), zero_d(300, I64))
+    add("eq_i8_expand_i64_300", lambda x, z: x == z.expand(3), t([44, 1, -3], I8), zero_d(300, I64))
+    add("where_f32_zero_d_f64", lambda c, x, z: torch.where(c, x, z), t([True, False, True], B), tell,
+        zero_d(1 / 3, F64))
+    add("where_f32_expand_f64", lambda c, x, z: torch.where(c, x, z.expand(3)), t([True, False, True], B), tell,
+        zero_d(1 / 3, F64))
+    add("clamp_f32_zero_d_f64", lambda x, z: torch.clamp(x, min=z), tell, zero_d(1 / 3, F64))
+    add("clamp_f32_float_scalar", lambda x: torch.clamp(x, 1 / 3, 2.0 ** 24 + 1), tell)
     # -- where ------------------------------------------------------------------------------------------
     add("where_i32_float_scalar", lambda c, a: torch.where(c, a, 2.5), MASK, ints(I32))
     add("where_f16_f32", lambda c, a, b: torch.where(c, a, b), MASK, floats(F16), floats(F32))
@@ -234,6 +311,15 @@ def _to_numpy(x: torch.Tensor) -> tuple[np.ndarray, str]:
     return x.numpy(), name
 
 
+def record(arrays: dict[str, np.ndarray], name: str, inputs, outputs, entry: dict) -> None:
+    """Put a program's inputs and eager's outputs in ``arrays`` (``NAME/in0``, ..., ``NAME/out0``, ...) and
+    their dtypes in ``entry["inputs"]`` and ``entry["outputs"]``."""
+    for which, values in (("in", inputs), ("out", outputs)):
+        for i, x in enumerate(values):
+            arrays[f"{name}/{which}{i}"], dtype = _to_numpy(x)
+            entry[f"{which}puts"].append(dtype)
+
+
 def main(out: Path) -> int:
     from torch_mlir import fx
 
@@ -255,13 +341,11 @@ def main(out: Path) -> int:
             failed.append((name, f"{type(e).__name__}: {e}"))
             continue
         (out / f"{name}.mlir").write_text(mlir)
-        entry = {"inputs": [], "outputs": [], "oracle": sorted(oracle.types)}
-        for i, x in enumerate(inputs):
-            arrays[f"{name}/in{i}"], dtype = _to_numpy(x)
-            entry["inputs"].append(dtype)
-        for i, y in enumerate(outputs):
-            arrays[f"{name}/out{i}"], dtype = _to_numpy(y)
-            entry["outputs"].append(dtype)
+        entry = {"inputs": [], "outputs": [], "oracle": sorted(oracle.types),
+                 "compare_pairs": sorted(list(pair) for pair in oracle.compare_pairs)}
+        if oracle.explicit_conversions:
+            entry["explicit_conversions"] = True
+        record(arrays, name, inputs, outputs, entry)
         if name in TORCH_MLIR_WRONG:
             entry["torch_mlir_wrong"] = TORCH_MLIR_WRONG[name]
         manifest["programs"][name] = entry

@@ -102,24 +102,56 @@ func.func @explicit_broadcast_add(%h: tensor<4xf16>, %f: tensor<f32>) -> tensor<
 
 // -----
 
-// A compare declares no result dtype: an unmarked broadcast is the dimensioned tensor its type
-// says (h_f16 == f.expand(4) compares in f32, as PyTorch does); one the builder marks as made by
-// the operator (latticecast.implicit_broadcast) is still the 0-d tensor it was (h_f16 == f compares
-// in f16). The marker is removed.
-// CHECK-LABEL: func.func @compare_broadcasts
+// A compare declares no result dtype, so its type cannot say how a broadcast of a 0-d tensor was
+// made. One the builder marks as made by the operator (latticecast.implicit_broadcast) is the 0-d
+// tensor it was: h_f16 == f compares in f16. One marked as asked for by the program
+// (latticecast.explicit_broadcast: f.expand(4), the builder's broadcast_to) is dimensioned:
+// h_f16 == f.expand(4) compares in f32, as PyTorch does. The markers are removed.
+// CHECK-LABEL: func.func @compare_marked_broadcasts
 // CHECK:         %[[H:.+]] = stablehlo.convert %arg0 : (tensor<4xf16>) -> tensor<4xf32>
-// CHECK:         %[[E:.+]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK:         stablehlo.compare EQ, %[[H]], %[[E]], FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
 // CHECK:         %[[I:.+]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT:    %[[IC:.+]] = stablehlo.convert %[[I]] : (tensor<4xf32>) -> tensor<4xf16>
-// CHECK:         stablehlo.compare EQ, %arg0, %[[IC]], FLOAT : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xi1>
+// CHECK-NEXT:    stablehlo.compare EQ, %arg0, %[[IC]], FLOAT : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xi1>
+// CHECK-NEXT:    %[[E:.+]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:    stablehlo.compare EQ, %[[H]], %[[E]], FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
 // CHECK-NOT:     latticecast.implicit_broadcast
-func.func @compare_broadcasts(%h: tensor<4xf16>, %f: tensor<f32>) -> (tensor<4xi1>, tensor<4xi1>) {
-  %e = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<4xf32>
-  %0 = "stablehlo.compare"(%h, %e) {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xi1>
+// CHECK-NOT:     latticecast.explicit_broadcast
+func.func @compare_marked_broadcasts(%h: tensor<4xf16>, %f: tensor<f32>) -> (tensor<4xi1>, tensor<4xi1>) {
   %i = "stablehlo.broadcast_in_dim"(%f) {broadcast_dimensions = array<i64>, latticecast.implicit_broadcast} : (tensor<f32>) -> tensor<4xf32>
-  %1 = "stablehlo.compare"(%h, %i) {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xi1>
+  %0 = "stablehlo.compare"(%h, %i) {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xi1>
+  %e = "stablehlo.broadcast_in_dim"(%f) {broadcast_dimensions = array<i64>, latticecast.explicit_broadcast} : (tensor<f32>) -> tensor<4xf32>
+  %1 = "stablehlo.compare"(%h, %e) {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xi1>
   return %0, %1 : tensor<4xi1>, tensor<4xi1>
+}
+
+// -----
+
+// An unmarked broadcast of a 0-d tensor is what torch-mlir writes for a 0-d tensor that a compare
+// broadcasts (h_f16 == f), and also for f.expand(4): the IR cannot tell them apart. The pass reads
+// it as the 0-d tensor (the comparison is made in f16, as PyTorch's h == f does) and says so in a
+// remark that names the other reading and the fix.
+// CHECK-LABEL: func.func @compare_unmarked_broadcast
+// CHECK:         %[[B:.+]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:    %[[BC:.+]] = stablehlo.convert %[[B]] : (tensor<4xf32>) -> tensor<4xf16>
+// CHECK-NEXT:    stablehlo.compare EQ, %arg0, %[[BC]], FLOAT : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xi1>
+func.func @compare_unmarked_broadcast(%h: tensor<4xf16>, %f: tensor<f32>) -> tensor<4xi1> {
+  %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  // expected-remark@+1 {{'stablehlo.compare' op operand #1 is a broadcast of a 0-d tensor that no marker explains: torch-mlir writes one both for a 0-d tensor or Python scalar the op broadcasts (x == z) and for an explicit z.expand(...). Read as the 0-d tensor, f16 and f32 compare in f16 under policy 'torch'; read as a dimensioned tensor (an expand), in f32. If it is an expand, convert the operands to f32 first (stablehlo.convert); mark the broadcast latticecast.explicit_broadcast or latticecast.implicit_broadcast to say which it is}}
+  %0 = "stablehlo.compare"(%h, %b) {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// Where both readings promote alike, there is nothing to say: int16 against a 0-d float32 compares
+// in float32 either way (a 0-d tensor of a higher category takes part).
+// CHECK-LABEL: func.func @compare_unmarked_broadcast_same_either_way
+// CHECK:         stablehlo.convert %arg0 : (tensor<4xi16>) -> tensor<4xf32>
+// CHECK:         stablehlo.compare LT, {{.+}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+func.func @compare_unmarked_broadcast_same_either_way(%x: tensor<4xi16>, %f: tensor<f32>) -> tensor<4xi1> {
+  %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  %0 = "stablehlo.compare"(%x, %b) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
 }
 
 // -----
@@ -127,7 +159,43 @@ func.func @compare_broadcasts(%h: tensor<4xf16>, %f: tensor<f32>) -> (tensor<4xi
 // A declared result type that neither reading explains is refused, naming both readings.
 func.func @neither_reading(%h: tensor<4xf16>, %f: tensor<f32>) -> tensor<4xbf16> {
   %fb = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<4xf32>
-  // expected-error@+1 {{declares result type tensor<4xbf16>, which contradicts the promotion of f16 and f32 to f32 under policy 'torch'; declare tensor<4xf32> (an operand is a broadcast of a 0-d tensor: read as a dimensioned tensor, as written, and as a 0-d one broadcast by the op, the declared type contradicts both)}}
+  // expected-error@+1 {{declares result type tensor<4xbf16>, which contradicts every reading of f16 and f32 under policy 'torch': operand #1 is a broadcast of a 0-d tensor; read as the 0-d tensor, to f16 (declare tensor<4xf16>); read as a dimensioned tensor (an expand), to f32 (declare tensor<4xf32>)}}
   %0 = "stablehlo.add"(%h, %fb) : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}
+
+// -----
+
+// Two broadcasts of 0-d tensors: one of them must be dimensioned (the result has their shape), and
+// each choice promotes otherwise, so the pass takes the first operand as the 0-d one and says so.
+// CHECK-LABEL: func.func @two_unmarked_broadcasts
+// CHECK:         stablehlo.compare EQ, {{.+}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+func.func @two_unmarked_broadcasts(%a: tensor<f16>, %b: tensor<f32>) -> tensor<4xi1> {
+  %x = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<f16>) -> tensor<4xf16>
+  %y = stablehlo.broadcast_in_dim %b, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  // expected-remark@+1 {{operands #0, #1 are broadcasts of 0-d tensors that no marker explains: torch-mlir writes one both for a 0-d tensor or Python scalar the op broadcasts (x == z) and for an explicit z.expand(...). Read with #0 as 0-d, f16 and f32 compare in f32 under policy 'torch'; read with #1 as 0-d, in f16. If one of them is an expand, convert the operands to f16 first (stablehlo.convert); mark each broadcast}}
+  %0 = "stablehlo.compare"(%x, %y) {comparison_direction = #stablehlo<comparison_direction EQ>} : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// The declared type settles which of two broadcasts was dimensioned: f16 says the f32 one was 0-d.
+// CHECK-LABEL: func.func @two_broadcasts_declared
+// CHECK:         stablehlo.add {{.+}} : tensor<4xf16>
+func.func @two_broadcasts_declared(%a: tensor<f16>, %b: tensor<f32>) -> tensor<4xf16> {
+  %x = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<f16>) -> tensor<4xf16>
+  %y = stablehlo.broadcast_in_dim %b, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  %0 = "stablehlo.add"(%x, %y) : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+func.func @two_broadcasts_neither(%a: tensor<f16>, %b: tensor<f32>) -> tensor<4xbf16> {
+  %x = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<f16>) -> tensor<4xf16>
+  %y = stablehlo.broadcast_in_dim %b, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  // expected-error@+1 {{declares result type tensor<4xbf16>, which contradicts every reading of f16 and f32 under policy 'torch': operands #0, #1 are broadcasts of 0-d tensors; read with #0 as 0-d, to f32 (declare tensor<4xf32>); read with #1 as 0-d, to f16 (declare tensor<4xf16>)}}
+  %0 = "stablehlo.add"(%x, %y) : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xbf16>
   return %0 : tensor<4xbf16>
 }

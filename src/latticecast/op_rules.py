@@ -49,16 +49,19 @@ attribute for a Python literal (or values computed from literals only), whose el
 as literals."""
 
 IMPLICIT_BROADCAST_ATTR = "latticecast.implicit_broadcast"
-"""The unit attribute on a ``broadcast_in_dim`` that a binary operator made implicitly (NumPy-style
-operand broadcasting), as the builder writes it under a rank-sensitive policy: the broadcast value
-still promotes as the 0-d tensor it was (PyTorch's dimension categories). An unmarked broadcast is
-an explicit one (``expand``, ``broadcast_to``): its value is the dimensioned tensor its type says."""
+"""The unit attribute on a ``broadcast_in_dim`` of a 0-d tensor that an operator made implicitly
+(NumPy-style operand broadcasting), as the builder writes it under a rank-sensitive policy: the
+broadcast value still promotes as the 0-d tensor it was (PyTorch's dimension categories)."""
 
 EXPLICIT_BROADCAST_ATTR = "latticecast.explicit_broadcast"
 """The unit attribute on a ``broadcast_in_dim`` that the program itself asked for (PyTorch's ``expand``,
-the builder's ``broadcast_to``), not one an operator made: its value is the dimensioned tensor its type
-says, and it is no part of the prologue of the op that reads it (:mod:`latticecast.dialect_utils.placement`).
-``lift-implicit-casts`` marks a broadcast so where the frontend converted the op's operand after it."""
+the builder's ``broadcast_to``), not one an operator made: the broadcast value is the dimensioned tensor
+its type says, and it is no part of the prologue of the op that reads it
+(:mod:`latticecast.dialect_utils.placement`). The builder writes it on its explicit broadcasts of a 0-d
+tensor under a rank-sensitive policy; ``lift-implicit-casts`` marks a broadcast so where the frontend
+converted the op's operand after it. A broadcast of a 0-d tensor with neither marker (torch-mlir writes
+both kinds alike) is read by the ``implicit-cast`` pass as the 0-d tensor, unless the op's declared
+result type says otherwise (:data:`latticecast.passes.rank.BROADCAST_FROM_0D`)."""
 
 CONVERT_AT_USE_ATTR = "latticecast.convert_at_use"
 """The unit attribute on a promoted op whose operands are converted where the op uses them, as JAX and

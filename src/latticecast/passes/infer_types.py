@@ -36,9 +36,10 @@ from ..dialect_utils.diagnostics import location_parts
 from ..dialect_utils.types import TypeCache, type_cache
 from ..dtypes import DType
 from ..errors import LatticecastError
-from ..op_rules import CONSTANT_LIKE, IMPLICIT_BROADCAST_ATTR, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, decide
+from ..op_rules import CONSTANT_LIKE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpPromotion, OpRule, decide
 from ..weak import PType, Weak
 from .base import top_level_functions
+from .rank import BROADCASTS, zero_dim_flag, zero_dim_readings
 
 if TYPE_CHECKING:
     from ..policies import Policy
@@ -55,7 +56,6 @@ _DECLARED = frozenset({"stablehlo.convert", "stablehlo.bitcast_convert", "stable
                        "stablehlo.recv"})
 """Ops whose results never follow an operand's element type (they have their own rule here, or a dtype
 of their own)."""
-_BROADCASTS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"})
 
 
 class Program:
@@ -301,6 +301,29 @@ class _Inferrer:
         for use in value.uses:
             self.push(use.owner.operation)
 
+    def _decide(self, rule: OpRule, types: list[PType], operands: list[ir.Value[ir.Type]],
+                declared: "DType | None") -> OpPromotion:
+        """The policy's decision for an op of ``rule``; under a rank-sensitive policy with the operands
+        read as the pass reads them (an unmarked broadcast of a 0-d tensor: the 0-d tensor, unless the
+        declared result type admits only the dimensioned reading; :func:`.rank.zero_dim_readings`)."""
+        if not self.policy.rank_sensitive:
+            return decide(self.policy, rule, types, None)
+        first: OpPromotion | None = None
+        problem: LatticecastError | None = None
+        for reading in zero_dim_readings(tuple(zero_dim_flag(v) for v in operands)):
+            try:
+                decision = decide(self.policy, rule, types, reading)
+            except LatticecastError as e:
+                problem = problem or e
+                continue
+            if not isinstance(declared, DType) or decision.accepts_result(declared, self.policy):
+                return decision
+            first = first or decision
+        if first is None:
+            assert problem is not None
+            raise problem
+        return first
+
     def drain(self) -> None:
         queue = self.queue
         while queue:
@@ -329,14 +352,13 @@ class _Inferrer:
             operand_types = [type_of(v) for v in chosen]
             if any(t is None for t in operand_types) or not results:
                 return
-            zero = [_zero_dim(v) for v in chosen] if self.policy.rank_sensitive else None
+            declared = self.program.declared(results[0])
             try:
-                decision = decide(self.policy, rule, [t for t in operand_types if t is not None], zero)
+                decision = self._decide(rule, [t for t in operand_types if t is not None], chosen, declared)
             except LatticecastError as e:
                 self.refused[op] = str(e)
                 return
             self.refused.pop(op, None)
-            declared = self.program.declared(results[0])
             if isinstance(declared, DType) and decision.accepts_result(declared, self.policy) and \
                     not decision.result_weak:
                 self.set(results[0], declared)     # a dot's declared accumulation type
@@ -454,21 +476,6 @@ def _function_of(op: ir.Operation) -> ir.Operation | None:
     while p is not None and p.operation.name != "func.func":
         p = p.operation.parent
     return p.operation if p is not None else None
-
-
-def _zero_dim(value: ir.Value[ir.Type]) -> bool:
-    """Whether a rank-sensitive policy reads ``value`` as a 0-d tensor: of rank 0, or a broadcast of
-    one marked implicit (an unmarked broadcast is the dimensioned tensor its type says)."""
-    t = value.type
-    if t.typeid != ir.RankedTensorType.static_typeid:
-        return False
-    if ir.RankedTensorType(t).rank == 0:
-        return True
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name not in _BROADCASTS or IMPLICIT_BROADCAST_ATTR not in owner.attributes:
-        return False
-    source = owner.operands[0].type
-    return source.typeid == ir.RankedTensorType.static_typeid and ir.RankedTensorType(source).rank == 0
 
 
 def _returned(func: ir.Operation) -> list[ir.Value[ir.Type]]:

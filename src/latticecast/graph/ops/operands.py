@@ -26,7 +26,8 @@ from jaxlib.mlir import ir
 from ...dims import AlgebraicDim, StaticDim, SymbolicDim, is_static, static_dims
 from ...dtypes import DType, UnknownDTypeError
 from ...errors import MAX_COMPILE_FAILURE, DomainError, GraphError, LiteralRangeError, PromotionError
-from ...op_rules import IMPLICIT_BROADCAST_ATTR, UNARY, Needs, OpPromotion, OpRule, check_unary, decide
+from ...op_rules import (EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, UNARY, Needs, OpPromotion, OpRule,
+                         check_unary, decide)
 from ...passes.value_sharding import copy_sharding
 from ...values import Scalar, array_problem, candidates, convert_array, scalar_problem
 from ...weak import PType, Weak
@@ -517,9 +518,10 @@ def _broadcast_problem(shapes: Sequence["Sequence[Any]"], i: int, j: int, k: int
 def broadcast(v: Value, shape: "Sequence[Any]", *, implicit: bool = False) -> Value:
     """``v`` broadcast to ``shape`` as NumPy does: ``stablehlo.broadcast_in_dim``, or
     ``dynamic_broadcast_in_dim`` when a dimension is symbolic. ``implicit``: an operator broadcasts
-    its operand (``x + z``), not the user (``z.broadcast_to``); under a rank-sensitive policy the
-    broadcast of a 0-d value is then marked ``latticecast.implicit_broadcast``, so that the pass
-    still ranks it as the 0-d tensor it was (PyTorch's dimension categories)."""
+    its operand (``x + z``), not the user (``z.broadcast_to``). Under a rank-sensitive policy the
+    broadcast of a 0-d value is marked ``latticecast.implicit_broadcast`` or, when the program asked
+    for it, ``latticecast.explicit_broadcast``, so that the pass ranks it as the builder did: the 0-d
+    tensor it was, or the dimensioned tensor it became (PyTorch's dimension categories)."""
     if v.shape == shape:
         return v
     if len(shape) < len(v.shape) or broadcast_shapes(v.shape, shape) != shape:
@@ -529,8 +531,8 @@ def broadcast(v: Value, shape: "Sequence[Any]", *, implicit: bool = False) -> Va
     dims = list(range(len(shape) - len(v.shape), len(shape)))
     with g.context:
         attrs: dict[str, ir.Attribute] = {"broadcast_dimensions": ir.DenseI64ArrayAttr.get(dims)}
-        if implicit and not v.shape and g.policy.rank_sensitive:
-            attrs[IMPLICIT_BROADCAST_ATTR] = ir.UnitAttr.get()
+        if not v.shape and g.policy.rank_sensitive:
+            attrs[IMPLICIT_BROADCAST_ATTR if implicit else EXPLICIT_BROADCAST_ATTR] = ir.UnitAttr.get()
     result = [g.tc.tensor(v.storage, shape)]
     if is_static(shape) and is_static(v.shape):
         op = g._add_op("stablehlo.broadcast_in_dim", result, [v.ir], attrs, weak=v.is_weak)

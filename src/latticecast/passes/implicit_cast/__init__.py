@@ -9,9 +9,11 @@ value's sharding. Weak values (:mod:`.weak_values`) take part as the policy's we
 
 Ops inside the regions of ``stablehlo.while``, ``if`` and ``case`` are legalised like the others,
 their converts and rebuilt constants in their own block. No promotion crosses a region boundary
-(MAX and JAX both require equal types there): a region that yields another type than its op's is
-refused at its terminator, and so is a ``while`` initial value of another type than the loop
-carries, unless it is weakly typed (JAX's ``while_loop`` rule: it takes the carried type). See
+(MAX and JAX both require equal element types there): a region that yields another element type
+than its op's is refused at its terminator, and so is a ``while`` initial value of another element type
+than the loop carries, unless it is weakly typed (JAX's ``while_loop`` rule: it takes the carried type).
+Shapes are the verifier's: a branch that yields ``tensor<?xf32>`` where the op has ``tensor<2xf32>``
+is legal, and passes unchanged. See
 :mod:`latticecast.graph.ops.control_flow` for the builder's side of the same rules.
 
 The jobs are split by module: :mod:`.planning` (what to do with an op of one shape),
@@ -41,7 +43,7 @@ from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
 from ..value_sharding import copy_sharding
 from .lossy import check_lossy, report_conversion, report_weak_literal, summary
-from .planning import EXPLICIT_FROM_0D, Plan, Planner, Refusal
+from .planning import BROADCASTS, Plan, Planner, Refusal, zero_dim_flag
 from .weak_values import WeakValues
 
 __all__ = ["ImplicitCastPass", "ImplicitCastOptions", "run_implicit_cast"]
@@ -94,7 +96,7 @@ class _Run:
         self.converted: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]] = {}  # (value, target) -> its conversion
         self.created: set[ir.Operation] = set()  # the converts this run inserted
         self.funcs = top_level_functions(root)
-        self.implicit_broadcasts: list[ir.Operation] = []  # their markers are removed at the end
+        self.marked_broadcasts: list[ir.Operation] = []  # their markers are removed at the end
         self.at_use: list[ir.Operation] = []  # ops marked latticecast.convert_at_use: their markers too
         self.rebroadcast: list[ir.Operation] = []  # broadcasts replaced by one of the converted source
 
@@ -107,7 +109,7 @@ class _Run:
         weak_values = weak.values
         failure: list[BaseException] = []
         advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
-        implicit = self.implicit_broadcasts
+        marked, broadcasts = self.marked_broadcasts, BROADCASTS
         at_use = self.at_use
         boundary = self._region_boundary
 
@@ -121,9 +123,9 @@ class _Run:
                 attributes = op.attributes
                 if WEAK_ATTR in attributes:
                     weak.mark(op, rule is None)
-                if name in _BROADCASTS and (IMPLICIT_BROADCAST_ATTR in attributes
-                                            or EXPLICIT_BROADCAST_ATTR in attributes):
-                    implicit.append(op)
+                if name in broadcasts and (IMPLICIT_BROADCAST_ATTR in attributes
+                                           or EXPLICIT_BROADCAST_ATTR in attributes):
+                    marked.append(op)
                 if rule is not None:
                     if CONVERT_AT_USE_ATTR in attributes:
                         at_use.append(op)
@@ -148,7 +150,7 @@ class _Run:
             raise failure[0]
         weak.materialize_escapes(self._materialize, self.created, _settled_by_region)
         weak.cleanup(self.funcs)
-        for op in implicit:
+        for op in marked:
             for marker in (IMPLICIT_BROADCAST_ATTR, EXPLICIT_BROADCAST_ATTR):
                 if marker in op.attributes:
                     del op.attributes[marker]
@@ -206,7 +208,7 @@ class _Run:
             result = op.result  # one result: cheaper than op.results[0]
         except ValueError:
             return  # malformed: the verifier reports it
-        zero_dim = tuple([_zero_dim(v) for v in values]) if self.policy.rank_sensitive else None
+        zero_dim = tuple([zero_dim_flag(v) for v in values]) if self.policy.rank_sensitive else None
         rtype = result.type
         plan: Plan | Refusal | None
         if at_use:  # converts of the op's own, where a frontend writes them (mixed dots promote too)
@@ -218,6 +220,8 @@ class _Run:
         if isinstance(plan, Refusal):
             self.result.error(op, plan.message)
             return
+        if plan.remark is not None:
+            self.result.diagnostics.append(Diagnostic.at(op.location, "remark", f"'{op.name}' op {plan.remark}"))
         self._apply(op, plan, values, positions, result, at_use)
 
     def _apply(self, op: ir.Operation, plan: Plan, values: tuple[ir.Value[ir.Type], ...],
@@ -254,21 +258,23 @@ class _Run:
     def _region_boundary(self, op: ir.Operation) -> None:
         """Values that cross into or out of a region: a ``stablehlo.while``'s initial values, and what a
         region of ``while``, ``if`` or ``case`` yields. No promotion crosses a region boundary (MAX and
-        JAX both require equal types there), with JAX's one exception: a weakly typed initial value
-        of a ``while`` takes the type the loop carries. Any other mismatch is refused here, naming
-        the value, rather than left to the verifier."""
+        JAX both require equal element types there), with JAX's one exception: a weakly typed initial
+        value of a ``while`` takes the type the loop carries. Any other element type mismatch is refused
+        here, naming the value, rather than left to the verifier; shapes are the verifier's to judge."""
         if op.name == "stablehlo.while":
             if not op.regions or not op.regions[1].blocks:
                 return  # malformed: the verifier reports it
             carried = [a.type for a in op.regions[1].blocks[0].arguments]
             for n, (value, carry) in enumerate(zip(op.operands, carried)):
-                if value.type == carry:
+                if _same_element(value.type, carry):
                     continue
-                if value in self.weak.values and self._same_shape(value.type, carry):
-                    new = self._materialize(value, self.tc.tensor_info(carry)[0], op)
-                    if new is not None:
-                        op.operands[n] = new
-                    continue
+                if value in self.weak.values and _compatible_shapes(value.type, carry):
+                    carried_dtype = self._dtype_of(carry)
+                    if carried_dtype is not None:
+                        new = self._materialize(value, carried_dtype, op)
+                        if new is not None:
+                            op.operands[n] = new
+                        continue
                 self.result.error(op, f"initial value {n} has type {value.type}, but the loop carries {carry}: "
                                       f"{_NO_PROMOTION}; convert it (stablehlo.convert) to {carry}")
             return
@@ -291,16 +297,17 @@ class _Run:
         if len(op.operands) != len(expected):
             return  # the verifier reports a wrong count
         for n, (value, want) in enumerate(zip(op.operands, expected)):
-            if value.type != want:
+            if not _same_element(value.type, want):
                 weak = "a weakly typed " if value in self.weak.values else ""
                 self.result.error(op, f"{what} yields {weak}{value.type} as result {n}, but {kind} has {want} "
                                       f"there: {_NO_PROMOTION}; convert it (stablehlo.convert) to {want}")
 
-    def _same_shape(self, a: ir.Type, b: ir.Type) -> bool:
+    def _dtype_of(self, t: ir.Type) -> DType | None:
+        """The dtype of a ranked tensor type, or ``None`` for a type the pass cannot read."""
         try:
-            return self.tc.tensor_info(a)[1] == self.tc.tensor_info(b)[1]
+            return self.tc.tensor_info(t)[0]
         except TypeError:
-            return False
+            return None
 
     def _check_unary(self, op: ir.Operation, rule: UnaryRule) -> None:
         """Report a unary op whose operand's element type the op is not defined for (``stablehlo.negate``
@@ -385,7 +392,7 @@ class _Run:
         rebuilt = ir.Operation.create(broadcast.name, results=[self.tc.with_element(value.type, target)],
                                       operands=[converted], attributes=attrs, loc=broadcast.location,
                                       ip=ir.InsertionPoint.after(broadcast))
-        self.implicit_broadcasts.append(rebuilt)
+        self.marked_broadcasts.append(rebuilt)
         self.rebroadcast.append(broadcast)
         result: ir.Value[ir.Type] = rebuilt.result
         return result
@@ -402,8 +409,6 @@ class _Run:
         self.result.converts += 1
         return op.result
 
-
-_BROADCASTS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"})
 
 _REGIONS = frozenset({"stablehlo.while", "stablehlo.if", "stablehlo.case"})
 """Control-flow ops whose regions' results cross a boundary without promotion."""
@@ -443,6 +448,39 @@ def _region_index(parent: ir.Operation, terminator: ir.Operation) -> int:
     return -1
 
 
+def _shaped(t: ir.Type) -> "ir.ShapedType | None":
+    try:
+        return ir.ShapedType(t)
+    except ValueError:
+        return None
+
+
+def _same_element(a: ir.Type, b: ir.Type) -> bool:
+    """Whether a value of type ``a`` crosses a region boundary typed ``b`` without a promotion: the same
+    type, or shaped types of one element type (``tensor<?xf32>`` where the op has ``tensor<2xf32>``:
+    whether the shapes are compatible is the verifier's to judge, not a promotion). Types the pass
+    cannot read (tokens, tuples) are the verifier's too."""
+    if a == b:
+        return True
+    sa, sb = _shaped(a), _shaped(b)
+    return sa is None or sb is None or sa.element_type == sb.element_type
+
+
+def _compatible_shapes(a: ir.Type, b: ir.Type) -> bool:
+    """Whether shaped types ``a`` and ``b`` have shapes the verifier accepts as compatible (MLIR's
+    ``verifyCompatibleShape``): either is unranked, or they have one rank and each pair of dimensions is
+    equal or has a dynamic one."""
+    sa, sb = _shaped(a), _shaped(b)
+    if sa is None or sb is None:
+        return False
+    if not sa.has_rank or not sb.has_rank:
+        return True
+    if sa.rank != sb.rank:
+        return False
+    return all(x == y or sa.is_dynamic_dim(i) or sb.is_dynamic_dim(i)
+               for i, (x, y) in enumerate(zip(sa.shape, sb.shape)))
+
+
 def _settled_by_region(user: ir.Operation) -> bool:
     """Whether ``user`` gives a weak operand its type itself: a control-flow op (its initial values,
     predicate or index) or a region's terminator, whose types the enclosing op fixes."""
@@ -451,24 +489,3 @@ def _settled_by_region(user: ir.Operation) -> bool:
         return True
     parent = user.parent
     return name == "stablehlo.return" and parent is not None and parent.operation.name in _REGIONS
-
-
-def _zero_dim(value: ir.Value[ir.Type]) -> "bool | str":
-    """How a rank-sensitive policy (PyTorch) ranks ``value``: ``True`` a 0-d tensor, or one broadcast
-    *implicitly* from a 0-d tensor (a broadcast marked ``latticecast.implicit_broadcast``, as the
-    builder marks the broadcasts its operators make); ``False`` a dimensioned tensor;
-    :data:`~.planning.EXPLICIT_FROM_0D` an unmarked broadcast of a 0-d tensor. That one is dimensioned,
-    as its type says (``expand``), unless the op's declared result type says it was broadcast
-    implicitly (torch-mlir writes both with the same op): the planner decides."""
-    t = value.type
-    if t.typeid != ir.RankedTensorType.static_typeid:
-        return False
-    if ir.RankedTensorType(t).rank == 0:
-        return True
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name not in _BROADCASTS:
-        return False
-    source = owner.operands[0].type
-    if source.typeid != ir.RankedTensorType.static_typeid or ir.RankedTensorType(source).rank != 0:
-        return False
-    return True if IMPLICIT_BROADCAST_ATTR in owner.attributes else EXPLICIT_FROM_0D

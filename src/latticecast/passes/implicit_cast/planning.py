@@ -16,6 +16,7 @@ count) is left for the verifier to report.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 from typing import Sequence
 
 from jaxlib.mlir import ir
@@ -23,18 +24,13 @@ from jaxlib.mlir import ir
 from ...dialect_utils.types import TypeCache
 from ...dtypes import DType
 from ...errors import DomainError, PromotionError
-from ...op_rules import WEAK_ARRAY, OpRule, UnaryRule, decide, unary_problem
+from ...op_rules import WEAK_ARRAY, OpPromotion, OpRule, UnaryRule, decide, unary_problem
 from ...policies import Policy
 from ...weak import PType, Weak
+from ..rank import BROADCAST_FROM_0D, BROADCASTS, zero_dim_flag, zero_dim_readings
 
-__all__ = ["Plan", "Refusal", "NOTHING", "Planner", "EXPLICIT_FROM_0D"]
-
-EXPLICIT_FROM_0D = "explicit"
-"""A 0-d flag: the operand is an unmarked (explicit) broadcast of a 0-d tensor. A rank-sensitive
-policy reads it as the dimensioned tensor its type says, unless the op declares a result type that
-only the implicit reading (a 0-d operand broadcast by the operator, as torch-mlir writes ``h + f``
-for a 0-d ``f``) explains."""
-
+__all__ = ["Plan", "Refusal", "NOTHING", "Planner", "BROADCAST_FROM_0D", "BROADCASTS", "zero_dim_flag",
+           "zero_dim_readings"]
 
 @dataclass(frozen=True)
 class Plan:
@@ -45,6 +41,9 @@ class Plan:
     compare_type: ir.Attribute | None
     weak_result: bool
     float_target: bool
+    remark: str | None = None
+    """What the pass says at every op of this plan: a broadcast of a 0-d tensor whose reading the IR
+    cannot settle (:data:`BROADCAST_FROM_0D`), the reading taken, the other and the fix."""
 
 
 NOTHING = Plan((), None, False, False)
@@ -102,12 +101,10 @@ class Planner:
         if not weak and ((rule.mixed_is_legal and not at_use) or all(d is dtypes[0] for d in dtypes)):
             return NOTHING
         ptypes: list[PType] = [self._ptype(d, f) for d, f in zip(dtypes, flags or [False] * len(dtypes))]
-        explicit = zero_dim is not None and EXPLICIT_FROM_0D in zero_dim
-        readings: Sequence[tuple[bool, ...] | None] = [None]
-        if zero_dim is not None:  # dimensioned first: what the broadcast's type says
-            readings = [tuple([z is True for z in zero_dim]),  # EXPLICIT_FROM_0D read as False
-                        tuple([z is not False for z in zero_dim])][:2 if explicit else 1]  # and as True
+        readings = zero_dim_readings(zero_dim)
+        found: list[tuple[tuple[bool, ...] | None, OpPromotion]] = []  # the readings the declared type admits
         problem = None
+        offered: list[tuple[tuple[bool, ...] | None, OpPromotion]] = []
         for reading in readings:
             try:
                 decision = decide(self.policy, rule, ptypes, reading)
@@ -115,23 +112,59 @@ class Planner:
                 problem = problem or str(e)
                 continue
             if decision.accepts_result(res_dtype, self.policy):
-                break
-            if problem is None:
-                names = " and ".join(self.policy.type_name(t) for t in ptypes)
-                expected = tc.with_element(rtype, decision.result)
-                problem = (f"declares result type {rtype}, which contradicts the promotion of {names} to "
-                           f"{decision.target.mlir_name} under policy '{self.policy.name}'; declare {expected}")
-                if explicit:
-                    problem += (" (an operand is a broadcast of a 0-d tensor: read as a dimensioned tensor, as "
-                                "written, and as a 0-d one broadcast by the op, the declared type contradicts both)")
-        else:
+                found.append((reading, decision))
+            else:
+                offered.append((reading, decision))
+        if not found:
+            if offered:
+                problem = self._contradiction(rule, ptypes, rtype, zero_dim, offered)
             assert problem is not None  # every reading was refused or contradicted
             return Refusal(problem)
+        reading, decision = found[0]
         target = decision.target
+        remark = None
+        others = [(r, d) for r, d in found[1:] if d.target is not target]
+        if others:
+            remark = self._ambiguity(rule, ptypes, zero_dim, (reading, decision), others[0])
         converts = tuple((i, target) for i, d in enumerate(dtypes) if d is not target)
         compare_type = (_comparison_type(target) if rule.name == "stablehlo.compare" and converts else None)
         return Plan(converts, compare_type, decision.result_weak and res_dtype is decision.result,
-                    target.is_inexact)
+                    target.is_inexact, remark)
+
+    def _contradiction(self, rule: OpRule, ptypes: Sequence[PType], rtype: ir.Type,
+                       zero_dim: "tuple[bool | str, ...] | None",
+                       offered: "list[tuple[tuple[bool, ...] | None, OpPromotion]]") -> str:
+        """The error for a declared result type that no reading of the operands explains."""
+        names = " and ".join(self.policy.type_name(t) for t in ptypes)
+        where = f"under policy '{self.policy.name}'"
+        unmarked = _unmarked(rule, zero_dim)
+        if not unmarked or len(offered) == 1:
+            decision = offered[0][1]
+            return (f"declares result type {rtype}, which contradicts the promotion of {names} to "
+                    f"{decision.target.mlir_name} {where}; declare {self.tc.with_element(rtype, decision.result)}")
+        said: dict[DType, str] = {}  # one reading per promoted type
+        for r, d in offered:
+            said.setdefault(d.target, f"read {_describe(rule, zero_dim, r)}, to {d.target.mlir_name} (declare "
+                                      f"{self.tc.with_element(rtype, d.result)})")
+        return (f"declares result type {rtype}, which contradicts every reading of {names} {where}: "
+                f"{_subject(unmarked)}; {'; '.join(said.values())}")
+
+    def _ambiguity(self, rule: OpRule, ptypes: Sequence[PType], zero_dim: "tuple[bool | str, ...] | None",
+                   taken: "tuple[tuple[bool, ...] | None, OpPromotion]",
+                   other: "tuple[tuple[bool, ...] | None, OpPromotion]") -> str:
+        """The remark for a broadcast of a 0-d tensor whose reading the declared result cannot settle."""
+        names = " and ".join(self.policy.type_name(t) for t in ptypes)
+        unmarked = _unmarked(rule, zero_dim)
+        verb = "compare" if rule.name == "stablehlo.compare" else "promote"
+        one = len(unmarked) == 1
+        return (f"{_subject(unmarked)} that no marker explains: torch-mlir writes one both for a 0-d tensor or "
+                f"Python scalar the op broadcasts (x == z) and for an explicit z.expand(...). Read "
+                f"{_describe(rule, zero_dim, taken[0])}, {names} {verb} in {taken[1].target.mlir_name} under "
+                f"policy '{self.policy.name}'; read {_describe(rule, zero_dim, other[0])}, in "
+                f"{other[1].target.mlir_name}. If {'it is' if one else 'one of them is'} an expand, convert the "
+                f"operands to {other[1].target.mlir_name} first (stablehlo.convert); mark "
+                f"{'the broadcast' if one else 'each broadcast'} latticecast.explicit_broadcast or "
+                f"latticecast.implicit_broadcast to say which it is")
 
     def plan_unary(self, rule: UnaryRule, operand_type: ir.Type) -> Plan | Refusal:
         """Whether a unary op of ``rule`` is defined for an operand of ``operand_type``: :data:`NOTHING`
@@ -158,6 +191,33 @@ class Planner:
         if not flag:
             return dtype
         return self.policy.numpy_values.array_type(dtype) if flag == WEAK_ARRAY else Weak(dtype)
+
+
+def _unmarked(rule: OpRule, zero_dim: "tuple[bool | str, ...] | None") -> list[int]:
+    """The op's operand numbers of the :data:`BROADCAST_FROM_0D` operands."""
+    if zero_dim is None:
+        return []
+    positions = rule.operands or range(len(zero_dim))
+    return [positions[i] for i, z in enumerate(zero_dim) if z == BROADCAST_FROM_0D]
+
+
+def _subject(numbers: list[int]) -> str:
+    """``operand #1 is a broadcast of a 0-d tensor``, or the plural for several operands."""
+    if len(numbers) == 1:
+        return f"operand #{numbers[0]} is a broadcast of a 0-d tensor"
+    return "operands " + ", ".join(f"#{n}" for n in numbers) + " are broadcasts of 0-d tensors"
+
+
+def _describe(rule: OpRule, zero_dim: "tuple[bool | str, ...] | None", reading: "tuple[bool, ...] | None") -> str:
+    """A reading of the unmarked broadcasts, in words: ``as the 0-d tensor``, ``as a dimensioned tensor``."""
+    if zero_dim is None or reading is None:
+        return "as written"
+    positions = rule.operands or range(len(zero_dim))
+    unmarked = [i for i, z in enumerate(zero_dim) if z == BROADCAST_FROM_0D]
+    if len(unmarked) == 1:
+        return "as the 0-d tensor" if reading[unmarked[0]] else "as a dimensioned tensor (an expand)"
+    zero = [f"#{positions[i]}" for i in unmarked if reading[i]]
+    return f"with {', '.join(zero)} as 0-d" if zero else "with all as dimensioned tensors"
 
 
 def _comparison_type(dtype: DType) -> ir.Attribute:

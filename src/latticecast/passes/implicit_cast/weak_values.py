@@ -30,8 +30,8 @@ from ...dialect_utils.diagnostics import Diagnostic
 from ...dialect_utils.types import TypeCache, static_shape
 from ...dtypes import DType
 from ...errors import PromotionError
-from ...op_rules import (CONSTANT_LIKE, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO, WEAK_ARRAY, WEAK_ATTR,
-                         WEAK_TRANSPARENT)
+from ...op_rules import (CONSTANT_LIKE, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO,
+                         WEAK_ARRAY, WEAK_ATTR, WEAK_TRANSPARENT)
 from ...policies import Policy
 from ...values import convert_array
 from ...weak import Weak

@@ -42,7 +42,7 @@ from ...dialect_utils.types import TypeCache, static_shape
 from ...dtypes import DType
 from ...op_rules import CONSTANT_LIKE, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule
 from ...policies import Policy
-from ..implicit_cast import _zero_dim as zero_dim_flag
+from ..rank import zero_dim_flag
 from ..implicit_cast.planning import Plan, Planner
 
 __all__ = ["Convert", "Literal", "Candidates", "Proposal", "Reader", "settle", "AT_USE", "SHARED"]

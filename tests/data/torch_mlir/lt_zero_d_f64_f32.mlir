@@ -1,0 +1,8 @@
+module {
+  func.func @main(%arg0: tensor<f64>, %arg1: tensor<3xf32>) -> tensor<3xi1> {
+    %0 = stablehlo.convert %arg1 : (tensor<3xf32>) -> tensor<3xf64>
+    %1 = stablehlo.broadcast_in_dim %arg0, dims = [] : (tensor<f64>) -> tensor<3xf64>
+    %2 = stablehlo.compare LT, %1, %0, FLOAT : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xi1>
+    return %2 : tensor<3xi1>
+  }
+}
