@@ -316,6 +316,22 @@ def jax_module(layers: int, repeats: int) -> list[Row]:
              f"{statistics.median(theirs):.3f} s)", ">= 10x", r >= 10)]
 
 
+def lift_and_compare(layers: int, repeats: int) -> list[Row]:
+    """``compare --from`` (lift + compare) against implicit-cast alone on the JAX module, as commands and
+    in process (:mod:`bench_lift`)."""
+    from bench_lift import commands, in_process, module_text
+
+    text = module_text(layers)
+    opt_s, compare_s = commands(text, max(2, repeats // 2))
+    parts = in_process(text, repeats)
+    lines = f"{text.count(chr(10)):,}-line"
+    return [(f"{lines} JAX module: latticecast compare --from jax-x32 --vs torch vs latticecast-opt --implicit-cast",
+             f"{compare_s / opt_s:.2f}x ({compare_s:.2f} s vs {opt_s:.2f} s)", "<= 2x", compare_s / opt_s <= 2),
+            (f"{lines} JAX module in process: lift + compare vs implicit-cast (lift {parts['lift']:.3f} s, "
+             f"compare {parts['compare']:.3f} s)", f"{parts['ratio']:.2f}x ({parts['lift'] + parts['compare']:.3f} s "
+             f"vs {parts['implicit-cast']:.3f} s)", "<= 2x", parts["ratio"] <= 2)]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="the large measurements at a tenth of their size")
@@ -331,6 +347,7 @@ def main() -> int:
         ("audit", lambda: audit_thousand(1_000)),
         ("round trip", lambda: round_trip(max(5, args.repeats * 2), 2000)),
         ("JAX module", lambda: jax_module(32, args.repeats)),
+        ("lift", lambda: lift_and_compare(32 // scale if scale > 1 else 32, args.repeats)),
     ]
     rows: list[Row] = []
     width = 96

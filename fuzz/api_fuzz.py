@@ -782,9 +782,38 @@ def build_program(data: Any, rec: Recorder, campaign: str = "graph", *, compile_
     r.exec("_before = g.mlir(before_passes=True)")
     if ok:
         _check_outputs_declared(r, outs)
+    if ok and data.draw(st.integers(0, 2)) == 0:
+        check_lift(r, data)
     if data.draw(st.floats(0, 1)) < compile_p and ok:
         run_model(r, data)
     return r
+
+
+def check_lift(r: Runner, data: Any) -> None:
+    """The law on the program the pass just wrote (``P`` wrote ``M``): ``lc.lift(M, P)`` legalised again
+    under ``P`` prints ``M``, and so does ``lc.retarget(M, from_=P, to=P)``; ``lc.retarget`` to another
+    policy either legalises the program (which then compiles, and sometimes runs against the original)
+    or names what the target refuses."""
+    from hypothesis import strategies as st
+    policy = r.ns["g"].policy.name
+    ok, _ = r.exec("_lifted = lc.lift(_text, g.policy)")
+    if not ok:
+        return
+    ok, _ = r.exec(f"_again = str(lc.run_pipeline(str(_lifted), 'implicit-cast{{policy={policy}}}'))")
+    if ok and r.ns["_again"] != r.ns["_text"]:
+        r.report("lift-law", f"implicit-cast(lift(M)) differs from M under {policy}",
+                 _first_diff(r.ns["_text"], r.ns["_again"]), check="assert _again == _text")
+    ok, _ = r.exec("_same = lc.retarget(_text, from_=g.policy, to=g.policy)")
+    if ok and (r.ns["_same"].errors or str(r.ns["_same"].module) != r.ns["_text"]):
+        r.report("lift-law", f"retarget to its own policy {policy} changes the program",
+                 str(r.ns["_same"].errors)[:500] or _first_diff(r.ns["_text"], str(r.ns["_same"].module)))
+    other = data.draw(st.sampled_from(POLICIES))
+    ok, _ = r.exec(f"_rt = lc.retarget(_text, from_=g.policy, to={other!r})")
+    if not ok or r.ns["_rt"].errors:
+        return
+    ok, _ = r.exec("_rt_model = lc.compile(_rt.module)")
+    if ok and data.draw(st.integers(0, 3)) == 0:
+        r.exec("_rt_run = _rt.run()")
 
 
 def _check_outputs_declared(r: Runner, outs: list[str]) -> None:

@@ -731,6 +731,18 @@ def random_flags(rng: random.Random) -> list[str]:
     r = rng.random()
     if r < 0.12:
         pass  # no pipeline: parse, verify, print
+    elif r < 0.16:
+        # lift-implicit-casts: the law (implicit-cast under P, lifted under P, legalised under P again:
+        # the law oracle checks the output is the first implicit-cast's), a retargeting, or lift alone
+        # (its output mixed, printed in the generic form)
+        p = rng.choice(_POLICIES)
+        kind = rng.random()
+        if kind < 0.5:
+            flags += ["--implicit-cast", f"--lift-implicit-casts=policy={p}", "--implicit-cast", f"--policy={p}"]
+        elif kind < 0.75:
+            flags += [f"--lift-implicit-casts=policy={p}", "--implicit-cast", f"--policy={rng.choice(_POLICIES)}"]
+        else:
+            flags.append(f"--lift-implicit-casts=policy={p}")
     elif r < 0.72:
         passes = ["--implicit-cast"]
         if rng.random() < 0.3:
@@ -761,7 +773,8 @@ def random_flags(rng: random.Random) -> list[str]:
         flags.append("--emit-bytecode")
     if rng.random() < 0.03:
         flags.append(rng.choice(["--mlir-print-debuginfo", "--mlir-print-local-scope", "--mlir-disable-threading"]))
-    passes = [f for f in flags if f in ("--implicit-cast", "--canonicalize", "--cse")]  # in pipeline order
+    passes = [f for f in flags if f in ("--implicit-cast", "--canonicalize", "--cse")  # in pipeline order
+              or f.startswith("--lift-implicit-casts")]
     others = [f for f in flags if f not in passes]
     rng.shuffle(others)
     return passes + others
@@ -1083,7 +1096,55 @@ def _exception_line(stderr: str) -> str:
 
 
 def _has_implicit_cast(flags: Sequence[str]) -> bool:
-    return any("implicit-cast" in f for f in flags)
+    return any("implicit-cast" in f and not f.startswith("--lift-implicit-casts") for f in flags)
+
+
+def _lifted_last(flags: Sequence[str]) -> bool:
+    """Whether ``lift-implicit-casts`` runs after the last ``implicit-cast``: the output may be mixed
+    (printed in the generic form), which MLIR's verifier rejects by design."""
+    order = [f for f in flags if f == "--implicit-cast" or f.startswith("--lift-implicit-casts")]
+    return bool(order) and order[-1].startswith("--lift-implicit-casts")
+
+
+def _law_flags(flags: Sequence[str]) -> tuple[list[str], str] | None:
+    """For a run of the law (``--implicit-cast --lift-implicit-casts=policy=P --implicit-cast
+    --policy=P``): the flags of the same run without the lift and the second implicit-cast, and P."""
+    order = [f for f in flags if f == "--implicit-cast" or f.startswith("--lift-implicit-casts")
+             or f in ("--canonicalize", "--cse") or f.startswith("--pass-pipeline")]
+    policy = next((f.split("=", 1)[1] for f in flags if f.startswith("--policy=")), None)
+    if len(order) != 3 or order[0] != "--implicit-cast" or order[2] != "--implicit-cast" \
+            or policy is None or order[1] != f"--lift-implicit-casts=policy={policy}":
+        return None
+    plain = list(flags)
+    plain.remove(order[1])
+    plain.reverse()
+    plain.remove("--implicit-cast")  # the second one
+    plain.reverse()
+    return plain, policy
+
+
+def _law(case: Case, res: RunResult) -> list[tuple[str, str, str]]:
+    """The law: ``implicit-cast(lift(M, P), P)`` prints ``M`` when ``P`` wrote ``M``. ``M`` is what
+    ``implicit-cast`` under ``P`` makes of the input, so the run must print what that run prints."""
+    law = _law_flags(case.flags)
+    if law is None or "--verify-diagnostics" in case.flags or res.timed_out or res.returncode is None:
+        return []
+    plain_flags, policy = law
+    plain = execute(Case(case.data, plain_flags, case.stdin, list(case.mutations), case.iteration))
+    if plain.returncode != 0 or plain.timed_out:
+        return []  # P's implicit-cast refuses the input: there is no M
+    if res.returncode != 0:
+        first = next((l for l in res.stderr.splitlines() if l.strip()), "")
+        return [("lift-law", f"lift then implicit-cast failed under {policy}: " + _norm(first)[:100], first[:300])]
+    if res.stdout != plain.stdout:
+        mine = res.stdout.decode("utf-8", "replace").splitlines()
+        theirs = plain.stdout.decode("utf-8", "replace").splitlines()
+        j = next((k for k, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))
+        a = mine[j] if j < len(mine) else "<end>"
+        b = theirs[j] if j < len(theirs) else "<end>"
+        return [("lift-law", f"under {policy}: " + _norm(a)[:60] + " VS " + _norm(b)[:60],
+                 f"line {j + 1}: after lift and implicit-cast {a!r}, implicit-cast alone {b!r}")]
+    return []
 
 
 def _pipeline(flags: Sequence[str]) -> str | None:
@@ -1208,9 +1269,11 @@ def judge(case: Case, res: RunResult, reference: Reference | None) -> list[tuple
             lines = [l for l in r[0]["error"].splitlines() if "error" in l]
             found.append(("accepts-invalid-pipeline", _norm(lines[0] if lines else r[0]["error"]),
                           f"--pass-pipeline={explicit[0]!r}: jaxlib says {r[0]['error'][:300]}"))
+    found += _law(case, res)
     if res.returncode == 0:
         out_chunks = re.split(rb"\n// -----\n", res.stdout) if split else [res.stdout]
-        results = reference.check(out_chunks, "permissive")
+        # lift-implicit-casts last: the output is mixed by design (the verifier rejects it)
+        results = None if _lifted_last(case.flags) else reference.check(out_chunks, "permissive")
         if results is not None:
             for i, r in enumerate(results):
                 if not r["ok"]:

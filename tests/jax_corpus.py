@@ -156,6 +156,38 @@ def transformer_grad(params, x, positions):
     return jax.grad(block_loss)(params, x, positions)
 
 
+def mixed_block(params, tokens, positions):
+    """A decoder block as mixed-precision code is written: int32 token ids and positions, bfloat16
+    weights and embeddings, float32 norms and softmax, Python scalars throughout."""
+    jax, jnp, _ = _jnp()
+    d = params["embed"].shape[1]
+    x = params["embed"][tokens] + params["pos"][positions]              # bf16 + bf16 (gathers)
+    x = x * params["scale"]                                             # bf16 * a 0-d float32 array
+    h = x * params["g1"] / jnp.sqrt((x * x).mean(-1, keepdims=True) + 1e-6)   # bf16 * f32 (RMS norm)
+    q = h @ params["wq"]                                                # f32 @ bf16
+    k = h @ params["wk"]
+    v = (h @ params["wv"]).astype(jnp.bfloat16)                         # astype: the author's
+    s = q @ k.T / d ** 0.5                                              # f32 / Python float
+    s = s - jnp.abs(positions[:, None] - positions[None, :]) * 0.125    # ALiBi: int32 * Python float
+    s = jnp.where(positions[:, None] >= positions[None, :], s, -1e9)
+    o = jax.nn.softmax(s, axis=-1) @ v                                  # f32 @ bf16
+    x = x + o @ params["wo"]                                            # bf16 + (f32 @ bf16)
+    h = jax.nn.gelu(x @ params["w1"]) * 0.5                            # f32 * Python float
+    steps = jnp.arange(tokens.shape[0]) // 2 + 1                       # int32 // Python int
+    return x + h @ params["w2"] / steps[:, None]                        # f32 / int32
+
+
+def mixed_block_params(d: int = 8, vocab: int = 11, length: int = 6, seed: int = 2) -> dict:
+    r = rng(seed)
+
+    def mk(*s, dtype=BF16):
+        return (r.standard_normal(s) / np.sqrt(s[-1])).astype(dtype)
+
+    return {"embed": mk(vocab, d), "pos": mk(length, d), "scale": np.float32(np.sqrt(d)), "g1": np.ones(d, np.float32),
+            "wq": mk(d, d),
+            "wk": mk(d, d), "wv": mk(d, d), "wo": mk(d, d), "w1": mk(d, 4 * d), "w2": mk(4 * d, d)}
+
+
 def scan_mixed(xs):
     _, jnp, lax = _jnp()
 
@@ -364,6 +396,8 @@ def programs() -> list[Program]:
         Program("conv_uint8", conv_uint8, lambda: (ints(1, 2, 6, 6, lo=0, hi=256, dtype=np.uint8),
                                                    f32(3, 2, 3, 3, seed=1), f32(3, seed=2).astype(BF16))),
         Program("transformer_block", block, lambda: (block_params(), f32(5, 8), np.arange(5, dtype=np.int32))),
+        Program("mixed_block", mixed_block, lambda: (mixed_block_params(), np.array([3, 1, 4, 1, 5, 9], np.int32),
+                                                      np.arange(6, dtype=np.int32)), modes=both),
         Program("transformer_grad", transformer_grad,
                 lambda: (block_params(), f32(5, 8), np.arange(5, dtype=np.int32)), modes=both),
         Program("scan", scan_mixed, lambda: (ints(5, 3),)),
@@ -743,7 +777,22 @@ def close(got: np.ndarray, want: np.ndarray) -> bool:
     return bool(np.allclose(got.astype(wide), want.astype(wide), rtol=tol, atol=tol, equal_nan=True))
 
 
+def _main(argv: list[str]) -> None:
+    """``sharded``: the sharded report (JSON); ``lower NAME MODE [--debug]``: one program's module as JAX
+    prints it (with its Python locations under ``--debug``), for the command-line tools."""
+    if argv == ["sharded"]:
+        print(json.dumps(check_sharded(True) + check_sharded(False)))
+        return
+    if len(argv) in (3, 4) and argv[0] == "lower" and argv[3:] in ([], ["--debug"]):
+        found = [p for p in programs() if p.name == argv[1] and argv[2] in p.modes]
+        if found:
+            low = lower(found[0], argv[2])
+            sys.stdout.write(low.text_debug if argv[3:] else low.text)
+            return
+        sys.exit(f"no program {argv[1]!r} in mode {argv[2]!r}")
+    sys.exit("usage: XLA_FLAGS=--xla_force_host_platform_device_count=8 python tests/jax_corpus.py sharded\n"
+             "       python tests/jax_corpus.py lower NAME x32|x64 [--debug]")
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] != ["sharded"]:
-        sys.exit("usage: XLA_FLAGS=--xla_force_host_platform_device_count=8 python tests/jax_corpus.py sharded")
-    print(json.dumps(check_sharded(True) + check_sharded(False)))
+    _main(sys.argv[1:])

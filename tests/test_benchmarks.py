@@ -31,6 +31,7 @@ def test_the_other_measurements_run_at_a_small_size() -> None:
     _check(targets.audit_thousand(60))
     _check(targets.many_inputs(10, 20))
     _check(targets.million_literals(200))
+    _check(targets.lift_and_compare(1, 1))
 
 
 before_after = pytest.importorskip("before_after")

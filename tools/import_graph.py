@@ -134,12 +134,12 @@ RANKS: dict[str, int] = {
                                        "tensor_type", "jax_internals", "_versions")},
     "latticecast.dialect_utils": 1,
     "latticecast.passes": 2, "latticecast.runtime": 2,
-    "latticecast.graph": 3,
+    "latticecast.graph": 3, "latticecast.retargeting": 3,
     "latticecast.ops": 4, "latticecast.max": 4,
     "latticecast.demo": 5, "latticecast.cli": 5, "latticecast": 5, "latticecast.__main__": 5,
 }
-"""The layers, bottom up: promotion (no MLIR) <- dialect_utils <- {passes, runtime} <- graph <- the
-surfaces built on it. A module imports only its own rank and below (a deferred import too)."""
+"""The layers, bottom up: promotion (no MLIR) <- dialect_utils <- {passes, runtime} <- {graph,
+retargeting (lift under one policy, legalise and run under another)} <- the surfaces built on it. A module imports only its own rank and below (a deferred import too)."""
 
 ACCEPTED_CYCLE = {"latticecast.graph.value", "latticecast.graph.ops"}
 """The one module cycle by design: a value's methods are the ops, and the ops make values."""

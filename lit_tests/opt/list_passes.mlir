@@ -9,6 +9,8 @@
 // CHECK-NEXT:         diagnose-precision=off|remark|warning|error, report-promotions=true|false,
 // CHECK-NEXT:         retype-results=true|false, policy-file=<path>
 // CHECK-NEXT:   --lower-dtypes:
+// CHECK-NEXT:   --lift-implicit-casts: Take out the stablehlo.converts
+// CHECK-NEXT:       options: policy=<name>, policy-file=<path>
 // CHECK-NEXT: Policies: jax, jax-x32, {{.*}}array-api, array-api-proposal,
 // CHECK-NEXT: {{.*}}torch, tensorflow
 // CHECK:      MLIR passes jaxlib {{.*}} registers ({{[0-9]+}}; each as --NAME or --NAME='OPTIONS'
@@ -24,4 +26,6 @@
 // HELP-NEXT:         diagnose-precision
 // HELP-NEXT:         retype-results
 // HELP-NEXT:   --lower-dtypes:
+// HELP-NEXT:   --lift-implicit-casts:
+// HELP-NEXT:       options: policy=<name>
 // HELP-NEXT: Policies: jax, jax-x32,

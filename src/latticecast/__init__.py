@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the lazy names below, as tools see them (never imported her
     from .evidence import evidence
     from .graph import Graph, PassFailure, Value
     from .passes import ImplicitCastOptions, ImplicitCastPass, Pipeline, run_pipeline
+    from .retargeting import lift, retarget
     from .runtime import (CompileError, DeviceCountError, DeviceNotFoundError, InputError, InputShapeError,
                           LatticecastRuntimeError, MLIRParseError, Model, PolymorphicModel, TensorSpec,
                           UnsupportedModuleError, available_devices, compile)
@@ -65,6 +66,7 @@ _LAZY = {
     "run_pipeline": ("latticecast.passes", "run_pipeline"), "Pipeline": ("latticecast.passes", "Pipeline"),
     "parse": ("latticecast.dialect_utils.parsing", "parse"),
     "evidence": ("latticecast.evidence", "evidence"),
+    "lift": ("latticecast.retargeting", "lift"), "retarget": ("latticecast.retargeting", "retarget"),
 }
 
 
@@ -92,7 +94,8 @@ __all__ = [
     "Graph", "TensorType", "DeviceRef", "SymbolicDim", "Value", "GraphError", "PassFailure", "ops", "compile",
     "Model", "TensorSpec", "PolymorphicModel", "UnsupportedModuleError", "InputShapeError",
     "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "InputError", "CompileError", "available_devices",
-    "MLIRParseError", "SourceFileError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "parse", "Pipeline", "evidence",
+    "MLIRParseError", "SourceFileError", "ImplicitCastPass", "ImplicitCastOptions", "run_pipeline", "parse", "Pipeline",
+    "evidence", "lift", "retarget",
     "LatticecastWarning",
     "UnsupportedVersionWarning",
 ]

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
            "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem", "decisions_of",
            "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "CONVOLUTION", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
-           "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "EXPLICIT_BROADCAST_ATTR", "WEAK_ARRAY"]
+           "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "EXPLICIT_BROADCAST_ATTR", "CONVERT_AT_USE_ATTR", "WEAK_ARRAY"]
 
 WEAK_ATTR = "latticecast.weak"
 """The attribute that marks a weakly typed value's defining op (or function argument) in the IR: a unit
@@ -54,12 +54,22 @@ IMPLICIT_BROADCAST_ATTR = "latticecast.implicit_broadcast"
 broadcast value still promotes as the 0-d tensor it was (PyTorch's dimension categories)."""
 
 EXPLICIT_BROADCAST_ATTR = "latticecast.explicit_broadcast"
-"""The unit attribute on a ``broadcast_in_dim`` of a 0-d tensor that the program itself asked for
-(PyTorch's ``expand``, the builder's ``broadcast_to``), as the builder writes it under a rank-sensitive
-policy: the broadcast value is the dimensioned tensor its type says. A broadcast of a 0-d tensor with
-neither marker (torch-mlir writes both kinds alike) is read by the ``implicit-cast`` pass as the 0-d
-tensor, unless the op's declared result type says otherwise
-(:data:`latticecast.passes.implicit_cast.planning.BROADCAST_FROM_0D`)."""
+"""The unit attribute on a ``broadcast_in_dim`` that the program itself asked for (PyTorch's ``expand``,
+the builder's ``broadcast_to``), not one an operator made: the broadcast value is the dimensioned tensor
+its type says, and it is no part of the prologue of the op that reads it
+(:mod:`latticecast.dialect_utils.placement`). The builder writes it on its explicit broadcasts of a 0-d
+tensor under a rank-sensitive policy; ``lift-implicit-casts`` marks a broadcast so where the frontend
+converted the op's operand after it. A broadcast of a 0-d tensor with neither marker (torch-mlir writes
+both kinds alike) is read by the ``implicit-cast`` pass as the 0-d tensor, unless the op's declared
+result type says otherwise (:data:`latticecast.passes.rank.BROADCAST_FROM_0D`)."""
+
+CONVERT_AT_USE_ATTR = "latticecast.convert_at_use"
+"""The unit attribute on a promoted op whose operands are converted where the op uses them, as JAX and
+torch-mlir write a promotion: a convert of its own right before the op and the broadcasts it makes
+(a broadcast marked :data:`IMPLICIT_BROADCAST_ATTR` is converted at its source, then broadcast), and a
+weak constant converted where it is read instead of rebuilt. ``lift-implicit-casts`` writes it on the
+ops it lifts, so that ``implicit-cast`` puts every convert back where the frontend had it; without it
+the pass makes one convert per (value, type), right after the value's definition."""
 
 WEAK_ARRAY = "array"
 """The value of :data:`WEAK_ATTR` on a constant that is a weakly typed *array*

@@ -20,7 +20,7 @@ from ..weak import PType, parse_ptype
 from .exit_codes import EXIT_FAILURE as EXIT_PROPERTY_FAILS, EXIT_OK, EXIT_USAGE
 
 __all__ = ["CliError", "EXIT_OK", "EXIT_PROPERTY_FAILS", "EXIT_USAGE", "load_policy", "parse_types",
-           "write_output", "yes_no", "namer", "add_policy_options", "chosen_policy"]
+           "write_output", "yes_no", "namer", "add_policy_options", "chosen_policy", "read_input"]
 
 
 class CliError(LatticecastError):
@@ -92,6 +92,21 @@ def parse_types(text: str, pol: Policy, *, notation: str = "bits") -> list[PType
         if t not in out:
             out.append(t)
     return out
+
+
+def read_input(path: str) -> "tuple[str | bytes, str]":
+    """The contents of the input file ``path`` (``-``: standard input) and its name for messages: text
+    as ``str``, MLIR bytecode as ``bytes``."""
+    from ..dialect_utils.parsing import decode_source
+
+    if path == "-":
+        data, name = sys.stdin.buffer.read(), "<stdin>"
+    else:
+        try:
+            data, name = Path(path).read_bytes(), path
+        except OSError as e:
+            raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+    return decode_source(data, name), name
 
 
 def write_output(data: "str | bytes", path: "str | None") -> None:

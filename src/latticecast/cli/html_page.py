@@ -20,8 +20,8 @@ import html as _html
 from dataclasses import dataclass
 from typing import Sequence
 
-__all__ = ["CSS", "GridCell", "page", "style", "grid_table", "list_table", "legend", "figure", "section", "row",
-           "escape", "CELL_KINDS"]
+__all__ = ["CSS", "GridCell", "page", "style", "grid_table", "list_table", "markup_table", "legend", "figure",
+           "section", "row", "escape", "CELL_KINDS"]
 
 escape = _html.escape
 
@@ -64,6 +64,19 @@ table.lc-list td.refused { color: #c0392b; }
 figure.lc-figure { margin: .5em 0; max-width: 100%; overflow-x: auto; }
 figure.lc-figure figcaption { font-weight: bold; margin-bottom: .4em; }
 figure.lc-figure svg { max-width: 100%; height: auto; }
+.lc-report { display: block; }
+table.lc-markup { border-collapse: collapse; width: 100%; }
+table.lc-markup th, table.lc-markup td { text-align: left; padding: .4rem .7rem; border-bottom: 1px solid #e6e8eb;
+  vertical-align: top; }
+table.lc-markup thead th { position: sticky; top: 0; background: #eef1f5; white-space: nowrap; }
+.lc-page pre { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; margin: .25rem 0 0;
+  white-space: pre-wrap; word-break: break-all; }
+.lc-page mark { background: #ffe08a; border-radius: 2px; padding: 0 1px; }
+.lc-page .where { color: #555; white-space: nowrap; } .lc-page .refused { color: #b00020; font-weight: 600; }
+.lc-page .dtype { font-family: ui-monospace, monospace; white-space: nowrap; }
+.lc-page .why { color: #555; font-size: 13px; margin-top: .25rem; }
+.lc-page .num { display: block; text-align: right; font-variant-numeric: tabular-nums; }
+.lc-page .ok { color: #1b7f3b; } .lc-page span.diff, .lc-page td.num.diff { color: #b00020; background: none; }
 """
 """The stylesheet of every page and table (``lc-`` classes; the cell kinds of :data:`CELL_KINDS`)."""
 
@@ -138,6 +151,16 @@ def list_table(header: Sequence[str], rows: Sequence[Sequence[str]], *, table_id
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{escape(v)}</td>" for v in row) + "</tr>\n" for row in rows)
     return (f'<div class="lc-scroll"><table class="lc-list"{ident}><thead><tr>{head}</tr></thead>\n'
+            f"<tbody>\n{body}</tbody></table></div>")
+
+
+def markup_table(header: Sequence[str], rows: Sequence[Sequence[str]], *, table_id: str = "") -> str:
+    """Rows whose cells are HTML already (a source line with a marked span, a dtype and why), under a
+    sticky header, as wide as the page and scrolling inside its own box; the header is text."""
+    ident = f' id="{escape(table_id)}"' if table_id else ""
+    head = "".join(f"<th>{escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{v}</td>" for v in row) + "</tr>\n" for row in rows)
+    return (f'<div class="lc-scroll lc-report"><table class="lc-markup"{ident}><thead><tr>{head}</tr></thead>\n'
             f"<tbody>\n{body}</tbody></table></div>")
 
 

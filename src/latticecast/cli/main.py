@@ -31,14 +31,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Implicit type promotion driven by a promotion lattice: print promotion tables, "
-                    "draw lattices, audit tables for the lattice laws, explain a promotion.",
+                    "draw lattices, audit tables for the lattice laws, explain a promotion, compare a program "
+                    "under two policies and retarget it from one to another.",
         epilog="Policies: see 'latticecast policies'. Run 'latticecast COMMAND -h' for a command's options.",
     )
     parser.add_argument("--version", action=VersionAction)
     add_verbosity_options(parser)
     # The subcommands load here, not when the package does: latticecast-opt lives in this package too,
     # and its start-up must not pay for tables, pictures and audits.
-    from . import audit_cmd, compare_cmd, info_cmd, lattice_cmd, table_cmd, verify_cmd
+    from . import audit_cmd, compare_cmd, info_cmd, lattice_cmd, retarget_cmd, table_cmd, verify_cmd
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     table_cmd.add_parser(sub)
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cmd.add_parser(sub)
     info_cmd.add_parsers(sub)
     compare_cmd.add_parser(sub)
+    retarget_cmd.add_parser(sub)
     for name, command in sub.choices.items():  # -q/-v after the command too (the demo reads its own)
         if name != "demo":
             add_verbosity_options(command, suppress_default=True)

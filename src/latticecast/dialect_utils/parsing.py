@@ -721,3 +721,67 @@ def generic_form(line: str) -> str | None:
     results = _RESULTS.match(line[:m.start()] + "\0")
     lhs = f"{results['results']} = " if results else ""
     return f'{lhs}"{name}"({", ".join(operands)}){attributes} : {types}'
+
+
+def strip_locations(text: str) -> str:
+    """``text`` with every ``loc(...)`` it spells out removed, and the location alias definitions
+    (``#loc3 = loc(...)``) emptied, line for line: the same ops on the same lines, where the parser
+    then gives each op its own ``file:line:col`` (MLIR keeps only one location per op, so a module
+    printed with JAX's Python locations says nothing about its own lines until they are stripped).
+
+    Args:
+        text: MLIR text, possibly printed with debug info.
+
+    Returns:
+        The text without locations, with as many lines.
+
+    Example:
+        >>> print(strip_locations('#loc1 = loc("f.py":3:4)\\n%0 = stablehlo.abs %a : tensor<f32> loc(#loc1)'))
+        <BLANKLINE>
+        %0 = stablehlo.abs %a : tensor<f32>
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        if line.startswith("#loc"):
+            out.append("")
+            continue
+        out.append(_strip_loc_calls(line))
+    return "\n".join(out)
+
+
+def _strip_loc_calls(line: str) -> str:
+    """One line without its ``loc(...)`` calls (strings and nested parentheses respected)."""
+    if "loc(" not in line:
+        return line
+    pieces: list[str] = []
+    i, n = 0, len(line)
+    quoted = False
+    while i < n:
+        ch = line[i]
+        if quoted:
+            pieces.append(ch)
+            if ch == "\\" and i + 1 < n:
+                pieces.append(line[i + 1])
+                i += 2
+                continue
+            if ch == '"':
+                quoted = False
+            i += 1
+            continue
+        if ch == '"':
+            quoted = True
+            pieces.append(ch)
+            i += 1
+            continue
+        if line.startswith("loc(", i) and (i == 0 or not (line[i - 1].isalnum() or line[i - 1] in "_.")):
+            end = _balanced_end(line, i + 3)
+            if end is None:
+                pieces.append(line[i:])
+                break
+            while pieces and pieces[-1] == " ":
+                pieces.pop()
+            i = end
+            continue
+        pieces.append(ch)
+        i += 1
+    return "".join(pieces)

@@ -20,7 +20,7 @@ from ..errors import LatticecastError, UnknownPolicyError
 from ..policies import Policy, policy as get_policy
 from ..tables import TableFormatError
 
-__all__ = ["PassOptions", "PassOptionError", "LossyLevel", "ImplicitCastOptions", "LowerDTypesOptions"]
+__all__ = ["PassOptions", "PassOptionError", "LossyLevel", "ImplicitCastOptions", "LowerDTypesOptions", "LiftOptions"]
 
 
 class PassOptionError(LatticecastError, ValueError):
@@ -199,3 +199,31 @@ class LowerDTypesOptions(PassOptions):
     """``lower-dtypes`` has no options."""
 
     pass_name: ClassVar[str] = "lower-dtypes"
+
+
+@dataclasses.dataclass(frozen=True)
+class LiftOptions(PassOptions):
+    """The options of ``lift-implicit-casts``; in a pipeline string, ``lift-implicit-casts{policy=torch}``.
+
+    Attributes:
+        policy: The policy that wrote the module's promotions (a :class:`~latticecast.Policy`, or a
+            registered name; ``policy-file=PATH`` in a pipeline string reads a CSV promotion table);
+            default ``"jax"``.
+
+    Raises:
+        UnknownPolicyError: ``policy`` names no registered policy.
+
+    Example:
+        >>> from latticecast.passes import LiftOptions
+        >>> str(LiftOptions(policy="torch"))
+        'policy=torch'
+    """
+
+    pass_name: ClassVar[str] = "lift-implicit-casts"
+    file_options: ClassVar[dict[str, str]] = {"policy_file": "policy"}
+
+    policy: Policy = dataclasses.field(default_factory=_default_policy)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.policy, Policy):
+            object.__setattr__(self, "policy", get_policy(self.policy))

@@ -22,13 +22,15 @@ from ..errors import LatticecastError, LatticecastWarning
 
 from .base import LatticecastPass
 from .implicit_cast import ImplicitCastPass
+from .lift import LiftImplicitCastsPass
 from .lower_dtypes import LowerDTypesPass
 from .options import PassOptionError
 
 __all__ = ["PipelineError", "Pipeline", "LatticecastPassManager", "PipelineElement", "PASSES", "run_pipeline", "build_pass_manager",
            "one_line_error"]
 
-PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitCastPass, LowerDTypesPass)}
+PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitCastPass, LowerDTypesPass,
+                                                                        LiftImplicitCastsPass)}
 """latticecast's passes, by the name a pipeline gives them."""
 
 _ANCHOR = "builtin.module"
@@ -122,6 +124,25 @@ class Pipeline:
     @property
     def first_pass(self) -> str | None:
         return self.elements[0].name if self.elements else None
+
+    @property
+    def leaves_mixed_ir(self) -> bool:
+        """Whether the pipeline's result may hold mixed-dtype ops: it has a pass that writes them
+        (``lift-implicit-casts``) with no ``implicit-cast`` after it."""
+        mixed = False
+        for e in self.elements:
+            kind = PASSES.get(e.name)
+            if kind is not None and kind.writes_mixed_ir:
+                mixed = True
+            elif e.name == ImplicitCastPass.argument:
+                mixed = False
+        return mixed
+
+    @property
+    def writes_mixed_ir(self) -> bool:
+        """Whether a pass of the pipeline writes mixed-dtype ops (``lift-implicit-casts``): then MLIR's
+        verifier cannot run after every pass, only at the end, where ``implicit-cast`` ran last."""
+        return any(e.is_ours and PASSES[e.name].writes_mixed_ir for e in self.elements)
 
     @property
     def pass_names(self) -> tuple[str, ...]:
@@ -255,11 +276,14 @@ def run_pipeline(module: "ir.Module | ir.Operation | str | bytes", pipeline: "st
         raise PipelineError(f"run_pipeline takes an ir.Module, an ir.Operation or MLIR text, not "
                             f"{type(module).__name__}; parse text with latticecast.parse(text)")
     op = module.operation
-    pm, ours = Pipeline.of(pipeline).build(op.context)
-    pm.enable_verifier(verify)
+    parsed_pipeline = Pipeline.of(pipeline)
+    pm, ours = parsed_pipeline.build(op.context)
+    pm.enable_verifier(verify and not parsed_pipeline.writes_mixed_ir)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LatticecastWarning)
         pm.run(op)
+    if verify and parsed_pipeline.writes_mixed_ir and not parsed_pipeline.leaves_mixed_ir:
+        op.verify()
     for w in caught:  # the passes' warnings, attributed to the caller of run_pipeline
         warnings.warn(w.message, w.category, stacklevel=2)
     return parsed if parsed is not None else ours

@@ -1,7 +1,8 @@
 """One input buffer through ``latticecast-opt``: parse leniently, run the pipeline, verify, print.
 
 The invariant is ``mlir-opt``'s: every pass but ``implicit-cast`` sees IR that
-verifies, and what is printed verifies. The lenient parser lets mixed-dtype ops
+verifies, and what is printed verifies (but for the mixed-dtype IR ``lift-implicit-casts`` writes,
+printed in the generic form when no ``implicit-cast`` follows it). The lenient parser lets mixed-dtype ops
 through, so the module is verified *before* the pipeline unless its first pass is
 ``implicit-cast`` (whose job is to make such IR legal), and the PassManager verifies
 after every pass. A run with no passes therefore verifies the input, and rejects
@@ -56,8 +57,10 @@ class PipelineRunner:
                  ir_printing: IRPrinting | None = None, timing: bool = False) -> None:
         self.pipeline = pipeline
         self.pm, self.ours = pipeline.build(context)
-        self.pm.enable_verifier(verify_each)
-        self.verify_each = verify_each
+        # lift-implicit-casts writes mixed-dtype ops: the verifier runs at the end, where implicit-cast ran last
+        self.verify_each = verify_each and not pipeline.writes_mixed_ir
+        self.pm.enable_verifier(self.verify_each)
+        self.verify_at_end = verify_each and pipeline.writes_mixed_ir and not pipeline.leaves_mixed_ir
         self.ir_printing = ir_printing
         instrument(self.pm, ir_printing, timing)
 
@@ -70,6 +73,8 @@ class PipelineRunner:
         with captured_dumps(self.ir_printing), warnings.catch_warnings():
             warnings.simplefilter("ignore", LatticecastWarning)  # the tool prints them as diagnostics
             self.pm.run(module.operation)
+        if self.verify_at_end:
+            module.operation.verify()
 
     def close(self) -> None:
         """Release the PassManager, which prints its timing report (``--mlir-timing``) as it goes."""
@@ -94,7 +99,7 @@ def process_chunk(source: "str | bytes", source_name: str, runner: PipelineRunne
             errors = [Diagnostic.from_mlir(d, source_name) for d in e.error_diagnostics]
             return ChunkResult(False, None, merge_diagnostics(_pass_diagnostics(ours), errors, collector.caught))
     diags = merge_diagnostics(_pass_diagnostics(ours), [], collector.caught)
-    verified = runner is None or runner.verify_each or runner.pipeline.is_empty
+    verified = runner is None or runner.verify_each or runner.verify_at_end or runner.pipeline.is_empty
     return ChunkResult(True, _print(module, printing, verified), diags)
 
 

@@ -32,11 +32,11 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from ...dialect_utils.diagnostics import Diagnostic
-from ...dialect_utils.placement import after_definition
+from ...dialect_utils.placement import after_definition, before_prologue
 from ...dialect_utils.types import type_cache
 from ...dtypes import DType
-from ...op_rules import (EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, STABLEHLO, UNARY_STABLEHLO, WEAK_ATTR,
-                         WEAK_TRANSPARENT, OpRule, UnaryRule)
+from ...op_rules import (CONSTANT_LIKE, CONVERT_AT_USE_ATTR, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR,
+                         STABLEHLO, UNARY_STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule, UnaryRule)
 from ..base import LatticecastPass, PassResult, top_level_functions
 from ..infer_types import retype_results
 from ..lower_dtypes import lower_dtypes, refresh_function_type
@@ -97,6 +97,8 @@ class _Run:
         self.created: set[ir.Operation] = set()  # the converts this run inserted
         self.funcs = top_level_functions(root)
         self.marked_broadcasts: list[ir.Operation] = []  # their markers are removed at the end
+        self.at_use: list[ir.Operation] = []  # ops marked latticecast.convert_at_use: their markers too
+        self.rebroadcast: list[ir.Operation] = []  # broadcasts replaced by one of the converted source
 
     def run(self) -> None:
         weak = self.weak
@@ -108,6 +110,7 @@ class _Run:
         failure: list[BaseException] = []
         advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
         marked, broadcasts = self.marked_broadcasts, BROADCASTS
+        at_use = self.at_use
         boundary = self._region_boundary
 
         # One pre-order walk does everything: definitions come before their uses, and the
@@ -117,13 +120,18 @@ class _Run:
             try:
                 name = op.name
                 rule = rules.get(name)
-                if WEAK_ATTR in op.attributes:
+                attributes = op.attributes
+                if WEAK_ATTR in attributes:
                     weak.mark(op, rule is None)
-                if name in broadcasts and (IMPLICIT_BROADCAST_ATTR in op.attributes
-                                           or EXPLICIT_BROADCAST_ATTR in op.attributes):
+                if name in broadcasts and (IMPLICIT_BROADCAST_ATTR in attributes
+                                           or EXPLICIT_BROADCAST_ATTR in attributes):
                     marked.append(op)
                 if rule is not None:
-                    promote(op, rule)
+                    if CONVERT_AT_USE_ATTR in attributes:
+                        at_use.append(op)
+                        promote(op, rule, True)
+                    else:
+                        promote(op, rule)
                 else:
                     unary = unary_rules.get(name)
                     if unary is not None:
@@ -146,6 +154,12 @@ class _Run:
             for marker in (IMPLICIT_BROADCAST_ATTR, EXPLICIT_BROADCAST_ATTR):
                 if marker in op.attributes:
                     del op.attributes[marker]
+        for op in self.rebroadcast:  # each replaced by a broadcast of its converted source
+            if not any(list(r.uses) for r in op.results):
+                op.erase()
+        for op in at_use:
+            if CONVERT_AT_USE_ATTR in op.attributes:
+                del op.attributes[CONVERT_AT_USE_ATTR]
         if weak.escapes:
             for func in self.funcs:
                 refresh_function_type(func)
@@ -156,7 +170,7 @@ class _Run:
 
     # -- promotion --------------------------------------------------------------------------
 
-    def _promote(self, op: ir.Operation, rule: OpRule) -> None:
+    def _promote(self, op: ir.Operation, rule: OpRule, at_use: bool = False) -> None:
         # The hot path of the pass: a million-op module spends most of its time here, so the
         # common case (two operands of one type, no weak value) costs a few comparisons.
         operands = op.operands
@@ -196,28 +210,41 @@ class _Run:
             return  # malformed: the verifier reports it
         zero_dim = tuple([zero_dim_flag(v) for v in values]) if self.policy.rank_sensitive else None
         rtype = result.type
-        plan = self.plans.get((rule.name, types, rtype, flags, zero_dim))
-        if plan is None:
-            plan = self.planner.plan(rule, types, rtype, flags, zero_dim)
+        plan: Plan | Refusal | None
+        if at_use:  # converts of the op's own, where a frontend writes them (mixed dots promote too)
+            plan = self.planner.plan(rule, types, rtype, flags, zero_dim, at_use=True)
+        else:
+            plan = self.plans.get((rule.name, types, rtype, flags, zero_dim))
+            if plan is None:
+                plan = self.planner.plan(rule, types, rtype, flags, zero_dim)
         if isinstance(plan, Refusal):
             self.result.error(op, plan.message)
             return
         if plan.remark is not None:
             self.result.diagnostics.append(Diagnostic.at(op.location, "remark", f"'{op.name}' op {plan.remark}"))
-        self._apply(op, plan, values, positions, result)
+        self._apply(op, plan, values, positions, result, at_use)
 
     def _apply(self, op: ir.Operation, plan: Plan, values: tuple[ir.Value[ir.Type], ...],
-               positions: tuple[int, ...] | None, result: ir.Value[ir.Type]) -> None:
+               positions: tuple[int, ...] | None, result: ir.Value[ir.Type], at_use: bool = False) -> None:
         """Carry out ``plan`` on ``op``: its operands ``values`` (at ``positions``; ``None``: all) become
-        the converts the plan names, a compare's type follows the promotion, a weak result stays weak."""
+        the converts the plan names, a compare's type follows the promotion, a weak result stays weak.
+        ``at_use``: the op converts its operands itself (:meth:`_materialize_at_use`)."""
         converted = self.converted
         operands = op.operands
+        stops = [self._converted_source(values[i]) for i, _ in plan.converts
+                 if not self._converted_at_constant(values[i])] if at_use else []
+        locations = iter(_recorded_locations(op) if at_use else ())
         for i, target in plan.converts:
-            new = converted.get((values[i], target))
-            if new is None:
-                new = self._materialize(values[i], target, op, i if positions is None else positions[i])
+            if at_use:
+                loc = op.location if self._converted_at_constant(values[i]) else next(locations, op.location)
+                new = self._materialize_at_use(values[i], target, op, i if positions is None else positions[i],
+                                               stops, loc)
+            else:
+                new = converted.get((values[i], target))
                 if new is None:
-                    return
+                    new = self._materialize(values[i], target, op, i if positions is None else positions[i])
+            if new is None:
+                return
             operands[i if positions is None else positions[i]] = new
         if plan.compare_type is not None and "compare_type" in op.attributes:
             # SIGNED/UNSIGNED/FLOAT follow the promoted type; a float TOTALORDER stays one
@@ -318,8 +345,63 @@ class _Run:
             self.converted[key] = new
         return new
 
-    def _convert(self, value: ir.Value[ir.Type], target: DType) -> ir.Value[ir.Type]:
-        ip, loc = after_definition(value)
+    # -- conversion where the op uses the value (latticecast.convert_at_use) --------------------
+
+    def _converted_source(self, value: ir.Value[ir.Type]) -> ir.Value[ir.Type]:
+        """The value a convert for an op marked ``convert_at_use`` reads: the source of an implicit
+        broadcast (converted, then broadcast), else ``value`` itself."""
+        owner = value.owner
+        if not isinstance(owner, ir.Block) and owner.name == "stablehlo.broadcast_in_dim" \
+                and IMPLICIT_BROADCAST_ATTR in owner.attributes and not self._converted_at_constant(value):
+            source: ir.Value[ir.Type] = owner.operands[0]
+            return source
+        return value
+
+    def _converted_at_constant(self, value: ir.Value[ir.Type]) -> bool:
+        """A weak constant that reaches the op through data movement: converted where it is read."""
+        owner = value.owner
+        return not isinstance(owner, ir.Block) and owner.name not in CONSTANT_LIKE \
+            and value in self.weak.values and self.weak.is_constant_chain(value)
+
+    def _materialize_at_use(self, value: ir.Value[ir.Type], target: DType, user: ir.Operation, operand: int,
+                            stops: list[ir.Value[ir.Type]], loc: ir.Location) -> ir.Value[ir.Type] | None:
+        """``value`` as ``target`` for ``user`` alone, as JAX and torch-mlir write it: a convert of its own
+        (at ``loc``) right before ``user``'s prologue (:func:`~latticecast.dialect_utils.placement.before_prologue`);
+        an implicit broadcast's source converted, then broadcast again; a weak constant converted where
+        it is read (once per (constant, type))."""
+        weak = self.weak
+        source = self.tc.tensor_info(value.type)[0]
+        options = self.options
+        if value in weak.values and weak.is_constant_chain(value):
+            new = weak.convert_constant_chain(value, target, user, self.converted,
+                                              lambda v, t, ip: self._convert(v, t, ip, loc),
+                                              lambda: before_prologue(user, stops))
+            if new is not None:
+                report_weak_literal(options, source, target, user, operand, self.result)
+            return new
+        check_lossy(options.diagnose_lossy, source, target, user, self.result, options.diagnose_precision)
+        report = report_weak_literal if value in weak.values else report_conversion
+        report(options, source, target, user, operand, self.result)
+        origin = self._converted_source(value)
+        converted = self._convert(origin, target, before_prologue(user, stops), loc)
+        owner = value.owner
+        if origin is value or isinstance(owner, ir.Block):
+            return converted
+        broadcast = owner.operation
+        attrs = {name: broadcast.attributes[name] for name in broadcast.attributes}
+        rebuilt = ir.Operation.create(broadcast.name, results=[self.tc.with_element(value.type, target)],
+                                      operands=[converted], attributes=attrs, loc=broadcast.location,
+                                      ip=ir.InsertionPoint.after(broadcast))
+        self.marked_broadcasts.append(rebuilt)
+        self.rebroadcast.append(broadcast)
+        result: ir.Value[ir.Type] = rebuilt.result
+        return result
+
+    def _convert(self, value: ir.Value[ir.Type], target: DType, ip: ir.InsertionPoint | None = None,
+                 loc: ir.Location | None = None) -> ir.Value[ir.Type]:
+        """A ``stablehlo.convert`` of ``value`` to ``target``: right after its definition, or at ``ip``."""
+        if ip is None:
+            ip, loc = after_definition(value)
         op = ir.Operation.create("stablehlo.convert", results=[self.tc.with_element(value.type, target)],
                                  operands=[value], loc=loc, ip=ip)
         copy_sharding(value, op)
@@ -335,6 +417,26 @@ _REGION_BOUNDARY = frozenset({"stablehlo.while", "stablehlo.return"})
 """The ops the walk checks at a region boundary: a while's initial values, a region's terminator."""
 
 _NO_PROMOTION = "no promotion crosses a region boundary (MAX and JAX both require equal types there)"
+
+
+def _recorded_locations(op: ir.Operation) -> list[ir.Location]:
+    """The locations of the op's own converts, in the order the pass makes them, as a
+    ``latticecast.convert_at_use`` marker records them: per convert, the name that replaces the last
+    ``/`` component of the op's name location (``lift-implicit-casts`` keeps JAX's
+    ``jit(f)/convert_element_type`` so), or ``""`` for the op's own location; none for a unit marker."""
+    marker = op.attributes[CONVERT_AT_USE_ATTR]
+    if marker.typeid != ir.ArrayAttr.static_typeid:
+        return []
+    loc = op.location
+    out: list[ir.Location] = []
+    for attr in ir.ArrayAttr(marker):
+        leaf = ir.StringAttr(attr).value if attr.typeid == ir.StringAttr.static_typeid else ""
+        if leaf and isinstance(loc, ir.NameLoc):
+            prefix, slash, _ = loc.name_str.rpartition("/")
+            out.append(ir.Location.name(prefix + slash + leaf, loc.child_loc, context=loc.context))
+        else:
+            out.append(loc)
+    return out
 
 
 def _region_index(parent: ir.Operation, terminator: ir.Operation) -> int:

@@ -24,68 +24,13 @@ from jaxlib.mlir import ir
 from ...dialect_utils.types import TypeCache
 from ...dtypes import DType
 from ...errors import DomainError, PromotionError
-from ...op_rules import (EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, WEAK_ARRAY, OpPromotion, OpRule,
-                         UnaryRule, decide, unary_problem)
+from ...op_rules import WEAK_ARRAY, OpPromotion, OpRule, UnaryRule, decide, unary_problem
 from ...policies import Policy
 from ...weak import PType, Weak
+from ..rank import BROADCAST_FROM_0D, BROADCASTS, zero_dim_flag, zero_dim_readings
 
-__all__ = ["Plan", "Refusal", "NOTHING", "Planner", "BROADCAST_FROM_0D", "BROADCASTS", "zero_dim_flag"]
-
-BROADCAST_FROM_0D = "broadcast from 0-d"
-"""A 0-d flag (:func:`zero_dim_flag`): the operand is a broadcast of a 0-d tensor that no marker
-explains. torch-mlir writes one for a 0-d tensor or a Python scalar that an op broadcasts (``x == z``)
-and, with the same op, for an explicit ``z.expand(n)``. A rank-sensitive policy reads it as the 0-d
-tensor itself, unless the op's declared result type says it was dimensioned (``h + f.expand(4)``
-declares f32 where ``h + f`` declares f16); where the declared type cannot tell (a ``compare``
-declares ``i1``) and the two readings promote differently, the pass says so in a remark."""
-
-BROADCASTS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"})
-"""The ops that broadcast a value; from a 0-d tensor, each is read by :func:`zero_dim_flag`."""
-
-
-def zero_dim_flag(value: ir.Value[ir.Type]) -> "bool | str":
-    """How a rank-sensitive policy (PyTorch) ranks ``value``, an operand of a promoted op.
-
-    Args:
-        value: The operand.
-
-    Returns:
-        ``True`` for a 0-d tensor, or a broadcast of one marked ``latticecast.implicit_broadcast`` (an
-        op broadcast it, as the builder marks the broadcasts its operators make); ``False`` for a
-        dimensioned tensor, including a broadcast of a 0-d tensor marked ``latticecast.explicit_broadcast``
-        (``expand``, the builder's ``broadcast_to``); :data:`BROADCAST_FROM_0D` for an unmarked
-        broadcast of a 0-d tensor, which the planner reads.
-
-    Example:
-        >>> from jaxlib.mlir import ir
-        >>> from latticecast.dialect_utils.parsing import parse_module
-        >>> from latticecast.passes.implicit_cast.planning import zero_dim_flag
-        >>> m = parse_module('''func.func @f(%x: tensor<3xf32>, %z: tensor<f64>) -> tensor<3xf64> {
-        ...   %b = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f64>) -> tensor<3xf64>
-        ...   return %b : tensor<3xf64>
-        ... }''')
-        >>> block = m.body.operations[0].regions[0].blocks[0]
-        >>> x, z = block.arguments
-        >>> b = list(block.operations)[0].result
-        >>> zero_dim_flag(x), zero_dim_flag(z), zero_dim_flag(b)
-        (False, True, 'broadcast from 0-d')
-    """
-    t = value.type
-    if t.typeid != ir.RankedTensorType.static_typeid:
-        return False
-    if ir.RankedTensorType(t).rank == 0:
-        return True
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name not in BROADCASTS:
-        return False
-    source = owner.operands[0].type
-    if source.typeid != ir.RankedTensorType.static_typeid or ir.RankedTensorType(source).rank != 0:
-        return False
-    attributes = owner.attributes
-    if IMPLICIT_BROADCAST_ATTR in attributes:
-        return True
-    return False if EXPLICIT_BROADCAST_ATTR in attributes else BROADCAST_FROM_0D
-
+__all__ = ["Plan", "Refusal", "NOTHING", "Planner", "BROADCAST_FROM_0D", "BROADCASTS", "zero_dim_flag",
+           "zero_dim_readings"]
 
 @dataclass(frozen=True)
 class Plan:
@@ -125,21 +70,27 @@ class Planner:
         self.tc = tc
         self.plans: dict[PlanKey, Plan | Refusal] = {}
         """The plans made so far, by (op name, operand types, result type, weak flags, 0-d flags)."""
+        self.plans_at_use: dict[PlanKey, Plan | Refusal] = {}
+        """The plans of ops marked ``latticecast.convert_at_use``, whose mixed dots promote too."""
 
     def plan(self, rule: OpRule, types: tuple[ir.Type, ...], rtype: ir.Type,
-             flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None" = None) -> Plan | Refusal:
+             flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None" = None,
+             at_use: bool = False) -> Plan | Refusal:
         """The plan for an op of ``rule`` whose promoted operands have ``types`` (weak where ``flags``
         says: ``True`` a literal, :data:`~latticecast.op_rules.WEAK_ARRAY` a weak array; 0-d tensors
         where ``zero_dim`` says, for a rank-sensitive policy) and whose result has ``rtype``; a :class:`Refusal`
-        is the error to report at the op."""
+        is the error to report at the op. ``at_use``: the op is marked ``latticecast.convert_at_use``
+        (a frontend converted its operands), so a mixed dot promotes too, although StableHLO allows it."""
         key = (rule.name, types, rtype, flags, zero_dim)
-        found = self.plans.get(key)
+        plans = self.plans_at_use if at_use else self.plans
+        found = plans.get(key)
         if found is None:
-            found = self.plans[key] = self._make(rule, types, rtype, flags, zero_dim)
+            found = plans[key] = self._make(rule, types, rtype, flags, zero_dim, at_use)
         return found
 
     def _make(self, rule: OpRule, types: Sequence[ir.Type], rtype: ir.Type,
-              flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None") -> Plan | Refusal:
+              flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None",
+              at_use: bool = False) -> Plan | Refusal:
         tc = self.tc
         try:
             dtypes = [tc.tensor_info(t)[0] for t in types]
@@ -147,10 +98,10 @@ class Planner:
         except TypeError:
             return NOTHING  # not ranked tensors of latticecast dtypes: the verifier judges
         weak = flags is not None and any(flags)
-        if not weak and (rule.mixed_is_legal or all(d is dtypes[0] for d in dtypes)):
+        if not weak and ((rule.mixed_is_legal and not at_use) or all(d is dtypes[0] for d in dtypes)):
             return NOTHING
         ptypes: list[PType] = [self._ptype(d, f) for d, f in zip(dtypes, flags or [False] * len(dtypes))]
-        readings = _readings(zero_dim)
+        readings = zero_dim_readings(zero_dim)
         found: list[tuple[tuple[bool, ...] | None, OpPromotion]] = []  # the readings the declared type admits
         problem = None
         offered: list[tuple[tuple[bool, ...] | None, OpPromotion]] = []
@@ -240,28 +191,6 @@ class Planner:
         if not flag:
             return dtype
         return self.policy.numpy_values.array_type(dtype) if flag == WEAK_ARRAY else Weak(dtype)
-
-
-def _readings(zero_dim: "tuple[bool | str, ...] | None") -> "list[tuple[bool, ...] | None]":
-    """The ways to rank the operands, the preferred first. Each :data:`BROADCAST_FROM_0D` operand may be
-    the 0-d tensor itself or a dimensioned one; the 0-d readings come first (most 0-d operands first),
-    and a reading that makes every operand 0-d is left out: the op's result has the broadcast shape, so
-    some operand was dimensioned."""
-    if zero_dim is None:
-        return [None]
-    fixed = [z is True for z in zero_dim]
-    unmarked = [i for i, z in enumerate(zero_dim) if z == BROADCAST_FROM_0D]
-    if not unmarked:
-        return [tuple(fixed)]
-    readings: list[tuple[bool, ...]] = []
-    for combo in product((True, False), repeat=len(unmarked)):
-        reading = list(fixed)
-        for i, zero in zip(unmarked, combo):
-            reading[i] = zero
-        if not all(reading):
-            readings.append(tuple(reading))
-    readings.sort(key=lambda r: -sum(r[i] for i in unmarked))  # stable: the order of product within a count
-    return list(readings)
 
 
 def _unmarked(rule: OpRule, zero_dim: "tuple[bool | str, ...] | None") -> list[int]:

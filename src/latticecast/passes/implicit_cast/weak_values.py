@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
 from jaxlib.mlir import ir
 
 from ...dialect_utils.constants import constant_values
@@ -119,11 +120,7 @@ class WeakValues:
                               cache: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]]) -> ir.Value[ir.Type] | None:
         """Rebuild a weak constant (and the data movement between it and its use) at ``target``.
         ``cache`` holds what was already rebuilt: each (value, type) is built once."""
-        chain: list[ir.Operation] = []
-        v = value
-        while _op(v).name not in CONSTANT_LIKE:  # a chain of ops (is_constant_chain)
-            chain.append(_op(v))
-            v = _op(v).operands[0]
+        chain, v = self._chain(value)
         const = _op(v)
         base = cache.get((v, target))
         if base is None:
@@ -131,6 +128,42 @@ class WeakValues:
             if base is None:
                 return None
             cache[(v, target)] = base
+        return self._retype_links(chain, base, target, cache)
+
+    def convert_constant_chain(self, value: ir.Value[ir.Type], target: DType, user: ir.Operation,
+                               cache: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]],
+                               convert: Callable[[ir.Value[ir.Type], DType, ir.InsertionPoint], ir.Value[ir.Type]],
+                               at_user: Callable[[], ir.InsertionPoint]) -> ir.Value[ir.Type] | None:
+        """A weak constant converted where it is read, as a frontend converts a Python scalar it wrote
+        in its own dtype (torch-mlir: a ``tensor<1xf64>`` converted, reshaped and broadcast): the
+        constant stays, a convert to ``target`` goes right before the first op of the chain that reads
+        it (``at_user()`` when ``user`` reads it directly), and the data movement after it is retyped.
+        Checked as a literal first; each (value, type) is converted once (``cache``)."""
+        chain, v = self._chain(value)
+        const = _op(v)
+        base = cache.get((v, target))
+        if base is None:
+            dtype, dims = self.tc.tensor_info(v.type)
+            shape = static_shape(dims)
+            if shape is None or self._literal_problem(const, v, constant_values(const, dtype, shape), target, user):
+                return None
+            base = cache[(v, target)] = convert(v, target, ir.InsertionPoint(chain[-1]) if chain else at_user())
+        return self._retype_links(chain, base, target, cache)
+
+    def _chain(self, value: ir.Value[ir.Type]) -> tuple[list[ir.Operation], ir.Value[ir.Type]]:
+        """The data movement from a weak constant to ``value`` (nearest ``value`` first), and the
+        constant's value (:meth:`is_constant_chain` holds)."""
+        chain: list[ir.Operation] = []
+        v = value
+        while _op(v).name not in CONSTANT_LIKE:
+            chain.append(_op(v))
+            v = _op(v).operands[0]
+        return chain, v
+
+    def _retype_links(self, chain: list[ir.Operation], base: ir.Value[ir.Type], target: DType,
+                      cache: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]]) -> ir.Value[ir.Type]:
+        """The ops of ``chain`` again, from ``base`` and at ``target``, each right after the one it
+        replaces (which cleanup erases once nothing uses it); each (link, type) is made once."""
         for link in reversed(chain):
             key = (link.results[0], target)
             cached = cache.get(key)
@@ -145,6 +178,20 @@ class WeakValues:
             base = cached
         return base
 
+    def _literal_problem(self, const: ir.Operation, value: ir.Value[ir.Type], values: np.ndarray, target: DType,
+                         user: ir.Operation) -> bool:
+        """Report (at ``user``) and return whether the weak constant's ``values`` do not fit ``target``."""
+        if value in self.arrays:
+            problem = self.policy.numpy_values.array_problem(values, target)
+            what, fix = "weakly typed array", "make it a constant of the dtype you mean"
+        else:
+            problem = self.policy.literals.constant_problem(values, target)
+            what, fix = "weakly typed constant", "give the constant an explicit dtype"
+        if problem:
+            self.result.error(user, f"Unsafe cast: a {what} (at {_where(const.location)}) does not fit the promoted "
+                                    f"type: {problem}; cast the other operand to a wider dtype first, or {fix}")
+        return bool(problem)
+
     def _retyped_constant(self, const: ir.Operation, value: ir.Value[ir.Type], target: DType,
                           user: ir.Operation) -> ir.Value[ir.Type] | None:
         tc = self.tc
@@ -153,16 +200,7 @@ class WeakValues:
         if shape is None:
             return None
         values = constant_values(const, const_dtype, shape)
-        if value in self.arrays:
-            problem = self.policy.numpy_values.array_problem(values, target)
-            what, fix = "weakly typed array", "make it a constant of the dtype you mean"
-        else:
-            problem = self.policy.literals.constant_problem(values, target)
-            what, fix = "weakly typed constant", "give the constant an explicit dtype"
-        if problem:
-            where = const.location
-            self.result.error(user, f"Unsafe cast: a {what} (at {_where(where)}) does not fit the promoted type: "
-                                    f"{problem}; cast the other operand to a wider dtype first, or {fix}")
+        if self._literal_problem(const, value, values, target, user):
             return None
         # MLIR has no dense constants of some dtypes (tf32, address): build those in the dtype
         # that stores them and convert (lower-dtypes then rounds to TF32 / drops the no-op convert)
