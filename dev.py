@@ -36,6 +36,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 MIN_PYTHON = (3, 11)  # pyproject.toml's requires-python: jaxlib 0.10.2 has no wheel for 3.10
 COMMANDS = ("demo", "test", "bench", "fuzz", "docs", "setup")
+PEER_CHECKOUTS = ("LATTICECAST_JAX_CHECKOUT", "LATTICECAST_NUMPY_CHECKOUT", "LATTICECAST_ARRAY_API_TESTS_CHECKOUT",
+                  "LATTICECAST_PYTORCH_CHECKOUT")
+"""Checkouts of the peers whose own promotion tests `dev.py test` then runs (tests/test_peer_suites.py)."""
 NOT_FOUND = 3  # the exit code when the interpreter asked for with --python is not on this machine
 
 # What an interpreter says of itself: major.minor, then the identity its environment is built for
@@ -342,6 +345,8 @@ def main(argv: list[str]) -> int:
     if command == "docs":
         return docs(env, extra)
     # test: pytest ("no tests collected", exit code 5, is a failure of the set-up, not a pass)
+    if any(os.environ.get(var) for var in PEER_CHECKOUTS):  # the peers' own suites need their requirements
+        run(env.py, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", ".[test,peers]")
     phases = Phases(env, ["pytest"] if extra else
                     ["pytest", "lit", "docs (html)", "docs (examples)", "mypy", "opt_fuzz", "api_fuzz"])
     code = phases.run("pytest", env.py, "-m", "pytest", *extra)

@@ -287,7 +287,9 @@ PTYPE_ARGS = ([f"DType.{d}" for d in DTYPE_NAMES] + [f"weak(DType.{d})" for d in
               + ["'i8'", "'f32'", "'weak int8'", "'i*'", "'f*'", "'c*'", "'u*'", "'int'", "'float'", "''", "'int9'",
                  "None", "0", "1.5", "b'int8'", "np.int8", "np.dtype('int8')", "np.dtype('float64')", "jnp.bfloat16",
                  "jnp.int8", "jnp.dtype('bfloat16')", "ml_dtypes.bfloat16", "object()", "weak(weak(DType.int8))",
-                 "weak('int8')", "weak(None)", "DType", "[DType.int8]", "True", "np.float16(1)"])
+                 "weak('int8')", "weak(None)", "DType", "[DType.int8]", "True", "np.float16(1)", "np.float64(1)",
+                 "np.complex128(1j)", "np.complex64(1j)", "np.bool_(True)", "np.uint64(1)", "np.longdouble(1)",
+                 "np.zeros((), np.int8)", "np.ones(3, np.uint8)", "np.ones(3, ml_dtypes.bfloat16)", "1j"])
 
 
 def promotion_campaign(rec: Recorder, examples: int, seed: int) -> None:
@@ -340,12 +342,17 @@ def promotion_campaign(rec: Recorder, examples: int, seed: int) -> None:
                     rec.add(Finding("asymmetric-promotion", *asymmetry,
                                     _prelude_for(a, b, c, policy) + f"print(lc.promote_types({a}, {b}, policy={policy}))\n"
                                               f"print(lc.promote_types({b}, {a}, policy={policy}))\n", "promotion"))
-                ok3, r3 = call(f"lc.result_type({a}, {b}, policy={policy})")
-                if ok3 and r3 != r1:
-                    rec.add(Finding("inconsistent-api", f"result_type != promote_types under {policy}",
+                # result_type is the system's own result_type (np.result_type, jnp.result_type), which may
+                # answer otherwise than its ops; folded left to right it is promote_types
+                ok3, r3 = call(f"lc.result_type({a}, {b}, policy={policy}, left_to_right=True)")
+                values = any(x.startswith(("np.", "True", "0", "1")) and not x.startswith("np.dtype") and
+                             x not in ("np.int8",) for x in (a, b))  # promote_types reads a value as its dtype
+                if ok3 and r3 != r1 and not values:
+                    rec.add(Finding("inconsistent-api", f"result_type(left_to_right) != promote_types under {policy}",
                                     f"promote_types({a}, {b}) = {r1}, result_type = {r3}",
                                     _prelude_for(a, b, c, policy) + f"print(lc.promote_types({a}, {b}, policy={policy}))\n"
-                                              f"print(lc.result_type({a}, {b}, policy={policy}))\n", "promotion"))
+                                              f"print(lc.result_type({a}, {b}, policy={policy}, left_to_right=True))\n",
+                                    "promotion"))
                 ok4, r4 = call(f"lc.explain({a}, {b}, policy={policy})")
                 if ok4 and not isinstance(r4, str):
                     rec.add(Finding("inconsistent-api", "explain returns a non-string", repr(r4)[:200],
@@ -356,15 +363,27 @@ def promotion_campaign(rec: Recorder, examples: int, seed: int) -> None:
             call(f"lc.result_type({a}, {b}, policy={policy})")
         elif which == "result3":
             ok, r = call(f"lc.result_type({a}, {b}, {c}, policy={policy})")
-            if ok:
+            if ok and any(name in policy for name in ("'jax'", "'torch'", "'array-api'")):
+                # these systems' result_type does not depend on the order of its operands
+                okp, rp = call(f"lc.result_type({c}, {a}, {b}, policy={policy})")
+                if okp and rp != r:
+                    rec.add(Finding("inconsistent-api", f"result_type depends on the operands' order under {policy}",
+                                    f"result_type({a}, {b}, {c}) = {r}, result_type({c}, {a}, {b}) = {rp}",
+                                    _prelude_for(a, b, c, policy) + f"print(lc.result_type({a}, {b}, {c}, policy={policy}))\n"
+                                              f"print(lc.result_type({c}, {a}, {b}, policy={policy}))\n", "promotion"))
+            ok, r = call(f"lc.result_type({a}, {b}, {c}, policy={policy}, left_to_right=True)")
+            values = any(x.startswith(("np.", "True", "0", "1")) and not x.startswith("np.dtype") and
+                         x not in ("np.int8",) for x in (a, b, c))  # promote_types reads a value as its dtype
+            if ok and not values:
                 ok1, ab = call(f"lc.promote_types({a}, {b}, policy={policy})")
                 if ok1:
                     ok2, abc = call(f"lc.promote_types(lc.promote_types({a}, {b}, policy={policy}), {c}, "
                                     f"policy={policy})")
                     if ok2 and abc != r:
-                        rec.add(Finding("inconsistent-api", f"result_type of 3 != left fold under {policy}",
-                                        f"result_type({a}, {b}, {c}) = {r}, fold = {abc}",
-                                        _prelude_for(a, b, c, policy) + f"print(lc.result_type({a}, {b}, {c}, policy={policy}))\n"
+                        rec.add(Finding("inconsistent-api", f"result_type of 3 (left_to_right) != left fold under {policy}",
+                                        f"result_type({a}, {b}, {c}, left_to_right=True) = {r}, fold = {abc}",
+                                        _prelude_for(a, b, c, policy) + f"print(lc.result_type({a}, {b}, {c}, policy={policy}, "
+                                                  "left_to_right=True))\n"
                                                   f"print(lc.promote_types(lc.promote_types({a}, {b}, policy={policy}),"
                                                   f" {c}, policy={policy}))\n", "promotion"))
         elif which == "ltr":
@@ -479,8 +498,9 @@ class Runner:
         return sorted(out, key=lambda n: (n[0], int(n[1:])))
 
 
-def _operand_ptype(obj: Any) -> Any:
-    """The promotion type of an operand as the README describes it, or None when unknown."""
+def _operand_ptype(obj: Any, policy: Any = None) -> Any:
+    """The promotion type of an operand as the README describes it, or None when unknown (a NumPy scalar
+    as the graph's policy takes one: its own dtype, or the Python number it holds)."""
     import numpy as np
     import latticecast as lc
     value_type = getattr(lc, "Value", None)
@@ -489,7 +509,12 @@ def _operand_ptype(obj: Any) -> Any:
         if p is not None:
             return p
         return lc.weak(obj.dtype) if obj.is_weak else obj.dtype
-    if isinstance(obj, (np.generic, np.ndarray)):  # before int/float: np.float64 is a float
+    if isinstance(obj, np.generic) and policy is not None:  # before int/float: np.float64 is a float
+        try:
+            return policy.numpy_values.scalar_type(obj)
+        except Exception:  # noqa: BLE001 - a NumPy scalar the policy refuses
+            return None
+    if isinstance(obj, (np.generic, np.ndarray)):
         try:
             return lc.DType[np.dtype(obj.dtype).name]
         except Exception:  # noqa: BLE001
@@ -519,10 +544,10 @@ def _check_binary(r: Runner, name: str, a: str, b: str, result_name: str, commut
                  f"{type(res).__name__}", f"{a} {name} {b} -> {type(res).__name__}: {res!r}"[:400],
                  f"assert isinstance({result_name}, lc.Value), type({result_name})")
         return
-    pa, pb = _operand_ptype(left), _operand_ptype(right)
+    policy = getattr(getattr(res, "graph", None), "policy", None) or ns["g"].policy
+    pa, pb = _operand_ptype(left, policy), _operand_ptype(right, policy)
     if pa is None or pb is None:
         return
-    policy = getattr(getattr(res, "graph", None), "policy", None) or ns["g"].policy
     if getattr(policy, "name", "") == "torch" and any(
             not isinstance(o, value_type) or getattr(o, "rank", 1) == 0 for o in (left, right)):
         return  # PyTorch's dimension categories (0-d tensors, scalars) are not in promote_types

@@ -68,7 +68,7 @@ def _array_api_cells():
 
 
 def test_array_api_reproduces_the_proposal_tables():
-    pol = policy("array-api")
+    pol = policy("array-api-proposal")
     n = 0
     for (a, b), expected in _array_api_cells():
         assert pol.promote_types(a, b) == expected
@@ -90,13 +90,13 @@ def test_array_api_reproduces_the_proposal_tables():
 ])
 def test_array_api_leaves_the_rest_undefined(a, b, why):
     with pytest.raises(PromotionError, match=why):
-        policy("array-api").promote_types(a, b)
+        policy("array-api-proposal").promote_types(a, b)
 
 
 def test_array_api_scalars_and_division():
-    pol = policy("array-api")
+    pol = policy("array-api-proposal")
     assert pol.promote_types(weak(DType.int64), DType.float32) is DType.float32
-    with pytest.raises(PromotionError, match="compatible kind"):
+    with pytest.raises(PromotionError, match="only takes the dtype of a floating-point"):
         pol.promote_types(weak(DType.float64), DType.int32)
     with pytest.raises(DomainError, match="implementation-defined"):
         pol.op_types.true_divide(DType.int32)

@@ -54,13 +54,20 @@ def test_implicit_cast_type_materialises_weak_results():
     assert lc.implicit_cast_type("i*", "f*", policy="jax-x32") is DType.float32
 
 
-def test_result_type_folds_and_refuses_non_associative_policies():
+def test_result_type_is_each_systems_own_rule_and_a_table_without_one_folds_or_refuses(tmp_path):
     assert lc.result_type(DType.int8, DType.uint8, DType.float16) is DType.float16
     assert lc.result_type(DType.uint8, DType.int8, DType.int16, weak(DType.int64)) is DType.int16
-    with pytest.raises(PromotionError, match="not associative.*left_to_right=True"):
-        lc.result_type(DType.int8, DType.uint8, DType.float16, policy="numpy")
+    assert lc.result_type(DType.int8, DType.uint8, DType.float16, policy="numpy") is DType.float16  # np.result_type
     assert lc.result_type(DType.int8, DType.uint8, DType.float16, policy="numpy",
                           left_to_right=True) is DType.float32
+    # a table says nothing of many operands: it folds where the order cannot matter, and refuses otherwise
+    path = tmp_path / "numpy_like.csv"
+    pol = lc.policy("numpy")
+    path.write_text(pol.table(["i8", "u8", "f16", "i16", "f32"]).render("csv", namer=lambda t: t.name))
+    table = lc.Policy.from_table(path)
+    with pytest.raises(PromotionError, match="not associative.*left_to_right=True"):
+        lc.result_type(DType.int8, DType.uint8, DType.float16, policy=table)
+    assert lc.result_type(DType.int8, DType.uint8, DType.float16, policy=table, left_to_right=True) is DType.float32
     with pytest.raises(ValueError):
         lc.result_type()
 

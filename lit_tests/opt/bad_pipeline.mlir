@@ -18,7 +18,7 @@
 // UPSTREAM-EMPTY:
 // RUN: not latticecast-opt %s --implicit-cast --policy jaxx 2>&1 | FileCheck %s --check-prefix=POLICY
 // RUN: not latticecast-opt %s --pass-pipeline='builtin.module(implicit-cast{policy=jaxx})' 2>&1 | FileCheck %s --check-prefix=POLICY
-// POLICY: latticecast-opt: error: {{.*}}unknown policy 'jaxx'; the policies are: jax, jax-x32, jax-strict, jax-lax, max, max-python, array-api, anvil, numpy, torch, tensorflow
+// POLICY: latticecast-opt: error: {{.*}}unknown policy 'jaxx'; the policies are: jax, jax-x32, jax-strict, jax-lax, max, max-python, array-api, array-api-proposal, anvil, numpy, torch, tensorflow
 // POLICY-EMPTY:
 // A bad pipeline is reported before the input is read: even a missing input.
 // RUN: not latticecast-opt %t.does-not-exist.mlir --no-such-pass 2>&1 | FileCheck %s --check-prefix=UNKNOWN

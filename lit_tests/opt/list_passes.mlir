@@ -9,7 +9,8 @@
 // CHECK-NEXT:         diagnose-precision=off|remark|warning|error, report-promotions=true|false,
 // CHECK-NEXT:         retype-results=true|false, policy-file=<path>
 // CHECK-NEXT:   --lower-dtypes:
-// CHECK-NEXT: Policies: jax, jax-x32, {{.*}}torch,
+// CHECK-NEXT: Policies: jax, jax-x32, {{.*}}array-api, array-api-proposal,
+// CHECK-NEXT: {{.*}}torch, tensorflow
 // CHECK:      MLIR passes jaxlib {{.*}} registers ({{[0-9]+}}; each as --NAME or --NAME='OPTIONS'
 // CHECK:        --canonicalize
 // CHECK-NEXT:       options: {{.*}}max-iterations=10

@@ -11,7 +11,7 @@ func.func @designators(%a: tensor<4xi32>, %b: tensor<4xf32>) -> (tensor<4xf32>, 
   %1 = "stablehlo.minimum"(%a, %b) : (tensor<4xi32>, tensor<4xf32>) -> tensor<4xf32>
   // expected-error@above {{'stablehlo.minimum' op}}
   %2 = "stablehlo.multiply"(%a, %b) : (tensor<4xi32>, tensor<4xf32>) -> tensor<4xf32>
-  // expected-error-re@-1 {{no implicit promotion of i32 and f32 under policy '{{[a-z-]+}}': the proposal leaves {{.*}} undefined}}
+  // expected-error-re@-1 {{no implicit promotion of i32 and f32 under policy '{{[a-z-]+}}': the standard leaves {{.*}} unspecified}}
   %3 = "stablehlo.divide"(%a, %b) : (tensor<4xi32>, tensor<4xf32>) -> tensor<4xf32> // expected-error {{'stablehlo.divide' op}}
   // expected-error@+2 {{'stablehlo.power' op}}
   // expected-error@+2 {{'stablehlo.power' op}}

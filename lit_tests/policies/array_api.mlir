@@ -1,6 +1,6 @@
-// Policy array-api (the Array API standard's minimal required promotions):
-// promotion within a kind, and mixed signed/unsigned integers up to 64 bits;
-// nothing across kinds, and int64 with uint64 is left undefined.
+// Policy array-api (the Array API standard as published, 2024.12): promotion within a kind,
+// mixed signed/unsigned integers up to 64 bits, and real floats with complex; nothing across
+// the other kinds, and int64 with uint64 is left unspecified.
 // RUN: latticecast-opt %s --split-input-file --verify-diagnostics --implicit-cast --policy array-api | FileCheck %s
 
 // CHECK-LABEL: func.func @i8_u8
@@ -48,7 +48,7 @@ func.func @weak_float_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @i8_u64(%a: tensor<4xi8>, %b: tensor<4xui64>) -> tensor<4xf64> {
-  // expected-error@+1 {{'stablehlo.add' op no implicit promotion of i8 and u64 under policy 'array-api': the proposal leaves mixed signed/unsigned 64-bit promotion undefined}}
+  // expected-error@+1 {{'stablehlo.add' op no implicit promotion of i8 and u64 under policy 'array-api': the standard leaves mixed signed/unsigned 64-bit promotion unspecified}}
   %0 = "stablehlo.add"(%a, %b) : (tensor<4xi8>, tensor<4xui64>) -> tensor<4xf64>
   return %0 : tensor<4xf64>
 }
@@ -56,7 +56,7 @@ func.func @i8_u64(%a: tensor<4xi8>, %b: tensor<4xui64>) -> tensor<4xf64> {
 // -----
 
 func.func @i32_f32(%a: tensor<4xi32>, %b: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{no implicit promotion of i32 and f32 under policy 'array-api': the proposal leaves promotion between kinds undefined}}
+  // expected-error@+1 {{no implicit promotion of i32 and f32 under policy 'array-api': the standard leaves promotion between kinds unspecified}}
   %0 = "stablehlo.add"(%a, %b) : (tensor<4xi32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -68,4 +68,35 @@ func.func @bool_i8(%a: tensor<4xi1>, %b: tensor<4xi8>) -> tensor<4xi8> {
   // expected-error@+1 {{no implicit promotion of b and i8 under policy 'array-api'}}
   %0 = "stablehlo.and"(%a, %b) : (tensor<4xi1>, tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
+}
+
+// -----
+
+// Complex dtypes promote with each other and with real floats of their precision or lower (2024.12).
+// CHECK-LABEL: func.func @c64_c128
+// CHECK:         stablehlo.convert %{{.+}} : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f64>>
+// CHECK-NEXT:    stablehlo.add %{{.+}}, %{{.+}} : tensor<4xcomplex<f64>>
+func.func @c64_c128(%a: tensor<4xcomplex<f32>>, %b: tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>> {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>>
+  return %0 : tensor<4xcomplex<f64>>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @f64_c64
+// CHECK-DAG:     stablehlo.convert %{{.+}} : (tensor<4xf64>) -> tensor<4xcomplex<f64>>
+// CHECK-DAG:     stablehlo.convert %{{.+}} : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f64>>
+// CHECK:         stablehlo.multiply %{{.+}}, %{{.+}} : tensor<4xcomplex<f64>>
+func.func @f64_c64(%a: tensor<4xf64>, %b: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f64>> {
+  %0 = "stablehlo.multiply"(%a, %b) : (tensor<4xf64>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f64>>
+  return %0 : tensor<4xcomplex<f64>>
+}
+
+// -----
+
+// The standard has no float16.
+func.func @f16(%a: tensor<4xf16>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{float16 is not a dtype of policy 'array-api' (Array API standard 2024.12): the Array API standard (2024.12) has no float16 (the proposal had one: policy 'array-api-proposal')}}
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -7,6 +7,8 @@ from typing import Iterator
 
 from typing import Any
 
+import numpy as np
+
 from .dtypes import DType
 from .policies import Policy, policy as get_policy
 from .weak import PType, Weak, parse_ptype
@@ -81,18 +83,33 @@ def _type_of(pol: Policy, x: Any, *, values: bool = True) -> "PType | str":
     ``values``, a value (a Python or NumPy scalar, an array), each by the policy's rules for that kind
     of argument. Without ``values`` (``promote_types``, as NumPy's and JAX's), a value is refused as no
     dtype."""
+    return _operand_of(pol, x, values=values)[0]
+
+
+def _is_value(x: Any) -> bool:
+    """Whether a ``result_type`` argument is a value (an array, a NumPy or Python scalar) rather than a type."""
+    if isinstance(x, (np.generic, bool, int, float, complex)) and not isinstance(x, type):
+        return True
+    return getattr(x, "dtype", None) is not None and not isinstance(x, (type, str, DType, Weak, np.dtype))
+
+
+def _operand_of(pol: Policy, x: Any, *, values: bool = True) -> "tuple[PType | str, bool]":
+    """:func:`_type_of`, and whether the argument is a 0-d array (a rank PyTorch's rule tells apart)."""
     if isinstance(x, type) and x in _BUILTIN_DTYPES:
         builtin = _BUILTIN_DTYPES[x]
-        return Weak(builtin) if pol.builtin_types_are_weak else builtin
+        return (Weak(builtin) if pol.builtin_types_are_weak else builtin), False
     if not values:
-        return parse_ptype(x)
+        return parse_ptype(x), False
+    if isinstance(x, np.generic):           # before Python scalars: np.float64 is a float, np.complex128 a complex
+        return pol.numpy_values.scalar_type(x, in_result_type=True), False
     if isinstance(x, (bool, int, float, complex)) and not isinstance(x, type):
-        return pol.literals.type_of(x)      # a Python scalar: weak where the policy's are (JAX, NumPy 2)
+        return pol.literals.type_of(x), False   # a Python scalar: weak where the policy's are (JAX, NumPy 2)
     dtype = getattr(x, "dtype", None)
     if dtype is not None and not isinstance(x, type) and not isinstance(x, (str, DType, Weak)):
-        strong = DType.parse(dtype)         # an array or a NumPy scalar carries its dtype
-        return Weak(strong) if getattr(x, "weak_type", False) else strong   # a weakly typed jax.Array
-    return parse_ptype(x)
+        strong = DType.parse(dtype)         # an array carries its dtype
+        ptype = Weak(strong) if getattr(x, "weak_type", False) else strong   # a weakly typed jax.Array
+        return ptype, getattr(x, "ndim", None) == 0
+    return parse_ptype(x), False
 
 
 def promote_types(a: "PType | str", b: "PType | str", policy: "str | Policy | None" = None) -> PType:
@@ -175,16 +192,21 @@ def implicit_cast_type(lhs: "PType | str", rhs: "PType | str", policy: "str | Po
 
 
 def result_type(*types: Any, policy: "str | Policy | None" = None, left_to_right: bool = False) -> PType:
-    """The type of an op over several operands: their promotion, folded.
+    """The type of an op over several operands, by the policy's system's own rule for many operands.
 
     As NumPy's and JAX's ``result_type``, each argument may be a type or a value: a dtype (or its
     spelling, or ``int``/``float``/``complex``, weak where the policy's system keeps them weak), an
-    array (its dtype; a weakly typed ``jax.Array`` is weak), a NumPy scalar (its dtype), or a Python
-    scalar (the policy's literal type: weak under JAX and NumPy 2).
+    array (its dtype; a weakly typed ``jax.Array`` is weak, of its own width), a NumPy scalar (as the
+    system takes one: strongly typed under JAX and NumPy, the Python number it holds under PyTorch
+    and MAX 26.7), or a Python scalar (the policy's literal type: weak under JAX and NumPy 2).
 
-    For a policy whose promotion is associative the order does not matter; for one that is not
-    (NumPy's table, for example) folding depends on the order, so it is refused unless
-    ``left_to_right`` says to fold in the order given.
+    Each system has its own rule for many operands, and this is it, not a fold of
+    :func:`promote_types`: ``jnp.result_type`` joins all of them on JAX's lattice at once (a weak
+    result is the default type of its kind); ``np.result_type`` finds the most knowledgeable dtype
+    first, so ``(int16, uint16, float16)`` is float32 where folding gives float64; PyTorch ranks
+    tensors, 0-d tensors and Python scalars in three classes; the Array API promotes the arrays and
+    dtypes, then each Python scalar against them. A table without such a rule (a CSV policy) folds
+    where the order cannot matter, and refuses otherwise.
 
     Args:
         *types: The operands: types (a :class:`~latticecast.DType`, a weak type, a spelling such
@@ -193,30 +215,40 @@ def result_type(*types: Any, policy: "str | Policy | None" = None, left_to_right
         policy: The policy: a registered name (``"jax"``, ``"max"``, ``"numpy"``, ... see
             :func:`~latticecast.policies.policies`) or a :class:`~latticecast.Policy`; ``None``
             for the default (``"jax"``, see :func:`set_default_policy`).
-        left_to_right: Fold ``((t0 . t1) . t2) ...`` even where the policy is not associative.
+        left_to_right: Fold ``((t0 . t1) . t2) ...`` with :func:`promote_types` instead, in the
+            order given.
 
     Returns:
-        The promoted type, as :func:`promote_types` gives it.
+        The promoted type: a :class:`~latticecast.DType`, or a weak type where the system's
+        ``result_type`` says the result is weakly typed.
 
     Raises:
-        PromotionError: The policy refuses one of the promotions, or is not associative and
-            ``left_to_right`` is false.
+        PromotionError: The system refuses the operands (or a table without an n-ary rule is not
+            associative and ``left_to_right`` is false).
 
     Example:
         >>> import latticecast as lc
         >>> from latticecast import DType
         >>> lc.result_type(DType.int8, DType.uint8, DType.float16)
         DType.float16
-        >>> lc.result_type(DType.int8, DType.uint8, DType.float16, policy="numpy", left_to_right=True)
+        >>> lc.result_type(DType.int16, DType.uint16, DType.float16, policy="numpy")
         DType.float32
+        >>> lc.result_type(DType.int16, DType.uint16, DType.float16, policy="numpy", left_to_right=True)
+        DType.float64
         >>> import numpy as np
         >>> lc.result_type(np.ones(3, np.int8), 2.5)           # an array and a Python float: weak in, weak out
         weak(DType.float64)
+        >>> lc.result_type(np.ones(3, np.float32), np.float64(0))   # a NumPy scalar is strong in JAX
+        DType.float64
         >>> lc.result_type(np.ones(3, np.float16), 2.5)
         DType.float16
     """
     p = _resolve(policy)
-    return p.result_type(*(_type_of(p, t) for t in types), left_to_right=left_to_right)
+    operands = [(_operand_of(p, t), _is_value(t)) for t in types]
+    if p.types_before_values and not left_to_right:
+        operands.sort(key=lambda o: o[1])  # np.result_type takes its dtype arguments first, then the values
+    return p.result_type(*(t for (t, _), _ in operands), left_to_right=left_to_right,
+                         zero_dim=[z for (_, z), _ in operands])
 
 
 def explain(a: "PType | str", b: "PType | str", policy: "str | Policy | None" = None) -> str:

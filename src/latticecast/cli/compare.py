@@ -45,10 +45,20 @@ def same_result(mine: PType | None, theirs: PType | None, me: Policy, them: Poli
     return mine == theirs
 
 
+def as_other_reads_it(other: Policy, label: Hashable) -> PType:
+    """A label of one policy's table as ``other`` reads it: a weak label is a Python scalar of its kind
+    (torch's ``f*``, a Python float, is JAX's ``f*``, not a weakly typed float32 array)."""
+    found = as_ptype(label)
+    if isinstance(found, Weak):
+        return other.weak_nodes.get(found.dtype.kind, found)
+    return found
+
+
 def differs_from_policy(me: Policy, table: PromotionTable, other: Policy) -> set[Cell]:
     """Cells of ``table`` (a table of ``me``) where ``other`` promotes differently."""
     return {(a, b) for (a, b), mine in table.cells.items()
-            if not same_result(cell_ptype(mine), other.try_promote(as_ptype(a), as_ptype(b)), me, other)}
+            if not same_result(cell_ptype(mine), other.try_promote(as_other_reads_it(other, a),
+                                                                   as_other_reads_it(other, b)), me, other)}
 
 
 def differs_from_published(me: Policy, table: PromotionTable,

@@ -30,7 +30,7 @@ from ..weak import PType, Weak, as_ptype
 from .common import (EXIT_OK, CliError, add_policy_options, chosen_policy, load_policy, namer, parse_types,
                      write_output)
 from . import html_page as hp
-from .compare import Cell, differs_from_policy, differs_from_published
+from .compare import Cell, as_other_reads_it, differs_from_policy, differs_from_published
 from .drawing import diff_drawing, promotion_graph_drawing
 from .lattice_cmd import policy_drawing
 from .render_graph import svg
@@ -135,7 +135,8 @@ def _diff(pol: Policy, table: PromotionTable, vs: str) -> TableDiff:
     other = load_policy(vs)
     other_name = namer(other)
     for a, b in table.cells:
-        result = other.try_promote(as_ptype(a), as_ptype(b)) if _knows(other, a) and _knows(other, b) else None
+        result = other.try_promote(as_other_reads_it(other, a), as_other_reads_it(other, b)) \
+            if _knows(other, a) and _knows(other, b) else None
         other_cells[(a, b)] = UNDEFINED if result is None else other_name(result)
     return TableDiff(table, pol.name, other.name, other_cells, name, _explainer(pol, other))
 

@@ -56,6 +56,7 @@ _BUILTIN: dict[str, Callable[[], Evidence]] = {
     "max": _module("max", "max_seed"),
     "max-python": _module("max-python", "max_python"),
     "array-api": _module("array-api", "array_api"),
+    "array-api-proposal": _module("array-api-proposal", "array_api"),
     "anvil": _module("anvil", "anvil"),
     "numpy": _module("numpy", "numpy"),
     "torch": _module("torch", "torch"),

@@ -71,6 +71,9 @@ class DivisionOperands:
     cast_to: DType | None = None
 
 
+_MEMO_KEYS = (DType, Weak, str)
+"""The argument types whose equal values are one type (the keys of :meth:`Policy.decide`'s memo)."""
+
 _FROM_TABLE: dict[tuple[TableFile, str | None], "CsvTablePolicy"] = {}
 """The policies :meth:`Policy.from_table` made, by table file and name (a file is read once while unchanged)."""
 
@@ -103,6 +106,9 @@ class Policy(ABC):
     rank_sensitive: ClassVar[bool] = False
     """Whether a 0-d tensor promotes differently from a dimensioned one (PyTorch): then the
     builder and the pass tell the policy which operands have rank 0 (:meth:`decide_ranked`)."""
+    types_before_values: ClassVar[bool] = False
+    """Whether the system's ``result_type`` takes its type arguments before its value arguments, whatever
+    order they are given in (``np.result_type``: its rule is order-sensitive, and it reads dtypes first)."""
     builtin_types_are_weak: ClassVar[bool] = False
     """Whether the Python types ``int``, ``float`` and ``complex`` given as *types* stand for weak types
     (JAX: ``jnp.promote_types(int, 'int8')`` is int8, since ``jax.dtypes`` keeps them weak) or for the
@@ -230,11 +236,10 @@ class Policy(ABC):
             found = self.weak_and_strong(cb, ca)
         else:
             found = self.two_strong(ca, cb)
-        try:
-            if len(self._decisions) < 100_000:
-                self._decisions[key] = found
-        except TypeError:  # an unhashable spelling
-            pass
+        # remembered by its spelling only where equal spellings mean one type: a DType, a weak type or a
+        # name (np.bool_(True) == 1 == True, but they are three arguments)
+        if type(a) in _MEMO_KEYS and type(b) in _MEMO_KEYS and len(self._decisions) < 100_000:
+            self._decisions[key] = found
         return found
 
     def decide_ranked(self, a: PType, a_zero_dim: bool, b: PType, b_zero_dim: bool) -> Decision:
@@ -277,26 +282,65 @@ class Policy(ABC):
         TensorFlow only stores, ``int4``, does not even promote with itself)."""
         return frozenset(d for d in self.dtypes if self.try_promote(d, d) == d)
 
-    def result_type(self, *types: "PType | str", left_to_right: bool = False) -> PType:
-        """Promote several types at once by folding :meth:`promote_types`.
+    def result_type(self, *types: "PType | str", left_to_right: bool = False,
+                    zero_dim: Sequence[bool] | None = None) -> PType:
+        """The type of an op over all of ``types`` at once, by the system's own n-ary rule (:meth:`nary`).
 
-        For a non-associative policy the answer depends on the bracketing, so it is
-        refused unless ``left_to_right=True`` asks for ``((a . b) . c) ...``.
+        ``zero_dim`` says which operands are 0-d arrays (PyTorch ranks them apart); ``left_to_right``
+        folds :meth:`promote_types` in the order given, ``((a . b) . c) ...``, whatever the system's rule.
         """
         if not types:
             raise ValueError("result_type needs at least one type")
-        if len(types) > 2 and not left_to_right and not views.policy_audit(self).associative:
+        if zero_dim is not None and len(zero_dim) != len(types):
+            raise ValueError(f"zero_dim has {len(zero_dim)} flags for {len(types)} types")
+        if left_to_right:
+            return self.fold(types)
+        return self.nary(types, tuple(zero_dim) if zero_dim is not None else (False,) * len(types))
+
+    def fold(self, types: Sequence["PType | str"]) -> PType:
+        """``((t0 . t1) . t2) ...`` with :meth:`promote_types`."""
+        acc = self.canonical(types[0])
+        for t in types[1:]:
+            acc = self.promote_types(acc, t)
+        return acc
+
+    def nary(self, types: Sequence["PType | str"], zero_dim: Sequence[bool]) -> PType:
+        """The system's rule for the type of many operands at once (``jnp.result_type``,
+        ``np.result_type``, PyTorch's ``result_type`` over a list, the Array API's ``result_type``).
+
+        The default, for a system that publishes only its pairwise promotion (a table): the pairwise
+        promotion folded, where the order cannot matter (the promotion is associative); otherwise
+        refused, naming a triple whose bracketings differ. A policy whose system has its own rule
+        overrides this.
+        """
+        if len(types) > 2 and not views.policy_audit(self).associative:
             a, b, c, left, right = views.policy_audit(self).associativity_examples[0]
             raise PromotionError(
                 f"policy {self.name!r} is not associative ({self.type_name(as_ptype(a))}, "
                 f"{self.type_name(as_ptype(b))}, {self.type_name(as_ptype(c))} give "
                 f"{self.type_name(cell_ptype(left))} bracketed left and "
-                f"{self.type_name(cell_ptype(right))} bracketed right), so promoting {len(types)} types at once "
-                "depends on the order; pass left_to_right=True to fold them in order",
+                f"{self.type_name(cell_ptype(right))} bracketed right) and its system defines no rule for "
+                f"{len(types)} types at once; pass left_to_right=True to fold them in order",
                 policy=self.name)
-        acc = self.canonical(types[0])
-        for t in types[1:]:
-            acc = self.promote_types(acc, t)
+        return self.fold(types)
+
+    def scalars_after_arrays(self, types: Sequence["PType | str"]) -> PType:
+        """The n-ary rule of a system whose Python scalars only ever take an array's dtype (the Array
+        API's ``result_type``, MAX): the strongly typed operands promote with each other, then each
+        scalar takes its type against their result, and that type joins the result (as
+        ``array_api_strict.result_type`` does). At least one operand must be strongly typed."""
+        given = [self.canonical(t) for t in types]
+        strong = [t for t in given if not isinstance(t, Weak)]
+        if not strong:
+            raise PromotionError(
+                f"policy {self.name!r} defines Python scalars only against an array or a dtype, and all "
+                f"{len(given)} operands are Python scalars; give at least one array or dtype",
+                lhs=given[0], policy=self.name)
+        base: PType = self.fold(strong)
+        acc = base
+        for t in given:
+            if isinstance(t, Weak):
+                acc = self.promote_types(acc, self.promote_types(base, t))
         return acc
 
     # -- weak values ------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from ..dtypes import DType
+from ..dtypes import DType, UnknownDTypeError
 from ..errors import LiteralRangeError, PromotionError
 from ..values import Scalar, candidates, literal_fix, scalar_problem
 from ..weak import PType, Weak
@@ -138,9 +138,44 @@ class NumpyValueRules:
         self.policy = policy
         self.weak = weak
 
+    @property
+    def scalars_are_python(self) -> bool:
+        """Whether the system reads a NumPy scalar as the Python number it holds (:meth:`scalar`), a
+        weakly typed literal (MAX 26.7, PyTorch), rather than as a value of its own dtype (JAX, NumPy,
+        TensorFlow). By default as :attr:`weak` says."""
+        return self.weak
+
+    def scalar_type(self, value: np.generic, *, in_result_type: bool = False) -> PType:
+        """The type a NumPy scalar promotes as: its own dtype, strongly typed (JAX: ``jnp.float32(0)`` and
+        ``np.float32(0)`` are strong; NumPy 2, NEP 50: a NumPy scalar is as strong as an array), or,
+        where :attr:`scalars_are_python`, the literal type of the Python number it stands for.
+
+        Args:
+            value: The NumPy scalar.
+            in_result_type: The scalar is an argument of the system's ``result_type`` rather than an
+                operand of an op (the Array API's ``result_type`` takes the NumPy scalars that subclass a
+                Python scalar type, its operators none).
+
+        Returns:
+            The scalar's promotion type under the policy.
+
+        Raises:
+            PromotionError: The system has no such value, or the scalar holds no number.
+        """
+        if self.scalars_are_python:
+            number = self.scalar(value)
+            return self.policy.literals.type_of(number)
+        try:
+            dtype = DType.parse(value.dtype)
+        except (UnknownDTypeError, TypeError, ValueError):
+            raise PromotionError(f"the NumPy scalar {value!r} ({type(value).__name__}) has a dtype latticecast "
+                                 f"does not have ({value.dtype}); convert it to one it has first",
+                                 policy=self.policy.name) from None
+        return self.policy.canonical(dtype)
+
     def scalar(self, value: np.generic) -> Scalar:
-        """The Python number a NumPy scalar stands for where NumPy values are weak (``np.float32(0.5)``
-        is the Python float 0.5, checked as one).
+        """The Python number a NumPy scalar stands for where the system reads NumPy scalars as Python
+        numbers (``np.float32(0.5)`` is the Python float 0.5, checked as one).
 
         Raises:
             PromotionError: A NumPy scalar that holds no number.
@@ -158,9 +193,10 @@ class NumpyValueRules:
 
     def array_type(self, dtype: DType) -> PType:
         """The type a weakly typed array of ``dtype`` promotes as (the IR marks one
-        ``latticecast.weak = "array"``). By default each of its elements' weak type, so that such an
-        array promotes as its elements would."""
-        return self.policy.canonical(Weak(dtype))
+        ``latticecast.weak = "array"``). By default each of its elements' weak type (a Python scalar's
+        of its kind), so that such an array promotes as its elements would."""
+        node = self.policy.weak_nodes.get(dtype.kind)
+        return node if node is not None else self.policy.canonical(Weak(dtype))
 
     def array_problem(self, values: np.ndarray, target: DType) -> str | None:
         """Why the system refuses the weakly typed array ``values`` (its dtype the array's own) as

@@ -25,10 +25,11 @@ integer, which is what JAX's rule for small integers intends.
 from __future__ import annotations
 
 import functools
-from typing import Mapping
+from typing import Mapping, Sequence
 
-from ..dtypes import DType
-from ..weak import PType, Weak, dtype_of
+from ..dtypes import DType, Kind
+from ..errors import PromotionError
+from ..weak import PType, Weak, dtype_of, parse_ptype
 from .base import Decision, LatticePolicy
 from .components import OpTypeRules
 from .lattices import JAX_DTYPES, JAX_NO_INEXACT, JAX_STRICT_EDGES, jax_lattice, jax_lax_edges
@@ -52,10 +53,114 @@ class JaxPolicy(LatticePolicy):
     builtin_types_are_weak = True  # jax._src.dtypes._weak_types: int, float, complex
     lattice_rule = "join on JAX's lattice"
     x64 = True
+    weak_widths_keep = True
+    """A weakly typed array keeps its width (a weak int8 stays int8 where only weak values meet: JAX's
+    ``lattice_result_type`` joins the strong counterparts of all-weak operands, then makes the result
+    weak). Strict mode joins weak values on their Python-type nodes instead."""
 
     @property
     def edges(self) -> Mapping[PType, list[PType]]:  # type: ignore[override]  # a property for a class attribute
         return jax_lattice(x64=self.x64)
+
+    def canonical(self, t: "PType | str") -> PType:
+        """A weakly typed value keeps its width (``Weak(int8)``: a weakly typed int8 array); ``bool`` is
+        never weak (JAX: "no boolean weak types")."""
+        t = parse_ptype(t)
+        if isinstance(t, Weak):
+            d = self._strong(t.dtype)
+            if d is DType.bool:
+                return DType.bool
+            if d not in self._dtype_set:
+                return super().canonical(t)  # the error, naming the dtypes
+            return Weak(d)
+        return super().canonical(self._strong(t))
+
+    def _strong(self, d: DType) -> DType:
+        """A dtype as JAX canonicalises it (with x64 off, 64-bit dtypes become 32-bit ones)."""
+        return d
+
+    def _node(self, t: PType) -> PType:
+        """Where a type sits on the lattice: a weak value of any width at its Python type's node
+        (``jax._src.dtypes._jax_type``: ``i*``, ``f*``, ``c*``; ml_dtypes' floats are ``float`` too)."""
+        if isinstance(t, Weak):
+            found = self.weak_nodes.get(t.dtype.kind)
+            assert found is not None, t
+            return found
+        return t
+
+    def weak_and_strong(self, w: Weak, d: DType) -> Decision:
+        return self.join(self._node(w), d)
+
+    def two_weak(self, a: Weak, b: Weak) -> Decision:
+        """Two weak values: the join of their strong counterparts, made weak (``weak int8 . weak int16 =
+        weak int16``); for two Python scalars, the join of their nodes."""
+        if a == self._node(a) and b == self._node(b) or not self.weak_widths_keep:
+            return self.join(self._node(a), self._node(b))
+        found = self.join(a.dtype, b.dtype)
+        if found.result is None or isinstance(found.result, Weak):
+            return found
+        return Decision(Weak(found.result), "two weak values: the join of their dtypes, weakly typed")
+
+    def lattice_result_type(self, *types: "PType | str") -> PType:
+        """JAX's ``lattice_result_type``, the type ``jax.numpy``'s ops give their operands: one operand
+        is itself; operands of one dtype not all weak are that dtype; all-weak operands join their
+        strong counterparts, weakly typed (outside strict mode: ``weak int8 . weak int16`` is a weak
+        int16); otherwise the join of every operand's lattice node (a weak value of any width at its
+        Python type's node).
+
+        Args:
+            *types: The operands' types (weak for Python scalars and weakly typed arrays).
+
+        Returns:
+            The promoted type, weak where JAX's result is weakly typed.
+
+        Raises:
+            PromotionError: No type lies above them all on JAX's lattice.
+
+        Example:
+            >>> import latticecast as lc
+            >>> lc.policy("jax").lattice_result_type(lc.weak("int8"), lc.weak("int16"))
+            weak(DType.int16)
+            >>> lc.policy("jax").lattice_result_type(lc.weak("int8"), lc.DType.uint8)
+            DType.uint8
+        """
+        given = [self.canonical(t) for t in types]
+        dtypes = {dtype_of(t) for t in given}
+        all_weak = all(isinstance(t, Weak) for t in given)
+        if len(given) == 1:
+            return given[0]
+        if len(dtypes) == 1 and not all_weak:
+            return dtype_of(given[0])
+        if all_weak and self.weak_widths_keep:
+            strong: PType = dtype_of(given[0])
+            for t in given[1:]:
+                strong = self._join_or_raise(strong, dtype_of(t), given)
+            return strong if isinstance(strong, Weak) else Weak(strong)
+        out = self._node(given[0])
+        for t in given[1:]:
+            out = self._join_or_raise(out, self._node(t), given)
+        return out
+
+    def nary(self, types: Sequence["PType | str"], zero_dim: Sequence[bool]) -> PType:
+        """``jnp.result_type``: :meth:`lattice_result_type`, with a weak result made the default type of
+        its kind (``float`` for ml_dtypes' floats), still weak: ``jnp.result_type`` of two weak int8
+        arrays is a weak int64 with x64 on, where their sum is a weak int8."""
+        out = self.lattice_result_type(*types)
+        if isinstance(out, Weak):
+            kind = out.dtype.kind
+            default = {Kind.SIGNED: self.default_int, Kind.UNSIGNED: _UNSIGNED[self.default_int],
+                       Kind.FLOAT: self.default_float, Kind.COMPLEX: self.default_complex}[kind]
+            assert default is not None
+            return Weak(default)
+        return out
+
+    def _join_or_raise(self, a: PType, b: PType, given: Sequence[PType]) -> PType:
+        found = self.join(a, b)
+        if found.result is None:
+            raise PromotionError(
+                f"no implicit promotion of {', '.join(self.type_name(t) for t in given)} under policy "
+                f"{self.name!r}: {found.why_not}", lhs=a, rhs=b, policy=self.name)
+        return found.result
 
     def weak_default(self, t: Weak) -> DType:
         return t.dtype
@@ -63,6 +168,10 @@ class JaxPolicy(LatticePolicy):
     @functools.cached_property
     def op_types(self) -> OpTypeRules:
         return JaxOpTypes(self)
+
+
+_UNSIGNED = {DType.int64: DType.uint64, DType.int32: DType.uint32}
+"""``jax.dtypes.default_types['u']``: the default unsigned type of a weak unsigned result."""
 
 
 class JaxX32Policy(JaxPolicy):
@@ -77,10 +186,8 @@ class JaxX32Policy(JaxPolicy):
     default_complex = DType.complex64
     x64 = False
 
-    def canonical(self, t: "PType | str") -> PType:
-        t = super().canonical(_TO_32.get(t, t) if isinstance(t, DType) else t)
-        return t
-
+    def _strong(self, d: DType) -> DType:
+        return _TO_32.get(d, d)
 
 
 class JaxStrictPolicy(JaxPolicy):
@@ -89,13 +196,14 @@ class JaxStrictPolicy(JaxPolicy):
     source = "jax._src.dtypes._type_promotion_lattice(strict=True); jax-type-promotion-design.md"
     edges = JAX_STRICT_EDGES
     lattice_rule = "join on JAX's strict lattice"
+    weak_widths_keep = False  # strict mode joins weak values on their Python-type nodes
 
     def two_strong(self, a: DType, b: DType) -> Decision:
         return self.join(a, b, "strict promotion allows no implicit conversion between distinct dtypes")
 
     def weak_and_strong(self, w: Weak, d: DType) -> Decision:
-        return self.join(w, d, "a weak value only defers to dtypes of its own kind or a higher one "
-                               "(i* -> f* -> c*)")
+        return self.join(self._node(w), d, "a weak value only defers to dtypes of its own kind or a higher one "
+                                           "(i* -> f* -> c*)")
 
 
 class JaxLaxPolicy(LatticePolicy):
@@ -111,14 +219,26 @@ class JaxLaxPolicy(LatticePolicy):
     _WHY = ("jax.lax requires operands of the same dtype (a Python scalar only matches its default "
             "dtype: int64, float64, complex128)")
 
+    def canonical(self, t: "PType | str") -> PType:
+        """A weakly typed array keeps its width (``lax.add`` of a weak int8 array and an int8 array is
+        int8); ``bool`` is never weak."""
+        t = parse_ptype(t)
+        if isinstance(t, Weak) and t.dtype in self._dtype_set:
+            return DType.bool if t.dtype is DType.bool else t
+        return super().canonical(t)
+
     def two_strong(self, a: DType, b: DType) -> Decision:
         return self.join(a, b, self._WHY)
 
     def weak_and_strong(self, w: Weak, d: DType) -> Decision:
-        return self.join(w, d, self._WHY)
+        if w.dtype is d:
+            return Decision(d, self.lattice_rule)
+        return Decision(None, self.lattice_rule, self._WHY)
 
     def two_weak(self, a: Weak, b: Weak) -> Decision:
-        return self.join(a, b, self._WHY)
+        if a == b:
+            return Decision(a, self.lattice_rule)
+        return Decision(None, self.lattice_rule, self._WHY)
 
     @functools.cached_property
     def op_types(self) -> OpTypeRules:

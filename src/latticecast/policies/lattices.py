@@ -22,7 +22,7 @@ __all__ = [
     "JAX_DTYPES", "JAX_LOW_FLOATS", "JAX_NARROW_INTS", "JAX_NO_INEXACT", "jax_lattice", "JAX_STRICT_EDGES",
     "jax_lax_edges",
     "MAX_DTYPES", "MAX_EDGES", "MAX_PYTHON_DTYPES",
-    "ARRAY_API_DTYPES", "ARRAY_API_EDGES",
+    "ARRAY_API_DTYPES", "ARRAY_API_EDGES", "ARRAY_API_PROPOSAL_DTYPES", "ARRAY_API_PROPOSAL_EDGES",
     "ANVIL_DTYPES", "ANVIL_EDGES",
     "NUMPY_DTYPES", "NUMPY_SAFE_CASTS", "NUMPY_TYPE_ORDER", "NUMPY_ML_DTYPES", "NUMPY_ML_FLOAT_SAFE_TO",
     "NUMPY_ML_FLOAT_SAFE_FROM", "NUMPY_ML_INT_SAFE_TO", "NUMPY_ML_MISSING_CASTS",
@@ -143,19 +143,36 @@ MAX_PYTHON_DTYPES: tuple[DType, ...] = (
 (measured: ``tools/measure_max_python.py``). No complex, sub-byte integer, ``index`` or ``address``
 dtypes: the seed's ``index``/``address`` are gone from the Python API."""
 
-# -- the Array API proposal --------------------------------------------------------------------
+# -- the Array API: the standard as published (2024.12), and the seed's proposal ------------------
 
 ARRAY_API_DTYPES: tuple[DType, ...] = (
     _D.bool, _D.int8, _D.int16, _D.int32, _D.int64, _D.uint8, _D.uint16, _D.uint32, _D.uint64,
-    _D.float16, _D.float32, _D.float64, _D.complex64, _D.complex128)
+    _D.float32, _D.float64, _D.complex64, _D.complex128)
+"""The standard's 13 dtypes (2024.12, "Data Types"): no float16 (the proposal had one) and no bfloat16."""
 
 ARRAY_API_EDGES: dict[PType, list[PType]] = {
     _D.int8: [_D.int16], _D.int16: [_D.int32], _D.int32: [_D.int64],
     _D.uint8: [_D.uint16, _D.int16], _D.uint16: [_D.uint32, _D.int32],
     _D.uint32: [_D.uint64, _D.int64],
+    _D.float32: [_D.float64, _D.complex64], _D.float64: [_D.complex128],
+    _D.complex64: [_D.complex128],
+}
+"""The standard's promotion lattice (2024.12, "Type Promotion Rules"): within a kind, signed with
+unsigned where a signed type holds both, and a real float with a complex type (``f4 . c8 = c8``,
+``f8 . c8 = c16``); nothing between booleans, integers and floats, and no ``uint64`` with a signed type."""
+
+ARRAY_API_PROPOSAL_DTYPES: tuple[DType, ...] = (
+    _D.bool, _D.int8, _D.int16, _D.int32, _D.int64, _D.uint8, _D.uint16, _D.uint32, _D.uint64,
+    _D.float16, _D.float32, _D.float64, _D.complex64, _D.complex128)
+
+ARRAY_API_PROPOSAL_EDGES: dict[PType, list[PType]] = {
+    _D.int8: [_D.int16], _D.int16: [_D.int32], _D.int32: [_D.int64],
+    _D.uint8: [_D.uint16, _D.int16], _D.uint16: [_D.uint32, _D.int32],
+    _D.uint32: [_D.uint64, _D.int64],
     _D.float16: [_D.float32], _D.float32: [_D.float64],
 }
-"""Within a kind, and signed with unsigned where a signed type holds both; nothing else."""
+"""The seed's proposal (it predates complex dtypes): within a kind, and signed with unsigned where a
+signed type holds both; nothing else."""
 
 # -- anvil (R) ---------------------------------------------------------------------------------
 

@@ -194,6 +194,11 @@ class MaxPythonPolicy(Policy):
             return Decision(None, _SCALAR_RULE, f"Unsafe cast: Can't promote python float to dtype(DType.{d.name})")
         return Decision(d, _SCALAR_RULE)
 
+    def nary(self, types: "Sequence[PType | str]", zero_dim: "Sequence[bool]") -> PType:
+        """MAX promotes two operands at a time, and its Python scalars only ever take a value's dtype: the
+        values promote, then each scalar against their result (:meth:`~.base.Policy.scalars_after_arrays`)."""
+        return self.scalars_after_arrays(types)
+
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         return Decision(None, "two Python scalars", _TWO_SCALARS)
 

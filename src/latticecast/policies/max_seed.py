@@ -18,6 +18,8 @@ is the ``max-python`` policy.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import functools
 
 from ..dtypes import DType
@@ -63,6 +65,11 @@ class MaxPolicy(LatticePolicy):
             return Decision(None, _SCALAR_RULE,
                             f"Unsafe cast: can't promote a python float to dtype({self.type_name(d)})")
         return Decision(d, _SCALAR_RULE)
+
+    def nary(self, types: "Sequence[PType | str]", zero_dim: "Sequence[bool]") -> PType:
+        """MAX promotes two operands at a time, and its Python scalars only ever take a value's dtype: the
+        values promote, then each scalar against their result (:meth:`~.base.Policy.scalars_after_arrays`)."""
+        return self.scalars_after_arrays(types)
 
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         return Decision(None, _SCALAR_RULE, "MAX promotes a Python scalar only to the dtype of a graph value; "

@@ -70,9 +70,12 @@ from __future__ import annotations
 
 import functools
 
+from typing import Sequence
+
 from ..dtypes import DType, Kind
+from ..errors import PromotionError
 from ..weak import PType, Weak, dtype_of
-from .base import Decision, Policy
+from .base import Decision, DivisionOperands, Policy
 from .components import LiteralRules, OpTypeRules
 from .lattices import (NUMPY_DTYPES, NUMPY_ML_DTYPES, NUMPY_ML_FLOAT_SAFE_FROM, NUMPY_ML_FLOAT_SAFE_TO,
                        NUMPY_ML_INT_SAFE_TO, NUMPY_ML_MISSING_CASTS, NUMPY_SAFE_CASTS, NUMPY_TYPE_ORDER)
@@ -180,6 +183,181 @@ def promote_types(a: DType, b: DType) -> DType | None:
     return None
 
 
+# -- np.result_type: NumPy's DTypes and their __common_dtype__ ------------------------------------
+#
+# NumPy promotes many operands at once on DType classes (numpy/_core/src/multiarray/common_dtype.c,
+# PyArray_PromoteDTypeSequence), not by folding np.promote_types: it first finds the "most
+# knowledgeable" DType, which then promotes every other one. The three abstract DTypes of Python
+# scalars (NEP 50) are the weak types here: Weak(int64) is Python int, Weak(float64) float,
+# Weak(complex128) complex. Each DType's ``common_dtype`` answers or says NotImplemented (``None``).
+
+_TYPE_NUM = {**{d: i for i, d in enumerate(NUMPY_TYPE_ORDER)}, **{d: 256 + i for i, d in enumerate(NUMPY_ML_DTYPES)}}
+"""NumPy's type numbers, in order: its own dtypes (``float16`` last), then ml_dtypes' as registered."""
+
+_ABSTRACT_DEFAULT = {Kind.SIGNED: DType.int64, Kind.UNSIGNED: DType.int64, Kind.FLOAT: DType.float64,
+                     Kind.COMPLEX: DType.complex128}
+"""The dtype an abstract Python-scalar DType is when it is the result (the default integer, float, complex)."""
+
+
+def _python_kind(t: Weak) -> Kind:
+    return Kind.SIGNED if t.dtype.kind is Kind.UNSIGNED else t.dtype.kind
+
+
+def _builtin_common(cls: DType, other: PType) -> PType | None:
+    """``default_builtin_common_dtype`` (dtypemeta.c): a NumPy dtype meeting another DType."""
+    if isinstance(other, Weak):
+        kind = _python_kind(other)
+        if kind is Kind.COMPLEX:
+            if cls.is_complex:
+                return cls
+            if cls in (DType.float16, DType.float32):
+                return DType.complex64
+            return DType.complex128 if cls is DType.float64 else None
+        if kind is Kind.FLOAT:
+            return cls if cls.is_inexact else None
+        return cls if cls.is_inexact or cls.is_integral() else None
+    if _TYPE_NUM[other] > _TYPE_NUM[cls]:
+        return None  # the one with the larger type number decides
+    return _strong(cls, other)
+
+
+def _user_common(cls: DType, other: PType) -> PType | None:
+    """``legacy_userdtype_common_dtype_function`` (usertypes.c): an ml_dtypes type meeting another DType."""
+    if isinstance(other, Weak) or _TYPE_NUM[cls] < _TYPE_NUM[other]:
+        return None
+    if can_cast_safely(cls, other):
+        return other
+    if can_cast_safely(other, cls):
+        return cls
+    kinds = cls.np_dtype.kind, other.np_dtype.kind
+    if all(k in _SCALAR_KINDS for k in kinds):
+        higher = max(kinds, key=_SCALAR_KINDS.index)
+        return next((t for t in _of_kind_from(higher) if can_cast_safely(cls, t) and can_cast_safely(other, t)),
+                    None)
+    return None
+
+
+def _first_common(user: DType, stand_ins: tuple[DType, ...]) -> PType | None:
+    """The abstract DTypes' back-compat fallback for a user dtype: its ``common_dtype`` with each stand-in
+    in turn, the first answer."""
+    return next((r for r in (_user_common(user, s) for s in stand_ins) if r is not None), None)
+
+
+def _abstract_common(cls: Weak, other: PType) -> PType | None:
+    """``int_common_dtype``, ``float_common_dtype``, ``complex_common_dtype`` (abstractdtypes.c)."""
+    kind = _python_kind(cls)
+    if isinstance(other, Weak):
+        mine, theirs = _KIND_RANK[kind], _KIND_RANK[_python_kind(other)]
+        return cls if mine > theirs else None
+    if other in _ML:
+        return _first_common(other, _PYTHON_STAND_INS[kind])
+    if kind is Kind.SIGNED:
+        return DType.int64 if other is DType.bool else None
+    if other is DType.bool or other.is_integral():
+        return DType.float64 if kind is Kind.FLOAT else DType.complex128
+    return None
+
+
+def common_dtype(cls: PType, other: PType) -> PType | None:
+    """``cls.__common_dtype__(other)``: the answer of ``cls``'s DType, or ``None`` for NotImplemented."""
+    if isinstance(cls, Weak):
+        return _abstract_common(cls, other)
+    if cls in _ML:
+        return _user_common(cls, other)
+    return _builtin_common(cls, other)
+
+
+def common_dtype_of_two(a: PType, b: PType) -> PType | None:
+    """``PyArray_CommonDType``: ``a`` asked first, then ``b``; ``None`` when neither knows the other."""
+    if a == b:
+        return a
+    found = common_dtype(a, b)
+    return common_dtype(b, a) if found is None else found
+
+
+_NOT_IMPLEMENTED = object()
+
+
+def _most_knowledgeable(length: int, dtypes: list[PType | None]) -> object:
+    """``reduce_dtypes_to_most_knowledgeable``: pairwise from both ends, the one that knows more moves to
+    the front; one that cannot change the result is cleared (``None``). Returns the last pair's answer
+    (or ``_NOT_IMPLEMENTED``); ``dtypes[0]`` is then the main DType."""
+    half = length // 2
+    res: object = _NOT_IMPLEMENTED
+    for low in range(half):
+        high = length - 1 - low
+        a, b = dtypes[low], dtypes[high]
+        assert a is not None and b is not None
+        found = a if a == b else common_dtype(a, b)
+        if found is None:
+            dtypes[low], dtypes[high] = b, a
+            res = _NOT_IMPLEMENTED
+        else:
+            res = found
+            if found == a:
+                dtypes[high] = None
+    if length == 2:
+        return res
+    return _most_knowledgeable(length - half, dtypes)
+
+
+def promote_sequence(types: Sequence[PType]) -> PType | None:
+    """``PyArray_PromoteDTypeSequence``: the common DType of all of ``types`` (``None``: NumPy raises
+    ``DTypePromotionError``). The main DType promotes every other one, and the answers are reduced."""
+    if len(types) == 1:
+        return types[0]
+    dtypes: list[PType | None] = list(types)
+    first = _most_knowledgeable(len(dtypes), dtypes)
+    main = dtypes[0]
+    assert main is not None
+    result: PType | None = None if first is _NOT_IMPLEMENTED else first  # type: ignore[assignment]
+    for t in dtypes[1 if result is None else 2:]:
+        if t is None:
+            continue
+        promotion = common_dtype(main, t)
+        if promotion is None:
+            return None
+        if result is None:
+            result = promotion
+            continue
+        result = common_dtype_of_two(result, promotion)
+        if result is None:
+            return None
+    return result
+
+
+# -- NumPy's arithmetic with ml_dtypes and Python scalars -----------------------------------------
+
+_LOOP_ORDER: tuple[DType, ...] = (
+    DType.bool, DType.int8, DType.uint8, DType.int16, DType.uint16, DType.int32, DType.uint32, DType.int64,
+    DType.uint64, DType.float16, DType.float32, DType.float64, DType.complex64, DType.complex128)
+"""The loops of ``np.add``, ``np.subtract`` and ``np.multiply`` over NumPy's own dtypes, in the order the
+ufunc keeps them (``??->?``, ``bb->b``, ``BB->B``, ... ``ee->e``, ``ff->f``, ``dd->d``, ``FF->F``,
+``DD->D``; ``longdouble`` has none here)."""
+
+_DIVIDE_LOOP_ORDER: tuple[DType, ...] = (DType.float16, DType.float32, DType.float64, DType.complex64,
+                                         DType.complex128)
+"""``np.true_divide``'s loops over NumPy's own dtypes: floats and complex only."""
+
+_SCALAR_STAND_IN = {Kind.BOOL: DType.bool, Kind.SIGNED: DType.int8, Kind.UNSIGNED: DType.int8,
+                    Kind.FLOAT: DType.float16, Kind.COMPLEX: DType.complex64}
+"""The dtype a Python scalar must cast safely from to a loop for the loop to take it: the smallest
+NumPy dtype of its kind (measured: ``int4 + 200`` overflows in the int8 loop; ``bfloat16 + 0.5`` skips
+bfloat16's own loop, float16 not casting safely to bfloat16, and runs in float32)."""
+
+
+def ufunc_loop(d: DType, w: Weak, *, divide: bool = False) -> DType | None:
+    """The loop NumPy's arithmetic picks for an ml_dtypes array ``d`` and a Python scalar ``w``: ``d``'s own
+    loop (registered by ml_dtypes: every one of its types for ``+ - *``, its floats for ``/``) if the
+    scalar's stand-in casts safely to ``d``, else the first of NumPy's loops that both cast to safely."""
+    stand_in = _SCALAR_STAND_IN[w.dtype.kind]
+    own = [d] if not divide or d.is_float() else []
+    for loop in (*own, *(_DIVIDE_LOOP_ORDER if divide else _LOOP_ORDER)):
+        if can_cast_safely(d, loop) and can_cast_safely(stand_in, loop):
+            return loop
+    return None
+
+
 class NumpyPolicy(Policy):
     name = "numpy"
     title = "NumPy 2 with ml_dtypes (np.promote_types; NEP 50 Python scalars)"
@@ -188,6 +366,7 @@ class NumpyPolicy(Policy):
     dtypes = NUMPY_DTYPES + NUMPY_ML_DTYPES
     weak_types = (Weak(DType.int64), Weak(DType.float64), Weak(DType.complex128))
     weak_uint_is_int = True
+    types_before_values = True  # np.result_type reads its dtype arguments, then its arrays and scalars
 
     def two_strong(self, a: DType, b: DType) -> Decision:
         r = promote_types(a, b)
@@ -209,34 +388,43 @@ class NumpyPolicy(Policy):
                            "higher kind that both cast to safely")
 
     def weak_and_strong(self, w: Weak, d: DType) -> Decision:
-        """NEP 50: the array's dtype unless the scalar's kind is higher; for an ml_dtypes array, the
-        first of the scalar's stand-in dtypes that promotes with it."""
+        """NEP 50: the array's dtype unless the scalar's kind is higher (then the DTypes' common DType:
+        ``int8 + 1.0`` is float64, ``float32 + 1j`` complex64). For an ml_dtypes array, what NumPy's
+        arithmetic gives (:func:`ufunc_loop`), which is not ``np.result_type``'s answer: ``bfloat16 + 0.5``
+        is float32 where ``np.result_type`` says float64, ``int4 + 1`` is int8."""
         py = _PY_NAME[w.dtype.kind]
         if d in _ML:
-            kind = Kind.SIGNED if w.dtype.kind is Kind.UNSIGNED else w.dtype.kind
-            if kind is Kind.BOOL:
-                return self.two_strong(DType.bool, d)
-            for stand_in in _PYTHON_STAND_INS[kind]:
-                r = promote_types(d, stand_in)
-                if r is not None:
-                    return Decision(r, f"NEP 50 with a user dtype: a Python {py} stands in as {stand_in.name}, "
-                                       f"the first of {', '.join(s.name for s in _PYTHON_STAND_INS[kind])} that "
-                                       f"promotes with {d.name}")
-            return Decision(None, "NEP 50 with a user dtype",
-                            f"np.result_type refuses it: no stand-in dtype of a Python {py} promotes with {d.name}")
-        if _KIND_RANK[w.dtype.kind] <= _KIND_RANK[d.kind]:
+            loop = ufunc_loop(d, w)
+            rule = (f"NumPy's arithmetic with a user dtype: the first loop that {d.name} and a Python {py} (as "
+                    f"{_SCALAR_STAND_IN[w.dtype.kind].name}) cast to safely, {d.name}'s own first")
+            return Decision(loop, rule, f"no loop of NumPy's arithmetic takes {d.name} and a Python {py}")
+        found = common_dtype_of_two(w, d)
+        assert isinstance(found, DType), (w, d, found)
+        if found is d:
             return Decision(d, f"NEP 50: a Python {py} takes the dtype of the array ({d.name})")
-        rule = f"NEP 50: a Python {py} is of a higher kind than {d.name}, so its default type joins in"
-        if w.dtype.is_complex and d.is_float():
-            # complex_common_dtype: a float array keeps its precision (float32 + 1j -> complex64)
-            return Decision(_strong(d, DType.complex64), rule)
-        return Decision(_strong(d, w.dtype), rule)
+        return Decision(found, f"NEP 50: a Python {py} is of a higher kind than {d.name}, so the common DType "
+                               f"of the two is {found.name}")
 
     def two_weak(self, a: Weak, b: Weak) -> Decision:
         # np.add(1, 2.0): both become NumPy scalars of their default types first.
         return Decision(_strong(a.dtype, b.dtype),
                         "two Python scalars become NumPy scalars of their default types "
                         f"({a.dtype.name}, {b.dtype.name}), which then promote")
+
+    def nary(self, types: Sequence["PType | str"], zero_dim: Sequence[bool]) -> PType:
+        """``np.result_type``: the most knowledgeable DType promotes every other one
+        (:func:`promote_sequence`), which is not a fold (``(int16, uint16, float16)`` is float32; folded
+        it is float64). Python scalars take part as NEP 50's abstract DTypes, so ``np.result_type`` with
+        an ml_dtypes array and a Python float answers float64 where ``+`` gives float32. A Python-scalar
+        result is the default dtype of its kind."""
+        given = [self.canonical(t) for t in types]
+        found = promote_sequence(given)
+        if found is None:
+            raise PromotionError(
+                f"no implicit promotion of {', '.join(self.type_name(t) for t in given)} under policy "
+                f"{self.name!r}: np.result_type refuses them (DTypePromotionError: no common DType exists "
+                "for the given inputs)", lhs=given[0], rhs=given[-1], policy=self.name)
+        return _ABSTRACT_DEFAULT[found.dtype.kind] if isinstance(found, Weak) else found
 
     @functools.cached_property
     def literals(self) -> LiteralRules:
@@ -250,6 +438,22 @@ class NumpyPolicy(Policy):
 
 class NumpyOpTypes(OpTypeRules):
     """``np.true_divide`` and ``np.sum``."""
+
+    def divide_operands(self, types: Sequence[PType]) -> DivisionOperands | None:
+        """An ml_dtypes array divided by a Python scalar (or the reverse) runs in the loop NumPy's
+        ``true_divide`` picks for the two (:func:`ufunc_loop`): ``int4 / 1`` is float16, where promoting
+        first (int8) and dividing would give float64. The scalar is checked against that loop's dtype."""
+        if len(types) != 2:
+            return None
+        given = tuple(self.policy.canonical(t) for t in types)
+        user = [t for t in given if isinstance(t, DType) and t in _ML]
+        scalars = [t for t in given if isinstance(t, Weak)]
+        if len(user) != 1 or len(scalars) != 1:
+            return None
+        loop = ufunc_loop(user[0], scalars[0], divide=True)
+        if loop is None:
+            return None
+        return DivisionOperands(tuple(loop if isinstance(t, Weak) else t for t in given), loop)
 
     def sum(self, dtype: DType) -> DType:
         """``np.sum`` widens bool and NumPy's own small integers to the default integer; an ml_dtypes

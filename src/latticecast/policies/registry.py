@@ -13,7 +13,8 @@ __all__ = ["policy", "policies", "register_policy"]
 _FACTORIES: dict[str, Callable[[], Policy]] = {}
 _INSTANCES: dict[str, Policy] = {}
 _ALIASES = {"strict": "jax-strict", "lax": "jax-lax", "x32": "jax-x32", "mojo": "max", "max-26.7": "max-python", "pytorch": "torch",
-            "tf": "tensorflow", "np": "numpy", "arrayapi": "array-api", "array-api-standard": "array-api"}
+            "tf": "tensorflow", "np": "numpy", "arrayapi": "array-api", "array-api-standard": "array-api",
+            "array-api-2024.12": "array-api", "array-api-seed": "array-api-proposal"}
 
 # name -> "module:Class", imported on first use so that optional oracles stay optional
 _BUILTIN = {
@@ -24,6 +25,7 @@ _BUILTIN = {
     "max": "max_seed:MaxPolicy",
     "max-python": "max_python:MaxPythonPolicy",
     "array-api": "array_api:ArrayApiPolicy",
+    "array-api-proposal": "array_api:ArrayApiProposalPolicy",
     "anvil": "anvil:AnvilPolicy",
     "numpy": "numpy:NumpyPolicy",
     "torch": "torch:TorchPolicy",

@@ -46,12 +46,17 @@ dtype that holds every complex32 value (see :mod:`latticecast.evidence.torch`).
 from __future__ import annotations
 
 import functools
+from typing import Sequence
+
+import numpy as np
 
 from ..dtypes import DType, Kind
+from ..errors import LiteralRangeError, PromotionError
 from ..lattice import Lattice
+from ..values import Scalar
 from ..weak import PType, Weak, dtype_of
 from .base import Decision, Policy
-from .components import LiteralRules, OpTypeRules
+from .components import LiteralRules, NumpyValueRules, OpTypeRules
 from .lattices import (TORCH_BAREBONES_UNSIGNED, TORCH_BITS_SIGNED, TORCH_BITS_UNSIGNED, TORCH_DTYPES,
                        TORCH_EDGES, TORCH_FLOAT8)
 
@@ -158,6 +163,42 @@ class TorchPolicy(Policy):
                         f"two Python scalars: a tensor of the promotion of their default types "
                         f"({a.dtype.name}, {b.dtype.name})", _BAREBONES_WHY)
 
+    def nary(self, types: Sequence["PType | str"], zero_dim: Sequence[bool]) -> PType:
+        """``at::native::result_type`` over a list: dimensioned tensors, 0-d tensors and Python scalars
+        ("wrapped numbers", at their default dtypes) each promote within their class, then
+        ``combine_categories(dim, combine_categories(zero, wrapped))``: a lower class counts only where
+        its category is higher. A dtype given as a type stands for a dimensioned tensor."""
+        given = [self.canonical(t) for t in types]
+        classes: dict[str, DType | None] = {"dim": None, "zero": None, "wrapped": None}
+        for t, zero in zip(given, zero_dim):
+            key = "wrapped" if isinstance(t, Weak) else "zero" if zero else "dim"
+            d = dtype_of(t)
+            held = classes[key]
+            if held is not None:
+                joined = self._promote(held, d)
+                if joined is None:
+                    raise self.error(held, d)
+                d = joined
+            classes[key] = d
+        lower = self._combine_categories(classes["zero"], classes["wrapped"], given)
+        found = self._combine_categories(classes["dim"], lower, given)
+        assert found is not None
+        return found
+
+    def _combine_categories(self, higher: DType | None, lower: DType | None, given: Sequence[PType]) -> DType | None:
+        """``combine_categories``, with ``None`` for an empty class (``ScalarType::Undefined``)."""
+        if higher is None:
+            return lower
+        if lower is None or _CATEGORY[lower.kind] <= _CATEGORY[higher.kind] and not (
+                higher.is_bool and lower.is_bool):
+            return higher
+        found = self.combine(higher, lower)
+        if found is None:
+            raise PromotionError(
+                f"no implicit promotion of {', '.join(self.type_name(t) for t in given)} under policy "
+                f"{self.name!r}: {self._why_not(higher, lower)}", lhs=higher, rhs=lower, policy=self.name)
+        return found
+
     @functools.cached_property
     def literals(self) -> LiteralRules:
         """PyTorch gives inf for a float literal too large; it wraps out-of-range ints, which we refuse."""
@@ -166,6 +207,11 @@ class TorchPolicy(Policy):
     @functools.cached_property
     def op_types(self) -> OpTypeRules:
         return TorchOpTypes(self)
+
+    @functools.cached_property
+    def numpy_values(self) -> NumpyValueRules:
+        """PyTorch reads a NumPy scalar as a Python number (:class:`TorchNumpyValues`)."""
+        return TorchNumpyValues(self)
 
 
 class TorchOpTypes(OpTypeRules):
@@ -176,3 +222,39 @@ class TorchOpTypes(OpTypeRules):
         float dtype, float32; floats and complex keep their type."""
         t = self.policy.canonical(t)
         return t if dtype_of(t).is_inexact else DType.float32
+
+
+class TorchNumpyValues(NumpyValueRules):
+    """PyTorch takes a NumPy scalar as a Python number, a "wrapped number" (measured, torch 2.13: ``int8
+    tensor + np.float64(1)`` is float32, as ``+ 1.0`` is; a 0-d float64 tensor would give float64): a
+    NumPy integer is a Python ``int``; ``np.bool_``, a NumPy float and ``np.complex64`` are a Python
+    ``float`` (``bool tensor + np.bool_(True)`` is float32, and ``np.complex64`` loses its imaginary part
+    with a ``ComplexWarning``); ``np.complex128``, a ``complex`` subclass, is a Python ``complex``. NumPy
+    arrays stay strongly typed."""
+
+    @property
+    def scalars_are_python(self) -> bool:
+        return True
+
+    def scalar(self, value: np.generic) -> Scalar:
+        """The Python number PyTorch makes of ``value``. A ``np.complex64`` with a non-zero imaginary part
+        is refused here rather than silently made real as PyTorch makes it."""
+        if isinstance(value, np.integer):
+            return int(value)
+        if isinstance(value, np.complex128):
+            return complex(value)
+        if isinstance(value, np.complexfloating):
+            if value.imag != 0:
+                raise LiteralRangeError(
+                    f"PyTorch reads the NumPy scalar {value!r} as a Python float and drops its imaginary part "
+                    "(ComplexWarning); write complex(x) for a complex operand, or x.real for a real one",
+                    policy=self.policy.name)
+            return float(value.real)
+        if isinstance(value, (np.bool_, np.floating)):
+            return float(value)
+        return super().scalar(value)
+
+    def scalar_type(self, value: np.generic, *, in_result_type: bool = False) -> PType:
+        if isinstance(value, np.complexfloating) and not isinstance(value, np.complex128):
+            return self.policy.literals.type_of(0.0)  # the type PyTorch gives it, whatever its imaginary part
+        return super().scalar_type(value, in_result_type=in_result_type)

@@ -171,10 +171,13 @@ def operand(x: TensorValueLike, g: "Graph", *, promotes: bool = False) -> "Value
         return Value(g, vector_value(g, [g.dim_value(x)]), DType.int64, (1,))
     if isinstance(x, WeakArray):
         return x if promotes else constant_value(g, x.values, None)
-    if isinstance(x, (np.ndarray, np.generic)) and promotes and g.policy.numpy_values.weak:
-        if isinstance(x, np.generic):
-            value = g.policy.numpy_values.scalar(x)
+    if isinstance(x, np.generic) and promotes:
+        rules = g.policy.numpy_values
+        if rules.scalars_are_python:  # MAX 26.7 and PyTorch read a NumPy scalar as the Python number it holds
+            value = rules.scalar(x)
             return Literal(value, g.policy.literals.type_of(value))
+        rules.scalar_type(x)  # a system with no NumPy scalars (the Array API) refuses one here
+    if isinstance(x, np.ndarray) and promotes and g.policy.numpy_values.weak:
         return WeakArray(x, g.policy, elementwise=False)
     if isinstance(x, (np.ndarray, np.generic, list, tuple)):
         return constant_value(g, x, None)
