@@ -393,7 +393,7 @@ class Graph:
             raise GraphError(f"graph {self.name!r} already has a symbolic dimension {str(dim)!r}")
         self._dim_values[dim] = size
         if dim.__class__ is SymbolicDim:
-            self._named[dim] = None  # type: ignore[index]  # a SymbolicDim here
+            self._named[dim] = None
 
     @property
     def parameters(self) -> tuple[SymbolicDim, ...]:
