@@ -12,7 +12,8 @@ Four campaigns, each a hypothesis test that records findings instead of failing
   random input dtypes and shapes, operators (reflected forms with Python scalars of
   extreme values, NumPy scalars and arrays on either side), ``lc.ops`` functions,
   reshape/transpose/broadcast/reductions with random (also invalid) axes, casts,
-  a second graph, use after ``output``; then ``g.mlir()`` and ``g.compile()(*inputs)``
+  a second graph, subgraphs called with ``ops.call`` (their bodies using the parent's symbolic
+  dimensions), use after ``output``; then ``g.mlir()`` and ``g.compile()(*inputs)``
   with right and wrong inputs;
 * ``threads``: a generated program built in 8 threads at once (the texts must agree
   with a sequential build); ``asyncio``: the program built by 4 tasks that interleave
@@ -200,6 +201,11 @@ AXES = ["None", "0", "1", "-1", "2", "-2", "3", "5", "-4", "(0, 1)", "(0, 0)", "
 SHAPES = ["(4,)", "(2, 2)", "(1, 4)", "(-1,)", "(4, -1)", "(-1, -1)", "()", "(0,)", "(5,)", "(2**40,)", "(2, -2)",
           "[4]", "(1, 1, 1, 4)", "(4, 1)", "(1,)", "(2, 3)", "(3, 2)", "4", "None", "(1.5,)", "('a',)",
           "(np.int64(4),)", "(True, 4)"]
+SUBGRAPH_BODIES = ["x * 2", "x - x", "x // x", "x % x", "ops.cast(x, DType.float32)", "ops.broadcast_to(x, {other}.shape)",
+                   "ops.rebind(x, {other}.shape)", "ops.broadcast_to(ops.sum(x, axis=0), {other}.shape)", "x + {other}",
+                   "ops.reshape(x, [-1])"]
+"""Bodies of the graph campaign's subgraphs (``x`` is the subgraph's input; ``{other}`` a value of the parent, whose
+dimensions the subgraph has as parameters, and whose use in the body is an error)."""
 BINARY_OPS = ["+", "-", "*", "/", "//", "%", "**", "@", "<", "<=", ">", ">=", "==", "!=", "&", "|", "^", "<<",
               ">>"]
 UNARY_FUNCS = ["exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos", "floor", "ceil", "round", "sign", "negative",
@@ -219,6 +225,7 @@ import numpy as np
 import ml_dtypes
 import latticecast as lc
 from latticecast import DType, TensorType, Graph, weak, ops
+from latticecast.max import Graph as MaxGraph
 """
 
 
@@ -651,7 +658,8 @@ def build_program(data: Any, rec: Recorder, campaign: str = "graph", *, compile_
     policy = data.draw(st.sampled_from([repr(p) for p in POLICIES + ["jax"] * 4 + ["numpy", "max"]]
                                        + BAD_POLICIES[:2] + ["lc.policy('numpy')"]))
     n_in = data.draw(st.integers(0, 3))
-    dims = st.sampled_from(["()", "(4,)", "(4,)", "(2, 3)", "(3, 1)", "(1, 4)", "(0,)", "(2, 1, 4)"])
+    dims = st.sampled_from(["()", "(4,)", "(4,)", "(2, 3)", "(3, 1)", "(1, 4)", "(0,)", "(2, 1, 4)", "('n',)",
+                            "(2, 'n')"])
     ins = []
     shared = data.draw(dims)
     for i in range(n_in):
@@ -665,7 +673,9 @@ def build_program(data: Any, rec: Recorder, campaign: str = "graph", *, compile_
     if data.draw(st.integers(0, 12)) == 0:
         extra = data.draw(st.sampled_from([", diagnose_lossy='warning'", ", diagnose_lossy='error'",
                                            ", diagnose_lossy='loud'", ", input_names=['a']"]))
-    ok, _ = r.exec(f"g = Graph('fuzz', input_types=[{', '.join(ins)}], policy={policy}{extra})", keep_failed=False)
+    graph_class = "MaxGraph" if data.draw(st.integers(0, 5)) == 0 else "Graph"  # MAX's: builds what MAX builds
+    ok, _ = r.exec(f"g = {graph_class}('fuzz', input_types=[{', '.join(ins)}], policy={policy}{extra})",
+                   keep_failed=False)
     if not ok:
         r.dead = True
         return r
@@ -680,7 +690,7 @@ def build_program(data: Any, rec: Recorder, campaign: str = "graph", *, compile_
         vals = r.values()
         kind = data.draw(st.sampled_from(["binop"] * 8 + ["rbinop"] * 4 + ["func2"] * 3 + ["func1"] * 3 +
                                          ["scalar"] * 2 + ["shape"] * 3 + ["reduce"] * 2 + ["cast"] * 2 +
-                                         ["where", "clamp", "constant", "second-graph"]))
+                                         ["where", "clamp", "constant", "second-graph", "subgraph"]))
         if not vals and kind not in ("scalar", "constant"):
             kind = data.draw(st.sampled_from(["scalar", "constant"]))
         name = f"v{n}"
@@ -738,6 +748,14 @@ def build_program(data: Any, rec: Recorder, campaign: str = "graph", *, compile_
             dt = data.draw(st.sampled_from(DTYPE_ARGS))
             line = data.draw(st.sampled_from([f"{name} = {a}.cast({dt})", f"{name} = ops.cast({a}, {dt})",
                                               f"{name} = {a}.astype({dt})"]))
+        elif kind == "subgraph":  # a function of g's module called on a value; its body may use g's dimensions
+            a, other = data.draw(st.sampled_from(vals)), data.draw(st.sampled_from(vals))
+            body = data.draw(st.sampled_from(SUBGRAPH_BODIES)).format(other=other)
+            t = data.draw(st.sampled_from([f"{a}.type", f"TensorType({a}.dtype, ('k',) + tuple({a}.shape)[1:])",
+                                           "TensorType(DType.float32, ('n',))"]))
+            arg = a if data.draw(st.integers(0, 3)) == 0 else f"ops.rebind({a}, s{n}.input_types[0].shape)"
+            line = (f"s{n} = g.add_subgraph('s{n}', forward=lambda x: {body}, input_types=[{t}]); "
+                    f"{name}, = ops.call(s{n}, {arg})")
         elif kind in ("where", "clamp"):
             args = [data.draw(st.sampled_from(vals)) if data.draw(st.integers(0, 3)) else _literal(data, st)
                     for _ in range(3)]
@@ -893,8 +911,11 @@ def run_model(r: Runner, data: Any) -> None:
             want = t.np_dtype
         except Exception:  # noqa: BLE001
             continue
-        # a symbolic dimension has the size drawn for its name
-        declared = tuple(d if isinstance(d, int) else sizes.get(str(d), -1) for d in t.shape)
+        # a symbolic dimension has the size drawn for its name; a name no input has (rebind named it) has the size
+        # it first has in an output, in every output
+        declared = tuple(d if isinstance(d, int) else
+                         sizes.setdefault(str(d), arr.shape[axis] if axis < arr.ndim else -1)
+                         for axis, d in enumerate(t.shape))
         if arr.dtype != want or tuple(arr.shape) != declared:
             r.report("output-mismatch", f"compiled output {arr.dtype} for declared {t.dtype}",
                      f"output {i}: {arr.dtype}{tuple(arr.shape)} vs declared {t}")

@@ -230,6 +230,23 @@ def test_math_functions_take_integers_to_floats():
             ops.exp(g.inputs[0])
 
 
+@pytest.mark.parametrize("policy", ["jax", "numpy", "tensorflow", "torch"])
+def test_a_math_function_of_a_python_int_has_the_policys_weakness_and_runs_as_declared(policy):
+    """``ops.cos(7)``: the value's dtype and weakness are the policy's decision (``tensorflow`` decides a strong
+    float64; it was weak, so the pass took it to float32 while ``output_types`` said float64)."""
+    from latticecast import policy as get_policy
+    from latticecast.op_rules import FLOAT_FUNCTION, decide
+
+    p = get_policy(policy)
+    decision = decide(p, FLOAT_FUNCTION, [p.literals.type_of(7)])
+    with Graph("cos7", input_types=[], policy=policy) as g:
+        c = ops.cos(7)
+        assert (c.dtype, c.is_weak) == (decision.result, decision.result_weak)
+        g.output(c)
+    (out,) = g.compile()()
+    assert out.dtype == g.output_types[0].dtype.np_dtype and np.isclose(out, np.cos(7))
+
+
 def test_complex_abs_is_real():
     with _graph(DType.complex64) as g:
         a = abs(g.inputs[0])

@@ -6,11 +6,17 @@ written here as facts: each latticecast message contains MAX's wording, then lat
 
 from __future__ import annotations
 
+import re
+import subprocess
+
 import numpy as np
 import pytest
 
 import latticecast as lc
+import latticecast.max
 from latticecast import DType, Graph, GraphError, TensorType, ops
+
+from conftest import library_python
 
 
 def _graph(*types: TensorType, policy: str = "max-python") -> Graph:
@@ -188,3 +194,65 @@ def test_a_slice_that_runs_backwards_over_a_symbolic_axis_is_refused_in_max_word
         with pytest.raises(ValueError, match="start and stop should be increasing for positive step and decreasing "
                                              "for negative step, but got start 2, stop 1 for step 1"):
             g.inputs[0][2:1]
+
+
+# -- bool arithmetic: MAX 26.7 builds it and its compiler refuses it ------------------------------------------------
+
+BOOL_ARITHMETIC_PROGRAM = """
+import re
+import numpy as np
+from max.dtype import DType
+from max.graph import DeviceRef, Graph, TensorType, ops
+from max.engine import InferenceSession
+from max.driver import CPU
+t = TensorType(DType.bool, [3], DeviceRef.CPU())
+cases = {"x-y": lambda a, b: a - b, "x/y": lambda a, b: a / b, "x**y": lambda a, b: a ** b, "x//y": lambda a, b: a // b,
+         "x%y": lambda a, b: a % b, "ops.floor_div": ops.floor_div, "ops.mod": ops.mod, "ops.sub": ops.sub,
+         "ops.matmul": lambda a, b: ops.matmul(ops.reshape(a, [1, 3]), ops.reshape(b, [3, 1]))}
+for name in OPS:
+    with Graph("g" + re.sub(r"\\W", "_", name), input_types=[t, t]) as g:
+        r = cases[name](g.inputs[0].tensor, g.inputs[1].tensor)
+        g.output(r)
+    try:
+        InferenceSession(devices=[CPU()]).load(g)
+        print(name, r.dtype.name, "compiles")
+    except Exception as e:
+        print(name, r.dtype.name, "refused:", str(e).splitlines()[0][-150:])
+"""
+"""Each op of ``OPS`` on two bool tensors, built and then compiled (``InferenceSession.load``); one line per op."""
+
+BOOL_OPS = ["x-y", "x/y", "x**y", "x//y", "x%y", "ops.floor_div", "ops.mod", "ops.sub", "ops.matmul"]
+
+
+def _max_face(program: str) -> str:
+    """``program`` after the migration's sed line."""
+    return re.sub(r"^from max import", "from latticecast.max import", re.sub(r"\bmax\.", "latticecast.max.", program),
+                  flags=re.M)
+
+
+def test_bool_arithmetic_builds_under_max_graph_and_compile_refuses_it_in_max_words(run_python) -> None:
+    """latticecast.max's Graph builds - / ** // % @ of two bools as MAX 26.7 does, a bool value, and compiling the
+    graph fails with MAX's words (its module is refused too: StableHLO has no such ops on bool)."""
+    result = run_python(_max_face(BOOL_ARITHMETIC_PROGRAM.replace("OPS", repr(BOOL_OPS))))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [f"{op} bool refused: {lc.errors.MAX_COMPILE_FAILURE[-150:]}" for op in BOOL_OPS]
+    b = TensorType(DType.bool, [3])
+    with lc.max.Graph("g", input_types=[b, b]) as g:
+        g.output(ops.floor_div(*g.inputs))
+    with pytest.raises(GraphError, match=r"graph 'g' does not compile: // of bool operands: Failed to compile"):
+        g.mlir()
+    with Graph("plain", input_types=[b, b], policy="max-python") as g:  # latticecast's Graph refuses where written
+        for op in (ops.floor_div, ops.mod):
+            with pytest.raises(lc.DomainError, match="needs real numbers"):
+                op(*g.inputs)
+
+
+def test_max_26_7_builds_bool_arithmetic_and_refuses_to_compile_it(run_python) -> None:
+    """Live, with MAX (``LATTICECAST_MAX_PYTHON``): the same program gives the same lines, for - and the floor
+    divisions (each refused compile takes MAX about 30 s)."""
+    python = library_python("max", "LATTICECAST_MAX_PYTHON")
+    program = BOOL_ARITHMETIC_PROGRAM.replace("OPS", repr(["x-y", "x//y", "x%y", "ops.floor_div", "ops.mod"]))
+    measured = subprocess.run([python, "-c", program], capture_output=True, text=True, timeout=900)
+    assert measured.returncode == 0, measured.stderr
+    ours = run_python(_max_face(program))
+    assert measured.stdout.splitlines() == ours.stdout.splitlines() and len(ours.stdout.splitlines()) == 5

@@ -302,20 +302,24 @@ def numpy_cell(cell: Cell) -> bool:
 
 def built_as_max_builds(cell: Cell) -> bool:
     """Errata of the policy that latticecast.max's Graph resolves: bool arithmetic StableHLO has no op for
-    (``-``, ``/``, ``**``, ``@`` of two bools) builds a bool value there, as in MAX, and compiling refuses the graph with MAX's words; and its
-    ``ops.constant`` refuses a Python number without dtype and device, as MAX's does."""
+    (``-``, ``/``, ``**``, ``@``, ``//``, ``%`` of two bools) builds a bool value there, as in MAX, and compiling
+    refuses the graph with MAX's words; and its ``ops.constant`` refuses a Python number without dtype and device,
+    as MAX's does."""
     if cell.op == "ops.constant(1)":
         return True
-    # // and % of bools still refuse where they are written (floor division is built from several ops)
-    return cell.op in {"x-y", "x/y", "ops.div", "x**y", "ops.matmul"} and cell.lhs == cell.rhs == "bool" \
-        and cell.result == "bool"
+    return cell.op in BOOL_BUILT and cell.lhs == cell.rhs == "bool" and cell.result == "bool"
+
+
+BOOL_BUILT = {"x-y", "x/y", "ops.div", "x**y", "ops.matmul", "x//y", "x%y"}
+"""The measured ops of two bool tensors that MAX builds and latticecast.max's Graph builds too (refusing at compile);
+a bool tensor with a Python number (``x / 1``, ``x // True``) is still refused where it is written."""
 
 
 def test_the_builder_reproduces_every_modelled_cell_but_the_errata():
     answers = BUILDER_CELLS
     differ = differing(answers)
     resolved = {c for c in errata(answers) if built_as_max_builds(c)}
-    assert {c.op for c in resolved} == {"x-y", "x/y", "ops.div", "x**y", "ops.matmul", "ops.constant(1)"}
+    assert {c.op for c in resolved} == BOOL_BUILT | {"ops.constant(1)"}
     assert differ == errata(answers) - resolved, sorted(differ ^ (errata(answers) - resolved))[:10]
     assert {c.op for c in differ if c not in POLICY_CELLS and not numpy_cell(c)} == \
         set(CONSTANT_ERRATA) - {"ops.constant(1)"}

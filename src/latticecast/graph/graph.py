@@ -218,7 +218,8 @@ class Graph:
             self._add_device(b.device)
         self._start_state()
         self._create_module()
-        tensors = iter([Value(self, arg, t.dtype, t.shape) for arg, t in zip(self._block.arguments, self.input_types)])
+        arguments = list(self._block.arguments)[self._first_input:]
+        tensors = iter([Value(self, arg, t.dtype, t.shape) for arg, t in zip(arguments, self.input_types)])
         self.inputs: tuple[Any, ...] = tuple(BufferValue(self, t) if isinstance(t, BufferType) else next(tensors)
                                              for t in given)
         self._bind_symbols()
@@ -272,6 +273,8 @@ class Graph:
         # symbolic dimensions: where each name is first read, and its size once the IR needs it
         self._symbols: dict[SymbolicDim, tuple[int, int]] = {}
         self._dim_values: dict["SymbolicDim | AlgebraicDim", ir.Value[ir.Type]] = {}
+        self._named: dict[SymbolicDim, None] = {}  # the names rebind gave a size (name_dim), in order
+        self._first_input = 0  # the block argument of input 0 (a subgraph's dimension arguments lead)
         self._shape_values: dict[tuple[Any, ...], ir.Value[ir.Type]] = {}
         self.effect_token: ir.Value[ir.Type] | None = None
         self._chain_devices: list[DeviceRef] = []  # the devices device_chains was asked for, in that order
@@ -375,7 +378,8 @@ class Graph:
     def _dimension_size(self, input_index: int, axis: int, i32: ir.Type) -> ir.Value[ir.Type]:
         with self.context:
             attrs = {"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)}
-        return self._add_op("stablehlo.get_dimension_size", [i32], [self._block.arguments[input_index]],
+        return self._add_op("stablehlo.get_dimension_size", [i32],
+                            [self._block.arguments[self._first_input + input_index]],
                             attrs).result
 
     def knows_dim(self, dim: "SymbolicDim | AlgebraicDim") -> bool:
@@ -388,6 +392,31 @@ class Graph:
         if self.knows_dim(dim):
             raise GraphError(f"graph {self.name!r} already has a symbolic dimension {str(dim)!r}")
         self._dim_values[dim] = size
+        if dim.__class__ is SymbolicDim:
+            self._named[dim] = None
+
+    @property
+    def parameters(self) -> tuple[SymbolicDim, ...]:
+        """The symbolic dimensions the graph has a size for (MAX's graph parameters, its ``inputParameters``):
+        its inputs' names, then for a subgraph its parent's (:meth:`add_subgraph`), then the names ``rebind``
+        gave a size, in that order.
+
+        Returns:
+            The dimensions, each once.
+
+        Example:
+            >>> from latticecast import DType, Graph, TensorType, ops
+            >>> with Graph("main", input_types=[TensorType(DType.float32, ["P"])]) as g:
+            ...     with g.add_subgraph("sub", input_types=[TensorType(DType.float32, ["K"])]) as sub:
+            ...         sub.output(sub.inputs[0])
+            >>> g.parameters, sub.parameters
+            ((Dim('P'),), (Dim('K'), Dim('P')))
+        """
+        return tuple(dict.fromkeys([*self._symbols, *self._inherited_parameters(), *self._named]))
+
+    def _inherited_parameters(self) -> Sequence[SymbolicDim]:
+        """The parameters the graph has from the graph it is a subgraph of (none for a graph)."""
+        return ()
 
     def dim_value(self, dim: "SymbolicDim | AlgebraicDim") -> ir.Value[ir.Type]:
         """The size of the symbolic dimension ``dim`` when the graph runs, as a ``tensor<i64>`` (read
@@ -699,6 +728,12 @@ class Graph:
         built like a graph (``with g.add_subgraph(...) as sub: ... sub.output(...)``, or with ``forward``) and
         called with :func:`latticecast.ops.call` (``func.call``) as many times as needed.
 
+        As in MAX, the subgraph's :attr:`parameters` are the union of its inputs' symbolic dimensions and this
+        graph's (those it has now), so its body may use a dimension of this graph that its inputs do not name
+        (``ops.broadcast_to(x, [P])``): the function takes that size as a leading argument and ``ops.call``
+        passes the caller's. (MAX 26.7 builds such a subgraph too, but its compiler then fails, measured:
+        ``unsupported attribute #kgen.param.decl.ref<"P">``; here the graph runs.)
+
         Args:
             name: The function's name: unique in the module (``main`` is the graph's).
             forward: As for :class:`Graph`: builds the subgraph from its inputs.
@@ -725,6 +760,17 @@ class Graph:
             ...     g.output(*ops.call(sub, once))
             >>> g.compile()(np.array([1, 2], np.float32))[0].tolist()
             [3.0, 4.0]
+
+            A subgraph that uses its parent's dimension ``P``:
+
+            >>> with Graph("tile", input_types=[TensorType(DType.float32, ["P"]), TensorType(DType.float32, ["K"])]) as g:
+            ...     with g.add_subgraph("total", input_types=[TensorType(DType.float32, ["K"])]) as sub:
+            ...         sub.output(ops.broadcast_to(ops.sum(sub.inputs[0], axis=0), ["P"]))
+            ...     g.output(*ops.call(sub, g.inputs[1]))
+            >>> sub.parameters
+            (Dim('K'), Dim('P'))
+            >>> g.compile()(np.zeros(3, np.float32), np.array([1, 2], np.float32))[0].tolist()
+            [3.0, 3.0, 3.0]
         """
         self.check_open()
         return _Subgraph(self, name, forward, input_types, path, custom_extensions=list(custom_extensions),
@@ -993,7 +1039,14 @@ class Graph:
 
 
 class _Subgraph(Graph):
-    """A graph built as a private function of its parent's module (see :meth:`Graph.add_subgraph`)."""
+    """A graph built as a private function of its parent's module (see :meth:`Graph.add_subgraph`).
+
+    Its parameters are its inputs' symbolic dimensions and its parent's, as MAX's ``add_subgraph`` unions them
+    (:attr:`~Graph.parameters`). A parent's dimension the subgraph's inputs do not give reaches the function as a
+    leading ``tensor<i64>`` argument marked ``{jax.global_constant = "P"}``, JAX's convention for a dimension
+    variable passed to a private function, which shape refinement resolves per call; :func:`ops.call
+    <latticecast.ops.call>` passes the caller's size. Only the dimensions the body uses keep their argument
+    (the others are dropped when the subgraph's output is given)."""
 
     def __init__(self, parent: Graph, name: str, forward: Callable[..., Any] | None, input_types: Iterable[Any],
                  path: Any, *, custom_extensions: list[Any], is_device_graph: bool) -> None:
@@ -1006,25 +1059,74 @@ class _Subgraph(Graph):
                 sub.name == name for sub in _all_subgraphs(root)):
             raise GraphError(f"add_subgraph({name!r}): the module of graph {root.name!r} already has a function of "
                              "that name (or it is no name); give each subgraph its own name")
+        self.defers_refusals_to_compile = parent.defers_refusals_to_compile  # a MAX graph's subgraph builds as MAX's
+        self._inherited: tuple[SymbolicDim, ...] = parent.parameters  # as MAX: the parent's, when the subgraph is made
+        self.dimension_arguments: tuple[SymbolicDim, ...] = ()
+        """The parent's dimensions the function takes as leading arguments, in order (fixed by :meth:`output`):
+        ``ops.call`` passes the caller's sizes of them before the inputs."""
         super().__init__(name, forward, input_types, path, policy=parent.policy, context=parent.context,
                          custom_extensions=custom_extensions, is_device_graph=is_device_graph)
         parent._subgraphs.append(self)
 
+    def _inherited_parameters(self) -> Sequence[SymbolicDim]:
+        return self._inherited
+
     def _create_module(self) -> None:
-        """A private ``func.func @name`` in the root graph's module (before ``@main``)."""
+        """A private ``func.func @name`` in the root graph's module (before ``@main``): one leading ``tensor<i64>``
+        argument per parent dimension the inputs do not name, then the inputs."""
+        from ..runtime.signature import DIM_VAR_ATTR
+
+        own = {d for t in self.input_types for d in t.shape if d.__class__ is SymbolicDim}
+        self.dimension_arguments = tuple(d for d in self._inherited if d not in own)
         with self.context:
             self.loc = ir.Location.name(self.name)
             self._unit = ir.UnitAttr.get()
             self._weak_array = ir.StringAttr.get(WEAK_ARRAY)
             self._module = self.root._module
-            arg_types = [self.tc.tensor(t.dtype, t.shape) for t in self.input_types]
-            self._func = ir.Operation.create(
-                "func.func", attributes={"sym_name": ir.StringAttr.get(self.name),
-                                         "function_type": ir.TypeAttr.get(ir.FunctionType.get(arg_types, [])),
-                                         "sym_visibility": ir.StringAttr.get("private")},
-                regions=1, loc=self.loc, ip=ir.InsertionPoint.at_block_begin(self._module.body))
+            i64 = self.tc.tensor(DType.int64, ())
+            arg_types = [i64] * len(self.dimension_arguments) + [self.tc.tensor(t.dtype, t.shape)
+                                                                 for t in self.input_types]
+            attributes = {"sym_name": ir.StringAttr.get(self.name),
+                          "function_type": ir.TypeAttr.get(ir.FunctionType.get(arg_types, [])),
+                          "sym_visibility": ir.StringAttr.get("private")}
+            if self.dimension_arguments:
+                attributes["arg_attrs"] = ir.ArrayAttr.get(
+                    [ir.DictAttr.get({DIM_VAR_ATTR: ir.StringAttr.get(d.name)}) for d in self.dimension_arguments]
+                    + [ir.DictAttr.get({})] * len(self.input_types))
+            self._func = ir.Operation.create("func.func", attributes=attributes, regions=1, loc=self.loc,
+                                             ip=ir.InsertionPoint.at_block_begin(self._module.body))
             self._block = ir.Block.create_at_start(self._func.regions[0], arg_types, [self.loc] * len(arg_types))
             self.ip = ir.InsertionPoint(self._block)
+        self._first_input = len(self.dimension_arguments)
+        for d, arg in zip(self.dimension_arguments, self._block.arguments):
+            self._dim_values[d] = arg
+
+    def output(self, *values: Any, shardings: Sequence[Any] | None = None) -> None:
+        """As :meth:`Graph.output`; then the dimension arguments the body does not use are dropped."""
+        super().output(*values, shardings=shardings)
+        unused = [i for i in range(self._first_input) if next(iter(self._block.arguments[i].uses), None) is None]
+        if not unused:
+            return
+        for i in reversed(unused):
+            self._block.erase_argument(i)
+            del self._dim_values[self.dimension_arguments[i]]
+        self.dimension_arguments = tuple(d for i, d in enumerate(self.dimension_arguments) if i not in unused)
+        self._first_input = len(self.dimension_arguments)
+        with self.context:
+            results = ir.FunctionType(ir.TypeAttr(self._func.attributes["function_type"]).value).results
+            self._func.attributes["function_type"] = ir.TypeAttr.get(
+                ir.FunctionType.get([a.type for a in self._block.arguments], results))
+            attrs = list(ir.ArrayAttr(self._func.attributes["arg_attrs"]))
+            kept = [a for i, a in enumerate(attrs) if i not in unused]
+            if self.dimension_arguments:
+                self._func.attributes["arg_attrs"] = ir.ArrayAttr.get(kept)
+            else:
+                del self._func.attributes["arg_attrs"]
+
+    def refuse_compile(self, reason: str, *, ops_beyond_stablehlo: bool = False) -> None:
+        """As :meth:`Graph.refuse_compile`, for the root graph, which compiles this subgraph with it."""
+        super().refuse_compile(reason, ops_beyond_stablehlo=ops_beyond_stablehlo)
+        self.root.refuse_compile(f"subgraph {self.name!r}: {reason}", ops_beyond_stablehlo=ops_beyond_stablehlo)
 
     def add_weight(self, weight: Weight) -> Value:
         raise GraphError(f"weight {weight.name!r} used in subgraph {self.name!r}: a subgraph's weights are not "

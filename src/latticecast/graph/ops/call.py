@@ -17,6 +17,9 @@ __all__ = ["call"]
 def call(graph: Any, *args: Any, prefix: str = "") -> list[Value]:
     """Call the subgraph ``graph`` on ``args`` in the current graph (``func.call @name``).
 
+    A subgraph that uses symbolic dimensions of the graph it was made in (its parameters are its inputs' and its
+    parent's, as in MAX) takes their sizes as leading arguments: the call passes the current graph's.
+
     Args:
         graph: A subgraph made with ``add_subgraph`` of the current graph (or of a graph it is a subgraph of),
             with its output given.
@@ -29,7 +32,8 @@ def call(graph: Any, *args: Any, prefix: str = "") -> list[Value]:
 
     Raises:
         GraphError: (a ``ValueError``) Another number of arguments, an argument of the wrong type, a
-            subgraph without output or of another module, or a ``prefix``.
+            subgraph without output or of another module, a ``prefix``, or a symbolic dimension of the
+            subgraph's parent that the current graph has no size for.
 
     Example:
         >>> from latticecast.max import DType, Graph, TensorType, ops
@@ -61,8 +65,14 @@ def call(graph: Any, *args: Any, prefix: str = "") -> list[Value]:
                              f"{t.dtype.name}{format_shape(t.shape)}, operand type: {v.dtype.name}"
                              f"{format_shape(v.shape)}); cast or reshape the argument first")
     outputs = graph.output_types
+    missing = [d for d in graph.dimension_arguments if not g.knows_dim(d)]
+    if missing:
+        raise GraphError(f"call: subgraph {graph.name} uses the symbolic dimension {str(missing[0])!r} of the graph it "
+                         f"was made in ({graph.parent.name!r}), and graph {g.name!r} has no size for it; call it "
+                         f"from a graph that has {str(missing[0])!r} (an input's dimension, or rebind to it)")
+    sizes = [g.dim_value(d) for d in graph.dimension_arguments]  # the caller's: the function's leading arguments
     with g.context:
         from jaxlib.mlir import ir
-        op = g._add_op("func.call", [g.tc.tensor(t.dtype, t.shape) for t in outputs], [v.ir for v in values],
+        op = g._add_op("func.call", [g.tc.tensor(t.dtype, t.shape) for t in outputs], [*sizes, *(v.ir for v in values)],
                        {"callee": ir.FlatSymbolRefAttr.get(graph.name)})
     return [Value(g, r, t.dtype, tuple(t.shape)) for r, t in zip(op.results, outputs)]

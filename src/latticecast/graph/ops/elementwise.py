@@ -788,13 +788,14 @@ def _unary(name: str, v: Value, result_dtype: DType | None = None) -> Value:
 
 def float_operand(x: TensorValueLike, what: str) -> Value:
     """The operand of a function computed in floating point (``exp``, ``softmax``): integers are
-    taken to the type the policy decides (``jnp.exp(int16)`` is float32), a weak value stays weak."""
+    taken to the type the policy decides (``jnp.exp(int16)`` is float32), weak where the policy's decision is
+    (under ``jax`` a weak value stays weak; ``tensorflow`` decides a strong float64 for a Python int)."""
     v = unary_operand(x, what)
     try:
         d = decide(v.graph.policy, FLOAT_FUNCTION, [v.ptype])
     except (PromotionError, DomainError) as e:
         raise with_op(what, e) from None
-    return convert(v, d.target, keep_weak=True)
+    return convert(v, d.target, keep_weak=d.result_weak)
 
 
 def _float_function(name: str, what: str) -> Callable[[TensorValueLike], Value]:

@@ -296,7 +296,8 @@ def decide_operands(g: "Graph", rule: OpRule, symbol: str,
     try:
         return decide(g.policy, rule, [o.ptype for o in ops], zero_dim)
     except DomainError as e:
-        if g.defers_refusals_to_compile and rule.needs is Needs.NUMERIC and all(
+        # MAX 26.7 builds - / ** @ // % of bools and its compiler then refuses them (measured)
+        if g.defers_refusals_to_compile and rule.needs in (Needs.NUMERIC, Needs.REAL) and all(
                 g.policy.materialize(o.ptype) is DType.bool for o in ops):
             g.refuse_compile(f"{symbol} of bool operands: {MAX_COMPILE_FAILURE}", ops_beyond_stablehlo=True)
             return OpPromotion(rule, DType.bool, DType.bool, DType.bool, False)
