@@ -831,7 +831,15 @@ def check_lift(r: Runner, data: Any) -> None:
         return
     ok, _ = r.exec("_rt_model = lc.compile(_rt.module)")
     if ok and data.draw(st.integers(0, 3)) == 0:
-        r.exec("_rt_run = _rt.run()")
+        types = r.ns["g"].input_types
+        if all(isinstance(d, int) for t in types for d in t.shape):
+            r.exec("_rt_run = _rt.run()")  # inputs drawn from the seed
+        else:  # a symbolic dimension: no inputs can be drawn, so the arrays are given (each name one size)
+            sizes: dict[str, int] = {}
+            arrays = ", ".join(
+                f"np.zeros({tuple(d if isinstance(d, int) else sizes.setdefault(str(d), 2) for d in t.shape)!r}, "
+                f"{_np_dtype_name(t)})" for t in types)
+            r.exec(f"_rt_run = _rt.run([{arrays}])")
 
 
 def _check_outputs_declared(r: Runner, outs: list[str]) -> None:

@@ -83,3 +83,26 @@ def test_remarks_and_the_off_level_issue_no_warning() -> None:
         warnings.simplefilter("error", lc.LatticecastWarning)
         lc.run_pipeline(LOSSY, "implicit-cast{diagnose-lossy=remark}")
         lc.run_pipeline(LOSSY, "implicit-cast")
+
+
+def test_resources_keep_their_names_in_a_file_of_several_top_level_ops() -> None:
+    """Found by opt_fuzz: text of several top-level ops used to be parsed twice in one context, and the
+    second parse renamed its dense_resource blobs (bias -> bias_1), unlike mlir-opt."""
+    text = """module {
+  func.func @a() -> tensor<2xf16> {
+    %0 = stablehlo.constant dense_resource<bias> : tensor<2xf16>
+    return %0 : tensor<2xf16>
+  }
+}
+module {
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      bias: "0x02000000003C0040"
+    }
+  }
+#-}
+"""
+    printed = str(lc.parse(text, source_name="two.mlir"))
+    assert "dense_resource<bias>" in printed and "bias_1" not in printed

@@ -90,6 +90,19 @@ func.func @main() -> tensor<f64> {
     assert "tensor<f64>" in out
 
 
+def test_a_weak_index_value_escaping_keeps_its_type(ctx):
+    """Found by opt_fuzz: a weak index argument returned as it is was converted to i64 with a
+    stablehlo.convert, which takes no index; index has no convert, lower-dtypes types it."""
+    text = """
+func.func @identity(%i: tensor<3xindex> {latticecast.weak}) -> tensor<3xindex> {
+  return %i : tensor<3xindex>
+}
+"""
+    out, _ = run(ctx, text, "builtin.module(implicit-cast{policy=jax})")
+    assert "stablehlo.convert" not in out and "latticecast.weak" not in out
+    assert ir.Module.parse(out, ctx).operation.verify()
+
+
 def test_ops_inside_regions_are_legalised(ctx):
     text = """
 func.func @main(%n: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {

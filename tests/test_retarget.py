@@ -282,3 +282,17 @@ def test_the_html_report_renders_in_a_real_browser(block: jc.Lowered, tmp_path: 
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (1400, 1000)
     assert len(data) > 30_000
+
+
+def test_differences_of_0d_uint64_values() -> None:
+    """Found by api_fuzz: a 0-d uint64 (object) difference is a Python int, which has no astype."""
+    assert differences(np.array(2**64 - 1, np.uint64), np.array(0, np.uint64))[2:] == (1, 1)
+    assert differences(np.array(True), np.array(True))[2:] == (0, 1)
+
+
+def test_inputs_are_not_drawn_for_a_dynamic_dimension() -> None:
+    """Found by api_fuzz: a program with a symbolic dimension says which input needs its arrays given."""
+    from latticecast import DType, TensorType
+
+    with pytest.raises(lc.LatticecastError, match=r"input #1 .* dynamic dimension.*give the arrays"):
+        draw_inputs([TensorType(DType.int32, [2]), TensorType(DType.float16, [2, "n"])])

@@ -234,6 +234,10 @@ def parse_module(source: "str | bytes", context: ir.Context | None = None, *, le
             raise MLIRParseError.from_mlir(e, source_name) from None
 
 
+class _NeedsModuleParse(Exception):
+    """Internal: the text goes to ``Module.parse`` directly (:meth:`SourceText.parse`)."""
+
+
 class SourceText:
     """The user's MLIR text on its way to a module, and every way back to it: the one owner of
     the text path.
@@ -271,9 +275,13 @@ class SourceText:
         """
         shifted = "\n" * self.shift + self.parser_text
         try:
+            if "{-#" in shifted:
+                # resources (dense_resource blobs) are the context's: a second parse of the same text
+                # would rename them (bias -> bias_1), so text that may need Module.parse takes it at once
+                raise _NeedsModuleParse
             op = ir.Operation.parse(shifted, source_name=self.source_name).operation
-        except ir.MLIRError as e:
-            if "source must contain a single top-level operation" not in str(e):
+        except (ir.MLIRError, _NeedsModuleParse) as e:
+            if not isinstance(e, _NeedsModuleParse) and "source must contain a single top-level operation" not in str(e):
                 raise self.error(e) from None
             try:
                 module = ir.Module.parse(shifted)

@@ -21,6 +21,7 @@ from jaxlib.mlir import ir
 from ..dialect_utils.context import make_context
 from ..dialect_utils.parsing import parse_module
 from ..dialect_utils.types import type_cache
+from ..dims import is_static
 from ..errors import LatticecastError
 from ..passes.lower_dtypes import refresh_function_type
 from ..tensor_type import TensorType
@@ -122,7 +123,11 @@ def draw_inputs(specs: Sequence[TensorType], seed: int = 0) -> list[np.ndarray]:
     """
     rng = np.random.default_rng(seed)
     out = []
-    for spec in specs:
+    for i, spec in enumerate(specs):
+        if not is_static(spec.shape):
+            raise LatticecastError(
+                f"input #{i} ({spec}) has a dynamic dimension, so no inputs can be drawn for it: give the arrays "
+                f"(Retargeted.run(inputs), or retarget --run --inputs FILE.npz)")
         shape = tuple(int(d) for d in spec.shape)
         dtype = spec.dtype
         host = dtype.np_dtype
@@ -236,7 +241,7 @@ def differences(a: np.ndarray, b: np.ndarray) -> tuple[float | None, float | Non
     if x.dtype == np.uint64 or y.dtype == np.uint64:
         x, y = x.astype(object), y.astype(object)
         differ = x != y
-        diff = np.abs((x - y).astype(np.float64)) if x.size else np.zeros(0)
+        diff = np.abs(np.array(x - y, dtype=object).astype(np.float64)) if x.size else np.zeros(0)
         base = np.abs(x.astype(np.float64))
     else:
         with np.errstate(all="ignore"):

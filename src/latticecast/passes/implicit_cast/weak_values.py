@@ -232,8 +232,8 @@ class WeakValues:
                 default = self.policy.materialize(Weak(dtype))
             except (TypeError, PromotionError):
                 continue
-            if default is dtype:
-                continue
+            if default is dtype or dtype.needs_lowering:
+                continue  # index, address and tf32 have no stablehlo.convert: lower-dtypes gives them a type
             for use in list(value.uses):
                 owner = use.owner.operation
                 name = owner.name
