@@ -837,7 +837,7 @@ def check_lift(r: Runner, data: Any) -> None:
         else:  # a symbolic dimension: no inputs can be drawn, so the arrays are given (each name one size)
             sizes: dict[str, int] = {}
             arrays = ", ".join(
-                f"np.zeros({tuple(d if isinstance(d, int) else sizes.setdefault(str(d), 2) for d in t.shape)!r}, "
+                f"np.zeros({tuple(int(d) if isinstance(d, int) else sizes.setdefault(str(d), 2) for d in t.shape)!r}, "
                 f"{_np_dtype_name(t)})" for t in types)
             r.exec(f"_rt_run = _rt.run([{arrays}])")
 
