@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # the lazy names below, as tools see them (never imported her
 # promotion layer stays importable (and fast) on its own.
 _LAZY = {
     "Graph": ("latticecast.graph", "Graph"), "Value": ("latticecast.graph", "Value"),
-    "PassFailure": ("latticecast.graph", "PassFailure"), "ops": ("latticecast.ops", None),
+    "PassFailure": ("latticecast.errors", "PassFailure"), "ops": ("latticecast.ops", None),
     "compile": ("latticecast.runtime", "compile"), "Model": ("latticecast.runtime", "Model"),
     "PolymorphicModel": ("latticecast.runtime", "PolymorphicModel"),
     "UnsupportedModuleError": ("latticecast.runtime", "UnsupportedModuleError"),

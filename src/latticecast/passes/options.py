@@ -181,6 +181,11 @@ class ImplicitCastOptions(PassOptions):
     report_promotions: bool = dataclasses.field(default=False, metadata={"bare": True})
     retype_results: bool = dataclasses.field(default=False, metadata={"bare": True})
 
+    if typing.TYPE_CHECKING:  # what the constructor takes: a name or a level's spelling is resolved in __post_init__
+        def __init__(self, policy: "Policy | str" = ..., diagnose_lossy: "LossyLevel | str" = ...,
+                     lower_dtypes: bool = ..., diagnose_precision: "LossyLevel | str" = ...,
+                     report_promotions: bool = ..., retype_results: bool = ...) -> None: ...
+
     def __post_init__(self) -> None:
         if not isinstance(self.policy, Policy):
             object.__setattr__(self, "policy", get_policy(self.policy))
@@ -223,6 +228,9 @@ class LiftOptions(PassOptions):
     file_options: ClassVar[dict[str, str]] = {"policy_file": "policy"}
 
     policy: Policy = dataclasses.field(default_factory=_default_policy)
+
+    if typing.TYPE_CHECKING:  # a registered name is resolved in __post_init__
+        def __init__(self, policy: "Policy | str" = ...) -> None: ...
 
     def __post_init__(self) -> None:
         if not isinstance(self.policy, Policy):
