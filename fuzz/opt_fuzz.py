@@ -958,6 +958,10 @@ def _reference_server() -> None:  # pragma: no cover - runs in the helper proces
                 replies.append(reply)
                 continue
             ctx = contexts[req["mode"]]
+            if isinstance(text, bytes) or "{-#" in text:
+                # resources are the context's (a second parse renames bias to bias_1): mlir-opt parses each
+                # file in a context of its own, so text that carries resources gets a fresh one
+                ctx = make(req["mode"] == "permissive")
             try:
                 with ctx, ir.Location.unknown():
                     module = ir.Module.parse(text)

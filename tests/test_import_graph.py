@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 import import_graph  # noqa: E402
@@ -21,3 +23,32 @@ def test_the_check_finds_an_upward_import_and_a_cycle() -> None:
     assert "latticecast.dtypes imports latticecast.graph.graph, a higher layer" in found
     assert "layer cycle latticecast.passes <-> latticecast.runtime" in found
     assert any(p.startswith("module cycle latticecast.passes.base <-> latticecast.runtime.model") for p in found)
+
+
+def test_the_source_tree_has_no_mlir_below_rank_1() -> None:
+    outside = import_graph.external_imports()
+    assert ("latticecast.dialect_utils.context", "jaxlib.mlir") in outside  # the reader sees them at all
+    assert import_graph.problems(import_graph.edges(), outside) == []
+
+
+def test_the_check_finds_mlir_in_the_promotion_layer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A synthetic package: MLIR imported at the top of a promotion module, inside a function of
+    another, and only for type checking in a third (not an import at run time); and MLIR in
+    dialect_utils, where it belongs."""
+    root = tmp_path / "latticecast"
+    (root / "dialect_utils").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "dialect_utils" / "__init__.py").write_text("from jaxlib.mlir import ir\n")
+    (root / "dtypes.py").write_text("import jaxlib.mlir.ir\nimport numpy\n")
+    (root / "dims.py").write_text("def to_mlir():\n    from jaxlib.mlir import ir\n    import jax.numpy\n"
+                                  "    return ir\n")
+    (root / "tables.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                    "    from mlir import ir\n")
+    monkeypatch.setitem(import_graph.RANKS, "latticecast.dims", 0)  # as it was before it moved up
+    outside = import_graph.external_imports(root)
+    assert outside == {("latticecast.dialect_utils", "jaxlib.mlir"): False, ("latticecast.dtypes", "jaxlib.mlir.ir"): False,
+                       ("latticecast.dims", "jaxlib.mlir"): True, ("latticecast.dims", "jax.numpy"): True}
+    found = import_graph.problems(import_graph.edges(root), outside)
+    assert [p.split(":")[0] for p in found] == ["latticecast.dims imports jax.numpy (deferred)",
+                                                "latticecast.dims imports jaxlib.mlir (deferred)",
+                                                "latticecast.dtypes imports jaxlib.mlir.ir"]

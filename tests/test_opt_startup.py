@@ -2,9 +2,10 @@
 
 A pass run needs jaxlib's MLIR bindings, the pass and its policy; it does not need jax, the
 runtime, the graph builder, the ``latticecast`` command's subcommands, or the generated Python op
-classes of the StableHLO dialects. (``latticecast.audit`` is imported with the package: it is a few
-milliseconds, and a lazy ``lc.audit`` would be shadowed by the submodule of the same name.) Each check runs in a fresh interpreter, since this
-test process has imported everything already. (NumPy is loaded by ``jaxlib.mlir.ir`` itself.)
+classes of the StableHLO dialects. ``--help`` and ``--version`` need none of MLIR and none of the
+promotion layer (NumPy, the audit, the tables, the policies' classes): the package loads each layer on
+first use. Each check runs in a fresh interpreter, since this test process has imported everything
+already. (NumPy is loaded by ``jaxlib.mlir.ir`` itself.)
 """
 
 from __future__ import annotations
@@ -80,3 +81,65 @@ def test_a_compare_loads_the_dialect_classes_it_needs(tmp_path: Path) -> None:
     assert child.returncode == 0, child.stderr
     assert "stablehlo.compare LT, %0, %arg1 : (tensor<4xf32>, tensor<4xf32>)" in child.stdout, child.stdout
     assert result["code"] == 0
+
+
+NOT_FOR_HELP = ("numpy", "jaxlib.mlir", "latticecast.audit", "latticecast.tables", "latticecast.dtypes",
+                "latticecast.policies.base", "latticecast.passes.pipeline", "latticecast.dialect_utils")
+"""What ``--help`` and ``--version`` load none of (``--version``: once its answer is cached)."""
+
+
+def _opt_modules(tmp_path: Path, *args: str) -> tuple[str, set[str]]:
+    """``latticecast-opt ARGS``'s standard output and the modules it loaded, in a fresh interpreter whose
+    latticecast cache is ``tmp_path``."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), LATTICECAST_CACHE_DIR=str(tmp_path))
+    child = subprocess.run([sys.executable, "-c", RUN_AND_LIST, *args], capture_output=True, text=True, env=env,
+                           check=True)
+    result = json.loads(child.stdout.splitlines()[-1])
+    assert result["code"] == 0, child.stderr
+    return str(result["output"]), set(result["modules"])
+
+
+@pytest.mark.parametrize("flag", ["--help", "--version"])
+def test_help_and_version_load_no_mlir_and_no_promotion_layer(tmp_path: Path, flag: str) -> None:
+    first, first_modules = _opt_modules(tmp_path, flag)
+    again, modules = _opt_modules(tmp_path, flag)
+    assert again == first  # the cached versions are the ones found
+    assert [m for m in NOT_FOR_HELP if m in modules] == []
+    # a first --version asks jaxlib (which loads NumPy) and reads the MLIR version with dialect_utils, but
+    # loads neither the audit nor the tables nor the policies
+    assert [m for m in ("latticecast.audit", "latticecast.tables", "latticecast.policies.base")
+            if m in first_modules] == []
+    if flag == "--help":
+        assert "--implicit-cast: Join operand types" in first and "Policies: jax," in first
+    else:
+        assert first.startswith("latticecast-opt ") and "StableHLO" in first
+        assert {"jaxlib.mlir.ir", "numpy"} <= first_modules  # found out live the first time
+
+
+def test_the_version_cache_is_found_again_when_damaged(tmp_path: Path) -> None:
+    first, _ = _opt_modules(tmp_path, "--version")
+    (cached,) = tmp_path.glob("versions-*.json")
+    cached.write_text("{not json")
+    again, modules = _opt_modules(tmp_path, "--version")
+    assert again == first and "jaxlib.mlir.ir" in modules  # asked of jaxlib again
+
+
+def test_the_package_names_win_over_their_submodules() -> None:
+    """``lc.audit``, ``lc.policies``, ``lc.weak``, ``lc.evidence`` are functions, as when the package
+    imported them eagerly, even after their submodules load first; ``lc.dtypes`` is still the module."""
+    code = ("import latticecast.audit, latticecast.weak, latticecast.evidence, latticecast.policies.registry\n"
+            "import types, latticecast as lc\n"
+            "assert all(callable(f) and not isinstance(f, types.ModuleType)\n"
+            "           for f in (lc.audit, lc.policies, lc.weak, lc.evidence)), (lc.audit, lc.policies)\n"
+            "assert isinstance(lc.dtypes, types.ModuleType) and lc.DType.int8.name == 'int8'\n"
+            "assert lc.policies()[0] == 'jax'\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert child.returncode == 0, child.stderr
+
+
+def test_help_lists_the_passes_the_pipeline_runs() -> None:
+    from latticecast.passes import PASS_OPTIONS, PASSES
+
+    assert [kind.Options for kind in PASSES.values()] == list(PASS_OPTIONS)
+    assert [kind.description for kind in PASSES.values()] == [o.pass_description for o in PASS_OPTIONS]

@@ -1,6 +1,8 @@
 """The implicit-cast pass on IR text: rewrites, weak values, regions, diagnostics, pipelines."""
 
 import pytest
+
+import latticecast as lc
 from jaxlib.mlir import ir, passmanager
 
 from latticecast.dialect_utils.context import make_context
@@ -23,9 +25,14 @@ def run(ctx, text, pipeline="builtin.module(implicit-cast)"):
 
 def fails(ctx, text, pipeline="builtin.module(implicit-cast)"):
     m = parse_module(text, ctx, lenient=True, source_name="in.mlir")
-    with pytest.raises(ir.MLIRError) as e:
+    with pytest.raises(lc.PassFailure) as e:
         run_pipeline(m, pipeline)
-    return [(str(d.location), d.message) for d in e.value.error_diagnostics]
+    out = []
+    for d in e.value.diagnostics:  # "in.mlir:2:8: error: message", as MLIR's loc("in.mlir":2:8) and message
+        where, _, message = d.partition(": error: ")
+        file, line, col = where.rsplit(":", 2)
+        out.append((f'loc("{file}":{line}:{col})', message.split("\n")[0]))
+    return out
 
 
 MIXED = """

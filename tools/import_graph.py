@@ -3,10 +3,14 @@
 
     python3 tools/import_graph.py            # edges between layers (sub-packages / top modules)
     python3 tools/import_graph.py --modules  # edges between modules
-    python3 tools/import_graph.py --check    # exit 1 if a layer imports upward or an unexpected cycle exists
+    python3 tools/import_graph.py --check    # exit 1 if a layer imports upward, MLIR below rank 1,
+                                             # or an unexpected cycle exists
 
 Reads the source with ``ast`` (nothing is imported). An import inside a function is
-reported as ``(deferred)``: it still is a dependency, only a later one.
+reported as ``(deferred)``: it still is a dependency, only a later one. The check also
+reads imports from outside latticecast: ``jax``, ``jaxlib`` and ``mlir`` (:data:`MLIR_PACKAGES`)
+only from rank 1 up (the promotion layer has no MLIR), a deferred import included; an import
+under ``if TYPE_CHECKING:`` is not one (it never runs).
 """
 
 from __future__ import annotations
@@ -20,15 +24,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent / "src" / "latticecast"
 
 
-def module_name(path: Path) -> str:
-    rel = path.relative_to(ROOT.parent).with_suffix("")
+MLIR_PACKAGES = ("jax", "jaxlib", "mlir")
+"""Top-level packages that load MLIR (or JAX, which loads it): none of them below rank 1."""
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    rel = path.relative_to(root.parent).with_suffix("")
     parts = list(rel.parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def resolve(current: str, is_package: bool, node: ast.ImportFrom) -> list[str]:
+def resolve(current: str, is_package: bool, node: ast.ImportFrom, package: str = "latticecast") -> list[str]:
     if node.level == 0:
         base = node.module or ""
     else:
@@ -37,18 +45,32 @@ def resolve(current: str, is_package: bool, node: ast.ImportFrom) -> list[str]:
             parts = parts[:-1]
         parts = parts[: len(parts) - (node.level - 1)]
         base = ".".join(parts + ([node.module] if node.module else []))
-    if not base.startswith("latticecast"):
+    if base.split(".")[0] != package:
         return []
     if node.module is None or node.level and not node.module:
         return [f"{base}.{a.name}" for a in node.names]
     return [base] + [f"{base}.{a.name}" for a in node.names]
 
 
-def edges() -> dict[tuple[str, str], bool]:
+def edges(root: Path = ROOT) -> dict[tuple[str, str], bool]:
     """(importer, imported module) -> True when every such import is deferred (inside a def)."""
-    files = {module_name(p): p for p in ROOT.rglob("*.py")}
+    return _imports(root)[0]
+
+
+def external_imports(root: Path = ROOT) -> dict[tuple[str, str], bool]:
+    """(importer, module of :data:`MLIR_PACKAGES` it imports, as written) -> True when every such
+    import is deferred."""
+    return _imports(root)[1]
+
+
+def _imports(root: Path) -> tuple[dict[tuple[str, str], bool], dict[tuple[str, str], bool]]:
+    """The package under ``root`` (a directory named after it): its internal edges, and its imports of
+    :data:`MLIR_PACKAGES`."""
+    files = {module_name(p, root): p for p in root.rglob("*.py")}
     known = set(files)
     out: dict[tuple[str, str], bool] = {}
+    outside: dict[tuple[str, str], bool] = {}
+    package = root.name
     for mod, path in files.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         is_package = path.name == "__init__.py"
@@ -60,10 +82,17 @@ def edges() -> dict[tuple[str, str], bool]:
             if id(node) in type_only:
                 continue
             targets: list[str] = []
+            written: list[str] = []
             if isinstance(node, ast.ImportFrom):
-                targets = resolve(mod, is_package, node)
+                targets = resolve(mod, is_package, node, package)
+                written = [node.module] if node.level == 0 and node.module else []
             elif isinstance(node, ast.Import):
-                targets = [a.name for a in node.names if a.name.startswith("latticecast")]
+                targets = [a.name for a in node.names if a.name.split(".")[0] == package]
+                written = [a.name for a in node.names]
+            for w in written:
+                if w.split(".")[0] in MLIR_PACKAGES:
+                    key = (mod, w)
+                    outside[key] = outside.get(key, True) and id(node) in deferred_nodes
             for t in targets:
                 while t and t not in known:
                     t = t.rpartition(".")[0]
@@ -72,7 +101,7 @@ def edges() -> dict[tuple[str, str], bool]:
                 deferred = id(node) in deferred_nodes
                 key = (mod, t)
                 out[key] = out.get(key, True) and deferred
-    return out
+    return out, outside
 
 
 def layer(mod: str) -> str:
@@ -130,24 +159,33 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 RANKS: dict[str, int] = {
     **{f"latticecast.{m}": 0 for m in ("dtypes", "weak", "values", "lattice", "audit", "tables", "promotion_graph", "errors",
-                                       "promotion", "op_rules", "policies", "evidence", "dims", "device_ref",
-                                       "tensor_type", "jax_internals", "_versions")},
-    "latticecast.dialect_utils": 1,
+                                       "promotion", "op_rules", "policies", "evidence", "device_ref", "_versions")},
+    "latticecast.dialect_utils": 1, "latticecast.jax_internals": 1, "latticecast.dims": 1, "latticecast.tensor_type": 1,
     "latticecast.passes": 2, "latticecast.runtime": 2,
     "latticecast.graph": 3, "latticecast.retargeting": 3,
     "latticecast.ops": 4, "latticecast.max": 4,
     "latticecast.demo": 5, "latticecast.cli": 5, "latticecast": 5, "latticecast.__main__": 5,
 }
-"""The layers, bottom up: promotion (no MLIR) <- dialect_utils <- {passes, runtime} <- {graph,
-retargeting (lift under one policy, legalise and run under another)} <- the surfaces built on it. A module imports only its own rank and below (a deferred import too)."""
+"""The layers, bottom up: promotion (no MLIR: rank 0) <- MLIR's (dialect_utils, jax_internals that loads
+jaxlib, and the graph types that convert to MLIR: dims, tensor_type) <- {passes, runtime} <- {graph,
+retargeting (lift under one policy, legalise and run under another)} <- the surfaces built on it. A module
+imports only its own rank and below (a deferred import too), and :data:`MLIR_PACKAGES` only from rank 1 up."""
 
 ACCEPTED_CYCLE = {"latticecast.graph.value", "latticecast.graph.ops"}
 """The one module cycle by design: a value's methods are the ops, and the ops make values."""
 
 
-def problems(es: dict[tuple[str, str], bool]) -> list[str]:
-    """Upward imports between layers, layer cycles, and module cycles other than value <-> ops."""
+def problems(es: dict[tuple[str, str], bool], outside: dict[tuple[str, str], bool] | None = None) -> list[str]:
+    """Upward imports between layers, layer cycles, module cycles other than value <-> ops, and imports of
+    :data:`MLIR_PACKAGES` (``outside``, as :func:`external_imports` gives them) below rank 1."""
     found = []
+    for (a, imported), deferred in sorted((outside or {}).items()):
+        rank = RANKS.get(layer(a))
+        if rank is None:
+            found.append(f"{layer(a)} has no rank in tools/import_graph.py's RANKS")
+        elif rank < 1:
+            found.append(f"{a} imports {imported}{' (deferred)' if deferred else ''}: rank {rank} has no MLIR "
+                         "(move the code up, to dialect_utils or the layer that uses it)")
     for (a, b) in sorted(es):
         la, lb = layer(a), layer(b)
         if la in RANKS and lb in RANKS and RANKS[lb] > RANKS[la]:
@@ -173,10 +211,10 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     es = edges()
     if args.check:
-        found = problems(es)
+        found = problems(es, external_imports())
         for p in found:
             print(p)
-        print(f"{len(found)} problem(s)" if found else "layers and cycles as designed")
+        print(f"{len(found)} problem(s)" if found else "layers, MLIR imports and cycles as designed")
         return 1 if found else 0
     graph: dict[str, set[str]] = defaultdict(set)
     shown: dict[tuple[str, str], bool] = {}

@@ -2,31 +2,19 @@
 
 Three layers, usable one at a time: promotion (dtypes, lattices, policies; no
 MLIR), IR (a MAX-style graph builder and the ``implicit-cast`` pass), runtime
-(PJRT). Importing the package loads only the promotion layer; the others load
-on first use.
+(PJRT). Importing the package loads none of them (only the errors and the version);
+each loads on first use of one of its names.
 """
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
-from .audit import AuditReport, audit  # eager: a lazy name would be shadowed by the submodule once imported
-from .device_ref import DeviceRef
-from .dims import SymbolicDim
-from .dtypes import DType, Kind, UnknownDTypeError
 from .errors import (AxisError, DomainError, GraphError, LatticecastError, LatticecastWarning, LiteralRangeError, NoCurrentGraphError, PromotionError,
                      RegionTypeError, UnknownPolicyError,
                      UnsupportedOpError, GraphTypeError, OperandDTypeError)
-from .lattice import Lattice, LatticeError
-from .policies import Policy, policy, register_policy
-# After the package import above, so that ``lc.policies`` is the function (the names of the policies), and
-# the package stays importable by its path: ``from latticecast.policies import Policy``.
-from .policies.registry import policies
-from .promotion import (default_policy, explain, implicit_cast_type, promote_types, result_type,
-                        set_default_policy)
-from .tables import PromotionTable, TableFormatError
-from .tensor_type import TensorType
-from .weak import PType, Weak, weak
 from ._versions import UnsupportedVersionWarning, check_supported_versions as _check_supported_versions, \
     package_version as _package_version
 
@@ -35,20 +23,43 @@ _check_supported_versions()  # warns when the installed jax/jaxlib is outside th
 
 if TYPE_CHECKING:  # the lazy names below, as tools see them (never imported here at run time)
     from . import ops
+    from .audit import AuditReport, audit
+    from .device_ref import DeviceRef
     from .dialect_utils.parsing import SourceFileError, parse
+    from .dims import SymbolicDim
+    from .dtypes import DType, Kind, UnknownDTypeError
     from .evidence import evidence
     from .graph import Graph, PassFailure, Value
+    from .lattice import Lattice, LatticeError
     from .passes import ImplicitCastOptions, ImplicitCastPass, Pipeline, run_pipeline
+    from .policies import Policy, policy, register_policy
+    from .policies.registry import policies
+    from .promotion import (default_policy, explain, implicit_cast_type, promote_types, result_type,
+                            set_default_policy)
     from .retargeting import lift, retarget
     from .runtime import (CompileError, DeviceCountError, DeviceNotFoundError, InputError, InputShapeError,
                           LatticecastRuntimeError, MLIRParseError, Model, PolymorphicModel, TensorSpec,
                           UnsupportedModuleError, available_devices, compile)
+    from .tables import PromotionTable, TableFormatError
+    from .tensor_type import TensorType
+    from .weak import PType, Weak, weak
 
-# The IR and runtime layers import jaxlib.mlir; load them on first use so that the
-# promotion layer stays importable (and fast) on its own.
+# Every layer loads on first use, the promotion layer too (NumPy, the tables, the policies): a
+# command such as ``latticecast-opt --version`` imports this package and needs none of them.
 _LAZY = {
+    **{name: ("latticecast.audit", name) for name in ("AuditReport", "audit")},
+    "DeviceRef": ("latticecast.device_ref", "DeviceRef"), "SymbolicDim": ("latticecast.dims", "SymbolicDim"),
+    **{name: ("latticecast.dtypes", name) for name in ("DType", "Kind", "UnknownDTypeError")},
+    **{name: ("latticecast.lattice", name) for name in ("Lattice", "LatticeError")},
+    **{name: ("latticecast.policies", name) for name in ("Policy", "policy", "register_policy")},
+    "policies": ("latticecast.policies.registry", "policies"),
+    **{name: ("latticecast.promotion", name) for name in ("default_policy", "explain", "implicit_cast_type",
+                                                          "promote_types", "result_type", "set_default_policy")},
+    **{name: ("latticecast.tables", name) for name in ("PromotionTable", "TableFormatError")},
+    "TensorType": ("latticecast.tensor_type", "TensorType"),
+    **{name: ("latticecast.weak", name) for name in ("PType", "Weak", "weak")},
     "Graph": ("latticecast.graph", "Graph"), "Value": ("latticecast.graph", "Value"),
-    "PassFailure": ("latticecast.graph", "PassFailure"), "ops": ("latticecast.ops", None),
+    "PassFailure": ("latticecast.errors", "PassFailure"), "ops": ("latticecast.ops", None),
     "compile": ("latticecast.runtime", "compile"), "Model": ("latticecast.runtime", "Model"),
     "PolymorphicModel": ("latticecast.runtime", "PolymorphicModel"),
     "UnsupportedModuleError": ("latticecast.runtime", "UnsupportedModuleError"),
@@ -68,21 +79,41 @@ _LAZY = {
     "evidence": ("latticecast.evidence", "evidence"),
     "lift": ("latticecast.retargeting", "lift"), "retarget": ("latticecast.retargeting", "retarget"),
 }
+"""Each lazy name: the module that defines it, and its name there (``None``: the module itself)."""
+
+_SUBMODULES = {module.split(".")[1] for module, _ in _LAZY.values()}
+"""The submodules the lazy names come from: ``lc.dtypes`` is found as when the package imported it."""
 
 
 def __getattr__(name: str) -> Any:
+    import importlib
     if name in _LAZY:
-        import importlib
         module, attr = _LAZY[name]
         mod = importlib.import_module(module)
         value = mod if attr is None else getattr(mod, attr)
         globals()[name] = value
         return value
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")  # the import binds it here (_Package.__setattr__)
     raise AttributeError(f"module 'latticecast' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(types.ModuleType):
+    """The package's module: the import system binds a submodule to the package's attribute of the
+    same name when it first loads it, and ``audit``, ``policies``, ``weak`` and ``evidence`` name a
+    function here and a submodule there. The function wins, whichever loads first."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _LAZY.get(name, (None, None))[1] is not None:
+            return  # left to __getattr__, which gives the function
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "DType", "Kind", "Weak", "weak", "PType", "Lattice", "LatticeError", "PromotionTable", "TableFormatError",

@@ -12,8 +12,10 @@ A graph computes an algebraic dimension's size from its names' sizes when it run
 accepted wherever a dimension is (duck-typed), so MAX stays optional.
 
 Each dimension converts to an MLIR attribute and back (:meth:`Dim.to_mlir`,
-:meth:`Dim.from_mlir`); MLIR is imported only then, so this module sits in the
-promotion layer with :mod:`latticecast.tensor_type`.
+:meth:`Dim.from_mlir`), in the current context or latticecast's default one
+(:mod:`latticecast.dialect_utils.context`). So this module sits in MLIR's layer (rank 1 in
+``tools/import_graph.py``, with :mod:`latticecast.tensor_type`), not in the promotion layer, which has
+no MLIR; it imports MLIR only when it converts, so ``import latticecast.dims`` stays light.
 """
 
 from __future__ import annotations
@@ -406,25 +408,17 @@ def _as_attribute(value: Any) -> Any:
     return value if isinstance(value, ir.Attribute) else None
 
 
-_OWN_CONTEXT: list[Any] = []
-"""The MLIR context of dimensions converted while none is current (made once, when first needed: the
-attributes and types used here are MLIR's builtin ones, which any context has)."""
-
-
 def _context() -> Any:
-    """The current MLIR context (a graph's, when it converts), or this module's own."""
+    """The current MLIR context (a graph's, when it converts), or latticecast's default one
+    (:func:`latticecast.dialect_utils.context.default_context`: the one home of contexts)."""
     from jaxlib.mlir import ir
+
+    from .dialect_utils.context import default_context
     try:
         found = ir.Context.current
     except ValueError:
         found = None
-    if found is None:
-        if not _OWN_CONTEXT:
-            context = ir.Context()
-            context.allow_unregistered_dialects = True  # latticecast's own element types (!latticecast.address)
-            _OWN_CONTEXT.append(context)
-        found = _OWN_CONTEXT[0]
-    return found
+    return default_context() if found is None else found
 
 
 def _i64_attr(value: int) -> Any:

@@ -15,8 +15,8 @@ The subclasses say what went wrong:
   op whose regions disagree on types; :class:`UnsupportedOpError`, a MAX op that StableHLO
   cannot express: a Mojo kernel, a buffer; :class:`GraphTypeError`, an argument of the wrong type);
   :class:`OperandDTypeError`, both a :class:`DomainError` and a :class:`GraphError`: an operand
-  dtype an op refuses where MAX raises a ``ValueError``; ``PassFailure`` (:mod:`latticecast.graph`):
-  ``implicit-cast`` rejected a graph.
+  dtype an op refuses where MAX raises a ``ValueError``; ``PassFailure``: a pass or the verifier
+  after it rejected a program (a graph's, or one :func:`latticecast.run_pipeline` ran).
 - ``MLIRParseError`` (:mod:`latticecast.dialect_utils.diagnostics`), ``PassOptionError`` and
   ``PipelineError`` (:mod:`latticecast.passes`): input that is not MLIR, a pass option or pipeline
   that cannot be read.
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LatticecastError", "LatticecastWarning", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
            "GraphError", "NoCurrentGraphError", "RegionTypeError", "GraphTypeError", "OperandDTypeError",
-           "UnsupportedOpError", "AxisError", "WeightsFileError", "MissingWeightsFileError"]
+           "UnsupportedOpError", "AxisError", "WeightsFileError", "MissingWeightsFileError", "PassFailure"]
 
 
 class LatticecastError(Exception):
@@ -98,6 +98,29 @@ class UnknownPolicyError(LatticecastError, KeyError, ValueError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0])
+
+
+class PassFailure(LatticecastError, RuntimeError):
+    """A pass (``implicit-cast``, another pass of a pipeline, or the verifier after it) rejected a
+    program: a graph's, or a module given to :func:`latticecast.run_pipeline`. ``diagnostics`` has
+    each error as ``file:line:col: error: ...`` (with its notes), in the order MLIR reported them.
+
+    Example:
+        >>> import latticecast as lc
+        >>> text = '''func.func @f(%a: tensor<2xi8>, %b: tensor<2xui32>) -> tensor<2xi8> {
+        ...   %0 = "stablehlo.add"(%a, %b) : (tensor<2xi8>, tensor<2xui32>) -> tensor<2xi8>
+        ...   return %0 : tensor<2xi8>
+        ... }'''
+        >>> try:
+        ...     lc.run_pipeline(text, "implicit-cast{policy=max}", source_name="f.mlir")
+        ... except lc.PassFailure as e:
+        ...     print(e.diagnostics[0].split(": error: ")[0])
+        f.mlir:2:8
+    """
+
+    def __init__(self, message: str, diagnostics: list[str]) -> None:
+        super().__init__(message)
+        self.diagnostics = diagnostics
 
 
 class GraphError(LatticecastError, ValueError):

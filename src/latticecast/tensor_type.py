@@ -11,7 +11,9 @@ those are NumPy arrays -- and every latticecast program written before devices e
 says ``TensorType(dtype, shape)``. The CPU is MAX's default device too (MAX's
 ``InferenceSession`` always includes it).
 
-It sits below the graph builder and the runtime: a graph declares its inputs with it,
+It sits below the graph builder and the runtime, in MLIR's layer (rank 1 in
+``tools/import_graph.py``, beside :mod:`latticecast.dialect_utils`, whose default context it
+converts in when none is current): a graph declares its inputs with it,
 and a compiled model reports its inputs and outputs with it, so the two compare equal
 and neither layer imports the other. It imports MLIR only to convert (:meth:`TensorType.to_mlir`,
 :meth:`TensorType.from_mlir`); :attr:`TensorType.mlir` is the type's spelling as text (``?`` for a
@@ -222,7 +224,7 @@ class TensorType(Type):
 
         from .dims import AlgebraicDim, _context
 
-        with _context(), ir.Location.unknown():  # the current context, or the dims' own (builtin types only)
+        with _context(), ir.Location.unknown():  # the current context, or latticecast's default one
             element = ir.Type.parse(self.dtype.mlir_name)
             fields: dict[str, ir.Attribute] = {"device": ir.StringAttr.get(str(self.device))}
             if not all(isinstance(d, int) for d in self.shape):

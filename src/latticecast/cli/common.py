@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Callable, Hashable, cast
+from typing import TYPE_CHECKING, Callable, Hashable, cast
 
 from ..errors import LatticecastError, PromotionError
-from ..policies import Policy
 from ..policies import policy as lookup_policy
-from ..weak import PType, parse_ptype
+
+if TYPE_CHECKING:  # both load the promotion layer (NumPy, the tables): not for every command line
+    from ..policies import Policy
+    from ..weak import PType
 from .exit_codes import EXIT_FAILURE as EXIT_PROPERTY_FAILS, EXIT_OK, EXIT_USAGE
 
 __all__ = ["CliError", "EXIT_OK", "EXIT_PROPERTY_FAILS", "EXIT_USAGE", "load_policy", "parse_types",
@@ -58,6 +60,8 @@ def chosen_policy(args: argparse.Namespace) -> Policy:
     if args.policy_file is not None:
         if args.policy is not None:
             raise CliError("give --policy or --policy-file, not both")
+        from ..policies import Policy
+
         return Policy.from_table(args.policy_file)
     return load_policy(args.policy or "jax")
 
@@ -66,7 +70,7 @@ def namer(pol: Policy) -> Callable[[Hashable], str]:
     """The policy's spelling (:meth:`Policy.type_name`) as the namer that tables and audit
     reports take; their labels are the policy's types, except a result a measured table keeps
     as the library's own name (PyTorch's ``complex32``, which latticecast does not have)."""
-    return lambda t: t if isinstance(t, str) else pol.type_name(cast(PType, t))
+    return lambda t: t if isinstance(t, str) else pol.type_name(cast("PType", t))
 
 
 def parse_types(text: str, pol: Policy, *, notation: str = "bits") -> list[PType]:
@@ -76,6 +80,7 @@ def parse_types(text: str, pol: Policy, *, notation: str = "bits") -> list[PType
     a text table shows (``bf``, ``e4m3fn``: :data:`~.table_view.FROM_CODE`); two spellings of one
     type (``i16,int16``, or ``i*`` and a weak ``i16?`` in JAX) show once, so the table stays square.
     """
+    from ..weak import parse_ptype
     from .table_view import FROM_CODE
 
     names = [n.strip() for n in text.split(",")]

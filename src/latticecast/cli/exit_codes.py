@@ -77,7 +77,7 @@ class ExitRule:
 EXIT_TABLE: tuple[ExitRule, ...] = (
     ExitRule("latticecast.cli.exit_codes.UsageError", EXIT_USAGE, EXIT_USAGE,
              "the command line is wrong"),
-    ExitRule("latticecast.graph.graph.PassFailure", EXIT_FAILURE, EXIT_FAILURE,
+    ExitRule("latticecast.errors.PassFailure", EXIT_FAILURE, EXIT_FAILURE,
              "implicit-cast rejected a program (the demo's, in latticecast)"),
     ExitRule("latticecast.runtime.runtime_errors.LatticecastRuntimeError", EXIT_FAILURE, EXIT_FAILURE,
              "XLA or PJRT could not compile or run a program (the demo's, in latticecast)"),

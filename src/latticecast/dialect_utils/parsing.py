@@ -234,10 +234,6 @@ def parse_module(source: "str | bytes", context: ir.Context | None = None, *, le
             raise MLIRParseError.from_mlir(e, source_name) from None
 
 
-class _NeedsModuleParse(Exception):
-    """Internal: the text goes to ``Module.parse`` directly (:meth:`SourceText.parse`)."""
-
-
 class SourceText:
     """The user's MLIR text on its way to a module, and every way back to it: the one owner of
     the text path.
@@ -274,15 +270,10 @@ class SourceText:
         wraps in one) takes ``Module.parse`` and a walk that names the file in each location.
         """
         shifted = "\n" * self.shift + self.parser_text
-        try:
-            if "{-#" in shifted:
-                # resources (dense_resource blobs) are the context's: a second parse of the same text
-                # would rename them (bias -> bias_1), so text that may need Module.parse takes it at once
-                raise _NeedsModuleParse
-            op = ir.Operation.parse(shifted, source_name=self.source_name).operation
-        except (ir.MLIRError, _NeedsModuleParse) as e:
-            if not isinstance(e, _NeedsModuleParse) and "source must contain a single top-level operation" not in str(e):
-                raise self.error(e) from None
+        # resources (dense_resource blobs) are the context's: a second parse of the same text would
+        # rename them (bias -> bias_1), so text with resources takes Module.parse at once
+        op = None if "{-#" in shifted else self._parse_one(shifted)
+        if op is None:
             try:
                 module = ir.Module.parse(shifted)
             except ir.MLIRError as e2:
@@ -294,6 +285,16 @@ class SourceText:
         if self.placeholder:
             self.restore(module.operation)
         return module
+
+    def _parse_one(self, shifted: str) -> "ir.Operation | None":
+        """The text's one top-level op, named by the file; ``None`` when it has several (a module
+        wraps them)."""
+        try:
+            return ir.Operation.parse(shifted, source_name=self.source_name).operation
+        except ir.MLIRError as e:
+            if "source must contain a single top-level operation" not in str(e):
+                raise self.error(e) from None
+            return None
 
     def error(self, err: ir.MLIRError) -> MLIRParseError:
         """What the parser said about the text the parser read, said about the user's text."""

@@ -34,7 +34,7 @@ from ..dialect_utils.diagnostics import Diagnostic
 from ..dialect_utils.types import TypeCache, type_cache
 from ..dims import AlgebraicDim, Dim, SymbolicDim
 from ..dtypes import DType, DTypeLike
-from ..errors import MAX_COMPILE_FAILURE, GraphError, LatticecastError
+from ..errors import MAX_COMPILE_FAILURE, GraphError, LatticecastError, PassFailure
 from ..op_rules import WEAK_ARRAY, WEAK_ATTR, decisions_of
 from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
 from ..passes.infer_types import Comparison
@@ -51,14 +51,6 @@ from .value import BufferValue, ChainValue, Value
 from .weight import Weight
 
 __all__ = ["Graph", "KernelLibrary", "PassFailure", "current_graph"]
-
-
-class PassFailure(LatticecastError, RuntimeError):
-    """``implicit-cast`` (or the verifier after it) rejected a graph; ``diagnostics`` has the details."""
-
-    def __init__(self, message: str, diagnostics: list[str]) -> None:
-        super().__init__(message)
-        self.diagnostics = diagnostics
 
 
 class _ScalarFactory:
@@ -205,7 +197,7 @@ class Graph:
                                    extra=[repr(a) for a in args] + [f"{k}=..." for k in kwargs])
         self.name = name
         self.policy: Policy = get_policy(policy)
-        self.options = ImplicitCastOptions(policy=self.policy, diagnose_lossy=diagnose_lossy,  # type: ignore[arg-type]  # parsed if a str
+        self.options = ImplicitCastOptions(policy=self.policy, diagnose_lossy=diagnose_lossy,
                                            report_promotions=report_promotions)
         self.context = context or default_context()
         self.tc: TypeCache = type_cache(self.context)

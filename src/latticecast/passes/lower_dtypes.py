@@ -37,7 +37,7 @@ LOWERED: tuple[DType, ...] = tuple(d for d in DType if d.needs_lowering)
 
 class LowerDTypesPass(LatticecastPass):
     argument = LowerDTypesOptions.pass_name
-    description = "Lower index/address to ui64 and tf32 to f32 with reduce_precision"
+    description = LowerDTypesOptions.pass_description
     Options = LowerDTypesOptions
 
     def run(self, root: ir.Operation) -> PassResult:

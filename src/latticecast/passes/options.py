@@ -14,13 +14,16 @@ from __future__ import annotations
 import dataclasses
 import enum
 import typing
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import LatticecastError, UnknownPolicyError
-from ..policies import Policy, policy as get_policy
-from ..tables import TableFormatError
+from ..policies import policy as get_policy
 
-__all__ = ["PassOptions", "PassOptionError", "LossyLevel", "ImplicitCastOptions", "LowerDTypesOptions", "LiftOptions"]
+if TYPE_CHECKING:
+    from ..policies.base import Policy
+
+__all__ = ["PassOptions", "PassOptionError", "LossyLevel", "ImplicitCastOptions", "LowerDTypesOptions", "LiftOptions",
+           "PASS_OPTIONS"]
 
 
 class PassOptionError(LatticecastError, ValueError):
@@ -45,14 +48,19 @@ class PassOptions:
     bare ``key`` (without ``=value``) means; ``metadata["aliases"]`` maps extra spellings."""
 
     pass_name: ClassVar[str] = "pass"
+    pass_description: ClassVar[str] = ""
+    """What the pass does, one line (its ``--help`` and MLIR's pass registry)."""
     file_options: ClassVar[dict[str, str]] = {}
     """Options that set a :class:`Policy` field from a file (``policy_file`` -> ``policy``)."""
 
     @classmethod
     def parse(cls, text: str) -> "PassOptions":
         """``"policy=max diagnose-lossy=warning"`` (spaces or commas between options)."""
+        from ..policies.base import Policy
+        from ..tables import TableFormatError
+
         fields = {f.name: f for f in dataclasses.fields(cls)}
-        hints = typing.get_type_hints(cls)
+        hints = _field_types(cls)
         values: dict[str, Any] = {}
         for item in text.replace(",", " ").split():
             key, eq, value = item.partition("=")
@@ -72,6 +80,8 @@ class PassOptions:
 
     @classmethod
     def _read(cls, f: dataclasses.Field[Any], kind: Any, value: str, *, bare: bool) -> Any:
+        from ..policies.base import Policy
+
         option = f.name.replace("_", "-")
         if bare and "bare" in f.metadata:
             return f.metadata["bare"]
@@ -95,7 +105,7 @@ class PassOptions:
 
     @classmethod
     def usage(cls) -> str:
-        hints = typing.get_type_hints(cls)
+        hints = _field_types(cls, policy_class=False)
         parts = []
         for f in dataclasses.fields(cls):
             kind = hints[f.name]
@@ -103,7 +113,7 @@ class PassOptions:
                 shown = "true|false"
             elif isinstance(kind, type) and issubclass(kind, enum.Enum):
                 shown = "|".join(str(m.value) for m in kind)
-            elif kind is Policy:
+            elif kind is _PolicyField:
                 shown = "<name>"
             else:
                 shown = "<value>"
@@ -112,6 +122,8 @@ class PassOptions:
         return ", ".join(parts)
 
     def __str__(self) -> str:
+        from ..policies.base import Policy
+
         out = []
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
@@ -124,6 +136,20 @@ class PassOptions:
                 ("true" if v else "false") if isinstance(v, bool) else str(v)
             out.append(f"{f.name.replace('_', '-')}={shown}")
         return " ".join(out)
+
+
+class _PolicyField:
+    """What :func:`_field_types` gives a field of type ``Policy`` when the class is not needed."""
+
+
+def _field_types(cls: type, *, policy_class: bool = True) -> dict[str, Any]:
+    """``cls``'s fields' types. ``Policy`` is imported only here, and only with ``policy_class``: it loads
+    the promotion layer (NumPy, the tables), which ``usage()`` (``latticecast-opt --help``) does not need
+    to say that a field holds a policy (:class:`_PolicyField` stands for it then)."""
+    if policy_class:
+        from ..policies.base import Policy
+        return typing.get_type_hints(cls, localns={"Policy": Policy})
+    return typing.get_type_hints(cls, localns={"Policy": _PolicyField})
 
 
 def _default_policy() -> Policy:
@@ -166,6 +192,7 @@ class ImplicitCastOptions(PassOptions):
     """
 
     pass_name: ClassVar[str] = "implicit-cast"
+    pass_description: ClassVar[str] = "Join operand types on a promotion lattice and insert stablehlo.convert"
     file_options: ClassVar[dict[str, str]] = {"policy_file": "policy"}
 
     policy: Policy = dataclasses.field(default_factory=_default_policy)
@@ -181,7 +208,14 @@ class ImplicitCastOptions(PassOptions):
     report_promotions: bool = dataclasses.field(default=False, metadata={"bare": True})
     retype_results: bool = dataclasses.field(default=False, metadata={"bare": True})
 
+    if typing.TYPE_CHECKING:  # what the constructor takes: a name or a level's spelling is resolved in __post_init__
+        def __init__(self, policy: "Policy | str" = ..., diagnose_lossy: "LossyLevel | str" = ...,
+                     lower_dtypes: bool = ..., diagnose_precision: "LossyLevel | str" = ...,
+                     report_promotions: bool = ..., retype_results: bool = ...) -> None: ...
+
     def __post_init__(self) -> None:
+        from ..policies.base import Policy
+
         if not isinstance(self.policy, Policy):
             object.__setattr__(self, "policy", get_policy(self.policy))
         for name in ("diagnose_lossy", "diagnose_precision"):
@@ -199,6 +233,7 @@ class LowerDTypesOptions(PassOptions):
     """``lower-dtypes`` has no options."""
 
     pass_name: ClassVar[str] = "lower-dtypes"
+    pass_description: ClassVar[str] = "Lower index/address to ui64 and tf32 to f32 with reduce_precision"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -220,10 +255,21 @@ class LiftOptions(PassOptions):
     """
 
     pass_name: ClassVar[str] = "lift-implicit-casts"
+    pass_description: ClassVar[str] = "Take out the stablehlo.converts a policy's implicit-cast would insert (its inverse)"
     file_options: ClassVar[dict[str, str]] = {"policy_file": "policy"}
 
     policy: Policy = dataclasses.field(default_factory=_default_policy)
 
+    if typing.TYPE_CHECKING:  # a registered name is resolved in __post_init__
+        def __init__(self, policy: "Policy | str" = ...) -> None: ...
+
     def __post_init__(self) -> None:
+        from ..policies.base import Policy
+
         if not isinstance(self.policy, Policy):
             object.__setattr__(self, "policy", get_policy(self.policy))
+
+
+PASS_OPTIONS: tuple[type[PassOptions], ...] = (ImplicitCastOptions, LowerDTypesOptions, LiftOptions)
+"""latticecast's passes, by their options: what ``--help`` lists without loading MLIR (the passes
+themselves, :data:`latticecast.passes.PASSES`, are the same, in the same order)."""

@@ -18,7 +18,8 @@ from typing import Mapping, overload
 
 from jaxlib.mlir import ir, passmanager
 
-from ..errors import LatticecastError, LatticecastWarning
+from ..dialect_utils.diagnostics import Diagnostic
+from ..errors import LatticecastError, LatticecastWarning, PassFailure
 
 from .base import LatticecastPass
 from .implicit_cast import ImplicitCastPass
@@ -240,7 +241,8 @@ def run_pipeline(module: "ir.Module | ir.Operation | str | bytes", pipeline: "st
     Raises:
         PipelineError: The pipeline text does not parse, or names an unknown pass or option.
         MLIRParseError: The text does not parse.
-        jaxlib.mlir.ir.MLIRError: A pass failed; the error carries its diagnostics.
+        PassFailure: A pass, or the verifier after it, rejected the module; ``diagnostics`` has its
+            errors (``file:line:col: error: ...``).
 
     Example:
         >>> import jax
@@ -281,12 +283,21 @@ def run_pipeline(module: "ir.Module | ir.Operation | str | bytes", pipeline: "st
     pm.enable_verifier(verify and not parsed_pipeline.writes_mixed_ir)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LatticecastWarning)
-        pm.run(op)
-    if verify and parsed_pipeline.writes_mixed_ir and not parsed_pipeline.leaves_mixed_ir:
-        op.verify()
+        try:
+            pm.run(op)
+            if verify and parsed_pipeline.writes_mixed_ir and not parsed_pipeline.leaves_mixed_ir:
+                op.verify()
+        except ir.MLIRError as e:
+            raise _failure(e, str(parsed_pipeline)) from None
     for w in caught:  # the passes' warnings, attributed to the caller of run_pipeline
         warnings.warn(w.message, w.category, stacklevel=2)
     return parsed if parsed is not None else ours
+
+
+def _failure(e: ir.MLIRError, pipeline: str) -> PassFailure:
+    """The :class:`PassFailure` for jaxlib's error: each diagnostic as ``file:line:col: error: ...``."""
+    diags = [Diagnostic.from_mlir(d).format() for d in e.error_diagnostics] or [str(e)]
+    return PassFailure(f"pipeline {pipeline!r} failed:\n  " + "\n  ".join(diags), diags)
 
 
 # -- the parser -------------------------------------------------------------------------------

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..errors import UnknownPolicyError
-from .base import Policy
+
+if TYPE_CHECKING:
+    from .base import Policy
 
 __all__ = ["policy", "policies", "register_policy"]
 
@@ -101,6 +103,8 @@ def policy(name: "str | Policy") -> Policy:
         >>> lc.policy("array_api").promote_types("int8", "int16")
         DType.int16
     """
+    from .base import Policy  # here: the names (policies()) need none of the promotion layer
+
     if isinstance(name, Policy):
         return name
     key = _normalise(name)

@@ -246,7 +246,7 @@ def differences(a: np.ndarray, b: np.ndarray) -> tuple[float | None, float | Non
     else:
         with np.errstate(all="ignore"):
             both_nan = np.isnan(x) & np.isnan(y) if x.dtype.kind in "fc" or y.dtype.kind in "fc" else False
-            differ = (x != y) & ~both_nan
+            differ = (x != y) & np.logical_not(both_nan)
             diff = np.where(differ, np.abs(x - y), 0.0).astype(np.float64)
             base = np.abs(x).astype(np.float64)
     count = int(np.count_nonzero(differ))

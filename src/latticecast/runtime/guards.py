@@ -71,7 +71,11 @@ def refuse_what_crashes_xla(module: Any, name: str, platform: str = "cpu",
             continue
         callees: list[str] = []
         problem: list[str] = []
-        if lacking:
+        if platform == "cpu" and _CPU_ELEMENT_LIMIT is not None:
+            huge = _huge_signature_tensor(op)
+            if huge:
+                problem.append(f"{Diagnostic.at(op.location, 'error', '').where or name}: {huge}")
+        if lacking and not problem:
             signature = str(op.attributes["function_type"])
             for element, why in lacking.items():
                 if element in signature:
@@ -104,6 +108,37 @@ def refuse_what_crashes_xla(module: Any, name: str, platform: str = "cpu",
         calls[ir.StringAttr(op.attributes["sym_name"]).value] = callees
     _check_call_depth(calls, name)
     return divisions
+
+
+def _cpu_element_limit() -> int | None:
+    """The element count from which XLA's CPU compiler of this jaxlib dies with SIGFPE (measured with
+    jaxlib 0.12.0: an elementwise op on a tensor of 2**36 elements of any dtype crashes the process,
+    2**35 compiles; jaxlib 0.10.2 compiles both), or ``None`` where no limit was measured."""
+    from ..jax_internals import JAXLIB_VERSION
+
+    return 1 << 36 if JAXLIB_VERSION >= (0, 12) else None
+
+
+_CPU_ELEMENT_LIMIT = _cpu_element_limit()
+
+
+def _huge_signature_tensor(func: ir.Operation) -> str | None:
+    """Why XLA's CPU compiler would crash on an argument or result of ``func`` (see
+    :func:`_cpu_element_limit`), or ``None``."""
+    assert _CPU_ELEMENT_LIMIT is not None
+    try:
+        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+    except (KeyError, ValueError):
+        return None
+    for t in [*ftype.inputs, *ftype.results]:
+        if t.typeid != ir.RankedTensorType.static_typeid:
+            continue
+        shaped = ir.RankedTensorType(t)
+        if shaped.has_static_shape and int(np.prod(shaped.shape, dtype=object)) >= _CPU_ELEMENT_LIMIT:
+            return (f"{t} has 2**{_CPU_ELEMENT_LIMIT.bit_length() - 1} or more elements, and XLA's CPU compiler "
+                    f"of this jaxlib crashes the process on such a tensor (SIGFPE, measured); no CPU holds it: "
+                    f"shard it over devices, or make it smaller")
+    return None
 
 
 def shield_divisions(divisions: list[ir.Operation]) -> None:

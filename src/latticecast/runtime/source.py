@@ -30,14 +30,9 @@ def _with_context(err: MLIRParseError, what: str, text: str | None, source_name:
     """``err`` with what the runtime was doing, the source line under each error, and a hint where
     the cause is a known one (mixed dtypes or lowered dtypes: run implicit-cast first)."""
     diags = list(err.diagnostics)
-    lines = text.splitlines() if text is not None else None
     out: list[str] = []
-    for d in diags:
-        out.extend(d.lines())
-        if lines is not None and d.file == source_name and d.line and 0 < d.line <= len(lines):
-            out.append("    " + lines[d.line - 1].rstrip("\n"))
-            if d.col:
-                out.append("    " + " " * (d.col - 1) + "^")
+    for d in diags:  # each with its source line and a caret, as every latticecast error prints them
+        out.extend(d.source_lines(text, source_name) if text is not None else d.lines())
     message = f"{what}:\n" + ("\n".join(out) if out else str(err))
     if any(h in d.message for d in diags for h in _MIXED_DTYPE_HINTS):
         message += ("\nhint: the runtime takes legal StableHLO. A module with mixed-dtype ops "

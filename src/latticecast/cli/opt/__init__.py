@@ -22,6 +22,7 @@ traceback.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Sequence
 
 __all__ = ["main"]
@@ -30,11 +31,23 @@ __all__ = ["main"]
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``latticecast-opt`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code.
 
-    The tool prints results, not XLA's INFO logs: the log level is set here, when the command
-    runs and before jaxlib is loaded (the driver is imported only now), never when the library
-    is imported. The user's own setting wins.
+    The command line is read first, by :mod:`.args`, which loads neither MLIR nor the promotion
+    layer: ``--help`` and ``--version`` end there, and start as fast as Python does. The tool
+    prints results, not XLA's INFO logs: the log level is set here, when the command runs and
+    before jaxlib is loaded (the driver is imported only after the command line is read), never
+    when the library is imported. The user's own setting wins.
     """
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-    from .driver import main as run_main
+    from ...errors import LatticecastError
+    from ..exit_codes import EXIT_OK, report
+    from .args import PROG, parse_args
 
-    return run_main(argv)
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+    try:
+        config = parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as e:  # --help, --version
+        return e.code if isinstance(e.code, int) else EXIT_OK
+    except LatticecastError as e:  # a UsageError: exit 2 (the table in exit_codes)
+        return report(e, PROG)
+    from .driver import execute
+
+    return execute(config)

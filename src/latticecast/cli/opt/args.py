@@ -200,14 +200,14 @@ def build_parser() -> argparse.ArgumentParser:
 def passes_and_policies() -> str:
     """latticecast's passes with their options, and the policies: the end of ``--help``, and all
     of ``--list-passes``."""
-    from ...passes.pipeline import PASSES
+    from ...passes.options import PASS_OPTIONS
     from ...policies import policies
 
     lines = ["latticecast's passes:"]
-    for name, kind in PASSES.items():
-        lines.append(f"  --{name}: {kind.description}")
-        if kind.Options.usage():
-            lines.append(textwrap.fill(kind.Options.usage(), 100, initial_indent="      options: ",
+    for options in PASS_OPTIONS:  # not the passes themselves: they load MLIR, which --help does not need
+        lines.append(f"  --{options.pass_name}: {options.pass_description}")
+        if options.usage():
+            lines.append(textwrap.fill(options.usage(), 100, initial_indent="      options: ",
                                        subsequent_indent="        ", break_on_hyphens=False))
     lines.append(textwrap.fill(f"Policies: {', '.join(policies())}", 100))
     return "\n".join(lines)

@@ -21,27 +21,23 @@ from ...policies import Policy
 from ..common import write_file
 from ..exit_codes import EXIT_FAILURE, EXIT_OK, report
 from ..progress import bar, detail, info, set_verbosity
-from .args import PROG, OptConfig, parse_args, passes_and_policies
+from .args import PROG, OptConfig, passes_and_policies
 from .chunk import ChunkResult, PipelineRunner, PrintOptions, process_chunk
 from .ir_printing import pass_arguments
 from .report import without_op_dumps
 from .split import OUTPUT_SEPARATOR, split_input
 from .verify import parse_expectations, verify_diagnostics
 
-__all__ = ["main", "run", "OptError", "list_passes", "mixed_dtype_hint"]
+__all__ = ["execute", "run", "OptError", "list_passes", "mixed_dtype_hint"]
 
 class OptError(LatticecastError):
     """A failure the user can fix, reported as one line (exit code 1, :mod:`..exit_codes`)."""
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``latticecast-opt`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
-    try:
-        config = parse_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as e:  # --help, --version
-        return e.code if isinstance(e.code, int) else EXIT_OK
-    except LatticecastError as e:  # a UsageError: exit 2 (the table in exit_codes)
-        return report(e, PROG)
+def execute(config: OptConfig) -> int:
+    """Do what the command line ``config`` was read from says; returns the exit code (the package's
+    :func:`~latticecast.cli.opt.main` reads the command line first, so --help and --version load none of
+    this module)."""
     set_verbosity(config.verbosity)
     if config.list_passes:
         list_passes(sys.stdout)
@@ -270,6 +266,3 @@ def _silence_stdout() -> None:
     finally:
         os.close(devnull)
 
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -16,6 +16,11 @@ Python bindings expose neither, so both are found out from jaxlib itself:
   Nothing is listed that MLIR does not accept, and the scan is exhaustive over the libraries'
   strings. It reads about 350 MB, so the result is cached per jaxlib build (keyed by the
   libraries' sizes and times) in latticecast's cache directory.
+
+The versions are cached the same way (per jaxlib build): finding them loads jaxlib's MLIR, and with it
+NumPy, while reading them back loads neither, so ``latticecast-opt --version`` starts faster than
+``import jaxlib.mlir.ir``. A cache that cannot be written or read is not an error: the answer is
+found again.
 """
 
 from __future__ import annotations
@@ -29,7 +34,10 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from jaxlib.mlir import ir, passmanager
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from jaxlib.mlir import ir
 
 __all__ = ["RegisteredPass", "registered_passes", "versions", "native_libraries", "cache_dir"]
 
@@ -56,14 +64,28 @@ class RegisteredPass:
         return bool(self.expands_to)
 
 
-def versions() -> list[tuple[str, str]]:
-    """``(component, version)`` for jaxlib, MLIR and StableHLO.
+def versions(*, use_cache: bool = True) -> list[tuple[str, str]]:
+    """``(component, version)`` for jaxlib, MLIR and StableHLO, as the installed jaxlib says them
+    (cached per jaxlib build, see the module).
+
+    Args:
+        use_cache: Read a cached answer if there is one (it is written either way).
+
+    Returns:
+        The three pairs, in that order.
 
     Example:
         >>> [name for name, _ in versions()]
         ['jaxlib', 'MLIR', 'StableHLO']
     """
+    found = _cached("versions", _live_versions, use_cache)
+    return [(str(name), str(version)) for name, version in found]
+
+
+def _live_versions() -> list[tuple[str, str]]:
+    """:func:`versions`, asked of jaxlib itself."""
     import jaxlib.version
+    from jaxlib.mlir import ir
     from jaxlib.mlir.dialects import stablehlo
 
     from ...dialect_utils.parsing import bytecode_producer
@@ -75,6 +97,28 @@ def versions() -> list[tuple[str, str]]:
     mlir = producer[len("MLIR"):] if producer.startswith("MLIR") else producer
     return [("jaxlib", jaxlib.version.__version__), ("MLIR", mlir),
             ("StableHLO", f"{stablehlo.get_current_version()} (API {stablehlo.get_api_version()})")]
+
+
+def _cached(kind: str, compute: Callable[[], Any], use_cache: bool) -> Any:
+    """What ``compute()`` gives for this jaxlib build, from ``KIND-KEY.json`` in :func:`cache_dir` when it
+    is there (and ``use_cache``), else computed and written there (JSON: lists come back as lists)."""
+    cache = cache_dir()
+    path = cache / f"{kind}-{_key(native_libraries())}.json" if cache is not None else None
+    if use_cache and path is not None and path.exists():
+        try:
+            return json.loads(path.read_text())[kind]
+        except (OSError, ValueError, TypeError, KeyError):
+            pass  # a damaged cache is rebuilt
+    found = compute()
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"format": FORMAT, kind: found}))
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a cache that cannot be written: found again next time
+    return found
 
 
 def native_libraries() -> list[Path]:
@@ -133,6 +177,8 @@ def _candidates(libraries: list[Path]) -> set[str]:
 
 def _ask(name: str, context: ir.Context) -> RegisteredPass | None:
     """What MLIR's registry says of ``name`` (``None``: not a registered pass)."""
+    from jaxlib.mlir import passmanager
+
     anchor = "any"
     try:
         printed = str(passmanager.PassManager.parse(f"builtin.module({name})", context))
@@ -167,32 +213,22 @@ def registered_passes(*, use_cache: bool = True) -> list[RegisteredPass]:
         >>> {"canonicalize", "cse", "inline", "symbol-dce"} <= names and "no-such-pass" not in names
         True
     """
+    found = _cached("passes", _live_passes, use_cache)
+    return [RegisteredPass(**p) for p in found]
+
+
+def _live_passes() -> list[dict[str, str]]:
+    """:func:`registered_passes`, asked of MLIR's registry (as dicts, the cache's form)."""
     from ...dialect_utils.context import make_context
     from ..progress import bar
 
-    libraries = native_libraries()
-    cache = cache_dir()
-    path = cache / f"passes-{_key(libraries)}.json" if cache is not None else None
-    if use_cache and path is not None and path.exists():
-        try:
-            return [RegisteredPass(**p) for p in json.loads(path.read_text())["passes"]]
-        except (OSError, ValueError, TypeError, KeyError):
-            pass  # a damaged cache is rebuilt
     context = make_context()
     found = []
-    candidates = sorted(_candidates(libraries))
+    candidates = sorted(_candidates(native_libraries()))
     with bar("latticecast-opt: asking MLIR's registry", len(candidates), "name") as progress:
         for name in candidates:
             entry = _ask(name, context)
             if entry is not None:
-                found.append(entry)
+                found.append(asdict(entry))
             progress.update(1)
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"format": FORMAT, "passes": [asdict(p) for p in found]}))
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a cache that cannot be written: list them again next time
     return found

@@ -57,7 +57,7 @@ class ImplicitCastPass(LatticecastPass):
     """
 
     argument = ImplicitCastOptions.pass_name
-    description = "Join operand types on a promotion lattice and insert stablehlo.convert"
+    description = ImplicitCastOptions.pass_description
     Options = ImplicitCastOptions
     options: ImplicitCastOptions
 

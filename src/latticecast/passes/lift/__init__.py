@@ -65,7 +65,7 @@ class LiftImplicitCastsPass(LatticecastPass):
     """The pass, for jaxlib's ``PassManager``: ``LiftImplicitCastsPass(policy="torch").add_to(pm)``."""
 
     argument = LiftOptions.pass_name
-    description = "Take out the stablehlo.converts a policy's implicit-cast would insert (its inverse)"
+    description = LiftOptions.pass_description
     Options = LiftOptions
     options: LiftOptions
     writes_mixed_ir = True
