@@ -16,7 +16,6 @@ import html
 import json
 import os
 import re
-import shutil
 import struct
 import subprocess
 import sys
@@ -25,16 +24,11 @@ from pathlib import Path
 import pytest
 
 import latticecast as lc
+from headless import browser
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ("policies", "guide", "comparison")
 WIDTH, HEIGHT = 1400, 1000
-
-
-def browser() -> str | None:
-    """A headless Chromium, where one is installed."""
-    return next((found for name in ("chromium", "chromium-browser", "google-chrome")
-                 if (found := shutil.which(name))), None)
 
 
 needs_browser = pytest.mark.skipif(browser() is None, reason="needs a headless browser (apt-get install chromium)")

@@ -9,9 +9,6 @@ computes what JAX computes with x64 on.
 from __future__ import annotations
 
 import re
-import shutil
-import struct
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +16,7 @@ import pytest
 
 jax = pytest.importorskip("jax")
 
+import headless  # noqa: E402
 import jax_corpus as jc  # noqa: E402
 
 import latticecast as lc  # noqa: E402
@@ -227,11 +225,6 @@ def test_report_names_python_lines_through_the_api() -> None:
 # -- the HTML page ----------------------------------------------------------------------------------
 
 
-def _browser() -> str | None:
-    return next((found for name in ("chromium", "chromium-browser", "google-chrome")
-                 if (found := shutil.which(name))), None)
-
-
 PROBE = """<script>
 const out = document.createElement("pre"); out.id = "probe";
 const mark = document.querySelector("mark");
@@ -256,31 +249,19 @@ def test_the_html_report_is_one_page(block: jc.Lowered, tmp_path: Path, capsys: 
     assert '<mark>x * params[&quot;scale&quot;]</mark>' in html
 
 
-@pytest.mark.skipif(_browser() is None, reason="needs a headless browser (apt-get install chromium)")
+@pytest.mark.skipif(headless.browser() is None, reason="needs a headless browser (apt-get install chromium)")
 def test_the_html_report_renders_in_a_real_browser(block: jc.Lowered, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    import json
-
     path = tmp_path / "block.mlir"
     path.write_text(block.text_debug)
     page = tmp_path / "report.html"
     assert cli(capsys, "retarget", str(path), "--from", "jax-x32", "--to", "torch", "--run", "--format", "html",
                "--report", str(page))[0] == 0
-    probed = tmp_path / "probed.html"
-    probed.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
-    browser = [_browser() or "", "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"]
-    dom = subprocess.run([*browser, "--dump-dom", probed.as_uri()], capture_output=True, text=True, timeout=120,
-                         check=True).stdout
-    found = re.search(r'<pre id="probe">(.*?)</pre>', dom)
-    assert found, dom[-2000:]
-    seen = json.loads(found.group(1).replace("&quot;", '"'))
+    seen = headless.probe(page, PROBE, 1400, 1000)
     assert seen["rows"] >= 9 and seen["marked"] == 'x * params["scale"]'
     assert seen["markColor"] == "rgb(255, 224, 138)" and not seen["overflow"]
     assert "max abs diff" in seen["headers"] and "differing" in seen["headers"]
-    shot = tmp_path / "report.png"
-    subprocess.run([*browser, f"--screenshot={shot}", page.as_uri()], capture_output=True, timeout=120, check=True)
-    data = shot.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (1400, 1000)
+    data = headless.screenshot(page, tmp_path / "report.png", 1400, 1000)
     assert len(data) > 30_000
 
 

@@ -9,13 +9,11 @@ from __future__ import annotations
 import csv
 import io
 import re
-import shutil
-import struct
-import subprocess
 from pathlib import Path
 
 import pytest
 
+import headless
 from latticecast import policy
 from latticecast.cli.main import main
 from latticecast.cli.table_diff import COMMON_TYPES, default_types
@@ -115,11 +113,6 @@ def test_every_policy_has_a_picture(capsys: pytest.CaptureFixture[str]) -> None:
 # -- the HTML page in a real browser -----------------------------------------------------------------
 
 
-def _browser() -> str | None:
-    return next((found for name in ("chromium", "chromium-browser", "google-chrome")
-                 if (found := shutil.which(name))), None)
-
-
 PROBE = """<script>
 const cell = (sel) => getComputedStyle(document.querySelector(sel)).backgroundColor;
 const out = document.createElement("pre"); out.id = "probe";
@@ -130,26 +123,13 @@ document.body.appendChild(out);
 </script>"""
 
 
-@pytest.mark.skipif(_browser() is None, reason="needs a headless browser (apt-get install chromium)")
+@pytest.mark.skipif(headless.browser() is None, reason="needs a headless browser (apt-get install chromium)")
 def test_the_html_page_renders_its_heat_map_in_a_real_browser(tmp_path: Path) -> None:
-    import json
-
     page = tmp_path / "torch-vs-jax.html"
     assert main(["table", "--policy", "torch", "--vs", "jax", "--format", "html", "-o", str(page)]) == 0
-    probed = tmp_path / "probed.html"
-    probed.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
-    browser = [_browser() or "", "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1600,1000"]
-    dom = subprocess.run([*browser, "--dump-dom", probed.as_uri()], capture_output=True, text=True, timeout=120,
-                         check=True).stdout
-    found = re.search(r'<pre id="probe">(.*?)</pre>', dom)
-    assert found, dom[-2000:]
-    seen = json.loads(found.group(1).replace("&quot;", '"'))
+    seen = headless.probe(page, PROBE, 1600, 1000)
     assert seen["diff"] == "rgb(244, 162, 97)" and seen["refused"] == "rgb(231, 111, 81)"
     assert seen["same"] == "rgb(255, 255, 255)"
     assert seen["cells"] == 19 * 19 and seen["listed"] == 102 and seen["width"] > 400
-    shot = tmp_path / "torch-vs-jax.png"
-    subprocess.run([*browser, f"--screenshot={shot}", page.as_uri()], capture_output=True, timeout=120, check=True)
-    data = shot.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    assert struct.unpack(">II", data[16:24]) == (1600, 1000)
+    data = headless.screenshot(page, tmp_path / "torch-vs-jax.png", 1600, 1000)
     assert len(data) > 50_000                      # a picture of a table, not a blank page
