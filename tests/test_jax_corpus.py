@@ -96,7 +96,7 @@ def test_the_pass_runs_on_jaxs_module_and_in_any_jaxlib_pass_manager() -> None:
     args = (jc.block_params(), jc.f32(5, 8), np.arange(5, dtype=np.int32))
     lowered = jax.jit(jc.transformer_grad).lower(*args)
     module = lowered.compiler_ir("stablehlo")  # lives in JAX's context
-    passes = lc.run_pipeline(module, "builtin.module(implicit-cast)")
+    passes = lc.run_pipeline(module, "builtin.module(implicit-cast)").passes
     assert passes[0].results[0].converts == 0
     assert jc._print(module, False) == lowered.as_text()
     stripped = jc.strip_promoting_converts(module, "jax-x32")

@@ -139,7 +139,7 @@ def test_a_pipeline_with_lift_verifies_where_implicit_cast_ran_last() -> None:
     text = jax.jit(lambda t: t * 2.5).lower(np.arange(3, dtype=np.int32)).as_text()
     out = run_pipeline(text, "builtin.module(lift-implicit-casts{policy=jax-x32},implicit-cast{policy=jax-x32},cse)")
     assert str(out) == text
-    mixed = run_pipeline(text, "lift-implicit-casts{policy=jax-x32}")
+    mixed = run_pipeline(text, "lift-implicit-casts{policy=jax-x32}").module
     assert WEAK_ATTR in str(mixed.operation.get_asm(print_generic_op_form=True))
     assert "lift-implicit-casts{policy=torch}" == repr(LiftImplicitCastsPass(policy="torch"))
 

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from latticecast.cli import opt
+from latticecast.errors import PassFailure
 from latticecast.cli.opt.args import UsageError, parse_args
 from latticecast.cli.opt.args import PassFlag, compose_pipeline
-from latticecast.cli.opt.report import merge_diagnostics
-from latticecast.passes import Pipeline
-from latticecast.passes.pipeline import one_line_error
+from latticecast.passes import ImplicitCastOptions, MLIRPass, Pipeline
+from latticecast.passes.runner import merge_diagnostics, one_line_error
 from latticecast.cli.opt.split import OUTPUT_SEPARATOR, split_input
 from latticecast.cli.opt.verify import parse_expectations, verify_diagnostics
 from latticecast.dialect_utils.diagnostics import Diagnostic
@@ -58,43 +58,43 @@ def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 
 def test_short_pass_flags_compose_in_order() -> None:
     config = parse_args(["in.mlir", "--implicit-cast", "--policy", "max", "--canonicalize", "--cse"])
-    assert config.pipeline == "builtin.module(implicit-cast{policy=max},canonicalize,cse)"
+    assert config.pipeline == Pipeline.parse("builtin.module(implicit-cast{policy=max},canonicalize,cse)")
     assert config.input == "in.mlir"
 
 
 def test_order_of_pass_flags_is_kept() -> None:
     config = parse_args(["--cse", "--implicit-cast", "x.mlir", "--canonicalize"])
-    assert config.pipeline == "builtin.module(cse,implicit-cast,canonicalize)"
+    assert config.pipeline == Pipeline.parse("builtin.module(cse,implicit-cast,canonicalize)")
 
 
 def test_single_dash_long_options_as_in_llvm_tools() -> None:
     config = parse_args(["-implicit-cast", "-policy=numpy", "-split-input-file", "-mlir-print-op-generic", "x"])
-    assert config.pipeline == "builtin.module(implicit-cast{policy=numpy})"
+    assert config.pipeline == Pipeline.parse("builtin.module(implicit-cast{policy=numpy})")
     assert config.split_input_file and config.print_generic
 
 
 def test_diagnose_lossy_bare_means_warning_and_does_not_swallow_the_input() -> None:
     config = parse_args(["--implicit-cast", "--diagnose-lossy", "input.mlir"])
-    assert config.pipeline == "builtin.module(implicit-cast{diagnose-lossy=warning})"
+    assert config.pipeline == Pipeline.parse("builtin.module(implicit-cast{diagnose-lossy=warning})")
     assert config.input == "input.mlir"
 
 
 def test_diagnose_lossy_level_as_next_word_or_after_equals() -> None:
     assert parse_args(["--implicit-cast", "--diagnose-lossy", "remark"]).pipeline == \
-        "builtin.module(implicit-cast{diagnose-lossy=remark})"
+        Pipeline.parse("builtin.module(implicit-cast{diagnose-lossy=remark})")
     assert parse_args(["--implicit-cast", "--diagnose-lossy=error"]).pipeline == \
-        "builtin.module(implicit-cast{diagnose-lossy=error})"
+        Pipeline.parse("builtin.module(implicit-cast{diagnose-lossy=error})")
 
 
 def test_options_written_on_the_flag_come_after_the_global_ones() -> None:
     # ImplicitCastOptions.parse lets a later key win, so the flag's own policy wins.
     config = parse_args(["--implicit-cast=policy=numpy", "--policy", "max"])
-    assert config.pipeline == "builtin.module(implicit-cast{policy=max policy=numpy})"
+    assert config.pipeline == Pipeline.parse("builtin.module(implicit-cast{policy=max policy=numpy})")
 
 
 def test_upstream_pass_options() -> None:
     config = parse_args(["--implicit-cast", "--canonicalize=max-iterations=3"])
-    assert config.pipeline == "builtin.module(implicit-cast,canonicalize{max-iterations=3})"
+    assert config.pipeline == Pipeline.parse("builtin.module(implicit-cast,canonicalize{max-iterations=3})")
 
 
 def test_no_pipeline_is_a_round_trip() -> None:
@@ -107,12 +107,33 @@ def test_value_after_double_dash_is_positional() -> None:
 
 
 def test_compose_and_first_pass() -> None:
-    text = compose_pipeline([PassFlag("cse"), PassFlag("implicit-cast", "policy=max")], ["diagnose-lossy=warning"])
-    assert text == "builtin.module(cse,implicit-cast{diagnose-lossy=warning policy=max})"
-    assert Pipeline.parse(text).first_pass == "cse"
+    pipeline = compose_pipeline([PassFlag("cse"), PassFlag("implicit-cast", "policy=max")],
+                                ImplicitCastOptions(diagnose_lossy="warning"))
+    assert pipeline == Pipeline((MLIRPass("cse"), ImplicitCastOptions(policy="max", diagnose_lossy="warning")))
+    assert pipeline.first_pass == "cse"
     assert Pipeline.parse("builtin.module(implicit-cast{policy=jax},canonicalize)").first_pass == "implicit-cast"
     assert Pipeline.parse("builtin.module()").first_pass is None
     assert Pipeline.parse("implicit-cast,cse").first_pass == "implicit-cast"
+
+
+def test_flags_become_the_pipeline_without_text(tmp_path: Path) -> None:
+    """The pipeline is built from the flags' values: a policy file's path may hold spaces, commas and
+    braces, and the pipeline prints from the options' fields, in text that reads back to the same pipeline."""
+    from latticecast.policies.base import Policy
+
+    table = tmp_path / "my tables, {v2}" / "small.csv"
+    table.parent.mkdir()
+    table.write_text(Path(__file__).parent.joinpath("..", "lit_tests", "policies", "Inputs", "small_lattice.csv")
+                     .read_text())
+    config = parse_args(["--implicit-cast", "--policy-file", str(table), "--diagnose-lossy=error", "--cse"])
+    assert config.pipeline is not None
+    first = config.pipeline.elements[0]
+    assert isinstance(first, ImplicitCastOptions) and first.diagnose_lossy.value == "error"
+    assert isinstance(first.policy, Policy) and first.policy.table_path is not None
+    assert f'policy-file="{table}"' in str(config.pipeline)
+    again = Pipeline.parse(str(config.pipeline))
+    assert str(again) == str(config.pipeline)
+    assert again.pass_names == ("implicit-cast", "cse")
 
 
 @pytest.mark.parametrize("argv, fragment", [
@@ -157,7 +178,8 @@ def test_bad_pipelines_exit_1_with_one_line(mixed: Path, extra: list[str], fragm
     assert code == 1
     assert out == ""
     assert len(err.strip().splitlines()) == 1, err
-    assert err.startswith("latticecast-opt: error: invalid pass pipeline")
+    flag = extra[-1].split("=")[0]  # a flag's bad value is named by the flag; a pipeline's by the pipeline
+    assert err.startswith(("latticecast-opt: error: invalid pass pipeline", f"latticecast-opt: error: {flag} ")), err
     assert fragment in err
 
 
@@ -405,8 +427,8 @@ def test_verify_each_decides_whether_a_pass_s_invalid_ir_is_caught(verify_each: 
     the wrong type fails the run when it is on and gets through when it is off."""
     from jaxlib.mlir import ir
 
-    from latticecast.cli.opt.chunk import PipelineRunner
     from latticecast.dialect_utils.context import make_context
+    from latticecast.passes import PipelineRunner
     from latticecast.dialect_utils.parsing import parse_module
 
     context = make_context(lenient=True)
@@ -420,10 +442,10 @@ def test_verify_each_decides_whether_a_pass_s_invalid_ir_is_caught(verify_each: 
 
     runner.pm.add(retype_the_add, name="RetypeTheAdd", argument="retype-the-add")
     if verify_each:
-        with pytest.raises(ir.MLIRError, match="requires the same element type for all operands and results"):
-            runner.run(module)
+        with pytest.raises(PassFailure, match="requires the same element type for all operands and results"):
+            runner.run(module.operation)
     else:
-        runner.run(module)
+        runner.run(module.operation)
         assert "tensor<4xi8>" in str(module.operation.get_asm(print_generic_op_form=True))
     runner.close()
 
@@ -436,7 +458,7 @@ def test_verify_each_decides_whether_a_pass_s_invalid_ir_is_caught(verify_each: 
 ])
 def test_ir_printing_flags_are_read_as_mlir_opt_reads_them(argv: list[str], field: str, value: object) -> None:
     config = parse_args(["in.mlir", "--implicit-cast", "--cse", *argv])
-    assert config.pipeline == "builtin.module(implicit-cast,cse)"  # not misread as passes
+    assert config.pipeline == Pipeline.parse("builtin.module(implicit-cast,cse)")  # not misread as passes
     assert config.ir_printing is not None and getattr(config.ir_printing, field) == value
 
 

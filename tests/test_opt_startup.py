@@ -84,7 +84,8 @@ def test_a_compare_loads_the_dialect_classes_it_needs(tmp_path: Path) -> None:
 
 
 NOT_FOR_HELP = ("numpy", "jaxlib.mlir", "latticecast.audit", "latticecast.tables", "latticecast.dtypes",
-                "latticecast.policies.base", "latticecast.passes.pipeline", "latticecast.dialect_utils")
+                "latticecast.policies.base", "latticecast.passes.pipeline", "latticecast.passes.runner",
+                "latticecast.dialect_utils")
 """What ``--help`` and ``--version`` load none of (``--version``: once its answer is cached)."""
 
 

@@ -44,7 +44,7 @@ def test_parse_into_a_context_of_the_caller() -> None:
 
 
 def test_run_pipeline_on_text_returns_the_legal_module() -> None:
-    module = lc.run_pipeline(MIXED)  # the default pipeline: implicit-cast
+    module = lc.run_pipeline(MIXED).module  # the default pipeline: implicit-cast
     assert isinstance(module, ir.Module)
     module.operation.verify()
     assert "stablehlo.convert %arg0 : (tensor<4xi16>) -> tensor<4xf32>" in str(module)

@@ -19,7 +19,7 @@ def ctx():
 
 def run(ctx, text, pipeline="builtin.module(implicit-cast)"):
     m = parse_module(text, ctx, lenient=True, source_name="in.mlir")
-    passes = run_pipeline(m, pipeline)
+    passes = run_pipeline(m, pipeline).passes
     return str(m), passes
 
 

@@ -163,9 +163,9 @@ def _recover(name: str) -> tuple[ir.Module, ir.Module, int, int, list[Any]]:
     pairs = [] if entry.get("explicit_conversions") else [[DType.parse(d) for d in p] for p in entry["compare_pairs"]]
     removed, marked = strip_promotion_converts(stripped, oracle, pairs,
                                                zero_d_compares=not entry.get("explicit_conversions"))
-    passes = run_pipeline(stripped, "builtin.module(implicit-cast{policy=torch})")
+    result = run_pipeline(stripped, "builtin.module(implicit-cast{policy=torch})")
     stripped.operation.verify()
-    return original, stripped, removed, marked, [d for p in passes for d in p.diagnostics]
+    return original, stripped, removed, marked, result.diagnostics
 
 
 COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")

@@ -80,13 +80,16 @@ class _Worker:
         self.strict = make_context(lenient=False)
         self.runners: dict[str, Any] = {}
 
-    def runner(self, policy: str) -> Any:
-        from latticecast.cli.opt.chunk import PipelineRunner
-        from latticecast.passes import Pipeline
+    def runner(self, policy: str | None) -> Any:
+        """The runner of ``implicit-cast{policy=...}``, or for ``None`` the one that only verifies (as
+        ``latticecast-opt`` without passes)."""
+        from latticecast.passes import ImplicitCastOptions, Pipeline, PipelineRunner
 
-        if policy not in self.runners:
-            self.runners[policy] = PipelineRunner(Pipeline.parse(f"implicit-cast{{policy={policy}}}"), self.lenient)
-        return self.runners[policy]
+        key = policy or ""
+        if key not in self.runners:
+            pipeline = Pipeline((ImplicitCastOptions(policy=policy),)) if policy else Pipeline()
+            self.runners[key] = PipelineRunner(pipeline, self.lenient, verify_input=True)
+        return self.runners[key]
 
     # one chunk of the invariance check, in steps (a step that kills the process is named by the parent)
     def invariance(self, req: dict, emit: Any) -> None:
@@ -97,8 +100,7 @@ class _Worker:
             step = policy or "verify"
             emit({"step": step})
             try:
-                r = process_chunk(text, name, self.runner(policy) if policy else None, self.lenient,
-                                  first_line=first)
+                r = process_chunk(text, name, self.runner(policy), self.lenient, first_line=first)
                 errors = [d.format() for d in r.diagnostics if d.severity == "error"]
                 emit({"result": step, "ok": r.ok, "output": r.output if r.ok else None, "errors": errors[:3],
                       "lines": [d.line for d in r.diagnostics if d.severity == "error"][:3]})

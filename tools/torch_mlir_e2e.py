@@ -445,7 +445,7 @@ def _recover(text: str, entry: dict[str, Any], mark_weak: bool) -> tuple[Any, di
                                                              mark_weak=mark_weak)
     done["to_decide"] = [s["to_decide"] for s in zero_d_compare_sites(module)]
     try:
-        passes = run_pipeline(module, "builtin.module(implicit-cast{policy=torch})")
+        passes = run_pipeline(module, "builtin.module(implicit-cast{policy=torch})").passes
     except Exception as e:  # noqa: BLE001 - the pass refused: its diagnostics say why
         done["error"] = "implicit-cast: " + " ".join(str(e).split())[:400]
         done["remarks"] = []

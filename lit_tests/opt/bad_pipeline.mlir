@@ -12,7 +12,7 @@
 // OPTION: latticecast-opt: error: invalid pass pipeline {{.*}}implicit-cast has no option 'colour'; its options are policy=<name>, diagnose-lossy=off|remark|warning|error, lower-dtypes=true|false
 // OPTION-EMPTY:
 // RUN: not latticecast-opt %s --implicit-cast --diagnose-lossy=loud 2>&1 | FileCheck %s --check-prefix=LEVEL
-// LEVEL: latticecast-opt: error: invalid pass pipeline {{.*}}diagnose-lossy must be one of off, remark, warning, error, not 'loud'
+// LEVEL: latticecast-opt: error: --diagnose-lossy loud: diagnose-lossy must be one of off, remark, warning, error, not 'loud'
 // RUN: not latticecast-opt %s --pass-pipeline='builtin.module(canonicalize{no-such-option=1})' 2>&1 | FileCheck %s --check-prefix=UPSTREAM
 // UPSTREAM: latticecast-opt: error: invalid pass pipeline {{.*}}no such option no-such-option
 // UPSTREAM-EMPTY:

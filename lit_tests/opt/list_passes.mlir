@@ -9,6 +9,7 @@
 // CHECK-NEXT:         diagnose-precision=off|remark|warning|error, report-promotions=true|false,
 // CHECK-NEXT:         retype-results=true|false, policy-file=<path>
 // CHECK-NEXT:   --lower-dtypes:
+// CHECK-NEXT:       options: everywhere=true|false
 // CHECK-NEXT:   --lift-implicit-casts: Take out the stablehlo.converts
 // CHECK-NEXT:       options: policy=<name>, policy-file=<path>
 // CHECK-NEXT: Policies: jax, jax-x32, {{.*}}array-api, array-api-proposal,
@@ -26,6 +27,7 @@
 // HELP-NEXT:         diagnose-precision
 // HELP-NEXT:         retype-results
 // HELP-NEXT:   --lower-dtypes:
+// HELP-NEXT:       options: everywhere=true|false
 // HELP-NEXT:   --lift-implicit-casts:
 // HELP-NEXT:       options: policy=<name>
 // HELP-NEXT: Policies: jax, jax-x32,

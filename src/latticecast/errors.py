@@ -33,9 +33,10 @@ working. The command-line tools map them onto exit codes in one table
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
+    from .dialect_utils.diagnostics import Diagnostic
     from .dtypes import DType
     from .weak import PType
 
@@ -118,9 +119,11 @@ class PassFailure(LatticecastError, RuntimeError):
         f.mlir:2:8
     """
 
-    def __init__(self, message: str, diagnostics: list[str]) -> None:
+    def __init__(self, message: str, diagnostics: list[str], located: "Sequence[Diagnostic]" = ()) -> None:
         super().__init__(message)
         self.diagnostics = diagnostics
+        self.located: "list[Diagnostic]" = list(located)
+        """The same errors (and what the passes reported before them) as objects: file, line, column, notes."""
 
 
 class GraphError(LatticecastError, ValueError):

@@ -14,10 +14,9 @@ its line (``file:line:col: error: ...``, the source line, a caret) and the exit 
 from __future__ import annotations
 
 import argparse
-import linecache
 import sys
 
-from ..dialect_utils.diagnostics import Diagnostic
+from ..dialect_utils.diagnostics import Diagnostic, caret_under, read_source_line
 from .common import EXIT_OK, EXIT_PROPERTY_FAILS, load_policy, read_input, write_output
 
 __all__ = ["add_parser", "run"]
@@ -88,8 +87,7 @@ def _with_source(d: Diagnostic, text: str | None, name: str) -> list[str]:
     if text is not None and d.file == name:
         return d.source_lines(text, name)
     lines = [d.format()]
-    if d.file is not None and d.line:
-        row = linecache.getline(d.file, d.line).rstrip("\n")
-        if row:
-            lines += [row.expandtabs(8), " " * len(row[:d.col].expandtabs(8)) + "^"]
+    row = read_source_line(d.file, d.line)
+    if row:  # a frontend's Python location: JAX records Python's 0-based column offset
+        lines += caret_under(row, d.col + 1)
     return lines

@@ -127,8 +127,7 @@ class Diagnostic:
             text = row(d.file, d.line) if d.line else None
             if text is None:
                 continue
-            out.append(text.expandtabs(8))
-            out.append(" " * len(text[:max(d.col - 1, 0)].expandtabs(8)) + "^")
+            out.extend(caret_under(text, d.col))
         return out
 
     def file_lines(self) -> list[str]:
@@ -149,6 +148,28 @@ class Diagnostic:
         """Issue a Python warning (:class:`LossyPromotionWarning`, a :class:`LatticecastWarning`) for a
         warning-level diagnostic; ``stacklevel`` counts from this method's caller's caller."""
         warnings.warn(LossyPromotionWarning(self.format()), stacklevel=stacklevel)
+
+
+def caret_under(text: str, first: int, last: int | None = None) -> list[str]:
+    r"""The one way latticecast marks a place in a line of source: the line (tabs expanded, as LLVM does),
+    then a caret under column ``first`` and tildes on to column ``last`` (1-based, inclusive).
+
+    Args:
+        text: The line of source.
+        first: The column the caret points at.
+        last: The last column of the span (default: ``first``, a caret alone).
+
+    Returns:
+        The two lines.
+
+    Example:
+        >>> print("\n".join(caret_under("x = a * b", 5, 9)))
+        x = a * b
+            ^~~~~
+    """
+    start = len(text[:max(first - 1, 0)].expandtabs(8))
+    end = len(text[:max(last if last is not None else first, first)].expandtabs(8))
+    return [text.expandtabs(8), " " * start + "^" + "~" * max(end - start - 1, 0)]
 
 
 def read_source_line(file: str | None, line: int) -> str | None:

@@ -191,7 +191,7 @@ def parse(text: "str | bytes | os.PathLike[str]", lenient: bool = True, context:
         ...   %0 = "stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>
         ...   return %0 : tensor<4xf32>
         ... }''')
-        >>> passes = lc.run_pipeline(module, "implicit-cast")
+        >>> _ = lc.run_pipeline(module, "implicit-cast")
         >>> "stablehlo.convert %arg0 : (tensor<4xi16>) -> tensor<4xf32>" in str(module)
         True
         >>> import pathlib, tempfile

@@ -25,20 +25,20 @@ from types import FrameType
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 import numpy as np
-from jaxlib.mlir import ir, passmanager
+from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ..device_ref import CPU, DeviceRef
 from ..dialect_utils.context import default_context
-from ..dialect_utils.diagnostics import Diagnostic
 from ..dialect_utils.types import TypeCache, type_cache
 from ..dims import AlgebraicDim, Dim, SymbolicDim
 from ..dtypes import DType, DTypeLike
 from ..errors import MAX_COMPILE_FAILURE, GraphError, LatticecastError, PassFailure
 from ..op_rules import WEAK_ARRAY, WEAK_ATTR, decisions_of
-from ..passes import ImplicitCastOptions, ImplicitCastPass, LossyLevel
+from ..passes.options import ImplicitCastOptions, LossyLevel, LowerDTypesOptions, PassOptions
+from ..passes.pipeline import Pipeline
+from ..passes.runner import PipelineRunner
 from ..passes.infer_types import Comparison
-from ..passes.lower_dtypes import lower_dtypes
 from ..passes.value_sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
 from ..tensor_type import BufferType, TensorType, as_tensor_type
@@ -869,27 +869,23 @@ class Graph:
             raise GraphError(f"graph {self.name!r} does not compile: {self._compile_refusals[0]}")
         self._require_output()
         self._before = self._module.operation.clone()
-        p = ImplicitCastPass(self.options)
-        with self.context:
-            pm = passmanager.PassManager("builtin.module")
-            p.add_to(pm)
-            try:
-                pm.run(self._module.operation)
-            except ir.MLIRError as e:
-                diags = [Diagnostic.from_mlir(d).format() for d in e.error_diagnostics]
-                hint = ""
-                if any("does not dominate" in d for d in diags):  # the builder appends in order: only a region
-                    hint = ("\n  a value made inside a region of cond, while_loop, fori_loop or switch is used after "
-                            "the region; return it from the branch or body and use the op's result instead")
-                self._failure = PassFailure(f"implicit-cast rejected graph {self.name!r}:\n  "
-                                            + "\n  ".join(diags) + hint, diags)
-                raise self._failure from None
+        passes: list[PassOptions] = [self.options]
         if self.options.lower_dtypes and any(d.needs_lowering for d in self.policy.dtypes):
             # the graph's own module: its index/address/tf32 values are MAX's dtypes however they
             # are used (an input returned as it is too), so every one is lowered
-            with self.context:
-                lower_dtypes(self._module.operation, type_cache(self.context), everywhere=True)
-        self.diagnostics.extend(d.format() for d in p.diagnostics)  # its warnings: issued by the pass
+            passes.append(LowerDTypesOptions(everywhere=True))
+        runner = PipelineRunner(Pipeline(tuple(passes)), self.context)
+        try:
+            reported = runner.run(self._module.operation)
+        except PassFailure as e:
+            hint = ""
+            if any("does not dominate" in d for d in e.diagnostics):  # the builder appends in order: only a region
+                hint = ("\n  a value made inside a region of cond, while_loop, fori_loop or switch is used after "
+                        "the region; return it from the branch or body and use the op's result instead")
+            self._failure = PassFailure(f"implicit-cast rejected graph {self.name!r}:\n  "
+                                        + "\n  ".join(e.diagnostics) + hint, e.diagnostics, e.located)
+            raise self._failure from None
+        self.diagnostics.extend(d.format() for d in reported)  # its warnings: issued by the pass
         self._passed = True
 
     @property

@@ -16,14 +16,16 @@ if TYPE_CHECKING:
     from .implicit_cast import ImplicitCastPass, run_implicit_cast
     from .lift import LiftImplicitCastsPass, LiftResult, run_lift
     from .lower_dtypes import LowerDTypesPass
-    from .pipeline import PASSES, Pipeline, PipelineError, build_pass_manager, run_pipeline
+    from .pipeline import MLIRPass, Pipeline, PipelineError
+    from .runner import PASSES, PipelineResult, PipelineRunner, build_pass_manager, run_pipeline
 
 _LAZY = {"Diagnostic": "..dialect_utils.diagnostics", "LossyPromotionWarning": "..dialect_utils.diagnostics",
          "LatticecastPass": ".base", "PassResult": ".base", "ImplicitCastPass": ".implicit_cast",
          "run_implicit_cast": ".implicit_cast", "LiftImplicitCastsPass": ".lift", "LiftResult": ".lift",
-         "run_lift": ".lift", "LowerDTypesPass": ".lower_dtypes", "PASSES": ".pipeline",
-         "Pipeline": ".pipeline", "PipelineError": ".pipeline", "build_pass_manager": ".pipeline",
-         "run_pipeline": ".pipeline"}
+         "run_lift": ".lift", "LowerDTypesPass": ".lower_dtypes", "PASSES": ".runner",
+         "Pipeline": ".pipeline", "PipelineError": ".pipeline", "MLIRPass": ".pipeline",
+         "build_pass_manager": ".runner", "run_pipeline": ".runner", "PipelineRunner": ".runner",
+         "PipelineResult": ".runner"}
 """The names that load MLIR, each with the module (relative to this package) that defines it."""
 
 
@@ -38,5 +40,5 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["LatticecastPass", "PassResult", "ImplicitCastPass", "ImplicitCastOptions", "run_implicit_cast",
            "LiftImplicitCastsPass", "LiftOptions", "LiftResult", "run_lift", "LowerDTypesPass", "LowerDTypesOptions", "LossyLevel", "PassOptions", "PassOptionError",
-           "Diagnostic", "LossyPromotionWarning", "Pipeline", "PipelineError", "PASSES", "build_pass_manager",
-           "run_pipeline", "PASS_OPTIONS"]
+           "Diagnostic", "LossyPromotionWarning", "Pipeline", "PipelineError", "MLIRPass", "PASSES", "build_pass_manager",
+           "run_pipeline", "PipelineRunner", "PipelineResult", "PASS_OPTIONS"]

@@ -51,9 +51,6 @@ class LatticecastPass(ABC):
     argument: ClassVar[str]
     description: ClassVar[str]
     Options: ClassVar[type[PassOptions]]
-    writes_mixed_ir: ClassVar[bool] = False
-    """The pass leaves mixed-dtype ops, which StableHLO's verifier rejects (``lift-implicit-casts``): a
-    pipeline with it cannot verify after each pass, only where ``implicit-cast`` has run after it."""
 
     def __init__(self, options: PassOptions | None = None, **kwargs: Any) -> None:
         if options is None:

@@ -39,10 +39,11 @@ class LowerDTypesPass(LatticecastPass):
     argument = LowerDTypesOptions.pass_name
     description = LowerDTypesOptions.pass_description
     Options = LowerDTypesOptions
+    options: LowerDTypesOptions
 
     def run(self, root: ir.Operation) -> PassResult:
         with root.context, ir.Location.unknown():
-            lower_dtypes(root, type_cache(root.context))
+            lower_dtypes(root, type_cache(root.context), everywhere=self.options.everywhere)
         return PassResult()
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import shlex
 import typing
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from ..errors import LatticecastError, UnknownPolicyError
 from ..policies import policy as get_policy
@@ -52,22 +53,71 @@ class PassOptions:
     """What the pass does, one line (its ``--help`` and MLIR's pass registry)."""
     file_options: ClassVar[dict[str, str]] = {}
     """Options that set a :class:`Policy` field from a file (``policy_file`` -> ``policy``)."""
+    writes_mixed_ir: ClassVar[bool] = False
+    """The pass leaves mixed-dtype ops, which StableHLO's verifier rejects (``lift-implicit-casts``): a
+    pipeline with it cannot verify after each pass, only where ``implicit-cast`` has run after it."""
+    makes_ir_legal: ClassVar[bool] = False
+    """The pass turns mixed-dtype ops into legal StableHLO (``implicit-cast``)."""
 
     @classmethod
-    def parse(cls, text: str) -> "PassOptions":
-        """``"policy=max diagnose-lossy=warning"`` (spaces or commas between options)."""
+    def parse(cls, text: str, base: "Self | None" = None) -> Self:
+        """Read options as a pipeline writes them.
+
+        Args:
+            text: ``"policy=max diagnose-lossy=warning"``: spaces or commas between options; a value
+                with spaces, commas or braces in double quotes (``policy-file="my tables/t.csv"``).
+            base: The options that ``text`` changes (default: the defaults); the last value written wins.
+
+        Returns:
+            The options.
+
+        Raises:
+            PassOptionError: An option that does not exist, or a bad value.
+
+        Example:
+            >>> from latticecast import ImplicitCastOptions
+            >>> ImplicitCastOptions.parse("diagnose-lossy", ImplicitCastOptions(policy="max")).policy.name
+            'max'
+        """
+        items = [(key, value if eq else None) for key, eq, value in (i.partition("=") for i in _option_items(text))]
+        return cls._with(items, base)
+
+    @classmethod
+    def read_option(cls, key: str, value: str | None, base: "Self | None" = None) -> Self:
+        """One option, as a command-line flag gives it (``--diagnose-lossy=error``), read as a pipeline
+        string's ``key=value`` would be, with no text in between.
+
+        Args:
+            key: The option's name as a pipeline writes it (``diagnose-lossy``, ``policy-file``).
+            value: Its value as written, or ``None`` for a bare ``key``.
+            base: The options it changes (default: the defaults).
+
+        Returns:
+            The options.
+
+        Raises:
+            PassOptionError: No such option, or a bad value.
+
+        Example:
+            >>> from latticecast import ImplicitCastOptions
+            >>> ImplicitCastOptions.read_option("lower-dtypes", "0").lower_dtypes
+            False
+        """
+        return cls._with([(key, value)], base)
+
+    @classmethod
+    def _with(cls, items: "list[tuple[str, str | None]]", base: "Self | None") -> Self:
         from ..policies.base import Policy
         from ..tables import TableFormatError
 
         fields = {f.name: f for f in dataclasses.fields(cls)}
         hints = _field_types(cls)
         values: dict[str, Any] = {}
-        for item in text.replace(",", " ").split():
-            key, eq, value = item.partition("=")
+        for key, value in items:
             name = key.strip().replace("-", "_")
             if name in cls.file_options:  # as every option, the last one written wins
                 try:
-                    values[cls.file_options[name]] = Policy.from_table(value.strip())
+                    values[cls.file_options[name]] = Policy.from_table((value or "").strip())
                 except TableFormatError as e:
                     raise PassOptionError(f"{key.strip()}: {e}") from None
                 continue
@@ -75,8 +125,8 @@ class PassOptions:
             if f is None:
                 raise PassOptionError(f"{cls.pass_name} has no option {key.strip()!r}; its options are "
                                       f"{cls.usage()}")
-            values[name] = cls._read(f, hints[name], value.strip(), bare=not eq)
-        return cls(**values)
+            values[name] = cls._read(f, hints[name], (value or "").strip(), bare=value is None)
+        return cls(**values) if base is None else dataclasses.replace(base, **values)
 
     @classmethod
     def _read(cls, f: dataclasses.Field[Any], kind: Any, value: str, *, bare: bool) -> Any:
@@ -130,12 +180,33 @@ class PassOptions:
             path = getattr(v, "table_path", None) if isinstance(v, Policy) else None
             if path is not None:  # a policy read from a file is written as the file, so the text reads back
                 key = next(k for k, target in self.file_options.items() if target == f.name)
-                out.append(f"{key.replace('_', '-')}={path}")
+                out.append(f"{key.replace('_', '-')}={_quoted(str(path))}")
                 continue
             shown = v.name if isinstance(v, Policy) else v.value if isinstance(v, enum.Enum) else \
                 ("true" if v else "false") if isinstance(v, bool) else str(v)
             out.append(f"{f.name.replace('_', '-')}={shown}")
         return " ".join(out)
+
+
+def _option_items(text: str) -> list[str]:
+    """``text`` split into ``key=value`` items at spaces and commas outside double quotes (quotes removed),
+    as MLIR's pass-option parser reads a quoted value."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace += ","
+    lexer.whitespace_split = True
+    lexer.quotes = '"'
+    lexer.escape = ""
+    try:
+        return list(lexer)
+    except ValueError:
+        raise PassOptionError(f"unbalanced quotes in options '{text}'") from None
+
+
+def _quoted(value: str) -> str:
+    """``value`` as :func:`_option_items` reads it back: in double quotes when it has a separator."""
+    if '"' in value:
+        raise PassOptionError(f"an option value cannot hold a double quote: {value!r}")
+    return f'"{value}"' if not value or any(c in value for c in " \t,{}()") else value
 
 
 class _PolicyField:
@@ -192,6 +263,7 @@ class ImplicitCastOptions(PassOptions):
     """
 
     pass_name: ClassVar[str] = "implicit-cast"
+    makes_ir_legal: ClassVar[bool] = True
     pass_description: ClassVar[str] = "Join operand types on a promotion lattice and insert stablehlo.convert"
     file_options: ClassVar[dict[str, str]] = {"policy_file": "policy"}
 
@@ -230,10 +302,22 @@ class ImplicitCastOptions(PassOptions):
 
 @dataclasses.dataclass(frozen=True)
 class LowerDTypesOptions(PassOptions):
-    """``lower-dtypes`` has no options."""
+    """The options of ``lower-dtypes``; in a pipeline string, ``lower-dtypes{everywhere=true}``.
+
+    Attributes:
+        everywhere: Lower every ``index``/``address``/``tf32`` value, not only those whose ops do not
+            verify with them: for a module latticecast wrote itself (a graph's, whose ``index`` inputs
+            are MAX's dtype however they are used). Default off: legal IR that uses ``index`` stays.
+
+    Example:
+        >>> str(LowerDTypesOptions(everywhere=True))
+        'everywhere=true'
+    """
 
     pass_name: ClassVar[str] = "lower-dtypes"
     pass_description: ClassVar[str] = "Lower index/address to ui64 and tf32 to f32 with reduce_precision"
+
+    everywhere: bool = dataclasses.field(default=False, metadata={"bare": True})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -255,6 +339,7 @@ class LiftOptions(PassOptions):
     """
 
     pass_name: ClassVar[str] = "lift-implicit-casts"
+    writes_mixed_ir: ClassVar[bool] = True
     pass_description: ClassVar[str] = "Take out the stablehlo.converts a policy's implicit-cast would insert (its inverse)"
     file_options: ClassVar[dict[str, str]] = {"policy_file": "policy"}
 

@@ -1,63 +1,37 @@
-"""Textual pass pipelines with latticecast's passes in them, parsed once into a :class:`Pipeline`.
+"""A pass pipeline as an object: latticecast's passes by their options, and MLIR's passes by name.
 
-MLIR's pipeline parser knows only passes registered in C++, so a pipeline such as
-``builtin.module(implicit-cast{policy=max},canonicalize,cse)`` is parsed here: each
-latticecast pass (:data:`PASSES`) is added to jaxlib's ``PassManager`` as a Python
-pass with its options read into their dataclass, and each run of other elements is
-handed to MLIR's own parser unchanged, so every upstream pass and option keeps
-working and ordering is preserved. A pipeline string is parsed once; everything the
-CLI and the library want to know about it (its first pass, whether it is empty) is
-read off the parsed object.
+A :class:`Pipeline` is what every runner takes (:mod:`.runner`). It is made in one of two ways,
+both at the user-facing edge:
+
+- from text, once, by :meth:`Pipeline.parse` (``builtin.module(implicit-cast{policy=max},canonicalize)``,
+  the form ``mlir-opt --pass-pipeline`` and :func:`latticecast.run_pipeline` take);
+- from objects, with no text at all: ``Pipeline.of_passes(ImplicitCastOptions(policy="max"), "canonicalize")``.
+  ``latticecast-opt`` builds its pipeline this way, straight from its flags.
+
+Each latticecast pass is held as its options dataclass (:class:`~.options.PassOptions`), so the
+pipeline prints from the passes' own fields (``str(pipeline)``), and the printed text parses back
+to an equal pipeline. MLIR's own passes (every upstream pass jaxlib registers) are
+:class:`MLIRPass` elements, handed to MLIR's parser when the pipeline is built. This module loads no
+MLIR: a command line can be read into a pipeline before jaxlib is.
 """
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
-from typing import Mapping, overload
+from typing import Iterator, Union
 
-from jaxlib.mlir import ir, passmanager
+from ..errors import LatticecastError
+from .options import PASS_OPTIONS, PassOptionError, PassOptions
 
-from ..dialect_utils.diagnostics import Diagnostic
-from ..errors import LatticecastError, LatticecastWarning, PassFailure
+__all__ = ["PipelineError", "Pipeline", "MLIRPass", "PipelineElement", "ANCHOR", "DEFAULT_PIPELINE"]
 
-from .base import LatticecastPass
-from .implicit_cast import ImplicitCastPass
-from .lift import LiftImplicitCastsPass
-from .lower_dtypes import LowerDTypesPass
-from .options import PassOptionError
-
-__all__ = ["PipelineError", "Pipeline", "LatticecastPassManager", "PipelineElement", "PASSES", "run_pipeline", "build_pass_manager",
-           "one_line_error"]
-
-PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitCastPass, LowerDTypesPass,
-                                                                        LiftImplicitCastsPass)}
-"""latticecast's passes, by the name a pipeline gives them."""
-
-_ANCHOR = "builtin.module"
+ANCHOR = "builtin.module"
+"""The op every pipeline runs on."""
 DEFAULT_PIPELINE = "builtin.module(implicit-cast)"
-"""What :func:`run_pipeline` runs when given no pipeline."""
+"""What :func:`~latticecast.run_pipeline` runs when given no pipeline."""
 
-
-class LatticecastPassManager(passmanager.PassManager):
-    """jaxlib's ``PassManager``, printed with latticecast's passes' options.
-
-    MLIR prints a Python pass by its argument alone (``implicit-cast``), so ``print(pm)`` would
-    lose ``policy=max`` and the printed pipeline would not reproduce the run. This one prints
-    each latticecast pass as ``implicit-cast{policy=max diagnose-lossy=off lower-dtypes=true}``
-    (every option, as MLIR prints upstream passes); :meth:`Pipeline.build` returns one.
-    """
-
-    latticecast_passes: "list[LatticecastPass]"
-
-    def __str__(self) -> str:
-        text = super().__str__()
-        ours = iter(getattr(self, "latticecast_passes", ()))
-        inner = text[len(_ANCHOR) + 1:-1] if text.startswith(_ANCHOR + "(") and text.endswith(")") else None
-        if inner is None:
-            return text
-        elements = [repr(next(ours)) if part in PASSES else part for part in _split(inner, text)]
-        return f"{_ANCHOR}({','.join(elements)})"
+_OPTIONS: dict[str, type[PassOptions]] = {o.pass_name: o for o in PASS_OPTIONS}
+"""latticecast's passes' options classes, by the name a pipeline gives the pass."""
 
 
 class PipelineError(LatticecastError, ValueError):
@@ -65,66 +39,165 @@ class PipelineError(LatticecastError, ValueError):
 
 
 @dataclass(frozen=True)
-class PipelineElement:
-    """One element of a pipeline: ``name{options}(nested)``, exactly as written."""
+class MLIRPass:
+    """An element MLIR builds itself: an upstream pass (``cse``, ``canonicalize{max-iterations=3}``) or a
+    nested pipeline (``func.func(cse)``).
+
+    Attributes:
+        name: The pass's argument, or the op a nested pipeline runs on.
+        options: The options as MLIR reads them (``max-iterations=3``), empty for none.
+        nested: The nested pipeline's elements, or ``None``.
+
+    Example:
+        >>> str(MLIRPass("func.func", nested=(MLIRPass("cse"),)))
+        'func.func(cse)'
+    """
 
     name: str
-    options: str
-    nested: str | None
-    text: str
+    options: str = ""
+    nested: "tuple[MLIRPass, ...] | None" = None
 
-    @property
-    def is_ours(self) -> bool:
-        return self.name in PASSES
+    def __str__(self) -> str:
+        text = self.name + (f"{{{self.options}}}" if self.options else "")
+        if self.nested is not None:
+            text += f"({','.join(str(e) for e in self.nested)})"
+        return text
+
+    def names(self) -> Iterator[str]:
+        """This element's name and those of the passes nested in it, depth first."""
+        yield self.name
+        for e in self.nested or ():
+            yield from e.names()
+
+
+PipelineElement = Union[PassOptions, MLIRPass]
+"""One element of a :class:`Pipeline`: a latticecast pass (its options) or an :class:`MLIRPass`."""
+
+
+def element_name(element: PipelineElement) -> str:
+    """The name a pipeline gives ``element`` (``implicit-cast``, ``cse``)."""
+    return element.pass_name if isinstance(element, PassOptions) else element.name
+
+
+def element_text(element: PipelineElement) -> str:
+    """``element`` as a pipeline writes it; a latticecast pass with every option spelled out."""
+    if isinstance(element, MLIRPass):
+        return str(element)
+    options = str(element)
+    return f"{element.pass_name}{{{options}}}" if options else element.pass_name
 
 
 @dataclass(frozen=True)
 class Pipeline:
-    """A parsed pipeline: the passes to run on a ``builtin.module``, in order."""
+    """The passes to run on a ``builtin.module``, in order.
 
-    elements: tuple[PipelineElement, ...]
-    text: str
+    Attributes:
+        elements: latticecast passes (their options) and MLIR passes, in order.
+
+    Example:
+        >>> from latticecast import ImplicitCastOptions
+        >>> p = Pipeline.of_passes(ImplicitCastOptions(policy="max", lower_dtypes=False), "canonicalize")
+        >>> p.pass_names
+        ('implicit-cast', 'canonicalize')
+        >>> Pipeline.parse(str(p)) == p
+        True
+    """
+
+    elements: tuple[PipelineElement, ...] = ()
+
+    @classmethod
+    def of_passes(cls, *passes: "PipelineElement | str") -> "Pipeline":
+        """A pipeline of these passes: options objects, :class:`MLIRPass` elements, or the names of
+        passes without options (``"cse"``; a latticecast pass's name gives it its default options).
+
+        Args:
+            passes: The elements, in order.
+
+        Returns:
+            The pipeline.
+
+        Example:
+            >>> Pipeline.of_passes("lower-dtypes", "cse").pass_names
+            ('lower-dtypes', 'cse')
+        """
+        elements: list[PipelineElement] = []
+        for p in passes:
+            if isinstance(p, str):
+                elements.extend(cls.parse(p).elements)
+            elif isinstance(p, (PassOptions, MLIRPass)):
+                elements.append(p)
+            else:
+                raise PipelineError(f"a pipeline element is a pass's options, an MLIRPass or a pass name, "
+                                    f"not {type(p).__name__}")
+        return cls(tuple(elements))
 
     @classmethod
     def parse(cls, text: str) -> "Pipeline":
-        """``builtin.module(a,b{x=1},c)`` or the bare list ``a,b{x=1},c``; raises :class:`PipelineError`."""
+        """Read a textual pipeline: ``builtin.module(a,b{x=1},c)`` or the bare list ``a,b{x=1},c``.
+
+        Args:
+            text: The pipeline, as ``mlir-opt --pass-pipeline`` takes it.
+
+        Returns:
+            The pipeline; latticecast's passes have their options read into their dataclasses.
+
+        Raises:
+            PipelineError: The text does not parse, or a latticecast pass has a bad option.
+
+        Example:
+            >>> Pipeline.parse("builtin.module(implicit-cast{policy=max},func.func(cse))").pass_names
+            ('implicit-cast', 'func.func')
+        """
         if not isinstance(text, str):
             raise PipelineError(f"a pipeline is text such as 'builtin.module(implicit-cast)', not {text!r}")
-        stripped = text.strip()
-        top = [_element(p, text) for p in _split(stripped, text)]
-        if len(top) == 1 and top[0].name == _ANCHOR:
-            if top[0].options:
-                raise PipelineError(f"{_ANCHOR} takes no options (in pipeline '{text}')")
-            inner = top[0].nested or ""
-            elements = tuple(_element(p, text) for p in _split(inner, text))
-        elif any(e.name == _ANCHOR for e in top):
-            raise PipelineError(f"'{_ANCHOR}(...)' must be the whole pipeline, not one element of it "
+        top = [_raw_element(p, text) for p in _split(text.strip(), text)]
+        if len(top) == 1 and top[0][0] == ANCHOR:
+            name, options, nested = top[0]
+            if options:
+                raise PipelineError(f"{ANCHOR} takes no options (in pipeline '{text}')")
+            raw = [_raw_element(p, text) for p in _split(nested or "", text)]
+        elif any(r[0] == ANCHOR for r in top):
+            raise PipelineError(f"'{ANCHOR}(...)' must be the whole pipeline, not one element of it "
                                 f"(in pipeline '{text}')")
         else:
-            elements = tuple(top)
-        for e in elements:
-            if e.is_ours and e.nested is not None:
-                raise PipelineError(f"{e.name} takes no nested pipeline ('{e.text}'); write the passes after it: "
-                                    f"builtin.module({e.name}, {e.nested})")
-            if not e.is_ours and e.nested is not None and any(n in e.nested for n in PASSES):
-                raise PipelineError(
-                    f"latticecast's passes run on the whole module; move them out of {e.name}(...) to the "
-                    f"top level, e.g. builtin.module(implicit-cast, {e.name}(...))")
-            if not e.name:
-                raise PipelineError(f"empty pass name in pipeline '{text}'")
-        return cls(elements, text)
+            raw = top
+        return cls(tuple(_element(name, options, nested, text) for name, options, nested in raw))
 
     @classmethod
     def of(cls, text_or_pipeline: "str | Pipeline") -> "Pipeline":
+        """``text_or_pipeline`` as a pipeline: parsed when it is text.
+
+        Args:
+            text_or_pipeline: A pipeline, or its text.
+
+        Returns:
+            The pipeline.
+
+        Example:
+            >>> Pipeline.of("cse").pass_names
+            ('cse',)
+        """
         return text_or_pipeline if isinstance(text_or_pipeline, Pipeline) else cls.parse(text_or_pipeline)
 
     @property
     def is_empty(self) -> bool:
+        """Whether the pipeline runs no pass."""
         return not self.elements
 
     @property
     def first_pass(self) -> str | None:
-        return self.elements[0].name if self.elements else None
+        """The first element's name, or ``None`` for an empty pipeline."""
+        return element_name(self.elements[0]) if self.elements else None
+
+    @property
+    def pass_names(self) -> tuple[str, ...]:
+        """The top-level elements' names, in order (``("implicit-cast", "canonicalize")``)."""
+        return tuple(element_name(e) for e in self.elements)
+
+    def all_pass_names(self) -> set[str]:
+        """Every pass name the pipeline mentions, nested ones included."""
+        return {n for e in self.elements
+                for n in (e.names() if isinstance(e, MLIRPass) else (e.pass_name,))}
 
     @property
     def leaves_mixed_ir(self) -> bool:
@@ -132,10 +205,9 @@ class Pipeline:
         (``lift-implicit-casts``) with no ``implicit-cast`` after it."""
         mixed = False
         for e in self.elements:
-            kind = PASSES.get(e.name)
-            if kind is not None and kind.writes_mixed_ir:
+            if isinstance(e, PassOptions) and e.writes_mixed_ir:
                 mixed = True
-            elif e.name == ImplicitCastPass.argument:
+            elif isinstance(e, PassOptions) and e.makes_ir_legal:
                 mixed = False
         return mixed
 
@@ -143,164 +215,39 @@ class Pipeline:
     def writes_mixed_ir(self) -> bool:
         """Whether a pass of the pipeline writes mixed-dtype ops (``lift-implicit-casts``): then MLIR's
         verifier cannot run after every pass, only at the end, where ``implicit-cast`` ran last."""
-        return any(e.is_ours and PASSES[e.name].writes_mixed_ir for e in self.elements)
-
-    @property
-    def pass_names(self) -> tuple[str, ...]:
-        """The top-level elements' names, in order (``("implicit-cast", "canonicalize")``)."""
-        return tuple(e.name for e in self.elements)
-
-    def build(self, context: ir.Context) -> tuple[passmanager.PassManager, list[LatticecastPass]]:
-        """A PassManager for this pipeline in ``context``, and latticecast's pass objects in it (whose
-        ``diagnostics`` hold what they reported after a run)."""
-        with context:
-            pm = LatticecastPassManager(_ANCHOR)
-        ours: list[LatticecastPass] = []
-        pm.latticecast_passes = ours
-        pending: list[str] = []
-
-        def flush() -> None:
-            if pending:
-                joined = ",".join(pending)
-                try:
-                    with context:
-                        pm.add(joined)
-                except (ValueError, RuntimeError) as e:
-                    raise PipelineError(one_line_error(str(e))) from None
-                pending.clear()
-
-        for e in self.elements:
-            if not e.is_ours:
-                pending.append(e.text)
-                continue
-            flush()
-            kind = PASSES[e.name]
-            try:
-                p = kind(kind.Options.parse(e.options))
-            except PassOptionError as err:
-                raise PipelineError(f"{e.name}{{{e.options}}}: {err}") from None
-            p.add_to(pm)
-            ours.append(p)
-        flush()
-        return pm, ours
+        return any(isinstance(e, PassOptions) and e.writes_mixed_ir for e in self.elements)
 
     def __str__(self) -> str:
-        """The pipeline with each latticecast pass's options spelled out (``policy=jax`` included
-        when it was left to its default), so that the text reproduces the run."""
-        return f"{_ANCHOR}({','.join(_spelled_out(e) for e in self.elements)})"
+        """The pipeline, printed from its passes' fields: each latticecast pass with every option spelled
+        out (``policy=jax`` included when it was left to its default), so that the text reproduces the run."""
+        return f"{ANCHOR}({','.join(element_text(e) for e in self.elements)})"
 
 
-def _spelled_out(element: PipelineElement) -> str:
-    """A latticecast pass as ``name{every option}``; any other element as written."""
-    if not element.is_ours:
-        return element.text
-    kind = PASSES[element.name]
-    options = str(kind.Options.parse(element.options))
-    return f"{element.name}{{{options}}}" if options else element.name
-
-
-def build_pass_manager(pipeline: "str | Pipeline", context: ir.Context) -> tuple[passmanager.PassManager,
-                                                                                 list[LatticecastPass]]:
-    """``Pipeline.of(pipeline).build(context)``."""
-    return Pipeline.of(pipeline).build(context)
-
-
-@overload
-def run_pipeline(module: "str | bytes", pipeline: "str | Pipeline" = ..., *, verify: bool = ...,
-                 context: ir.Context | None = ..., source_name: str = ...) -> ir.Module: ...
-
-
-@overload
-def run_pipeline(module: "ir.Module | ir.Operation", pipeline: "str | Pipeline" = ..., *, verify: bool = ...,
-                 context: ir.Context | None = ..., source_name: str = ...) -> list[LatticecastPass]: ...
-
-
-def run_pipeline(module: "ir.Module | ir.Operation | str | bytes", pipeline: "str | Pipeline" = DEFAULT_PIPELINE, *,
-                 verify: bool = True, context: ir.Context | None = None,
-                 source_name: str = "-") -> "list[LatticecastPass] | ir.Module":
-    """Run a pass pipeline on a module in place, in the module's own context (JAX's works too), or
-    on MLIR text, which is parsed first (mixed-dtype ops in the generic form allowed).
-
-    The passes' warnings are issued as Python warnings (:class:`~latticecast.LatticecastWarning`)
-    as they run; all their diagnostics stay readable on the passes returned.
-
-    Args:
-        module: An ``ir.Module`` (or its operation): one of JAX's, or one parsed with ``jaxlib.mlir``;
-            or MLIR text (``str``, or bytecode as ``bytes``), parsed with :func:`latticecast.parse`.
-        pipeline: A :class:`Pipeline` or a textual pipeline such as
-            ``"builtin.module(implicit-cast{policy=max},canonicalize)"`` (the outer
-            ``builtin.module(...)`` may be left out); default ``implicit-cast`` with its defaults.
-        verify: Run MLIR's verifier after each pass.
-        context: For text only: the context to parse into (default: latticecast's lenient one).
-        source_name: For text only: the file name its locations and errors give it.
-
-    Returns:
-        For a module: the latticecast passes of the pipeline, as run (with their diagnostics).
-        For text: the resulting ``ir.Module``.
-
-    Raises:
-        PipelineError: The pipeline text does not parse, or names an unknown pass or option.
-        MLIRParseError: The text does not parse.
-        PassFailure: A pass, or the verifier after it, rejected the module; ``diagnostics`` has its
-            errors (``file:line:col: error: ...``).
-
-    Example:
-        >>> import jax
-        >>> import jax.numpy as jnp
-        >>> import latticecast as lc
-        >>> module = jax.jit(lambda x: x + 1).lower(jnp.ones(2, jnp.int8)).compiler_ir("stablehlo")
-        >>> passes = lc.run_pipeline(module, "implicit-cast{policy=max},canonicalize")
-        >>> len(passes)
-        1
-        >>> "stablehlo.add" in str(module)     # legal StableHLO: implicit-cast leaves it as it is
-        True
-        >>> text = '''func.func @f(%a: tensor<2xi8>, %b: tensor<2xf32>) -> tensor<2xf32> {
-        ...   %0 = "stablehlo.multiply"(%a, %b) : (tensor<2xi8>, tensor<2xf32>) -> tensor<2xf32>
-        ...   return %0 : tensor<2xf32>
-        ... }'''
-        >>> print(lc.run_pipeline(text, "implicit-cast{policy=jax}"))
-        module {
-          func.func @f(%arg0: tensor<2xi8>, %arg1: tensor<2xf32>) -> tensor<2xf32> {
-            %0 = stablehlo.convert %arg0 : (tensor<2xi8>) -> tensor<2xf32>
-            %1 = stablehlo.multiply %0, %arg1 : tensor<2xf32>
-            return %1 : tensor<2xf32>
-          }
-        }
-        <BLANKLINE>
-    """
-    parsed = None
-    if isinstance(module, (str, bytes, bytearray, memoryview)):
-        from ..dialect_utils.parsing import parse
-
-        parsed = parse(module if isinstance(module, str) else bytes(module), context=context, source_name=source_name)
-        module = parsed
-    if not hasattr(module, "operation"):  # duck-typed: another copy of the MLIR bindings works too
-        raise PipelineError(f"run_pipeline takes an ir.Module, an ir.Operation or MLIR text, not "
-                            f"{type(module).__name__}; parse text with latticecast.parse(text)")
-    op = module.operation
-    parsed_pipeline = Pipeline.of(pipeline)
-    pm, ours = parsed_pipeline.build(op.context)
-    pm.enable_verifier(verify and not parsed_pipeline.writes_mixed_ir)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", LatticecastWarning)
+def _element(name: str, options: str, nested: str | None, whole: str) -> PipelineElement:
+    """One element read from its parts: a latticecast pass's options, or an :class:`MLIRPass`."""
+    if not name:
+        raise PipelineError(f"empty pass name in pipeline '{whole}'")
+    kind = _OPTIONS.get(name)
+    if kind is not None:
+        if nested is not None:
+            raise PipelineError(f"{name} takes no nested pipeline ('{name}({nested})'); write the passes after it: "
+                                f"builtin.module({name}, {nested})")
         try:
-            pm.run(op)
-            if verify and parsed_pipeline.writes_mixed_ir and not parsed_pipeline.leaves_mixed_ir:
-                op.verify()
-        except ir.MLIRError as e:
-            raise _failure(e, str(parsed_pipeline)) from None
-    for w in caught:  # the passes' warnings, attributed to the caller of run_pipeline
-        warnings.warn(w.message, w.category, stacklevel=2)
-    return parsed if parsed is not None else ours
+            return kind.parse(options)
+        except PassOptionError as err:
+            raise PipelineError(f"{name}{{{options}}}: {err}") from None
+    inner = None
+    if nested is not None:
+        inner = tuple(_element(*_raw_element(p, whole), whole) for p in _split(nested, whole))
+        if any(isinstance(e, PassOptions) for e in inner) or any(
+                n in _OPTIONS for e in inner if isinstance(e, MLIRPass) for n in e.names()):
+            raise PipelineError(
+                f"latticecast's passes run on the whole module; move them out of {name}(...) to the "
+                f"top level, e.g. builtin.module(implicit-cast, {name}(...))")
+    return MLIRPass(name, options, inner)  # type: ignore[arg-type]  # inner holds MLIRPass only (checked above)
 
 
-def _failure(e: ir.MLIRError, pipeline: str) -> PassFailure:
-    """The :class:`PassFailure` for jaxlib's error: each diagnostic as ``file:line:col: error: ...``."""
-    diags = [Diagnostic.from_mlir(d).format() for d in e.error_diagnostics] or [str(e)]
-    return PassFailure(f"pipeline {pipeline!r} failed:\n  " + "\n  ".join(diags), diags)
-
-
-# -- the parser -------------------------------------------------------------------------------
+# -- the text: split at commas, then each element into name{options}(nested) ------------------------
 
 _PAIRS = {"(": ")", "{": "}", "[": "]", "<": ">"}
 
@@ -336,7 +283,8 @@ def _split(text: str, whole: str) -> list[str]:
     return parts
 
 
-def _element(text: str, whole: str) -> PipelineElement:
+def _raw_element(text: str, whole: str) -> tuple[str, str, str | None]:
+    """``name{options}(nested)`` as its three parts (``nested`` is ``None`` without parentheses)."""
     name_end = len(text)
     for i, ch in enumerate(text):
         if ch in "{(":
@@ -355,35 +303,23 @@ def _element(text: str, whole: str) -> PipelineElement:
         raise PipelineError(f"unexpected '{rest}' after pass '{name}' in pipeline '{whole}'")
     if any(c.isspace() for c in name):
         raise PipelineError(f"'{name}' is not a pass name (in pipeline '{whole}')")
-    return PipelineElement(name, options, nested, text)
+    return name, options, nested
 
 
 def _matching(text: str, whole: str) -> int:
-    """The index of the bracket closing ``text[0]``."""
+    """The index of the bracket closing ``text[0]`` (brackets inside quotes do not count)."""
     closing = _PAIRS[text[0]]
     depth = 0
+    quoted = False
     for i, ch in enumerate(text):
-        if ch == text[0]:
+        if ch == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch == text[0]:
             depth += 1
         elif ch == closing:
             depth -= 1
             if depth == 0:
                 return i
     raise PipelineError(f"unbalanced brackets in pipeline '{whole}'")
-
-
-def one_line_error(message: "str | BaseException") -> str:
-    """MLIR's pipeline parser answers with several lines (the message, an echo of the text, a
-    caret); keep the message lines, joined with '; '."""
-    import re
-
-    message = str(message)
-    prefix, options = re.compile(r"^.*?:\d+:\d+: error: "), re.compile(r"^<Pass-Options-Parser>: ")
-    kept: list[str] = []
-    for line in (ln.rstrip() for ln in message.splitlines() if ln.strip()):
-        if set(line.strip()) <= {"^", "~"}:  # the caret line: drop it and the echo above it
-            if kept:
-                kept.pop()
-            continue
-        kept.append(options.sub("", prefix.sub("", line)))
-    return "; ".join(kept) if kept else message.strip()

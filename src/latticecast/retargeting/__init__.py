@@ -102,7 +102,7 @@ def lift(module: ModuleLike, policy: PolicyLike = "jax", *, source_name: str = "
         ... }''', "jax")
         >>> print(m.operation.get_asm(print_generic_op_form=True).count("stablehlo.convert"))
         0
-        >>> print(lc.run_pipeline(str(m), "implicit-cast{policy=jax}"))
+        >>> print(lc.run_pipeline(str(m), "implicit-cast{policy=jax}").module)
         module {
           func.func @main(%arg0: tensor<2xi8>, %arg1: tensor<2xf32>) -> tensor<2xf32> {
             %0 = stablehlo.convert %arg0 : (tensor<2xi8>) -> tensor<2xf32>

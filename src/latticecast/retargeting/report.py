@@ -105,13 +105,7 @@ def build_report(comparison: Comparison, module: ir.Module, text: str | None, so
 
 def _site_lines(site: SourceSite, indent: str = "    ") -> list[str]:
     """The Python line and a caret under the recorded columns, indented; nothing without a Python line."""
-    if site.line is None:
-        return []
-    out = [indent + site.line.expandtabs(8)]
-    caret = site.caret()
-    if caret is not None:
-        out.append(indent + caret)
-    return out
+    return [indent + line for line in site.caret()]
 
 
 def _dtype(name: str | None, policy: str) -> str:

@@ -18,7 +18,7 @@ from typing import Iterable
 from jaxlib.mlir import ir
 
 from ..dialect_utils.context import make_context
-from ..dialect_utils.diagnostics import location_parts
+from ..dialect_utils.diagnostics import caret_under, location_parts
 from ..dialect_utils.parsing import parse_module, strip_locations
 
 __all__ = ["SourceSite", "source_sites"]
@@ -42,12 +42,14 @@ class SourceSite:
         """The place a reader looks first: the Python line where there is one, else the MLIR line."""
         return self.python or self.mlir or "<unknown>"
 
-    def caret(self) -> str | None:
-        """A caret line under the recorded columns of :attr:`line` (``^~~~``), or ``None``."""
-        if self.line is None or self.span is None:
-            return None
-        first, last = self.span
-        return " " * max(first - 1, 0) + "^" + "~" * max(last - first, 0)
+    def caret(self) -> list[str]:
+        """:attr:`line` with a caret under the recorded columns (``^~~~``); the line alone without
+        columns; nothing without a line."""
+        if self.line is None:
+            return []
+        if self.span is None:
+            return [self.line.expandtabs(8)]
+        return caret_under(self.line, *self.span)
 
 
 def source_sites(ops: Iterable[ir.Operation], module: ir.Module, text: str | None, source_name: str,

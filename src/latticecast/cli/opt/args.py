@@ -18,13 +18,16 @@ from __future__ import annotations
 import argparse
 import textwrap
 from dataclasses import dataclass
-from typing import NoReturn, Sequence
+from typing import TYPE_CHECKING, NoReturn, Sequence
 
 from ... import __version__
-from ...passes.options import ImplicitCastOptions, LossyLevel
+from ...passes.options import PASS_OPTIONS, ImplicitCastOptions, LossyLevel, PassOptionError, PassOptions
 from ..exit_codes import LATTICECAST_OPT, UsageError
 from ..about import VersionAction
 from ..progress import add_verbosity_options, verbosity_of
+
+if TYPE_CHECKING:
+    from ...passes.pipeline import Pipeline
 
 
 __all__ = ["OptConfig", "IRPrinting", "UsageError", "parse_args", "build_parser", "PROG", "PassFlag",
@@ -53,7 +56,7 @@ class OptConfig:
 
     input: str
     output: str | None
-    pipeline: str | None
+    pipeline: "Pipeline | None"
     split_input_file: bool = False
     verify_diagnostics: bool = False
     print_generic: bool = False
@@ -62,8 +65,6 @@ class OptConfig:
     print_local_scope: bool = False
     disable_threading: bool = False
     emit_bytecode: bool = False
-    policy_file: str | None = None
-    """The CSV table of ``--policy-file``, read (and its mistakes reported) before the pipeline is built."""
     ir_printing: "IRPrinting | None" = None
     """``--mlir-print-ir-*``: what the PassManager prints to standard error around each pass."""
     timing: bool = False
@@ -108,16 +109,30 @@ class PassFlag:
     options: str | None = None
 
 
-def compose_pipeline(flags: Sequence[PassFlag], implicit_cast_defaults: Sequence[str] = ()) -> str:
-    """``builtin.module(...)`` running ``flags`` in order, as ``mlir-opt`` composes its pass flags.
-    ``implicit_cast_defaults`` (``policy=max`` ...) go before any options written on an
-    ``--implicit-cast=...`` flag, so the flag's own options win."""
-    elements = []
+def compose_pipeline(flags: Sequence[PassFlag], implicit_cast: "ImplicitCastOptions | None" = None) -> "Pipeline":
+    """The pipeline running ``flags`` in order, as ``mlir-opt`` composes its pass flags: a latticecast pass's
+    options read into its dataclass, any other pass handed to MLIR with its options as written.
+    ``implicit_cast`` (from ``--policy`` ...) is what each ``--implicit-cast`` flag starts from, so the
+    flag's own options (``--implicit-cast='policy=max'``) win.
+
+    Raises:
+        PipelineError: A latticecast pass's options cannot be read.
+    """
+    from ...passes.pipeline import MLIRPass, Pipeline, PipelineError
+
+    kinds = {o.pass_name: o for o in PASS_OPTIONS}
+    elements: list[PassOptions | MLIRPass] = []
     for f in flags:
-        options = [o for o in ([*implicit_cast_defaults] if f.name == IMPLICIT_CAST else []) + [f.options or ""]
-                   if o]
-        elements.append(f"{f.name}{{{' '.join(options)}}}" if options else f.name)
-    return f"builtin.module({','.join(elements)})"
+        kind = kinds.get(f.name)
+        if kind is None:
+            elements.append(MLIRPass(f.name, f.options or ""))
+            continue
+        base = implicit_cast if kind is ImplicitCastOptions else None
+        try:
+            elements.append(kind.parse(f.options or "", base) if f.options or base is None else base)
+        except PassOptionError as e:
+            raise PipelineError(f"--{f.name}={f.options}: {e}") from None
+    return Pipeline(tuple(elements))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -285,6 +300,34 @@ def _pass_names(values: Sequence[str]) -> tuple[str, ...]:
     return names
 
 
+def _parsed_pipeline(text: str) -> "Pipeline":
+    """``--pass-pipeline``'s text, parsed here at the edge (exit 1 when it cannot be, as ``mlir-opt``)."""
+    from ...passes.pipeline import Pipeline, PipelineError
+
+    try:
+        return Pipeline.parse(text)
+    except PipelineError as e:
+        raise PipelineError(f"invalid pass pipeline '{text}': {' '.join(str(e).split())}") from None
+
+
+def _implicit_cast_options(args: argparse.Namespace) -> ImplicitCastOptions:
+    """What ``--policy``, ``--policy-file``, ``--diagnose-lossy`` ... set: the options each ``--implicit-cast``
+    starts from. The values are read as the pass reads them (a policy file's mistakes are its own, exit 1)."""
+    from ...policies.base import Policy
+
+    base = ImplicitCastOptions()
+    if args.policy_file is not None:  # the table's own mistakes, located in it (TableFormatError), exit 1
+        base = ImplicitCastOptions(policy=Policy.from_table(args.policy_file))
+    for key in ("policy", "diagnose-lossy", "diagnose-precision", "report-promotions", "lower-dtypes"):
+        value = getattr(args, key.replace("-", "_"))
+        if value is not None:
+            try:
+                base = ImplicitCastOptions.read_option(key, value, base)
+            except PassOptionError as e:
+                raise PassOptionError(f"--{key} {value}: {e}") from None
+    return base
+
+
 def parse_args(argv: Sequence[str]) -> OptConfig:
     """The configuration for ``argv``; raises :class:`UsageError`, or ``SystemExit(0)`` for
     ``--help``/``--version``."""
@@ -292,25 +335,24 @@ def parse_args(argv: Sequence[str]) -> OptConfig:
     args = build_parser().parse_args(kept)
     if args.policy is not None and args.policy_file is not None:
         raise UsageError("give --policy or --policy-file, not both")
-    if args.policy_file is not None and (not args.policy_file or any(c in args.policy_file for c in " \t,{}")):
-        raise UsageError(f"--policy-file {args.policy_file!r}: a pass option cannot hold a path with spaces, commas "
-                         "or braces; rename the file or copy it to such a path")
-    defaults = [f"{key}={value}" for key, value in (("policy", args.policy), ("policy-file", args.policy_file),
-                                                     ("diagnose-lossy", args.diagnose_lossy),
-                                                     ("diagnose-precision", args.diagnose_precision),
-                                                     ("report-promotions", args.report_promotions),
-                                                     ("lower-dtypes", args.lower_dtypes)) if value is not None]
+    given = {key: value for key, value in (("policy", args.policy), ("policy-file", args.policy_file),
+                                           ("diagnose-lossy", args.diagnose_lossy),
+                                           ("diagnose-precision", args.diagnose_precision),
+                                           ("report-promotions", args.report_promotions),
+                                           ("lower-dtypes", args.lower_dtypes)) if value is not None}
     has_cast = any(p.name == IMPLICIT_CAST for p in passes)
     if args.pass_pipeline is not None and passes:
         raise UsageError("--pass-pipeline cannot be combined with pass flags ("
                          + ", ".join(f"--{p.name}" for p in passes) + "); put every pass in the pipeline")
-    if defaults and not has_cast:
+    if given and not has_cast:
         hint = ("write implicit-cast{policy=...} in the --pass-pipeline" if args.pass_pipeline is not None
                 else "add --implicit-cast")
-        raise UsageError(f"--{defaults[0].split('=')[0]} is an option of implicit-cast; {hint}")
-    pipeline = args.pass_pipeline
-    if passes:
-        pipeline = compose_pipeline(passes, defaults)
+        raise UsageError(f"--{next(iter(given))} is an option of implicit-cast; {hint}")
+    pipeline = None
+    if args.pass_pipeline is not None:
+        pipeline = _parsed_pipeline(args.pass_pipeline)
+    elif passes:
+        pipeline = compose_pipeline(passes, _implicit_cast_options(args) if given else None)
     printing = IRPrinting(
         before_all=args.mlir_print_ir_before_all, after_all=args.mlir_print_ir_after_all,
         after_change=args.mlir_print_ir_after_change, after_failure=args.mlir_print_ir_after_failure,
@@ -324,5 +366,4 @@ def parse_args(argv: Sequence[str]) -> OptConfig:
         split_input_file=args.split_input_file, verify_diagnostics=args.verify_diagnostics,
         print_generic=args.mlir_print_op_generic, print_debuginfo=args.mlir_print_debuginfo,
         pretty_debuginfo=args.mlir_pretty_debuginfo, print_local_scope=args.mlir_print_local_scope,
-        disable_threading=args.mlir_disable_threading, emit_bytecode=args.emit_bytecode,
-        policy_file=args.policy_file)
+        disable_threading=args.mlir_disable_threading, emit_bytecode=args.emit_bytecode)

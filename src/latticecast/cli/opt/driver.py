@@ -16,14 +16,14 @@ from ...dialect_utils.context import make_context
 from ...dialect_utils.diagnostics import MIXED_DTYPE_MESSAGES, Diagnostic, MLIRParseError
 from ...dialect_utils.parsing import decode_source, is_bytecode
 from ...errors import LatticecastError
-from ...passes import Pipeline, PipelineError
-from ...policies import Policy
+from ...passes.pipeline import Pipeline, PipelineError
+from ...passes.runner import PipelineRunner
 from ..common import write_file
 from ..exit_codes import EXIT_FAILURE, EXIT_OK, report
 from ..progress import bar, detail, info, set_verbosity
 from .args import PROG, OptConfig, passes_and_policies
-from .chunk import ChunkResult, PipelineRunner, PrintOptions, process_chunk
-from .ir_printing import pass_arguments
+from .chunk import ChunkResult, PrintOptions, process_chunk
+from .ir_printing import instrument
 from .report import without_op_dumps
 from .split import OUTPUT_SEPARATOR, split_input
 from .verify import parse_expectations, verify_diagnostics
@@ -56,20 +56,17 @@ def run(config: OptConfig, stdout: TextIO | None = None, stderr: TextIO | None =
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     context = make_context(lenient=True)
-    if config.policy_file is not None:  # its mistakes as themselves (exit 1), not inside the pipeline's
-        Policy.from_table(config.policy_file)
-    runner = _pipeline(config, context)
-    if runner is not None and config.dump_pass_pipeline:
+    runner = _runner(config, context)
+    if config.dump_pass_pipeline:
         _dump_pipeline(runner, err)
     try:
         return _run_chunks(config, runner, context, out, err)
     finally:
-        if runner is not None:
-            err.flush()
-            runner.close()  # --mlir-timing: the report goes out now, after the diagnostics
+        err.flush()
+        runner.close()  # --mlir-timing: the report goes out now, after the diagnostics
 
 
-def _run_chunks(config: OptConfig, runner: PipelineRunner | None, context: ir.Context, out: TextIO,
+def _run_chunks(config: OptConfig, runner: PipelineRunner, context: ir.Context, out: TextIO,
                 err: TextIO) -> int:
     """Read, split and run the input; print what each chunk gave."""
     data, source_name = _read_input(config.input)
@@ -95,7 +92,7 @@ def _run_chunks(config: OptConfig, runner: PipelineRunner | None, context: ir.Co
     with bar(f"{PROG}: {source_name}", len(chunks), "chunk") as progress:
         for index, (text, first_line) in enumerate(chunks):
             started = time.perf_counter()
-            result = process_chunk(text, source_name, runner, context, printing, first_line)
+            result = process_chunk(text, source_name, runner, context, printing, first_line, config.ir_printing)
             chunk_ok, lines = _judge(result, text, source_name, first_line, config.verify_diagnostics)
             ok &= chunk_ok
             for line in lines:
@@ -164,37 +161,32 @@ def _judge(result: ChunkResult, text: "str | bytes", source_name: str, first_lin
     return result.ok, [line for d in result.diagnostics for line in d.lines()]
 
 
-def _pipeline(config: OptConfig, context: ir.Context) -> PipelineRunner | None:
-    """The pipeline, parsed and built once before the input is read, so a bad one fails on its own."""
-    text = config.pipeline
-    if text is None:
-        if config.ir_printing is not None or config.timing or config.dump_pass_pipeline \
-                or not config.verify_each:
-            text = "builtin.module()"  # mlir-opt instruments its (empty) pipeline all the same
-        else:
-            return None
+def _runner(config: OptConfig, context: ir.Context) -> PipelineRunner:
+    """The pipeline, built once before the input is read, so a bad one fails on its own. Without one,
+    the runner runs no pass: it verifies the input (and is instrumented all the same, as mlir-opt's)."""
+    pipeline = config.pipeline if config.pipeline is not None else Pipeline()
     try:
-        runner = PipelineRunner(Pipeline.parse(text), context, verify_each=config.verify_each,
-                                ir_printing=config.ir_printing, timing=config.timing)
+        runner = PipelineRunner(pipeline, context, verify_each=config.verify_each, verify_input=True)
     except PipelineError as e:
-        raise OptError(f"invalid pass pipeline '{text}': {' '.join(str(e).split())}") from None
+        raise OptError(f"invalid pass pipeline '{pipeline}': {' '.join(str(e).split())}") from None
+    instrument(runner.pm, config.ir_printing, config.timing)
     printing = config.ir_printing
     if printing is not None and printing.selective:
-        known = pass_arguments(str(runner.pm))
+        known = pipeline.all_pass_names()
         for flag, names in (("--mlir-print-ir-before", printing.before), ("--mlir-print-ir-after", printing.after)):
             unknown = [n for n in names if n not in known]
             if unknown:
                 runner.close()
                 raise OptError(f"{flag}={','.join(names)}: the pipeline runs no pass named "
                                f"{', '.join(repr(n) for n in unknown)}; its passes are "
-                               f"{', '.join(runner.pipeline.pass_names) or 'none'}")
+                               f"{', '.join(pipeline.pass_names) or 'none'}")
     return runner
 
 
 def _dump_pipeline(runner: PipelineRunner, err: TextIO) -> None:
     """``--dump-pass-pipeline``: what ``mlir-opt`` prints, the pass count and the pipeline with every option."""
     print(f"Pass Manager with {len(runner.pipeline.elements)} passes:", file=err)
-    print(str(runner.pm), file=err)
+    print(str(runner), file=err)
     print(file=err)
 
 

@@ -23,7 +23,7 @@ from jaxlib.mlir import passmanager
 
 from .args import IRPrinting
 
-__all__ = ["instrument", "captured_dumps", "keep_dumps", "pass_arguments"]
+__all__ = ["instrument", "captured_dumps", "keep_dumps"]
 
 _DUMP_HEADER = re.compile(r"^// -----// IR Dump (?P<when>Before|After) (?P<name>\S+?)(?P<failed> Failed)?: "
                           r"(?P<argument>[\w.-]+)")
@@ -43,12 +43,6 @@ def instrument(pm: passmanager.PassManager, printing: IRPrinting | None, timing:
                               print_after_failure=printing.after_failure)
     if timing:
         pm.enable_timing()
-
-
-def pass_arguments(pipeline_text: str) -> set[str]:
-    """The pass names a built pipeline's text mentions (``builtin.module(func.func(cse),canonicalize{...})``)."""
-    without_options = re.sub(r"\{[^{}]*\}", "", pipeline_text)
-    return set(re.findall(r"[\w.-]+", without_options))
 
 
 def keep_dumps(text: str, printing: IRPrinting) -> str:

@@ -4,39 +4,20 @@ Diagnostics reach the tool by several routes (see :mod:`latticecast.dialect_util
 a latticecast pass records its errors *and* emits them through MLIR, so each is in
 two lists; MLIR attaches a "see current operation" note to verifier errors that
 ``mlir-opt --verify-diagnostics`` turns off; upstream passes' warnings and remarks
-arrive through a context handler. This module merges them into one list.
+arrive through a context handler (:class:`DiagnosticCollector`), after what the runner merged
+(:func:`latticecast.passes.runner.merge_diagnostics`).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from jaxlib.mlir import ir
 
 from ...dialect_utils.diagnostics import Diagnostic
 
-__all__ = ["merge_diagnostics", "DiagnosticCollector", "without_op_dumps"]
-
-
-def merge_diagnostics(pass_diags: Iterable[Diagnostic], mlir_errors: Sequence[Diagnostic],
-                      caught: Sequence[Diagnostic] = ()) -> list[Diagnostic]:
-    """Every diagnostic of one run, each once, in the order they were emitted where known.
-
-    A latticecast pass's error is in both lists; the MLIR copy is kept (it has the notes) at
-    the pass's position. Errors that are not the passes' (the verifier's) follow, then what
-    the context handler caught from upstream passes.
-    """
-    pending = list(mlir_errors)
-    out: list[Diagnostic] = []
-    for d in pass_diags:
-        if d.severity == "error":
-            twin = next((i for i, e in enumerate(pending) if e.message == d.message and e.where == d.where), None)
-            if twin is not None:
-                out.append(pending.pop(twin))
-                continue
-        out.append(d)
-    return out + pending + list(caught)
+__all__ = ["DiagnosticCollector", "without_op_dumps"]
 
 
 _OP_DUMP = "see current operation: "

@@ -68,7 +68,6 @@ class LiftImplicitCastsPass(LatticecastPass):
     description = LiftOptions.pass_description
     Options = LiftOptions
     options: LiftOptions
-    writes_mixed_ir = True
 
     def run(self, root: ir.Operation) -> LiftResult:
         return run_lift(root, self.options)
