@@ -119,9 +119,10 @@ class PipelineRunner:
         self.pipeline = pipeline
         self.pm, self.passes = build_pass_manager(pipeline, context)
         self.context = context
-        self.verify_each = verify_each and not pipeline.writes_mixed_ir
+        mixed = pipeline.writes_mixed_ir
+        self.verify_each = verify_each and not mixed
         self.pm.enable_verifier(self.verify_each)
-        self.verify_at_end = verify_each and pipeline.writes_mixed_ir and not pipeline.leaves_mixed_ir
+        self.verify_at_end = verify_each and mixed and not pipeline.leaves_mixed_ir
         first = pipeline.elements[0] if pipeline.elements else None
         self.verify_input = verify_input and not (isinstance(first, PassOptions) and first.makes_ir_legal)
 

@@ -20,7 +20,7 @@ from ...passes.pipeline import Pipeline, PipelineError
 from ...passes.runner import PipelineRunner
 from ..common import write_file
 from ..exit_codes import EXIT_FAILURE, EXIT_OK, report
-from ..progress import bar, detail, info, set_verbosity
+from ..progress import VERBOSE, bar, detail, info, set_verbosity, verbosity
 from .args import PROG, OptConfig, passes_and_policies
 from .chunk import ChunkResult, PrintOptions, process_chunk
 from .ir_printing import instrument
@@ -87,8 +87,9 @@ def _run_chunks(config: OptConfig, runner: PipelineRunner, context: ir.Context, 
         chunks = [(c.text, c.first_line) for c in split_input(source, config.split_input_file)]
     outputs: list[str | bytes] = []
     ok = True
-    detail(f"{PROG}: {source_name}: {len(data):,} bytes, {len(chunks)} chunk{'s' * (len(chunks) != 1)}; pipeline "
-           f"{config.pipeline or '(none: parse, verify, print)'}")
+    if verbosity() >= VERBOSE:  # the pipeline is printed from its fields only for -v
+        detail(f"{PROG}: {source_name}: {len(data):,} bytes, {len(chunks)} chunk{'s' * (len(chunks) != 1)}; "
+               f"pipeline {config.pipeline if config.pipeline is not None else '(none: parse, verify, print)'}")
     with bar(f"{PROG}: {source_name}", len(chunks), "chunk") as progress:
         for index, (text, first_line) in enumerate(chunks):
             started = time.perf_counter()
