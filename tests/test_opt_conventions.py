@@ -167,7 +167,7 @@ def test_verbose_says_what_each_chunk_did(capfd: pytest.CaptureFixture[str], tmp
     path = write(tmp_path, "two.mlir", MIXED + "// -----\n" + MIXED)
     code, out, err = run(capfd, path, "--implicit-cast", "--split-input-file", "-v")
     assert code == 0 and out.count("stablehlo.convert") == 2
-    assert "2 chunks; pipeline builtin.module(implicit-cast)" in err
+    assert "2 chunks; pipeline builtin.module(implicit-cast{policy=jax diagnose-lossy=off" in err  # every option
     assert re.search(r"chunk 2 \(line 6\): ok in \d+\.\d+ s", err)
     code, _, err = run(capfd, path, "--implicit-cast", "--split-input-file")
     assert err == ""                                              # the default says nothing on success

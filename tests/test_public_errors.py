@@ -26,12 +26,22 @@ INVALID = """func.func @main(%a: tensor<2xf32>) -> tensor<3xf32> {
 """
 """Parses leniently, fails the verifier (a result shape no add has)."""
 
+def _runner_run(text: str) -> object:
+    """The one runner, as latticecast-opt uses it: the input verified first unless implicit-cast leads."""
+    from latticecast.passes import ImplicitCastOptions, Pipeline, PipelineRunner
+
+    module = parse_module(text, make_context(lenient=True), lenient=True, source_name="bad.mlir")
+    runner = PipelineRunner(Pipeline((ImplicitCastOptions(policy="max"),)), module.context, verify_input=True)
+    return runner.run(module.operation, source_name="bad.mlir")
+
+
 ENTRY_POINTS: dict[str, Callable[[str], object]] = {
     "parse": lambda t: lc.parse(t, source_name="bad.mlir"),
     "run_pipeline(text)": lambda t: lc.run_pipeline(t, "implicit-cast{policy=max}", source_name="bad.mlir"),
     "run_pipeline(module)": lambda t: lc.run_pipeline(parse_module(t, make_context(lenient=True), lenient=True,
                                                                    source_name="bad.mlir"),
                                                       "implicit-cast{policy=max}"),
+    "PipelineRunner.run": lambda t: _runner_run(t),
     "compile": lambda t: lc.compile(t),
     "lift": lambda t: lc.lift(t, "max"),
     "retarget": lambda t: lc.retarget(t, from_="jax", to="max", source_name="bad.mlir").module,
@@ -74,3 +84,12 @@ def test_pass_failure_is_one_class_for_the_graph_and_the_pipeline() -> None:
     from latticecast.graph import PassFailure
 
     assert PassFailure is lc.PassFailure is lc.errors.PassFailure
+
+
+def test_the_runner_s_failure_keeps_every_error_located() -> None:
+    """PassFailure.located has the errors as objects (file, line, column), the pass's own first."""
+    with pytest.raises(lc.PassFailure) as e:
+        _runner_run(REFUSED)
+    first = e.value.located[0]
+    assert (first.file, first.line, first.col, first.severity) == ("bad.mlir", 2, 8, "error")
+    assert e.value.diagnostics[0] == first.format()

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 from .errors import (AxisError, DomainError, GraphError, LatticecastError, LatticecastWarning, LiteralRangeError, NoCurrentGraphError, PromotionError,
                      RegionTypeError, UnknownPolicyError,
                      UnsupportedOpError, GraphTypeError, OperandDTypeError)
-from ._versions import UnsupportedVersionWarning, check_supported_versions as _check_supported_versions, \
-    package_version as _package_version
+from ._versions import UnsupportedVersionWarning, installed_answers as _installed_answers, \
+    warn_unsupported as _warn_unsupported
 
-__version__ = _package_version()  # pyproject.toml's, as installed
-_check_supported_versions()  # warns when the installed jax/jaxlib is outside the tested range
+__version__, _unsupported = _installed_answers()  # pyproject.toml's version, as installed (cached)
+_warn_unsupported(_unsupported)  # warns when the installed jax/jaxlib is outside the tested range
 
 if TYPE_CHECKING:  # the lazy names below, as tools see them (never imported here at run time)
     from . import ops

@@ -8,16 +8,27 @@ latticecast never imports jax to learn its version.
 When the installed jax or jaxlib lies outside the range, importing latticecast warns
 (:class:`UnsupportedVersionWarning`) with the installed versions, the range, and the ``pip install``
 that fixes it. Nothing is refused: the promotion layer needs neither package.
+
+Reading the metadata costs more than the rest of a small ``latticecast-opt`` run (``importlib.metadata``
+loads the ``email`` and ``zipfile`` packages), so the two answers, the version and the warning, are
+kept in :func:`cache_dir` under a key that changes whenever pip installs or removes a package: the
+modification times of the directories on ``sys.path`` (pip adds and removes a ``.dist-info``
+directory there for every install). A stale or unreadable cache is read again from the metadata.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
+import hashlib
+import json
+import os
 import re
+import sys
 import warnings
+from pathlib import Path
 from typing import Callable
 
-__all__ = ["UnsupportedVersionWarning", "package_version", "supported_ranges", "check_supported_versions"]
+__all__ = ["UnsupportedVersionWarning", "package_version", "supported_ranges", "check_supported_versions",
+           "cache_dir", "installed_answers", "warn_unsupported"]
 
 DISTRIBUTION = "latticecast"
 CHECKED = ("jax", "jaxlib")  # the packages whose internals the IR and runtime layers rely on
@@ -30,10 +41,7 @@ class UnsupportedVersionWarning(UserWarning):
 def package_version() -> str:
     """latticecast's version as installed (``0+unknown`` when run from a source tree that pip has not
     installed: there is no metadata to read)."""
-    try:
-        return importlib.metadata.version(DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:
-        return "0+unknown"
+    return _installed(DISTRIBUTION) or "0+unknown"
 
 
 # A Requires-Dist entry: a name, optional extras, specifiers (optionally in parentheses), a marker.
@@ -67,6 +75,8 @@ def supported_ranges(requires: list[str] | None = None) -> dict[str, list[tuple[
     """The specifiers of the jax and jaxlib requirements in latticecast's metadata (empty when
     latticecast is not installed)."""
     if requires is None:
+        import importlib.metadata
+
         try:
             requires = importlib.metadata.requires(DISTRIBUTION) or []
         except importlib.metadata.PackageNotFoundError:
@@ -115,6 +125,8 @@ def format_range(specifiers: list[tuple[str, str]]) -> str:
 
 
 def _installed(name: str) -> str | None:
+    import importlib.metadata
+
     try:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
@@ -137,9 +149,76 @@ def unsupported_message(ranges: dict[str, list[tuple[str, str]]],
             f"its IR and runtime layers may fail. Fix: pip install {fix}")
 
 
+def cache_dir() -> Path | None:
+    """Where latticecast's tools keep answers that are slow to compute: ``$LATTICECAST_CACHE_DIR``,
+    ``$XDG_CACHE_HOME/latticecast`` or ``~/.cache/latticecast`` (``None``: no home directory)."""
+    explicit = os.environ.get("LATTICECAST_CACHE_DIR")
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "latticecast"
+    try:
+        return Path.home() / ".cache" / "latticecast"
+    except RuntimeError:  # no home directory
+        return None
+
+
+def _installation_key() -> str:
+    """Changes when pip installs or removes a package where this interpreter looks (see the module)."""
+    h = hashlib.sha256(f"{__file__} {sys.version}".encode())
+    for entry in sys.path:
+        try:
+            h.update(f"{entry}:{os.stat(entry or '.').st_mtime_ns}".encode())
+        except OSError:
+            h.update(entry.encode())
+    return h.hexdigest()[:24]
+
+
+def installed_answers(use_cache: bool = True) -> tuple[str, str | None]:
+    """latticecast's version and the unsupported-version warning (``None``: none), read from the installed
+    metadata, or from the cache while no package has been installed or removed since they were read.
+
+    Args:
+        use_cache: Read the cache (it is written either way).
+
+    Returns:
+        The version, and the warning's text or ``None``.
+
+    Example:
+        >>> version, warning = installed_answers(use_cache=False)
+        >>> version == package_version()
+        True
+    """
+    root = cache_dir()
+    path = root / f"installed-{_installation_key()}.json" if root is not None else None
+    if use_cache and path is not None:
+        try:
+            version, message = json.loads(path.read_text())
+            if isinstance(version, str) and (message is None or isinstance(message, str)):
+                return version, message
+        except (OSError, ValueError):
+            pass  # absent or damaged: read again
+    answers = package_version(), unsupported_message(supported_ranges())
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(json.dumps(answers))
+            os.replace(partial, path)
+        except OSError:
+            pass  # a read-only cache: the answers are computed again next time
+    return answers
+
+
 def check_supported_versions() -> None:
     """Warn (:class:`UnsupportedVersionWarning`) when the installed jax or jaxlib is outside the
-    range in latticecast's metadata. Called once, when latticecast is imported."""
-    message = unsupported_message(supported_ranges())
+    range in latticecast's metadata, read now (``import latticecast`` warns with the cached answer,
+    :func:`installed_answers`)."""
+    warn_unsupported(unsupported_message(supported_ranges()))
+
+
+def warn_unsupported(message: str | None) -> None:
+    """Issue the unsupported-version warning ``message`` (nothing for ``None``), attributed to the import."""
     if message is not None:
         warnings.warn(message, UnsupportedVersionWarning, stacklevel=3)

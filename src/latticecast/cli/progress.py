@@ -96,13 +96,31 @@ def _shown() -> bool:
 def bar(description: str, total: float | None, unit: str = "it", *, scale: bool = False) -> Iterator[Any]:
     """A tqdm bar on standard error for ``total`` units of work: it appears after :data:`DELAY`
     seconds (at once with ``-v``), shows the rate and the ETA, and goes away when the work is done.
-    ``scale`` prints large counts as 1.2M (bytes)."""
+    ``scale`` prints large counts as 1.2M (bytes). Where no bar can be shown (``-q``, standard error not
+    a terminal), tqdm is not loaded: the bar is :class:`_Unshown`."""
+    if not _shown():
+        yield _Unshown(total)
+        return
     from tqdm import tqdm
 
     with tqdm(total=total, desc=description, unit=unit, unit_scale=scale, file=sys.stderr, leave=False,
               disable=not _shown(), delay=0 if _level >= VERBOSE else DELAY, dynamic_ncols=True,
               mininterval=0.2) as progress:
         yield progress
+
+
+class _Unshown:
+    """The part of a tqdm bar that callers use, for a bar that is not shown: it counts and draws nothing."""
+
+    def __init__(self, total: float | None) -> None:
+        self.total = total
+        self.n: float = 0
+
+    def update(self, n: float = 1) -> None:
+        self.n += n
+
+    def set_description_str(self, desc: str) -> None:
+        pass
 
 
 class Stages:

@@ -36,10 +36,12 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..._versions import cache_dir
+
 if TYPE_CHECKING:
     from jaxlib.mlir import ir
 
-__all__ = ["RegisteredPass", "registered_passes", "versions", "native_libraries", "cache_dir"]
+__all__ = ["RegisteredPass", "registered_passes", "versions", "native_libraries"]
 
 _CANDIDATE = re.compile(rb"(?<=\x00)([a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*)\x00")
 _UNKNOWN = "does not refer to a registered pass or pass pipeline"
@@ -127,20 +129,6 @@ def native_libraries() -> list[Path]:
 
     root = Path(jaxlib.__file__).resolve().parent
     return sorted(p for p in root.rglob("*.so*") if p.is_file() and p.stat().st_size >= _MIN_LIBRARY)
-
-
-def cache_dir() -> Path | None:
-    """``$LATTICECAST_CACHE_DIR``, ``$XDG_CACHE_HOME/latticecast`` or ``~/.cache/latticecast``."""
-    explicit = os.environ.get("LATTICECAST_CACHE_DIR")
-    if explicit:
-        return Path(explicit).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME")
-    if base:
-        return Path(base) / "latticecast"
-    try:
-        return Path.home() / ".cache" / "latticecast"
-    except RuntimeError:  # no home directory
-        return None
 
 
 def _key(libraries: list[Path]) -> str:
