@@ -233,3 +233,33 @@ def test_dev_reports_a_missing_interpreter(dev, monkeypatch: pytest.MonkeyPatch,
 
 def test_ci_script_is_valid_bash() -> None:
     assert subprocess.run(["bash", "-n", str(ROOT / ".ci" / "run")]).returncode == 0
+
+
+def test_installed_answers_are_cached_until_a_package_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The version and the warning come from the cache the tools write, until a directory on sys.path
+    changes (pip adds or removes a .dist-info there): then from the metadata again."""
+    monkeypatch.setenv("LATTICECAST_CACHE_DIR", str(tmp_path / "cache"))
+    reads: list[str] = []
+    monkeypatch.setattr(_versions, "package_version", lambda: reads.append("read") or "9.9.9")
+    first = _versions.installed_answers()
+    assert reads == ["read"] and first[0] == "9.9.9"
+    assert _versions.installed_answers() == first and reads == ["read", "read"]  # nothing saved yet: read again
+    _versions.save_installed_answers()
+    assert _versions.installed_answers() == first and reads == ["read", "read"]  # from the cache
+    site = tmp_path / "site-packages"
+    site.mkdir()
+    monkeypatch.setattr(sys, "path", [sys.path[0], str(site), *sys.path[1:]])  # [0]: the script's directory
+    assert _versions.installed_answers() == first and reads == ["read", "read", "read"]  # sys.path changed
+    (site / "jax-0.9.0.dist-info").mkdir()  # an install there
+    _versions.save_installed_answers()
+    assert _versions.installed_answers() == first and len(reads) == 4
+
+
+def test_a_warm_start_reads_no_metadata(tmp_path: Path) -> None:
+    """After one run of a tool, ``import latticecast`` does not load importlib.metadata (tens of ms)."""
+    env = dict(os.environ, LATTICECAST_CACHE_DIR=str(tmp_path))
+    subprocess.run([sys.executable, "-m", "latticecast.cli.opt", "--version"], env=env, check=True,
+                   capture_output=True)
+    probe = "import sys, latticecast; print('importlib.metadata' in sys.modules, latticecast.__version__)"
+    out = subprocess.run([sys.executable, "-c", probe], env=env, check=True, capture_output=True, text=True).stdout
+    assert out.split() == ["False", _versions.package_version()]

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 __all__ = ["UnsupportedVersionWarning", "package_version", "supported_ranges", "check_supported_versions",
-           "cache_dir", "installed_answers", "warn_unsupported"]
+           "cache_dir", "installed_answers", "save_installed_answers", "warn_unsupported"]
 
 DISTRIBUTION = "latticecast"
 CHECKED = ("jax", "jaxlib")  # the packages whose internals the IR and runtime layers rely on
@@ -167,7 +167,9 @@ def cache_dir() -> Path | None:
 def _installation_key() -> str:
     """Changes when pip installs or removes a package where this interpreter looks (see the module)."""
     h = hashlib.sha256(f"{__file__} {sys.version}".encode())
-    for entry in sys.path:
+    # sys.path[0] is the script's directory or the working directory (not where pip installs), and it
+    # differs between `python -m`, `python -c` and a console script: left out, so they share the answers
+    for entry in (sys.path if sys.flags.safe_path else sys.path[1:]):
         try:
             h.update(f"{entry}:{os.stat(entry or '.').st_mtime_ns}".encode())
         except OSError:
@@ -175,12 +177,18 @@ def _installation_key() -> str:
     return h.hexdigest()[:24]
 
 
+_unsaved: "tuple[Path, tuple[str, str | None]] | None" = None
+"""Answers read from the metadata that the cache does not hold yet (:func:`save_installed_answers`)."""
+
+
 def installed_answers(use_cache: bool = True) -> tuple[str, str | None]:
     """latticecast's version and the unsupported-version warning (``None``: none), read from the installed
     metadata, or from the cache while no package has been installed or removed since they were read.
+    Importing the library only reads the cache; the command-line tools write it
+    (:func:`save_installed_answers`), so that a library import writes no file.
 
     Args:
-        use_cache: Read the cache (it is written either way).
+        use_cache: Read the cache.
 
     Returns:
         The version, and the warning's text or ``None``.
@@ -190,6 +198,7 @@ def installed_answers(use_cache: bool = True) -> tuple[str, str | None]:
         >>> version == package_version()
         True
     """
+    global _unsaved
     root = cache_dir()
     path = root / f"installed-{_installation_key()}.json" if root is not None else None
     if use_cache and path is not None:
@@ -200,15 +209,25 @@ def installed_answers(use_cache: bool = True) -> tuple[str, str | None]:
         except (OSError, ValueError):
             pass  # absent or damaged: read again
     answers = package_version(), unsupported_message(supported_ranges())
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(json.dumps(answers))
-            os.replace(partial, path)
-        except OSError:
-            pass  # a read-only cache: the answers are computed again next time
+    _unsaved = (path, answers) if path is not None else None
     return answers
+
+
+def save_installed_answers() -> None:
+    """Write the answers :func:`installed_answers` had to read from the metadata into the cache (the
+    command-line tools call it; nothing happens when the cache had them, or cannot be written)."""
+    global _unsaved
+    if _unsaved is None:
+        return
+    path, answers = _unsaved
+    _unsaved = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(answers))
+        os.replace(partial, path)
+    except OSError:
+        pass  # a read-only cache: the answers are read from the metadata again next time
 
 
 def check_supported_versions() -> None:

@@ -16,6 +16,7 @@ import os
 import sys
 from typing import Sequence
 
+from .._versions import save_installed_answers
 from ..errors import LatticecastError
 from .about import VersionAction
 from .common import CliError
@@ -83,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # XLA's C++ logging prints INFO lines about PJRT devices; a command line prints results. Set
     # here, when the command runs (never when the library is imported); the user's setting wins.
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+    save_installed_answers()  # the next start reads the version from the cache, not the metadata
     parser = build_parser()
     try:
         argv = list(sys.argv[1:] if argv is None else argv)

@@ -37,10 +37,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     before jaxlib is loaded (the driver is imported only after the command line is read), never
     when the library is imported. The user's own setting wins.
     """
+    from ..._versions import save_installed_answers
     from ...errors import LatticecastError
     from ..exit_codes import EXIT_OK, report
     from .args import PROG, parse_args
 
+    save_installed_answers()  # the next start reads the version from the cache, not the metadata
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
     try:
         config = parse_args(list(sys.argv[1:] if argv is None else argv))
