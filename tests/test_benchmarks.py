@@ -67,7 +67,10 @@ def test_the_decision_rule_on_synthetic_timings() -> None:
     # ... nor when the later tree's own repeats are that noisy: the band is the larger spread of the two
     noisy_after = judge([1.0, 1.01, 0.99], [1.3, 2.0, 1.2])
     assert noisy_after.band == pytest.approx(0.8 / 1.3) and not noisy_after.slower
-    assert judge([1.0, 1.0, 1.0], [1.01, 1.01, 1.01]).slower  # a quiet machine: any steady slowdown shows
+    assert judge([1.0, 1.0, 1.0], [1.02, 1.02, 1.02]).slower  # a quiet machine: a steady 2% shows
+    # a deterministic measure (a peak RSS) differs by its resolution only: under 1% is never judged
+    rss = judge([190.4, 190.4, 190.4], [190.9, 190.9, 190.9])
+    assert rss.band == before_after.MIN_BAND and rss.word == "within noise"
     # a busy spell on the later tree's medians, while its fastest sample matches the base's: not judged slower
     busy = judge([1.0, 1.0, 1.2], [1.0, 1.5, 1.5])
     assert busy.ratio == 1.5 > 1 + busy.band and busy.fastest == 1.0 and busy.word == "within noise"
