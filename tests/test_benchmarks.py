@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
@@ -78,10 +80,16 @@ def test_the_decision_rule_on_synthetic_timings() -> None:
         judge([1.0, 1.0], [1.0, 1.0, 1.0])
 
 
-def test_dev_bench_against_builds_the_comparison_and_refuses_a_missing_ref() -> None:
+@functools.cache
+def _dev():
     spec = importlib.util.spec_from_file_location("latticecast_dev_bench", ROOT / "dev.py")
     dev = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dev)
+    return dev
+
+
+def test_dev_bench_against_builds_the_comparison_and_refuses_a_missing_ref() -> None:
+    dev = _dev()
     assert dev.bench_command(["--quick"]) == ["benchmarks/run_all.py", "--quick"]
     compare = ["benchmarks/before_after.py", "main", "--quick", "--prog", "dev.py bench --against"]
     assert dev.bench_command(["--against", "main", "--quick"]) == compare
@@ -90,6 +98,23 @@ def test_dev_bench_against_builds_the_comparison_and_refuses_a_missing_ref() -> 
         proc = subprocess.run([sys.executable, str(ROOT / "dev.py"), "bench", *bad], capture_output=True, text=True)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr
         assert "bench --against needs the git revision" in proc.stderr and "--against main" in proc.stderr
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["--against", "--against=", "--against=main", "main", "HEAD~1", "--quick",
+                                 "--rounds", "3", "--only", "chain", "-", "--", ""]), max_size=6))
+def test_dev_bench_command_on_any_arguments(argv: list[str]) -> None:
+    """Any arguments: the table's script, the comparison with a REF, or exit status 2 (no traceback)."""
+    try:
+        command = _dev().bench_command(argv)
+    except SystemExit as e:
+        assert e.code == 2 and any(a == "--against" or a.startswith("--against=") for a in argv)
+        return
+    if command[0] == "benchmarks/run_all.py":
+        assert command[1:] == argv and not any(a.startswith("--against") for a in argv)
+    else:
+        assert command[0] == "benchmarks/before_after.py" and command[1] and not command[1].startswith("-")
+        assert command[-2:] == ["--prog", "dev.py bench --against"]
 
 
 @pytest.mark.parametrize(("argv", "message"), [
