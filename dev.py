@@ -4,7 +4,10 @@
     python3 dev.py demo     # the main job: build a mixed-dtype graph, show the pass, run it
     python3 dev.py test     # every test: pytest, lit + FileCheck, the docs build, mypy, a bounded fixed-seed fuzz run
     python3 dev.py fuzz     # a long fuzz run of latticecast-opt and the Python API (fuzz/README.md)
-    python3 dev.py bench    # the benchmarks in benchmarks/ (ratios against JAX)
+    python3 dev.py bench    # the benchmarks in benchmarks/ (ratios against JAX, and the binding floor)
+    python3 dev.py bench --against main [--quick]   # before a stop that touches a hot path: every row of
+                            # bench on main and on this working tree, alternating in one run; exit 1
+                            # when a row is slower than main beyond its noise (benchmarks/before_after.py)
     python3 dev.py docs     # the API reference (Sphinx) in build/docs/index.html, and its examples run
     python3 dev.py setup    # only make the environment
 
@@ -293,6 +296,22 @@ def docs(env: Env, extra: list[str], phases: "Phases | None" = None) -> int:
     return 0
 
 
+def bench_command(extra: list[str]) -> list[str]:
+    """The script ``dev.py bench EXTRA`` runs and its arguments: with ``--against REF``
+    (``--against=REF``), ``benchmarks/before_after.py`` comparing revision REF with this working tree
+    (the rest of EXTRA its options: ``--quick``, ``--rounds N``, ``--only TEXT``); else the table,
+    ``benchmarks/run_all.py``. Exits with status 2 when ``--against`` has no REF."""
+    for i, arg in enumerate(extra):
+        if arg == "--against" or arg.startswith("--against="):
+            ref = arg.split("=", 1)[1] if "=" in arg else (extra[i + 1] if i + 1 < len(extra) else "")
+            if not ref or ref.startswith("-"):
+                fail("bench --against needs the git revision to compare this working tree with, "
+                     "e.g. python3 dev.py bench --against main", 2)
+            rest = extra[:i] + extra[i + (1 if "=" in arg else 2):]
+            return ["benchmarks/before_after.py", ref, *rest, "--prog", "dev.py bench --against"]
+    return ["benchmarks/run_all.py", *extra]
+
+
 def parse_args(argv: list[str]) -> tuple[str, str | None, list[str]] | None:
     """``(command, --python's value or None, the arguments for the tool)``; ``None`` for a usage error.
     ``--python`` may come before or after the command; ``--`` passes all that follows to the tool."""
@@ -329,6 +348,7 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     command, python, extra = parsed
+    script = bench_command(extra) if command == "bench" else []  # its usage errors before any set-up
     env = find_env(python)
     ensure_env(env)
     if command == "setup":
@@ -339,7 +359,7 @@ def main(argv: list[str]) -> int:
     if command == "demo":
         return run(env.tool("latticecast"), "demo", *extra, check=False)
     if command == "bench":
-        return run(env.py, "benchmarks/run_all.py", *extra, check=False)
+        return run(env.py, *script, check=False)
     if command == "fuzz":
         return fuzz(env, LONG_FUZZ, extra)
     if command == "docs":

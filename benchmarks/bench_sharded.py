@@ -26,7 +26,7 @@ import argparse
 import os
 import statistics
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 DEVICES = 8
 _FLAG = "--xla_force_host_platform_device_count"
@@ -48,6 +48,24 @@ def row(name: str, value: str, note: str = "") -> None:
     print(f"  {name:<66} {value:>12}  {note}")
 
 
+def layer() -> tuple[Any, Any, list[np.ndarray], list[Any]]:
+    """The mesh (4x2 of this process's first 8 CPU devices), the builder's mixed-precision layer compiled on
+    it, its NumPy arguments, and the same placed as the model expects them (``before_after.py`` measures
+    latticecast's side of this benchmark with it too)."""
+    import jax
+    from jax.sharding import AxisType
+
+    from latticecast.demo import build_sharded_layer
+
+    mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2,
+                         devices=jax.devices("cpu")[:DEVICES])
+    model = build_sharded_layer("jax", mesh).compile()
+    arrays = [np.asarray(np.random.default_rng(i).standard_normal(t.shape)).astype(t.np_dtype)
+              for i, t in enumerate(model.input_types)]
+    placed = [jax.device_put(a, s) for a, s in zip(arrays, model.input_shardings)]
+    return mesh, model, arrays, placed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=9, help="alternating rounds (default 9)")
@@ -56,24 +74,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import jax
     import jax.numpy as jnp
-    from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
+    from jax.sharding import NamedSharding, PartitionSpec as P
 
-    from latticecast.demo import build_sharded_layer
-
-    devices = jax.devices("cpu")
-    if len(devices) < DEVICES:
-        print(f"bench_sharded: needs {DEVICES} CPU devices, this process has {len(devices)}; run it with "
-              f"XLA_FLAGS={_FLAG}={DEVICES}", file=sys.stderr)
+    if len(jax.devices("cpu")) < DEVICES:
+        print(f"bench_sharded: needs {DEVICES} CPU devices, this process has {len(jax.devices('cpu'))}; run it "
+              f"with XLA_FLAGS={_FLAG}={DEVICES}", file=sys.stderr)
         return 2
-    mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2, devices=devices[:DEVICES])
-    model = build_sharded_layer("jax", mesh).compile()
+    mesh, model, arrays, placed = layer()
     specs = (("data", "model"), ("model", None), ("model", None), ("data", None))
     jitted = jax.jit(lambda x, w_q, scale, bias: jnp.maximum(x @ (w_q * scale) + bias, 0),
                      in_shardings=[NamedSharding(mesh, P(*s)) for s in specs],
                      out_shardings=NamedSharding(mesh, P("data", None)))
-    arrays = [np.asarray(np.random.default_rng(i).standard_normal(t.shape)).astype(t.np_dtype)
-              for i, t in enumerate(model.input_types)]
-    placed = [jax.device_put(a, s) for a, s in zip(arrays, model.input_shardings)]
     ours, theirs = model(*arrays)[0], np.asarray(jitted(*arrays))
     if ours.tobytes() != theirs.tobytes():
         print("bench_sharded: latticecast and jax.jit disagree; not timing", file=sys.stderr)

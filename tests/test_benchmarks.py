@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 targets = pytest.importorskip("targets")
+binding_floor = pytest.importorskip("binding_floor")
 
 
 def _check(rows) -> None:
@@ -34,27 +39,165 @@ def test_the_other_measurements_run_at_a_small_size() -> None:
     _check(targets.lift_and_compare(1, 1))
 
 
+def test_the_table_shows_the_binding_floor_and_rows_as_multiples_of_it() -> None:
+    floor = binding_floor.measure(200, 1)
+    assert 0 < floor.type_us < floor.per_op_us and floor.create_us > 0
+    what, value, target, met = targets.floor_row(floor)
+    assert "Operation.create" in what and f"{floor.per_op_us:.2f} us/op" in value
+    rows = targets.chains_vs_jax(40, 1, floor) + targets.pass_vs_cse(200, 1, floor)
+    _check(rows)
+    assert all("x floor" in value for _, value, _, _ in rows)
+    assert all("x floor" not in value for _, value, _, _ in targets.chains_vs_jax(40, 1))
+
+
 before_after = pytest.importorskip("before_after")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_before_after_measures_two_trees_and_removes_the_worktree(tmp_path) -> None:
-    audit_and_chain = tuple(m for m in before_after.MEASURES if m.name.startswith(("audit", "literal chain")))
-    assert len(audit_and_chain) == 2
-    with before_after.checkout("HEAD") as before:
-        assert (before / "latticecast" / "__init__.py").is_file() and before != ROOT / "src"
-        results = list(before_after.compare(before, ROOT / "src", audit_and_chain, 1, 0.01, tmp_path / "unused"))
-    assert not before.exists()  # the temporary worktree is gone
-    assert [r.measure for r in results] == list(audit_and_chain)
-    for r in results:
-        assert len(r.before) == len(r.after) == 1 and min(r.before + r.after) > 0
-        assert r.ratio == r.best_ratio == r.after[0] / r.before[0]
+# -- the guard: python3 dev.py bench --against REF (no timing asserted) -------------------------------
+
+def test_the_decision_rule_on_synthetic_timings() -> None:
+    judge = before_after.judge
+    assert before_after.spread([2.0, 2.0, 2.0]) == 0 and before_after.spread([1.0, 1.5, 2.0]) == pytest.approx(2 / 3)
+    same = judge([1.0, 1.1, 0.9], [1.05, 0.95, 1.0])
+    assert same.ratio == pytest.approx(1.0) and same.band == pytest.approx(0.2) and same.word == "within noise"
+    slower = judge([1.0, 1.02, 0.98], [1.3, 1.31, 1.29])  # 30% slower, both sides within 4% of themselves
+    assert slower.slower and not slower.faster and slower.word == "SLOWER"
+    assert judge([1.3, 1.31, 1.29], [1.0, 1.02, 0.98]).word == "faster"
+    # the same 30% inside a noisier base: not judged slower (the band is the base's 60% spread) ...
+    assert not judge([1.0, 1.6, 1.0], [1.3, 1.31, 1.29]).slower
+    # ... nor when the later tree's own repeats are that noisy: the band is the larger spread of the two
+    noisy_after = judge([1.0, 1.01, 0.99], [1.3, 2.0, 1.2])
+    assert noisy_after.band == pytest.approx(0.8 / 1.3) and not noisy_after.slower
+    assert judge([1.0, 1.0, 1.0], [1.02, 1.02, 1.02]).slower  # a quiet machine: a steady 2% shows
+    # a deterministic measure (a peak RSS) differs by its resolution only: under 1% is never judged
+    rss = judge([190.4, 190.4, 190.4], [190.9, 190.9, 190.9])
+    assert rss.band == before_after.MIN_BAND and rss.word == "within noise"
+    # a busy spell on the later tree's medians, while its fastest sample matches the base's: not judged slower
+    busy = judge([1.0, 1.0, 1.2], [1.0, 1.5, 1.5])
+    assert busy.ratio == 1.5 > 1 + busy.band and busy.fastest == 1.0 and busy.word == "within noise"
+    with pytest.raises(ValueError, match="at least 3 repeats"):
+        judge([1.0, 1.0], [1.0, 1.0, 1.0])
 
 
-def test_before_after_refuses_an_unknown_revision_and_a_tree_it_does_not_import(tmp_path) -> None:
-    with pytest.raises(SystemExit, match="'no-such-revision' is not a commit"):
-        before_after.resolve("no-such-revision")
+@functools.cache
+def _dev():
+    spec = importlib.util.spec_from_file_location("latticecast_dev_bench", ROOT / "dev.py")
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    return dev
+
+
+def test_dev_bench_against_builds_the_comparison_and_refuses_a_missing_ref() -> None:
+    dev = _dev()
+    assert dev.bench_command(["--quick"]) == ["benchmarks/run_all.py", "--quick"]
+    compare = ["benchmarks/before_after.py", "main", "--quick", "--prog", "dev.py bench --against"]
+    assert dev.bench_command(["--against", "main", "--quick"]) == compare
+    assert dev.bench_command(["--quick", "--against=main"]) == compare
+    for bad in (["--against"], ["--against="], ["--against", "--quick"]):
+        proc = subprocess.run([sys.executable, str(ROOT / "dev.py"), "bench", *bad], capture_output=True, text=True)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        assert "bench --against needs the git revision" in proc.stderr and "--against main" in proc.stderr
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["--against", "--against=", "--against=main", "main", "HEAD~1", "--quick",
+                                 "--rounds", "3", "--only", "chain", "-", "--", ""]), max_size=6))
+def test_dev_bench_command_on_any_arguments(argv: list[str]) -> None:
+    """Any arguments: the table's script, the comparison with a REF, or exit status 2 (no traceback)."""
+    try:
+        command = _dev().bench_command(argv)
+    except SystemExit as e:
+        assert e.code == 2 and any(a == "--against" or a.startswith("--against=") for a in argv)
+        return
+    if command[0] == "benchmarks/run_all.py":
+        assert command[1:] == argv and not any(a.startswith("--against") for a in argv)
+    else:
+        assert command[0] == "benchmarks/before_after.py" and command[1] and not command[1].startswith("-")
+        assert command[-2:] == ["--prog", "dev.py bench --against"]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["HEAD", "--rounds", "2"], "--rounds must be at least 3"),
+    (["HEAD", "--only", "no such row"], "matches no measure"),
+    (["HEAD", "--quick", "--only", "sharded"], "matches no measure of --quick"),
+    (["HEAD", "--scale", "0"], "--scale must be above 0"),
+])
+def test_before_after_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        before_after.main(argv + ["--prog", "dev.py bench --against"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.startswith("usage: dev.py bench --against")
+
+
+def test_before_after_names_an_unknown_ref_and_a_missing_git(monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert before_after.main(["no-such-revision", "--quick", "--prog", "dev.py bench --against"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dev.py bench --against: error: 'no-such-revision' is not a commit")
+    assert "git log --oneline" in err and "Traceback" not in err
+    monkeypatch.setattr(before_after.shutil, "which", lambda name: None)
+    assert before_after.main(["main", "--quick"]) == 2
+    assert "git is not on PATH" in capsys.readouterr().err
+
+
+def _worktrees() -> str:
+    return subprocess.run(["git", "-C", str(ROOT), "worktree", "list", "--porcelain"], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def test_the_temporary_worktree_is_removed_on_exit_and_on_an_error() -> None:
+    with before_after.checkout("HEAD") as src:
+        assert (src / "latticecast" / "__init__.py").is_file() and src != ROOT / "src"
+        assert str(src.parent) in _worktrees()
+        line = before_after.describe("HEAD", src)
+        assert line.startswith("HEAD = ") and str(src / "latticecast" / "__init__.py") in line
+    assert not src.parent.exists() and str(src.parent) not in _worktrees()
+    with pytest.raises(KeyError):
+        with before_after.checkout("HEAD") as src:
+            raise KeyError("interrupted")
+    assert not src.parent.exists() and str(src.parent) not in _worktrees()
+    assert before_after.describe(None, ROOT / "src").endswith(str(ROOT / "src" / "latticecast" / "__init__.py"))
+
+
+def test_before_after_refuses_a_tree_it_does_not_import(tmp_path) -> None:
     (tmp_path / "src").mkdir()  # no latticecast here: the child would import another tree's
     audit = next(m for m in before_after.MEASURES if m.name.startswith("audit"))
-    with pytest.raises(SystemExit, match="latticecast was imported from"):
-        before_after.run(audit, tmp_path / "src", 0.01, tmp_path / "unused")
+    with pytest.raises(before_after.MeasureFailed, match="latticecast was imported from"):
+        before_after.run(audit, tmp_path / "src", 10, tmp_path / "unused")
+    with pytest.raises(before_after.BenchError, match="no importable latticecast"):
+        before_after.describe("HEAD", tmp_path / "src")
+
+
+def test_every_measure_runs_on_this_tree_at_a_tiny_size(tmp_path) -> None:
+    """Each row of the guard measures (one sample, tiny programs): none rots as the code moves."""
+    module = tmp_path / "step.mlir"
+    before_after.write_jax_module(module, 1)
+    for m in before_after.MEASURES:
+        size = m.sized(0.002) if m.per != "layers" else 1
+        rows = before_after.run(m, ROOT / "src", size, module)
+        assert rows and all(value > 0 and unit in ("s", "MB") for _, value, unit in rows), m.name
+
+
+def test_head_against_itself_is_judged_by_the_decision_rule(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A tiny real run, HEAD's clean checkout against this tree, on one cheap row: each side imports
+    its own tree, and the verdict and exit status are the decision function's (no timing asserted)."""
+    real, verdicts = before_after.judge, []
+
+    def spy(before, after):
+        verdicts.append(real(before, after))
+        return verdicts[-1]
+
+    monkeypatch.setattr(before_after, "judge", spy)
+    code = before_after.main(["HEAD", "--only", "audit", "--scale", "0.05", "--rounds", "3"])
+    out = capsys.readouterr().out
+    before_line, after_line = out.splitlines()[:2]
+    assert before_line.startswith("before: HEAD = ") and "latticecast-before-after-" in before_line
+    assert after_line.endswith(str(ROOT / "src" / "latticecast" / "__init__.py"))
+    assert verdicts and all(isinstance(v, before_after.Verdict) for v in verdicts)
+    row = next(line for line in out.splitlines() if line.startswith("audit of a lattice table (50 types)"))
+    assert row.rstrip().endswith(verdicts[-1].word)
+    assert code == (1 if verdicts[-1].slower else 0)
+    assert "latticecast-before-after-" not in _worktrees()
