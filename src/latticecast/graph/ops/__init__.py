@@ -170,7 +170,11 @@ def _placed(value: Value, device: DeviceRefLike) -> Value:
     return value.graph.place(value, DeviceRef.parse(device))
 
 
-def constant(value: "bool | int | float | complex | np.ndarray | np.generic | Sequence[object]", dtype: DTypeLike | None = None, device: DeviceRefLike = None) -> Value:
+ConstantValue = Union[bool, int, float, complex, np.ndarray, np.generic, Sequence[object]]
+"""What :func:`constant` makes a constant of: a Python number, a NumPy scalar or array, or a nested list."""
+
+
+def constant(value: ConstantValue, dtype: DTypeLike | None = None, device: DeviceRefLike = None) -> Value:
     """A constant of the current graph (MAX's ``ops.constant(value, dtype, device)``).
 
     The values must fit ``dtype`` exactly. Without ``dtype``, a NumPy array keeps its dtype and
