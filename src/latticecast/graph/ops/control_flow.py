@@ -45,7 +45,7 @@ from jaxlib.mlir import ir
 from ...dims import Dim, SymbolicDim
 from ...dtypes import DType
 from ...errors import GraphError, RegionTypeError
-from ...tensor_type import as_tensor_type
+from ...tensor_type import TensorType, as_tensor_type
 from ..value import TensorValueLike, Value
 from .operands import Literal, as_value, constant_value, convert, emit_literal, graph_of, operand
 
@@ -73,7 +73,7 @@ _NO_PROMOTION = ("no promotion crosses a region boundary (MAX and JAX both requi
 # -- the op's signature: MAX's names ----------------------------------------------------------------
 
 
-def cond(pred: TensorValueLike, out_types: Sequence[object] | None, then_fn: Callable[[], object],
+def cond(pred: TensorValueLike, out_types: "Sequence[TensorType | tuple[object, ...]] | None", then_fn: Callable[[], object],
          else_fn: Callable[[], object]) -> list[Value]:
     """Run ``then_fn`` if ``pred`` holds, else ``else_fn`` (MAX's ``ops.cond``; ``stablehlo.if``).
 

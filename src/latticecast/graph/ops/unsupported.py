@@ -149,7 +149,7 @@ def buffer_load(x: object) -> NoReturn:
     _refuse("buffer_load", _BUFFER.format(verb="load from"))
 
 
-def buffer_store(destination: object, source: object) -> NoReturn:
+def buffer_store(destination: object, source: object) -> None:
     """A tensor written into a MAX buffer: refused (StableHLO has no mutable memory).
 
     Args:
@@ -169,7 +169,7 @@ def buffer_store(destination: object, source: object) -> NoReturn:
     _refuse("buffer_store", _BUFFER.format(verb="store into"))
 
 
-def buffer_store_slice(destination: object, source: object, indices: object) -> NoReturn:
+def buffer_store_slice(destination: object, source: object, indices: object) -> None:
     """A tensor written into a slice of a MAX buffer: refused (StableHLO has no mutable memory).
 
     Args:
