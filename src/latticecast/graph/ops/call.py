@@ -12,12 +12,14 @@ from .operands import as_value
 from .shape import format_shape
 
 if TYPE_CHECKING:
-    from ..graph import Graph, _Subgraph
+    import latticecast
+
+    from ..graph import _Subgraph
 
 __all__ = ["call"]
 
 
-def call(graph: "Graph", *args: TensorValueLike, prefix: str = "") -> list[Value]:
+def call(graph: "latticecast.Graph", *args: TensorValueLike, prefix: str = "") -> list[Value]:
     """Call the subgraph ``graph`` on ``args`` in the current graph (``func.call @name``).
 
     A subgraph that uses symbolic dimensions of the graph it was made in (its parameters are its inputs' and its

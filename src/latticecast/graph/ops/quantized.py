@@ -8,7 +8,6 @@ NumPy dequantiser (``gguf.quants``), against which ``tests/test_dequantize.py`` 
 
 from __future__ import annotations
 
-
 import numpy as np
 import numpy.typing as npt
 
@@ -123,7 +122,6 @@ def dequantize(encoding: QuantizationEncoding, quantized: TensorValueLike) -> Va
 
     Example:
         >>> import numpy as np
-import numpy.typing as npt
         >>> from latticecast import DType, Graph, TensorType, ops
         >>> from latticecast.graph.quantization import QuantizationEncoding
         >>> block = np.zeros(18, np.uint8); block[:2] = np.array([0.5], np.float16).view(np.uint8); block[2:] = 0x9A
