@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any, Callable, Hashable, cast
+from typing import Callable, Hashable, cast
 
 from ..audit import AuditReport, audit
 from ..dtypes import UnknownDTypeError
@@ -110,7 +110,7 @@ def _as_types(table: PromotionTable, notation: str) -> PromotionTable | None:
     return typed
 
 
-def report_json(report: AuditReport, namer: Namer, *, source: str) -> dict[str, Any]:
+def report_json(report: AuditReport, namer: Namer, *, source: str) -> dict[str, object]:
     """The audit as plain data, for scripts: every verdict, its counts and its examples."""
     def n(x: Hashable | None) -> str | None:
         return None if x is None else namer(x)

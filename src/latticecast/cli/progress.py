@@ -25,7 +25,7 @@ import argparse
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 __all__ = ["QUIET", "NORMAL", "VERBOSE", "DELAY", "add_verbosity_options", "set_verbosity", "verbosity",
            "verbosity_of", "info", "detail", "bar", "stages", "Stages", "reporter"]
@@ -43,7 +43,7 @@ def add_verbosity_options(parser: argparse.ArgumentParser, *, suppress_default: 
     """``-q/--quiet`` and ``-v/--verbose`` (one or the other). With ``suppress_default`` an absent
     option leaves the namespace alone (a subcommand's copy does not undo the main parser's)."""
     group = parser.add_mutually_exclusive_group()
-    default: Any = argparse.SUPPRESS if suppress_default else False
+    default: str | bool = argparse.SUPPRESS if suppress_default else False
     group.add_argument("-q", "--quiet", action="store_true", default=default,
                        help="print only results and errors: no progress bar, hint or warning")
     group.add_argument("-v", "--verbose", action="store_true", default=default,
@@ -88,12 +88,24 @@ def detail(message: str) -> None:
         _write(message)
 
 
+class Bar(Protocol):
+    """What latticecast uses of a tqdm bar (tqdm ships no type information)."""
+
+    n: float
+
+    def update(self, n: float = 1) -> object: ...
+
+    def set_description_str(self, desc: str) -> object: ...
+
+    def close(self) -> None: ...
+
+
 def _shown() -> bool:
     return _level >= NORMAL and bool(getattr(sys.stderr, "isatty", lambda: False)())
 
 
 @contextmanager
-def bar(description: str, total: float | None, unit: str = "it", *, scale: bool = False) -> Iterator[Any]:
+def bar(description: str, total: float | None, unit: str = "it", *, scale: bool = False) -> Iterator[Bar]:
     """A tqdm bar on standard error for ``total`` units of work: it appears after :data:`DELAY`
     seconds (at once with ``-v``), shows the rate and the ETA, and goes away when the work is done.
     ``scale`` prints large counts as 1.2M (bytes). Where no bar can be shown (``-q``, standard error not
@@ -126,7 +138,7 @@ class _Unshown:
 class Stages:
     """Named steps of one job, each timed (:func:`detail` with ``-v``), on one bar of the steps."""
 
-    def __init__(self, progress: Any, prefix: str) -> None:
+    def __init__(self, progress: Bar, prefix: str) -> None:
         self.progress = progress
         self.prefix = prefix
         self.start = time.perf_counter()
@@ -161,21 +173,23 @@ def reporter(prefix: str) -> Iterator[Callable[[str, int, int], None]]:
     as one tqdm bar per stage; each stage's time is a :func:`detail` line."""
     from tqdm import tqdm
 
-    state: dict[str, Any] = {"stage": None, "bar": None, "start": 0.0}
+    current: str | None = None
+    shown: Bar | None = None
+    start = 0.0
 
     def close() -> None:
-        if state["bar"] is not None:
-            state["bar"].close()
-            detail(f"{prefix}: {state['stage']}: {time.perf_counter() - state['start']:.2f} s")
+        if shown is not None:
+            shown.close()
+            detail(f"{prefix}: {current}: {time.perf_counter() - start:.2f} s")
 
     def update(stage: str, done: int, total: int) -> None:
-        if stage != state["stage"]:
+        nonlocal current, shown, start
+        if stage != current or shown is None:
             close()
-            state.update(stage=stage, start=time.perf_counter(),
-                         bar=tqdm(total=total, desc=f"{prefix}: {stage}", file=sys.stderr, leave=False,
-                                  disable=not _shown(), delay=0 if _level >= VERBOSE else DELAY,
-                                  dynamic_ncols=True, mininterval=MININTERVAL))
-        state["bar"].update(done - state["bar"].n)
+            current, start = stage, time.perf_counter()
+            shown = tqdm(total=total, desc=f"{prefix}: {stage}", file=sys.stderr, leave=False, disable=not _shown(),
+                         delay=0 if _level >= VERBOSE else DELAY, dynamic_ncols=True, mininterval=MININTERVAL)
+        shown.update(done - shown.n)
 
     try:
         yield update

@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from typing import Any
+from typing import TypeVar, cast, overload
 from dataclasses import replace
 
 from jaxlib.mlir import ir
@@ -69,6 +69,10 @@ class SourceFileError(LatticecastError, OSError):
     """A file of MLIR that cannot be read (it does not exist, or is not readable)."""
 
 
+_Source = TypeVar("_Source")
+"""What :func:`read_source` reads: a path, or text (or a module) it gives back as it is."""
+
+
 def is_source_path(source: object) -> bool:
     """Whether ``source`` names a file rather than holding MLIR: an ``os.PathLike``, or a ``str``
     of one line ending in ``.mlir`` or ``.mlirbc`` (MLIR text never ends so: a module ends with
@@ -83,7 +87,13 @@ def is_source_path(source: object) -> bool:
     return isinstance(source, str) and "\n" not in source and source.endswith(SOURCE_SUFFIXES)
 
 
-def read_source(source: Any, source_name: str | None = None) -> "tuple[Any, str | None]":
+@overload
+def read_source(source: "str | bytes | os.PathLike[str]", source_name: str | None = None) -> "tuple[str | bytes, str | None]": ...
+@overload
+def read_source(source: _Source, source_name: str | None = None) -> "tuple[_Source | bytes, str | None]": ...
+
+
+def read_source(source: object, source_name: str | None = None) -> "tuple[object, str | None]":
     """``(contents, name)``: the file's bytes and its name when ``source`` is a path
     (:func:`is_source_path`; ``source_name`` still wins as the name), else ``source`` as it is.
 
@@ -93,7 +103,7 @@ def read_source(source: Any, source_name: str | None = None) -> "tuple[Any, str 
     """
     if not is_source_path(source):
         return source, source_name
-    path = str(os.fspath(source))
+    path = str(os.fspath(cast("str | os.PathLike[str]", source)))  # what is_source_path holds
     try:
         with open(path, "rb") as f:
             return f.read(), source_name or path

@@ -13,7 +13,7 @@ Shapes may be dynamic: a dimension of ``None`` (or a symbolic one, ``"batch"``) 
 from __future__ import annotations
 
 import weakref
-from typing import Any, Sequence, cast
+from typing import Callable, Sequence, cast
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -34,11 +34,11 @@ def static_shape(shape: Shape) -> tuple[int, ...] | None:
 _DYNAMIC = ir.ShapedType.get_dynamic_size()
 
 
-def dense_elements(array: np.ndarray, **kwargs: Any) -> ir.DenseElementsAttr:
+def dense_elements(array: np.ndarray, **kwargs: object) -> ir.DenseElementsAttr:
     """``ir.DenseElementsAttr.get`` of a NumPy array. jaxlib's stubs type the buffer argument as
     ``collections.abc.Buffer`` (which an ``ndarray`` is only to Python 3.12's typing) and, before
     jaxlib 0.12, the result as ``Any``; typed here once, the same on every supported stack."""
-    get: Any = ir.DenseElementsAttr.get
+    get = cast(Callable[..., object], ir.DenseElementsAttr.get)
     return cast(ir.DenseElementsAttr, get(array, **kwargs))
 
 

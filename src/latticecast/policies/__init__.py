@@ -6,7 +6,7 @@ is also ``latticecast.policies()``, the function of the design's API; this packa
 plain module (``from latticecast.policies import Policy, policy``).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .registry import policies, policy, register_policy
 
@@ -14,12 +14,13 @@ if TYPE_CHECKING:
     from .base import Decision, LatticePolicy, Policy, TablePolicy
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> type:
     """The base classes load on first use (they load the promotion layer: NumPy, the tables), so that
     listing the policies' names (:func:`policies`, ``latticecast-opt --help``) loads none of it."""
     if name in ("Decision", "LatticePolicy", "Policy", "TablePolicy"):
         from . import base
-        return getattr(base, name)
+        found: type = getattr(base, name)
+        return found
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

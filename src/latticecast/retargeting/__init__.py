@@ -24,7 +24,7 @@ differs (or that it refuses) and, through :meth:`Retargeted.run`, what the two v
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Union
 
 from jaxlib.mlir import ir
 
@@ -256,7 +256,8 @@ def _legalise(module: ir.Module, target: Policy) -> list[Diagnostic]:
         caught.append(Diagnostic.from_mlir(d))
         return True
 
-    handle: Any = module.context.attach_diagnostic_handler(handler)
+    handle = module.context.attach_diagnostic_handler(handler)
+    assert isinstance(handle, ir.DiagnosticHandler)  # object in jaxlib's stubs
     try:
         pm.run(module.operation)
     except ir.MLIRError as e:

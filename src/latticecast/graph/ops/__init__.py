@@ -52,7 +52,7 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Sequence, Union
 
 import numpy as np
 
@@ -62,7 +62,7 @@ from ...dtypes import DType, DTypeLike
 from ...errors import GraphError, LiteralRangeError
 from ...values import scalar_problem
 from ..current import current_graph
-from ..value import Value
+from ..value import TensorValueLike, Value
 from .call import call
 from .control_flow import cond, fori_loop, lax_cond, lax_while_loop, switch, while_loop
 from .collectives import (allgather, allreduce, distributed_broadcast, distributed_scatter, reducescatter,
@@ -103,6 +103,9 @@ from .detection import non_maximum_suppression
 from .unsupported import (allgather_rms_norm_quant_mxfp6, allgather_rms_norm_quant_mxfp8, buffer_create,
                           buffer_load, buffer_store, buffer_store_slice, custom, inplace_custom,
                           qmatmul, side_stream)
+
+if TYPE_CHECKING:
+    from ...dims import DimLike
 
 __all__ = [
     # arithmetic (NumPy's names and MAX's)
@@ -167,7 +170,11 @@ def _placed(value: Value, device: DeviceRefLike) -> Value:
     return value.graph.place(value, DeviceRef.parse(device))
 
 
-def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike = None) -> Value:
+ConstantValue = Union[bool, int, float, complex, np.ndarray, np.generic, Sequence[object]]
+"""What :func:`constant` makes a constant of: a Python number, a NumPy scalar or array, or a nested list."""
+
+
+def constant(value: ConstantValue, dtype: DTypeLike | None = None, device: DeviceRefLike = None) -> Value:
     """A constant of the current graph (MAX's ``ops.constant(value, dtype, device)``).
 
     The values must fit ``dtype`` exactly. Without ``dtype``, a NumPy array keeps its dtype and
@@ -205,8 +212,13 @@ def constant(value: Any, dtype: DTypeLike | None = None, device: DeviceRefLike =
 #: type (4294967295)"), and a range that long would not fit a device either.
 RANGE_LIMIT = (1 << 32) - 1
 
+RangeBound = Union[float, Value]
+"""A bound or step of :func:`range`: a Python number (an int too; NumPy scalars are taken as well) or a rank-0
+graph value."""
 
-def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: DTypeLike,
+
+def range(start: RangeBound, stop: RangeBound, step: RangeBound = 1, out_dim: "DimLike | None" = None,
+          *, dtype: DTypeLike,
           device: DeviceRefLike = None) -> Value:
     """``start, start + step, ...``: ``(stop - start) // step`` values of ``dtype`` (MAX's ``ops.range``).
 
@@ -261,6 +273,7 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
                 raise GraphError(f"{what}: {name} must be a number or a rank-0 graph value, not {b!r}")
         if step == 0:
             raise GraphError(f"{what}: step must not be 0")
+        assert not isinstance(start, Value) and not isinstance(stop, Value) and not isinstance(step, Value)  # any()
         count = int((stop - start) // step)
         if out_dim is not None and out_dim != count:
             raise GraphError(f"{what} has {max(count, 0)} elements ((stop - start) // step, as MAX counts), not "

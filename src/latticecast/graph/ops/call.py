@@ -3,18 +3,23 @@ with ``func.call``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from ...errors import GraphError
 from ..current import current_graph
-from ..value import Value
+from ..value import TensorValueLike, Value
 from .operands import as_value
 from .shape import format_shape
+
+if TYPE_CHECKING:
+    import latticecast
+
+    from ..graph import _Subgraph
 
 __all__ = ["call"]
 
 
-def call(graph: Any, *args: Any, prefix: str = "") -> list[Value]:
+def call(graph: "latticecast.Graph", *args: TensorValueLike, prefix: str = "") -> list[Value]:
     """Call the subgraph ``graph`` on ``args`` in the current graph (``func.call @name``).
 
     A subgraph that uses symbolic dimensions of the graph it was made in (its parameters are its inputs' and its
@@ -65,12 +70,13 @@ def call(graph: Any, *args: Any, prefix: str = "") -> list[Value]:
                              f"{t.dtype.name}{format_shape(t.shape)}, operand type: {v.dtype.name}"
                              f"{format_shape(v.shape)}); cast or reshape the argument first")
     outputs = graph.output_types
-    missing = [d for d in graph.dimension_arguments if not g.knows_dim(d)]
+    sub = cast("_Subgraph", graph)  # a graph with this module's root is one of its subgraphs
+    missing = [d for d in sub.dimension_arguments if not g.knows_dim(d)]
     if missing:
         raise GraphError(f"call: subgraph {graph.name} uses the symbolic dimension {str(missing[0])!r} of the graph it "
-                         f"was made in ({graph.parent.name!r}), and graph {g.name!r} has no size for it; call it "
+                         f"was made in ({sub.parent.name!r}), and graph {g.name!r} has no size for it; call it "
                          f"from a graph that has {str(missing[0])!r} (an input's dimension, or rebind to it)")
-    sizes = [g.dim_value(d) for d in graph.dimension_arguments]  # the caller's: the function's leading arguments
+    sizes = [g.dim_value(d) for d in sub.dimension_arguments]  # the caller's: the function's leading arguments
     with g.context:
         from jaxlib.mlir import ir
         op = g._add_op("func.call", [g.tc.tensor(t.dtype, t.shape) for t in outputs], [*sizes, *(v.ir for v in values)],

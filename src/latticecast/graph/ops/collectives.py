@@ -24,9 +24,10 @@ contiguous groups that each run the collective on their own inputs.
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Protocol, Sequence, cast
 
-from ...device_ref import DeviceRef
+from ...device_ref import DeviceRef, DeviceRefLike
+from ...dims import SymbolicDim
 from ...errors import AxisError, GraphError
 from .external import _max_type, check_same_device
 from ..value import TensorValueLike, Value
@@ -35,11 +36,22 @@ from .reduction import reduce_sum
 from .shape import concat, format_shape, normalize_axis, stack, unsqueeze
 from .sharding import shard
 
+if TYPE_CHECKING:
+    from ..graph import Graph
+
+class _SignalBuffer(Protocol):
+    """What MAX's multi-device collectives read of a signal buffer (a :class:`~latticecast.graph.value.BufferValue`
+    of :class:`latticecast.max.nn.Signals`): its device."""
+
+    @property
+    def device(self) -> object: ...
+
+
 __all__ = ["allgather", "allreduce", "reducescatter", "allreduce_sum", "reducescatter_sum", "distributed_broadcast",
            "distributed_scatter", "shard_and_stack"]
 
 
-def _inputs(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], group_size: int | None,
+def _inputs(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[object], group_size: int | None,
             what: str) -> tuple[list[Value], int]:
     """The inputs as values of one graph over a mesh, one per device, and the group size (MAX's checks)."""
     values = list(inputs)
@@ -107,7 +119,7 @@ def _replicated(v: Value) -> Value:
     return shard(v, P())
 
 
-def _mesh_allgather(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], axis: int = 0,
+def _mesh_allgather(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[object], axis: int = 0,
               group_size: int | None = None) -> list[Value]:
     """Every device's input, concatenated along ``axis``, on every device (MAX's ``ops.allgather``).
 
@@ -151,7 +163,7 @@ def _mesh_allgather(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[
     return out
 
 
-def _mesh_allreduce_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any],
+def _mesh_allreduce_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[object],
                   group_size: int | None = None) -> list[Value]:
     """The sum of every device's input, on every device (MAX's ``ops.allreduce.sum``).
 
@@ -189,7 +201,7 @@ def _mesh_allreduce_sum(inputs: Iterable[TensorValueLike], signal_buffers: Itera
     return out
 
 
-def _mesh_reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], axis: int = 0,
+def _mesh_reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[object], axis: int = 0,
                       group_size: int | None = None) -> list[Value]:
     """The sum of every device's input, split along ``axis``: slice ``i`` on device ``i``
     (MAX's ``ops.reducescatter.sum``).
@@ -237,13 +249,13 @@ def _mesh_reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: I
         if size == len(tensors):  # the sum split along axis over the mesh: a reduce-scatter
             total = _split_over_devices(total, axis)
         for i in range(size):
-            index: list[Any] = [slice(None)] * rank
+            index: list[slice] = [slice(None)] * rank
             index[axis] = slice(i * chunk, (i + 1) * chunk)
             out.append(total[tuple(index)])
     return out
 
 
-def _mesh_distributed_broadcast(input: TensorValueLike, signal_buffers: Iterable[Any]) -> list[Value]:
+def _mesh_distributed_broadcast(input: TensorValueLike, signal_buffers: Iterable[object]) -> list[Value]:
     """``input`` on every device of the graph's mesh (MAX's ``ops.distributed_broadcast``).
 
     Args:
@@ -284,11 +296,11 @@ def _mesh_distributed_broadcast(input: TensorValueLike, signal_buffers: Iterable
 # -- MAX's multi-device graphs: one value per device, no mesh ------------------------------------------
 
 
-def _shape_text(shape: Any) -> str:
+def _shape_text(shape: Iterable["int | SymbolicDim"]) -> str:
     return "[" + ", ".join(f"Dim({d.name!r})" if not isinstance(d, int) else f"Dim({d})" for d in shape) + "]"
 
 
-def _per_device(inputs: list[Any], g: Any, what: str) -> list[Value]:
+def _per_device(inputs: Sequence[TensorValueLike], g: "Graph", what: str) -> list[Value]:
     """``inputs`` as graph values (a NumPy array becomes a constant; a Python scalar is refused)."""
     out: list[Value] = []
     for x in inputs:
@@ -300,7 +312,7 @@ def _per_device(inputs: list[Any], g: Any, what: str) -> list[Value]:
     return out
 
 
-def _count(inputs: list[Any], buffers: list[Any]) -> None:
+def _count(inputs: Sequence[object], buffers: Sequence[object]) -> None:
     if len(inputs) != len(buffers):
         raise GraphError(f"expected number of inputs ({len(inputs)}) and number of signal buffers ({len(buffers)}) "
                          "to match (one signal buffer per input's device: Signals(devices).input_types())")
@@ -331,7 +343,7 @@ def _on(values: list[Value], device: DeviceRef) -> list[Value]:
     return [v.graph.place(v, device) for v in values]
 
 
-def _allgather(values: list[Any], buffers: list[Any], axis: int, group_size: int | None) -> list[Value]:
+def _allgather(values: Sequence[TensorValueLike], buffers: Sequence[object], axis: int, group_size: int | None) -> list[Value]:
     _count(values, buffers)
     if not values:
         return []
@@ -365,7 +377,7 @@ def _allgather(values: list[Any], buffers: list[Any], axis: int, group_size: int
     return out
 
 
-def _allreduce(values: list[Any], buffers: list[Any], group_size: int | None) -> list[Value]:
+def _allreduce(values: Sequence[TensorValueLike], buffers: Sequence[object], group_size: int | None) -> list[Value]:
     _count(values, buffers)
     if not values:
         return []
@@ -390,7 +402,7 @@ def _allreduce(values: list[Any], buffers: list[Any], group_size: int | None) ->
     return out
 
 
-def _reducescatter(values: list[Any], buffers: list[Any], axis: int, group_size: int | None) -> list[Value]:
+def _reducescatter(values: Sequence[TensorValueLike], buffers: Sequence[object], axis: int, group_size: int | None) -> list[Value]:
     _count(values, buffers)
     if not values:
         raise GraphError("reducescatter.sum operation requires at least one input")
@@ -429,20 +441,21 @@ def _reducescatter(values: list[Any], buffers: list[Any], axis: int, group_size:
         total = reduce_sum(stack(_on(group, group[0].device), 0), 0) if size > 1 else group[0]
         offset = 0
         for r, v in enumerate(group):
-            index: list[Any] = [slice(None)] * rank
+            index: list[slice] = [slice(None)] * rank
             index[axis] = slice(offset, offset + sizes[r])
             offset += sizes[r]
             out.append(g.place(total[tuple(index)], v.device))
     return out
 
 
-def _broadcast(input: Any, buffers: list[Any]) -> list[Value]:
+def _broadcast(input: TensorValueLike, buffers: Sequence[object]) -> list[Value]:
     g = graph_of(input)
     v = _per_device([input], g, "distributed_broadcast")[0]
     if not buffers:
         raise GraphError("distributed_broadcast requires at least 1 signal buffer (one per device to broadcast "
                          "to: Signals(devices).input_types())")
-    devices = [DeviceRef.parse(b.device) for b in buffers]
+    # Off a mesh, each must be a signal buffer (one with a device), as in MAX; on one they are only counted.
+    devices = [DeviceRef.parse(cast(_SignalBuffer, b).device) for b in buffers]
     if v.device not in devices:
         raise GraphError(f"input tensor device {v.device} not found in signal buffer devices: {devices} (the "
                          "input's device is the broadcast's root: give it a signal buffer)")
@@ -452,7 +465,7 @@ def _broadcast(input: Any, buffers: list[Any]) -> list[Value]:
     return [g.place(v, d) for d in devices]
 
 
-def distributed_scatter(input_chunks: Iterable[TensorValueLike], signal_buffers: Iterable[Any]) -> list[Value]:
+def distributed_scatter(input_chunks: Iterable[TensorValueLike], signal_buffers: Iterable[_SignalBuffer]) -> list[Value]:
     """One chunk per data-parallel replica, sent from the root device to every device (MAX's
     ``ops.distributed_scatter``).
 
@@ -503,7 +516,7 @@ def distributed_scatter(input_chunks: Iterable[TensorValueLike], signal_buffers:
     return [g.place(values[min(i // replica, len(values) - 1)], d) for i, d in enumerate(devices)]
 
 
-def shard_and_stack(inputs: Sequence[TensorValueLike], devices: Sequence[Any], axis: int = 0) -> list[Value]:
+def shard_and_stack(inputs: Sequence[TensorValueLike], devices: Sequence[DeviceRefLike], axis: int = 0) -> list[Value]:
     """Each input split into ``len(devices)`` chunks along ``axis``; output ``i`` stacks the ``i``-th chunks
     of all inputs on a new axis 0, on ``devices[i]`` (MAX's ``ops.shard_and_stack``, for distributing
     weights over tensor-parallel devices).
@@ -563,14 +576,14 @@ def shard_and_stack(inputs: Sequence[TensorValueLike], devices: Sequence[Any], a
     chunk = length // n
     out: list[Value] = []
     for i, d in enumerate(targets):
-        index: list[Any] = [slice(None)] * rank
+        index: list[slice] = [slice(None)] * rank
         index[axis] = slice(i * chunk, (i + 1) * chunk)
         pieces = [unsqueeze(v[tuple(index)], 0) for v in values]
         out.append(g.place(concat(pieces, 0) if len(pieces) > 1 else pieces[0], d))
     return out
 
 
-def allgather(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], axis: int = 0,
+def allgather(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[object], axis: int = 0,
               group_size: int | None = None) -> list[Value]:
     """Every device's input, concatenated along ``axis``, on every device (MAX's ``ops.allgather``).
 
@@ -608,7 +621,7 @@ def allgather(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], 
     return _allgather(values, buffers, axis, group_size)
 
 
-def allreduce_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any],
+def allreduce_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[object],
                   group_size: int | None = None) -> list[Value]:
     """The sum of every device's input, on every device (MAX's ``ops.allreduce.sum``).
 
@@ -642,7 +655,7 @@ def allreduce_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[An
     return _allreduce(values, buffers, group_size)
 
 
-def reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any], axis: int = 0,
+def reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[object], axis: int = 0,
                       group_size: int | None = None) -> list[Value]:
     """The sum of every device's input, split along ``axis``: part ``i`` on device ``i``
     (MAX's ``ops.reducescatter.sum``). As in MAX, an axis that does not divide evenly gives the first
@@ -678,7 +691,7 @@ def reducescatter_sum(inputs: Iterable[TensorValueLike], signal_buffers: Iterabl
     return _reducescatter(values, buffers, axis, group_size)
 
 
-def distributed_broadcast(input: TensorValueLike, signal_buffers: Iterable[Any]) -> list[Value]:
+def distributed_broadcast(input: TensorValueLike, signal_buffers: Iterable[object]) -> list[Value]:
     """``input`` on every device (MAX's ``ops.distributed_broadcast``): the input's device is the root.
 
     Args:

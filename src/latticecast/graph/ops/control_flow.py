@@ -37,15 +37,15 @@ branch returns weak.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeAlias, cast
 
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import SymbolicDim
+from ...dims import Dim, SymbolicDim
 from ...dtypes import DType
 from ...errors import GraphError, RegionTypeError
-from ...tensor_type import as_tensor_type
+from ...tensor_type import TensorType, as_tensor_type
 from ..value import TensorValueLike, Value
 from .operands import Literal, as_value, constant_value, convert, emit_literal, graph_of, operand
 
@@ -54,9 +54,18 @@ __all__ = ["cond", "while_loop", "lax_cond", "lax_while_loop", "fori_loop", "swi
 if TYPE_CHECKING:
     from ..graph import Graph
 
-Shape = Sequence[Any]
+Shape = Sequence["int | Dim"]
 Slot = tuple[DType, Shape]
 """What a region boundary fixes for one value: its dtype and shape."""
+
+Carry: TypeAlias = Any
+"""A loop's carry or a branch's results in the caller's own structure (a value, a Python scalar, or a tuple
+or list of them; ``None`` for none): ``Any``, as ``jax.lax``'s own signatures type a pytree, so that the caller
+reads the result as the structure it built without narrowing a union."""
+
+Branch = Callable[..., object]
+"""A function that builds a region: called with the region's values, it returns ``None``, a value, a Python
+scalar, or a tuple or list of them (read by :func:`_items`, checked at run time)."""
 
 _NO_PROMOTION = ("no promotion crosses a region boundary (MAX and JAX both require equal types there)")
 
@@ -64,8 +73,8 @@ _NO_PROMOTION = ("no promotion crosses a region boundary (MAX and JAX both requi
 # -- the op's signature: MAX's names ----------------------------------------------------------------
 
 
-def cond(pred: TensorValueLike, out_types: Sequence[Any] | None, then_fn: Callable[[], Any],
-         else_fn: Callable[[], Any]) -> list[Value]:
+def cond(pred: TensorValueLike, out_types: "Sequence[TensorType | tuple[object, ...]] | None", then_fn: Callable[[], object],
+         else_fn: Callable[[], object]) -> list[Value]:
     """Run ``then_fn`` if ``pred`` holds, else ``else_fn`` (MAX's ``ops.cond``; ``stablehlo.if``).
 
     Both branches are built; one runs. Each returns ``None``, a value, or a list of values, which
@@ -108,7 +117,8 @@ def cond(pred: TensorValueLike, out_types: Sequence[Any] | None, then_fn: Callab
     return _emit(g, "stablehlo.if", [p.ir], holder, slots)
 
 
-def while_loop(initial_values: Any, predicate: Callable[..., Any], body: Callable[..., Any]) -> list[Value]:
+def while_loop(initial_values: TensorValueLike | Iterable[TensorValueLike], predicate: Branch,
+               body: Branch) -> list[Value]:
     """Run ``body`` while ``predicate`` holds (MAX's ``ops.while_loop``; ``stablehlo.while``).
 
     ``predicate`` and ``body`` take the loop-carried values as arguments; ``predicate`` returns
@@ -150,8 +160,7 @@ def while_loop(initial_values: Any, predicate: Callable[..., Any], body: Callabl
 # -- JAX's names and signatures -------------------------------------------------------------------
 
 
-def lax_cond(pred: TensorValueLike, true_fun: Callable[..., Any], false_fun: Callable[..., Any],
-             *operands: TensorValueLike) -> Any:
+def lax_cond(pred: TensorValueLike, true_fun: Branch, false_fun: Branch, *operands: TensorValueLike) -> Carry:
     """JAX's ``lax.cond(pred, true_fun, false_fun, *operands)`` (``stablehlo.if``).
 
     Both branches take ``operands`` and must return the same structure (a value, or a tuple or
@@ -187,7 +196,7 @@ def lax_cond(pred: TensorValueLike, true_fun: Callable[..., Any], false_fun: Cal
     holder = _holder(g, 2)
     slots: list[Slot] | None = None
     weak: list[bool] = []
-    structure: Callable[[Sequence[Value]], Any] = _single
+    structure: Callable[[Sequence[Value]], Carry] = _single
     for region, fn, name in zip(holder.regions, (true_fun, false_fun), ("true_fun", "false_fun")):
         with g.building_in(ir.Block.create_at_start(region, [], [])):
             returned = fn(*args)
@@ -204,7 +213,7 @@ def lax_cond(pred: TensorValueLike, true_fun: Callable[..., Any], false_fun: Cal
     return structure(_emit(g, "stablehlo.if", [p.ir], holder, slots, weak))
 
 
-def lax_while_loop(cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any) -> Any:
+def lax_while_loop(cond_fun: Callable[[Carry], object], body_fun: Callable[[Carry], object], init_val: Carry) -> Carry:
     """JAX's ``lax.while_loop(cond_fun, body_fun, init_val)`` (``stablehlo.while``).
 
     ``init_val`` is a value (or Python scalar) or a tuple or list of them; ``cond_fun`` and
@@ -240,8 +249,8 @@ def lax_while_loop(cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any
     return rebuild(results)
 
 
-def fori_loop(lower: TensorValueLike, upper: TensorValueLike, body_fun: Callable[[Value, Any], Any],
-              init_val: Any) -> Any:
+def fori_loop(lower: TensorValueLike, upper: TensorValueLike, body_fun: Callable[[Value, Carry], object],
+              init_val: Carry) -> Carry:
     """JAX's ``lax.fori_loop(lower, upper, body_fun, init_val)``: ``body_fun(i, val)`` for ``i`` from
     ``lower`` up to ``upper`` (``stablehlo.while``).
 
@@ -276,14 +285,14 @@ def fori_loop(lower: TensorValueLike, upper: TensorValueLike, body_fun: Callable
     lo, hi = _bounds(g, lower, upper)
     rebuild = _structure(init_val)
 
-    def body(i: Value, *xs: Value) -> list[Any]:
+    def body(i: Value, *xs: Value) -> list[object]:
         return [i + 1, *_flatten(body_fun(i, rebuild(xs)))]
 
     results = _while([lo, *flat], lambda i, *xs: i < hi, body, "fori_loop")
     return rebuild(results[1:])
 
 
-def switch(index: TensorValueLike, branches: Sequence[Callable[..., Any]], *operands: TensorValueLike) -> Any:
+def switch(index: TensorValueLike, branches: Sequence[Branch], *operands: TensorValueLike) -> Carry:
     """JAX's ``lax.switch(index, branches, *operands)``: ``branches[index](*operands)``
     (``stablehlo.case``).
 
@@ -331,7 +340,7 @@ def switch(index: TensorValueLike, branches: Sequence[Callable[..., Any]], *oper
     holder = _holder(g, len(branches))
     slots: list[Slot] | None = None
     weak: list[bool] = []
-    structure: Callable[[Sequence[Value]], Any] = _single
+    structure: Callable[[Sequence[Value]], Carry] = _single
     for n, (region, fn) in enumerate(zip(holder.regions, branches)):
         with g.building_in(ir.Block.create_at_start(region, [], [])):
             returned = fn(*args)
@@ -351,7 +360,7 @@ def switch(index: TensorValueLike, branches: Sequence[Callable[..., Any]], *oper
 # -- the loop ----------------------------------------------------------------------------------------
 
 
-def _while(initial: list[Any], predicate: Callable[..., Any], body: Callable[..., Any], what: str) -> list[Value]:
+def _while(initial: Sequence[TensorValueLike], predicate: Branch, body: Branch, what: str) -> list[Value]:
     """``stablehlo.while`` over ``initial``; ``predicate(*carry)`` and ``body(*carry)``.
 
     A weakly typed initial value (a Python scalar, or a value computed from Python scalars only) is
@@ -449,17 +458,17 @@ def _emit(g: "Graph", name: str, operands: Sequence[ir.Value[ir.Type]], holder: 
         else results
 
 
-def _items(x: Any) -> list[Any]:
+def _items(x: object) -> list[TensorValueLike]:
     """MAX's reading of what a branch or body returns (and of ``while_loop``'s initial values): ``None``
     is nothing, an iterable several values, anything else one (a NumPy array is one value, a constant)."""
     if x is None:
         return []
     if isinstance(x, Iterable) and not isinstance(x, (np.ndarray, str, bytes)):
         return list(x)
-    return [x]
+    return [cast(TensorValueLike, x)]  # unchecked here: as_value refuses what is not a tensor value
 
 
-def _values(g: "Graph", returned: Any, what: str) -> list[Value]:
+def _values(g: "Graph", returned: object, what: str) -> list[Value]:
     """What a branch or body returned (:func:`_items`), as graph values (a Python scalar becomes its
     weak constant, of the policy's dtype for it)."""
     items = _items(returned)
@@ -485,10 +494,10 @@ def _check(results: Sequence[Value], slots: Sequence[Slot], what: str, against: 
                               f"{_describe(dtype, shape)} there; {_NO_PROMOTION}: {fix}")
 
 
-def _predicate(g: "Graph", pred: Any, what: str, *, integers: bool) -> Value:
+def _predicate(g: "Graph", pred: object, what: str, *, integers: bool) -> Value:
     """A bool scalar to branch or loop on (``integers``: a number reads as ``!= 0``, as JAX's ``cond``)."""
     try:
-        p = as_value(pred, g, materialize=True)
+        p = as_value(cast(TensorValueLike, pred), g, materialize=True)  # refused below if it is none
     except TypeError as e:
         raise RegionTypeError(f"{what} must be a bool scalar: {e}") from None
     if p.shape:
@@ -502,7 +511,7 @@ def _predicate(g: "Graph", pred: Any, what: str, *, integers: bool) -> Value:
                           "first (x != 0)")
 
 
-def _slot(t: Any, what: str) -> Slot:
+def _slot(t: object, what: str) -> Slot:
     try:
         tt = as_tensor_type(t)
     except GraphError as e:
@@ -514,16 +523,16 @@ def _describe(dtype: DType, shape: Shape) -> str:
     return f"{dtype.name}[{', '.join(map(str, shape))}]"
 
 
-def _flatten(tree: Any) -> list[Any]:
+def _flatten(tree: Carry) -> list[TensorValueLike]:
     """A loop's carry as a flat list: a tuple or list is its items, anything else one value."""
     return list(tree) if isinstance(tree, (list, tuple)) else [tree]
 
 
-def _single(values: Sequence[Value]) -> Any:
+def _single(values: Sequence[Value]) -> Carry:
     return values[0] if len(values) == 1 else list(values)
 
 
-def _structure(tree: Any) -> Callable[[Sequence[Any]], Any]:
+def _structure(tree: object) -> Callable[[Sequence[object]], Carry]:
     """How to give flat values ``tree``'s structure back: a tuple, a list, or one value."""
     if isinstance(tree, tuple):
         return tuple

@@ -25,7 +25,7 @@ output channel as the docstring says.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Sequence
+from typing import Sequence, cast
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -47,7 +47,7 @@ _INPUT_LAYOUTS = ("NHWC", "NCHW")
 _FILTER_LAYOUTS = {2: ("RSCF", "FCRS"), 3: ("QRSCF", "FCQRS")}
 
 
-def _layout_name(layout: Any, what: str, allowed: Sequence[str]) -> str:
+def _layout_name(layout: str | Enum, what: str, allowed: Sequence[str]) -> str:
     """A layout given as a string or as MAX's ``ConvInputLayout``/``FilterLayout`` enum member."""
     name = layout.value if isinstance(layout, Enum) else layout
     if name not in allowed:
@@ -56,9 +56,10 @@ def _layout_name(layout: Any, what: str, allowed: Sequence[str]) -> str:
     return str(name)
 
 
-def _ints(values: Any, n: int, what: str, name: str, *, minimum: int) -> list[int]:
+def _ints(values: int | Sequence[int], n: int, what: str, name: str, *, minimum: int) -> list[int]:
     """``n`` integers of at least ``minimum`` from a tuple (or one int for every axis)."""
-    seq = [values] * n if isinstance(values, int) and not isinstance(values, bool) else list(values)
+    # a bool is refused below (list(True) is a TypeError, as before these were typed)
+    seq = [values] * n if isinstance(values, int) and not isinstance(values, bool) else list(cast(Sequence[int], values))
     if len(seq) != n or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < minimum for v in seq):
         raise GraphError(f"{what}: {name}={values!r} must be {n} integers of at least {minimum}")
     return [int(v) for v in seq]
@@ -174,8 +175,9 @@ def _with_bias(out: Value, bias: TensorValueLike | None, feature_axis: int, what
     return add(out, b)
 
 
-def _conv_nd(x: TensorValueLike, filter: TensorValueLike, spatial: int, stride: Any, dilation: Any, padding: Any,
-             groups: int, bias: TensorValueLike | None, input_layout: Any, filter_layout: Any, what: str) -> Value:
+def _conv_nd(x: TensorValueLike, filter: TensorValueLike, spatial: int, stride: int | Sequence[int],
+             dilation: int | Sequence[int], padding: int | Sequence[int],
+             groups: int, bias: TensorValueLike | None, input_layout: str | Enum, filter_layout: str | Enum, what: str) -> Value:
     a, w = _operands(x, filter, what)
     names = {2: ("(batch_size, height, width, in_channels)", "(height, width, in_channels / num_groups, "
                  "out_channels)"),
@@ -202,7 +204,7 @@ def _conv_nd(x: TensorValueLike, filter: TensorValueLike, spatial: int, stride: 
 
 def conv2d(x: TensorValueLike, filter: TensorValueLike, stride: tuple[int, int] = (1, 1),
            dilation: tuple[int, int] = (1, 1), padding: tuple[int, int, int, int] = (0, 0, 0, 0), groups: int = 1,
-           bias: TensorValueLike | None = None, input_layout: Any = "NHWC", filter_layout: Any = "RSCF") -> Value:
+           bias: TensorValueLike | None = None, input_layout: str | Enum = "NHWC", filter_layout: str | Enum = "RSCF") -> Value:
     """2-D convolution (MAX's ``ops.conv2d``): NHWC input, RSCF filter, NHWC result.
 
     Args:
@@ -242,7 +244,7 @@ def conv2d(x: TensorValueLike, filter: TensorValueLike, stride: tuple[int, int] 
 def conv3d(x: TensorValueLike, filter: TensorValueLike, stride: tuple[int, int, int] = (1, 1, 1),
            dilation: tuple[int, int, int] = (1, 1, 1),
            padding: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0), groups: int = 1,
-           bias: TensorValueLike | None = None, input_layout: Any = "NHWC", filter_layout: Any = "QRSCF") -> Value:
+           bias: TensorValueLike | None = None, input_layout: str | Enum = "NHWC", filter_layout: str | Enum = "QRSCF") -> Value:
     """3-D convolution (MAX's ``ops.conv3d``): NDHWC input, QRSCF filter, NDHWC result.
 
     Args:
@@ -279,7 +281,7 @@ def conv3d(x: TensorValueLike, filter: TensorValueLike, stride: tuple[int, int, 
 def conv2d_transpose(x: TensorValueLike, filter: TensorValueLike, stride: tuple[int, int] = (1, 1),
                      dilation: tuple[int, int] = (1, 1), padding: tuple[int, int, int, int] = (0, 0, 0, 0),
                      output_paddings: tuple[int, int] = (0, 0), bias: TensorValueLike | None = None,
-                     input_layout: Any = "NHWC", filter_layout: Any = "RSCF") -> Value:
+                     input_layout: str | Enum = "NHWC", filter_layout: str | Enum = "RSCF") -> Value:
     """2-D transposed convolution (MAX's ``ops.conv2d_transpose``): NHWC input, RSCF filter, NHWC result.
 
     The gradient of ``conv2d`` with the same filter and parameters with respect to its input.

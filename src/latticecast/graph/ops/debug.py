@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import builtins
 import sys
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable, SupportsFloat
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -29,6 +29,9 @@ from ...errors import GraphError
 from ..current import current_graph
 from ..value import TensorValueLike
 from .operands import graph_of, unary_operand
+
+if TYPE_CHECKING:
+    from ..graph import Graph
 
 __all__ = ["print"]
 
@@ -77,7 +80,7 @@ def _write(text: str) -> tuple[()]:
     return ()
 
 
-def _emit_callback(g: Any, operands: list[ir.Value[ir.Type]], callback: Callable[..., Any]) -> None:
+def _emit_callback(g: "Graph", operands: list[ir.Value[ir.Type]], callback: Callable[..., tuple[object, ...]]) -> None:
     """Append a host callback to ``g`` that calls ``callback`` with ``operands`` as NumPy arrays, after
     the block's previous host callback (a ``!stablehlo.token`` threads them, as JAX's ordered effects)."""
     g.host_callbacks.append(lambda token, *arrays: (token, *callback(*arrays)))
@@ -166,7 +169,7 @@ def _nested(a: np.ndarray) -> str:
     return "[" + separator.join(_nested(x) for x in a) + "]"
 
 
-def _element(x: Any) -> str:
+def _element(x: SupportsFloat) -> str:
     if isinstance(x, (bool, np.bool_)):
         return "True" if x else "False"
     if isinstance(x, (int, np.integer)):

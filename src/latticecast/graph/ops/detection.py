@@ -16,7 +16,7 @@ pair by pair and in selection order; rows past the selection are ``-1``. MAX's s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,12 +34,16 @@ from .selection import where
 from .shape import format_shape, stack
 from .sorting import argsort_along
 
+if TYPE_CHECKING:
+    from ...dims import DimLike
+    from ..graph import Graph
+
 __all__ = ["non_maximum_suppression"]
 
 
 def non_maximum_suppression(boxes: TensorValueLike, scores: TensorValueLike,
                             max_output_boxes_per_class: TensorValueLike, iou_threshold: TensorValueLike,
-                            score_threshold: TensorValueLike, out_dim: Any = "num_selected") -> Value:
+                            score_threshold: TensorValueLike, out_dim: "DimLike" = "num_selected") -> Value:
     """The boxes greedy non-maximum suppression selects, per (batch, class) pair (MAX's
     ``ops.non_maximum_suppression``).
 
@@ -104,7 +108,7 @@ def non_maximum_suppression(boxes: TensorValueLike, scores: TensorValueLike,
     ranked_iou = take_along_axis(rows_ranked, _expanded(order, 2, per_pair), 3)  # [b, c, rank, rank]
     positions = iota(g, DType.int64, (batch, classes, count), 2)
 
-    def step(i: Value, state: Any) -> Any:
+    def step(i: Value, state: tuple[Value, Value]) -> tuple[Value, Value]:
         selected, taken = state
         here = equal(positions, broadcast(convert(i, DType.int64), positions.shape))
         row = reduce_sum(where(broadcast(_unsqueezed(here, 3), per_pair), ranked_iou,
@@ -135,7 +139,7 @@ def non_maximum_suppression(boxes: TensorValueLike, scores: TensorValueLike,
                  broadcast(constant_value(g, -1, DType.int64), (int(out_dim), 3)))
 
 
-def _value(x: TensorValueLike, g: Any, dtype: DType | None, what: str) -> Value:
+def _value(x: TensorValueLike, g: "Graph", dtype: DType | None, what: str) -> Value:
     found = operand(x, g)
     v = found if isinstance(found, Value) else constant_value(g, np.asarray(found.value), dtype)
     if dtype is not None and v.rank != 0:

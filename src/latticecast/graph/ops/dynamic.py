@@ -14,7 +14,7 @@ Shape values are ``tensor<Nxi64>``: StableHLO sizes are 64-bit.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence, cast
+from typing import TYPE_CHECKING, Sequence, cast
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["is_static", "dim_value", "shape_value", "vector_value", "iota"]
 
-Shape = Sequence[Any]
+Shape = Sequence["int | Dim"]
 
 
 def _i64_constant(g: "Graph", values: Sequence[int], shape: Sequence[int]) -> ir.Value[ir.Type]:
@@ -50,7 +50,7 @@ def shape_value(g: "Graph", shape: Shape) -> ir.Value[ir.Type]:
     key = tuple(shape)
     found = g._shape_values.get(key)
     if found is None:
-        found = g._shape_values[key] = vector_value(g, [d if isinstance(d, int) else g.dim_value(d)
+        found = g._shape_values[key] = vector_value(g, [d if isinstance(d, int) else dim_value(g, d)
                                                          for d in key])
     return found
 

@@ -17,7 +17,7 @@ which XLA lowers to its own collectives.
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any, NoReturn, Sequence
+from typing import NoReturn, Sequence
 
 from ...errors import GraphError, UnsupportedOpError
 
@@ -31,13 +31,13 @@ _WHY = ("its Mojo kernel writes tokens into other GPUs' memory through the devic
         "its own collectives")
 
 
-def _refuse(op: str, input_tokens: Sequence[Any]) -> NoReturn:
+def _refuse(op: str, input_tokens: Sequence[object]) -> NoReturn:
     if len(list(input_tokens)) == 0:
         raise GraphError("input_tokens must be non-empty (one tensor of tokens per device)")
     raise UnsupportedOpError(f"ops.distributed_ep.{op} has no StableHLO form: {_WHY}")
 
 
-def dispatch_bf16(input_tokens: Sequence[Any], *args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:
+def dispatch_bf16(input_tokens: Sequence[object], *args: object, **kwargs: object) -> NoReturn:
     """MAX's multi-device expert-parallel BF16 dispatch: refused (see the module).
 
     Args:
@@ -62,7 +62,7 @@ def dispatch_bf16(input_tokens: Sequence[Any], *args: Any, **kwargs: Any) -> lis
     _refuse("dispatch_bf16", input_tokens)
 
 
-def dispatch_fp8(input_tokens: Sequence[Any], *args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:
+def dispatch_fp8(input_tokens: Sequence[object], *args: object, **kwargs: object) -> NoReturn:
     """MAX's multi-device expert-parallel FP8 dispatch: refused (see the module).
 
     Args:
@@ -87,7 +87,7 @@ def dispatch_fp8(input_tokens: Sequence[Any], *args: Any, **kwargs: Any) -> list
     _refuse("dispatch_fp8", input_tokens)
 
 
-def dispatch_block_scaled_nv(input_tokens: Sequence[Any], *args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:
+def dispatch_block_scaled_nv(input_tokens: Sequence[object], *args: object, **kwargs: object) -> NoReturn:
     """MAX's multi-device expert-parallel NVFP4 dispatch: refused (see the module).
 
     Args:
@@ -112,8 +112,8 @@ def dispatch_block_scaled_nv(input_tokens: Sequence[Any], *args: Any, **kwargs: 
     _refuse("dispatch_block_scaled_nv", input_tokens)
 
 
-def dispatch_block_scaled_nv_dyn_global_scales(input_tokens: Sequence[Any], *args: Any,
-                                               **kwargs: Any) -> list[tuple[Any, ...]]:
+def dispatch_block_scaled_nv_dyn_global_scales(input_tokens: Sequence[object], *args: object,
+                                               **kwargs: object) -> NoReturn:
     """MAX's multi-device expert-parallel NVFP4 dispatch with dynamic global scales: refused (see the module).
 
     Args:
@@ -138,7 +138,7 @@ def dispatch_block_scaled_nv_dyn_global_scales(input_tokens: Sequence[Any], *arg
     _refuse("dispatch_block_scaled_nv_dyn_global_scales", input_tokens)
 
 
-def dispatch_mxfp4(input_tokens: Sequence[Any], *args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:
+def dispatch_mxfp4(input_tokens: Sequence[object], *args: object, **kwargs: object) -> NoReturn:
     """MAX's multi-device expert-parallel MXFP4 dispatch: refused (see the module).
 
     Args:
@@ -163,7 +163,7 @@ def dispatch_mxfp4(input_tokens: Sequence[Any], *args: Any, **kwargs: Any) -> li
     _refuse("dispatch_mxfp4", input_tokens)
 
 
-def combine(input_tokens: Sequence[Any], *args: Any, **kwargs: Any) -> list[Any]:
+def combine(input_tokens: Sequence[object], *args: object, **kwargs: object) -> NoReturn:
     """MAX's multi-device expert-parallel combine: refused (see the module).
 
     Args:

@@ -8,22 +8,23 @@ take several tensors call as MAX's do (:func:`check_same_device`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Mapping
 
 from ...dims import SymbolicDim
 from ...errors import GraphError
-from ...tensor_type import as_tensor_type
+from ...tensor_type import TensorType, as_tensor_type
 from ..current import current_graph
-from ..value import Value
+from ..value import BufferValue, Value
 from ..weight import Weight
 
 if TYPE_CHECKING:
     from ..graph import Graph
+    from .operands import WeakArray
 
 __all__ = ["assert_same_device", "constant_external", "check_same_device"]
 
 
-def constant_external(name: str, type: Any, align: int | None = None, is_placeholder: bool = False) -> Value:
+def constant_external(name: str, type: "TensorType | tuple[object, ...]", align: int | None = None, is_placeholder: bool = False) -> Value:
     """A weight of the current graph named ``name``, of ``type``, whose value the engine supplies at load time.
 
     Two calls with the same name and type give the same value, as in MAX; the same name with
@@ -64,21 +65,21 @@ def constant_external(name: str, type: Any, align: int | None = None, is_placeho
     return g.add_weight(Weight(name, t.dtype, list(t.shape), device=t.device, align=align))
 
 
-def _max_type(v: Any) -> str:
+def _max_type(v: "Value | BufferValue | WeakArray") -> str:
     """``v``'s type as MAX prints a ``TensorType``: ``TensorType(dtype=float32, shape=[Dim(3)], device=cpu:0)``."""
     dims = ", ".join(f"Dim({d.name!r})" if isinstance(d, SymbolicDim) else f"Dim({d})" for d in v.shape)
     dtype = getattr(v, "dtype", None)
-    return f"TensorType(dtype={getattr(dtype, 'name', dtype)}, shape=[{dims}], device={v.device})"
+    return f"TensorType(dtype={getattr(dtype, 'name', dtype)}, shape=[{dims}], device={getattr(v, 'device', None)})"
 
 
-def _device_error(named: dict[str, Any]) -> GraphError:
+def _device_error(named: "Mapping[str, Value | BufferValue | WeakArray]") -> GraphError:
     listed = "\n".join(f"    {k}: {_max_type(v) if hasattr(v, 'shape') else getattr(v, 'device', None)}"
                        for k, v in named.items())
     return GraphError("Input values must be on the same device\n" + listed + "\n  (latticecast: move them to one "
                       "device first, x.to(device) or ops.transfer_to(x, device))")
 
 
-def check_same_device(g: "Graph", **named: Any) -> None:
+def check_same_device(g: "Graph", **named: "Value | WeakArray") -> None:
     """MAX's device check of an op's tensor operands, cheap where it has nothing to decide: a graph on one
     device passes at once, and a value made from constants alone (a Python scalar's) goes with the others.
 
@@ -106,6 +107,8 @@ def check_same_device(g: "Graph", **named: Any) -> None:
         return
     seen = None
     for v in named.values():
+        if not isinstance(v, Value):  # a NumPy array, weak under the policy: a constant, which goes with the others
+            continue
         here = g.device_of(v.ir)
         if here is None:
             continue
@@ -115,7 +118,7 @@ def check_same_device(g: "Graph", **named: Any) -> None:
             raise _device_error(named)
 
 
-def assert_same_device(*values: Any, **named_values: Any) -> None:
+def assert_same_device(*values: "Value | BufferValue", **named_values: "Value | BufferValue") -> None:
     """Raise when the given values are not all on one device (MAX's check).
 
     Args:

@@ -18,7 +18,7 @@ which latticecast refuses (see :mod:`.unsupported`).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from ...dtypes import DType
 from ...errors import GraphError
@@ -27,6 +27,9 @@ from .collectives import allgather, reducescatter_sum
 from .elementwise import add, cast
 from .nn import rms_norm
 from .operands import graph_of, operand
+
+if TYPE_CHECKING:
+    from ...tensor_type import TensorType
 
 __all__ = ["allgather_rms_norm", "reduce_scatter_rms_norm", "parallel"]
 
@@ -42,7 +45,7 @@ def _tensors(values: Iterable[TensorValueLike], what: str) -> list[Value]:
     return [t for t in tensors if isinstance(t, Value)]
 
 
-def _validate(what: str, inputs: list[Value], signal_buffers: list[Any], gammas: list[Value],
+def _validate(what: str, inputs: list[Value], signal_buffers: list[object], gammas: list[Value],
               group_size: int | None, residuals: list[Value] | None = None) -> int:
     """MAX's operand checks of its fused all-gather and reduce-scatter norms; the group size."""
     count = len(inputs)
@@ -88,7 +91,7 @@ def _validate(what: str, inputs: list[Value], signal_buffers: list[Any], gammas:
     return size
 
 
-def allgather_rms_norm(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any],
+def allgather_rms_norm(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[object],
                        gammas: Iterable[TensorValueLike], epsilon: float, weight_offset: float = 0.0,
                        group_size: int | None = None) -> tuple[list[Value], list[Value]]:
     """All-gather row shards along axis 0, then RMS-normalise every gathered row (MAX's
@@ -129,7 +132,7 @@ def allgather_rms_norm(inputs: Iterable[TensorValueLike], signal_buffers: Iterab
     return normed, residual
 
 
-def reduce_scatter_rms_norm(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[Any],
+def reduce_scatter_rms_norm(inputs: Iterable[TensorValueLike], signal_buffers: Iterable[object],
                             gammas: Iterable[TensorValueLike], epsilon: float,
                             residuals: Iterable[TensorValueLike] | None = None, weight_offset: float = 0.0,
                             group_size: int | None = None) -> tuple[list[Value], list[Value]]:
@@ -185,9 +188,9 @@ def reduce_scatter_rms_norm(inputs: Iterable[TensorValueLike], signal_buffers: I
     return normed, [cast(total, DType.bfloat16) for total in sums]
 
 
-def parallel(inputs: Sequence[Sequence[TensorValueLike]], body_fn: Callable[..., Any], *,
-             buffers: Iterable[Any] | None = None, chain: Any = None,
-             result_types: Sequence[Sequence[Any]]) -> list[list[Value]]:
+def parallel(inputs: Sequence[Sequence[TensorValueLike]], body_fn: Callable[..., "Value | Iterable[Value]"], *,
+             buffers: Iterable[object] | None = None, chain: object = None,
+             result_types: Sequence[Sequence["TensorType"]]) -> list[list[Value]]:
     """Run ``body_fn`` for each launch: launch ``i`` gets the ``i``-th value of every input bundle
     (MAX's ``ops.parallel``).
 

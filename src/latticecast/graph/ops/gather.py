@@ -31,7 +31,7 @@ updates into ``float32``, which ``x.at[i].set`` would silently round).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -56,7 +56,11 @@ __all__ = ["gather", "gather_nd", "take", "take_along_axis", "scatter", "scatter
            "scatter_min", "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
            "scatter_nd_mul", "nonzero", "masked_scatter"]
 
-Dims = Sequence[Any]
+if TYPE_CHECKING:
+    from ...dims import Dim, DimLike
+
+Dims = Sequence["int | Dim"]
+"""A shape as the gathers read it: sizes and dimensions."""
 
 
 # -- indices -------------------------------------------------------------------------------------
@@ -75,7 +79,7 @@ def _indices(x: TensorValueLike, what: str, *, scatter: bool = False) -> Value:
     return v if v.storage is DType.int64 and not v.is_weak else convert(v, DType.int64)
 
 
-def _wrapped(i: Value, size: "int | SymbolicDim") -> Value:
+def _wrapped(i: Value, size: "int | Dim") -> Value:
     """``i`` with a negative index counted from the end of an axis of ``size``."""
     g = i.graph
     n = g.constant(size, DType.int64) if isinstance(size, int) else Value(g, dim_value(g, size), DType.int64, ())
@@ -99,14 +103,14 @@ def _coordinates(indices: Value, axis: int, shape: Dims) -> Value:
     return Value(g, op.result, DType.int64, indices.shape + (rank,))
 
 
-def _static_window(v: Value, sizes: Sequence[Any], what: str) -> list[Any]:
+def _static_window(v: Value, sizes: Dims, what: str) -> list[int | Dim]:
     """The window sizes of a gather: sizes, or dimensions known when the graph runs (``dynamic_gather``)."""
     return list(sizes)
 
 
 def _gather(v: Value, start: Value, out_shape: Dims, *, offset_dims: Sequence[int], collapsed: Sequence[int],
             batching: Sequence[int] = (), index_batching: Sequence[int] = (), index_map: Sequence[int],
-            index_vector_dim: int, window: Sequence[Any]) -> Value:
+            index_vector_dim: int, window: Dims) -> Value:
     g = v.graph
     with g.context:
         attrs: dict[str, ir.Attribute] = {"dimension_numbers": stablehlo.GatherDimensionNumbers.get(
@@ -528,7 +532,7 @@ def scatter_nd_mul(input: TensorValueLike, updates: TensorValueLike, indices: Te
     return _nd(input, updates, indices, "mul")
 
 
-def nonzero(x: TensorValueLike, out_dim: Any) -> Value:
+def nonzero(x: TensorValueLike, out_dim: DimLike) -> Value:
     """The coordinates of the nonzero elements of ``x``, in row-major order (MAX's ``ops.nonzero``).
 
     Their number is known only when the graph runs, and StableHLO needs a result size when it
@@ -558,7 +562,7 @@ def nonzero(x: TensorValueLike, out_dim: Any) -> Value:
     return _nonzero(v, out_dim, "nonzero", fill_out_of_range=False)
 
 
-def _nonzero(v: Value, out_dim: Any, what: str, *, fill_out_of_range: bool) -> Value:
+def _nonzero(v: Value, out_dim: DimLike, what: str, *, fill_out_of_range: bool) -> Value:
     """``nonzero``; ``fill_out_of_range``: the rows past the count hold each axis's size (an index that
     a scatter drops) instead of 0."""
     if v.rank == 0:
@@ -592,7 +596,7 @@ def _nonzero(v: Value, out_dim: Any, what: str, *, fill_out_of_range: bool) -> V
     return Value(g, op.result, DType.int64, (k, v.rank))
 
 
-def masked_scatter(input: TensorValueLike, mask: TensorValueLike, updates: TensorValueLike, out_dim: Any) -> Value:
+def masked_scatter(input: TensorValueLike, mask: TensorValueLike, updates: TensorValueLike, out_dim: DimLike) -> Value:
     """``input`` with the elements of ``updates``, in order, where ``mask`` holds (MAX's
     ``ops.masked_scatter``; PyTorch's ``Tensor.masked_scatter``).
 

@@ -20,14 +20,15 @@ steps and its ``(slice, out_dim)`` form.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from types import EllipsisType
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, SupportsIndex, TypeAlias, cast
 
 from jaxlib.mlir import ir
 
 from ...dims import StaticDim, SymbolicDim, is_dynamic, is_static
 from ...dtypes import DType
 from ...errors import GraphError
-from ..value import Value
+from ..value import TensorValueLike, Value
 from .dynamic import dim_value, vector_value
 from .elementwise import add, less
 from .operands import constant_value, convert, unary_operand
@@ -35,16 +36,26 @@ from .selection import where
 from .shape import _reshaped, format_shape
 
 if TYPE_CHECKING:
+    from ...dims import Dim
     from ..graph import Graph
 
 __all__ = ["slice_tensor", "getitem"]
 
+Index: TypeAlias = "Value | SupportsIndex | slice | EllipsisType | None"
+"""One entry of an index: an integer, a slice, ``None`` (a new axis of size 1), ``...``, or a rank-0 integer
+value."""
+
+Bound: TypeAlias = Any
+"""A start or stop of an :class:`_Axis`: an ``int``, a dimension, or (a start) a rank-0 value. ``Any``
+deliberately: the slicers choose their op by ``isinstance`` tests over all axes at once (``all(...)``),
+which a type checker cannot carry to each axis."""
 
 
-def getitem(x: Value, index: Any) -> Value:
+
+def getitem(x: Value, index: "Index | Iterable[Index]") -> Value:
     """``x[index]``: one index, or a tuple (or any other iterable but a value) of them."""
     if isinstance(index, Value) or not isinstance(index, Iterable) or isinstance(index, (str, bytes)):
-        index = (index,)
+        return slice_tensor(x, [cast(Index, index)])  # a str or bytes: refused as an index there
     return slice_tensor(x, list(index))
 
 
@@ -54,11 +65,11 @@ class _Axis:
 
     __slots__ = ("start", "stop", "step", "size")
 
-    def __init__(self, start: Any, stop: Any, step: int, size: "int | SymbolicDim | None") -> None:
+    def __init__(self, start: Bound, stop: Bound, step: int, size: "int | SymbolicDim | None") -> None:
         self.start, self.stop, self.step, self.size = start, stop, step, size
 
 
-def slice_tensor(x: Any, indices: Sequence[Any]) -> Value:
+def slice_tensor(x: TensorValueLike, indices: Sequence[Index]) -> Value:
     """The sub-tensor of ``x`` that ``indices`` select; ``x[...]`` calls it (MAX's ``ops.slice_tensor``).
 
     MAX's rules, which differ from NumPy's by being errors rather than other results: an
@@ -125,8 +136,8 @@ def slice_tensor(x: Any, indices: Sequence[Any]) -> Value:
     return _reshaped(sliced, tuple(out))
 
 
-def _show(indices: Sequence[Any]) -> str:
-    def one(i: Any) -> str:
+def _show(indices: Sequence[object]) -> str:
+    def one(i: object) -> str:
         if isinstance(i, slice):
             return ":".join("" if p is None else str(p) for p in (i.start, i.stop)) + \
                 ("" if i.step is None else f":{i.step}")
@@ -134,7 +145,7 @@ def _show(indices: Sequence[Any]) -> str:
     return "[" + ", ".join(one(i) for i in indices) + "]"
 
 
-def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
+def _axis(v: Value, axis: int, entry: object, indices: Sequence[object]) -> _Axis:
     n = v.shape[axis]
     where = f"index {_show(indices)} of a value of shape {format_shape(v.shape)}"
     if isinstance(entry, Value):
@@ -163,7 +174,7 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
                          "steps only)")
     if is_dynamic(n) or is_dynamic(entry.start) or is_dynamic(entry.stop):
         # bounds as dimensions (negative: n + b), the size an algebraic dimension, as MAX
-        ends: list[Any] = []
+        ends: list[Bound] = []
         for name, b, default in (("start", entry.start, StaticDim(0)), ("stop", entry.stop, n)):
             if b is None or is_dynamic(b):
                 ends.append(default if b is None else b)
@@ -197,7 +208,7 @@ def _axis(v: Value, axis: int, entry: Any, indices: Sequence[Any]) -> _Axis:
     return _Axis(start, stop, step, -(-(stop - start) // step))
 
 
-def _static_slice(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Value:
+def _static_slice(v: Value, axes: list[_Axis], shape: Sequence[int | Dim]) -> Value:
     if shape == v.shape:
         return v
     g = v.graph
@@ -209,7 +220,7 @@ def _static_slice(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Value:
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
-def _symbolic_slice(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Value:
+def _symbolic_slice(v: Value, axes: list[_Axis], shape: Sequence[int | Dim]) -> Value:
     """``real_dynamic_slice``: bounds on symbolic axes are read when the graph runs."""
     if shape == v.shape:
         return v
@@ -224,7 +235,7 @@ def _symbolic_slice(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Valu
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
-def _gathered_index(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Value:
+def _gathered_index(v: Value, axes: list[_Axis], shape: Sequence[int | Dim]) -> Value:
     """Value indexes where ``dynamic_slice`` cannot go (a symbolic axis, a step): the other axes sliced
     first, then each value-indexed axis gathered at its index (``gather`` counts a negative index from
     the end and clamps one out of range, as ``dynamic_slice`` does)."""
@@ -241,8 +252,8 @@ def _gathered_index(v: Value, axes: list[_Axis], shape: "Sequence[Any]") -> Valu
     return out
 
 
-def _dynamic_index(v: Value, axes: list[_Axis], shape: "Sequence[Any]",
-                   indices: Sequence[Any]) -> Value:
+def _dynamic_index(v: Value, axes: list[_Axis], shape: Sequence[int | Dim],
+                   indices: Sequence[object]) -> Value:
     """``dynamic_slice``: an index known when the graph runs (negative counts from the end; StableHLO
     clamps one out of range into the axis)."""
     if not is_static(v.shape) or any(a.step != 1 for a in axes):

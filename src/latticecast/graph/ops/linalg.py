@@ -10,11 +10,14 @@ other op takes from ``op_rules``.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from jaxlib.mlir.dialects import stablehlo
 
 from ...dims import SymbolicDim
+
+if TYPE_CHECKING:
+    from ...dims import Dim
 from ...dtypes import DType
 from ...errors import GraphError
 from ...op_rules import STABLEHLO
@@ -77,7 +80,7 @@ def matmul(lhs: TensorValueLike, rhs: TensorValueLike) -> Value:
         raise GraphError(f"@: shapes {format_shape(a.shape)} and {format_shape(b.shape)} do not align "
                          f"({lhs.shape[-1]} != {rhs.shape[-2]})")
     if rhs.rank == 2:  # no batch on the right: contract directly, the left's batch stays in front
-        batch: Sequence[Any] = ()
+        batch: Sequence[int | Dim] = ()
         lhs_batch = list(lhs.shape[:-2])
     else:
         try:

@@ -13,7 +13,6 @@ strong constants of that dtype, so no policy decides anything about them.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from ...dtypes import DType
 from ...errors import GraphError
@@ -194,7 +193,7 @@ def _norm_parameter(p: TensorValueLike, v: Value, name: str, what: str = "layer_
     return found if found.storage is v.storage and not found.is_weak else found.cast(v.storage)
 
 
-def layer_norm(input: TensorValueLike, gamma: TensorValueLike, beta: TensorValueLike, epsilon: Any) -> Value:
+def layer_norm(input: TensorValueLike, gamma: TensorValueLike, beta: TensorValueLike, epsilon: float) -> Value:
     """Layer normalisation over the last axis: ``(x - mean) / sqrt(var + epsilon) * gamma + beta``.
 
     ``var`` is without Bessel's correction; the result is computed in the input's dtype
@@ -233,7 +232,7 @@ def layer_norm(input: TensorValueLike, gamma: TensorValueLike, beta: TensorValue
     return add(multiply(multiply(centered, rsqrt(add(variance, _const(v, float(epsilon))))), scale), shift)
 
 
-def _check_epsilon(epsilon: Any, what: str) -> None:
+def _check_epsilon(epsilon: object, what: str) -> None:
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not epsilon > 0:
         raise GraphError(f"{what}: epsilon must be positive: a number above 0, not {epsilon!r}")
 

@@ -17,7 +17,7 @@ under policy 'array-api': ...``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence, overload
+from typing import TYPE_CHECKING, Any, Sequence, cast, overload
 from typing import Literal as _Literally  # Literal is this module's Python-scalar operand
 
 import numpy as np
@@ -37,6 +37,8 @@ from ..weight import Weight
 from .dynamic import shape_value
 
 if TYPE_CHECKING:
+    from ...dims import Dim
+    from ...policies.base import Policy
     from ..graph import Graph
 
 __all__ = ["Literal", "WeakArray", "graph_of", "operand", "numpy_operator_operand", "promote", "decide_operands",
@@ -77,19 +79,19 @@ class WeakArray:
 
     __slots__ = ("values", "dtype", "ptype", "elementwise")
 
-    def __init__(self, values: np.ndarray, policy: Any, *, elementwise: bool) -> None:
+    def __init__(self, values: np.ndarray, policy: "Policy", *, elementwise: bool) -> None:
         dtype = _array_dtype(values)
         self.values = values
         self.dtype = dtype  # the array's own
         self.elementwise = elementwise
         self.ptype: PType = (policy.literals.type_of(_python_zero(dtype)) if elementwise else
-                             policy.numpy_values.array_type(policy.canonical(dtype)))
+                             policy.numpy_values.array_type(cast(DType, policy.canonical(dtype))))  # a dtype's is one
 
     @property
     def shape(self) -> tuple[int, ...]:
         return tuple(self.values.shape)
 
-    def check(self, policy: Any, target: DType) -> None:
+    def check(self, policy: "Policy", target: DType) -> None:
         """Raise :class:`LiteralRangeError` where the policy refuses the array as ``target``."""
         if self.elementwise:  # each element as the Python scalar NumPy's object loop hands over
             for value in candidates(self.values, target):
@@ -118,7 +120,7 @@ def _python_zero(dtype: DType) -> Scalar:
 Operand = "Value | Literal | WeakArray"
 
 
-def graph_of(*xs: Any) -> "Graph":
+def graph_of(*xs: object) -> "Graph":
     """The graph the operands belong to (all the same one), or the current graph."""
     found = None
     for x in xs:
@@ -186,7 +188,7 @@ def operand(x: TensorValueLike, g: "Graph", *, promotes: bool = False) -> "Value
                     "scalar, a NumPy array or a list")
 
 
-def numpy_operator_operand(x: Any, g: "Graph") -> Any:
+def numpy_operator_operand(x: object, g: "Graph") -> object:
     """What reaches a graph value when NumPy's operator runs first (``array + x`` calls
     ``ndarray.__add__``, ``np.float32(0.5) + x`` the NumPy scalar's), under a policy that makes NumPy
     values weak: MAX's values do not stop NumPy, whose object loop hands MAX each element as a Python
@@ -217,12 +219,13 @@ class Promoted:
 
     values: tuple[Value, ...]
     decision: OpPromotion
-    shape: "Sequence[Any]"
+    shape: Sequence[int | Dim]
 
 
 _SCALARS = (bool, int, float, complex)
 
 
+# x and y are Any deliberately: this hot path tests ``__class__ is`` (faster than isinstance), which does not narrow
 def fast_operands(rule: OpRule, symbol: str, x: Any, y: Any) -> "tuple[OpPromotion, Value, Value] | None":
     """The decision and the operands for the builder's common binary ops: two values of one graph
     and one shape, or a value and a Python scalar (``x - 1``); ``None`` for anything else (it takes
@@ -278,7 +281,7 @@ def promote(rule: OpRule, symbol: str, *xs: TensorValueLike, graph: "Graph | Non
     g = graph or graph_of(*xs)
     ops = [x if x.__class__ is Value and x.graph is g else operand(x, g, promotes=True) for x in xs]
     decision = decide_operands(g, rule, symbol, ops)
-    shape: "Sequence[Any]" = ops[0].shape
+    shape: Sequence[int | Dim] = ops[0].shape
     for o in ops:
         if o.shape != shape:
             shape = broadcast_shapes(*(o.shape for o in ops))
@@ -306,7 +309,7 @@ def decide_operands(g: "Graph", rule: OpRule, symbol: str,
         raise with_op(symbol, e) from None
 
 
-def realize(g: "Graph", x: "Value | Literal | WeakArray", target: DType, shape: "Sequence[Any]") -> Value:
+def realize(g: "Graph", x: "Value | Literal | WeakArray", target: DType, shape: Sequence[int | Dim]) -> Value:
     """``x`` in the IR at ``shape``: a literal or a weak array becomes a weak constant checked against
     ``target``."""
     if isinstance(x, Literal):
@@ -351,14 +354,14 @@ def as_value(x: TensorValueLike, graph: "Graph", *, materialize: bool = False) -
 # -- constants -----------------------------------------------------------------------------------
 
 
-def _literal_key(value: Scalar) -> tuple[type, Any]:
+def _literal_key(value: Scalar) -> tuple[type, object]:
     """A dictionary key that tells apart literals Python calls equal: ``1``, ``1.0`` and ``True``
     (by type), and ``0.0`` and ``-0.0`` (by their text)."""
     cls = value.__class__
     return (cls, value if cls is int or cls is bool else repr(value))
 
 
-def emit_literal(g: "Graph", lit: Literal, target: DType, shape: "Sequence[Any]") -> Value:
+def emit_literal(g: "Graph", lit: Literal, target: DType, shape: Sequence[int | Dim]) -> Value:
     """A weak constant for ``lit`` that will promote to ``target``: checked against ``target`` now
     (with the policy's literal rules), stored in the policy's type for the literal (the pass
     re-types it).
@@ -392,7 +395,7 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: "Sequence[Any]"
     return _constant(g, _host_array(lit.value, dtype), dtype, dims)
 
 
-def emit_weak_array(g: "Graph", arr: WeakArray, target: DType, shape: "Sequence[Any]") -> Value:
+def emit_weak_array(g: "Graph", arr: WeakArray, target: DType, shape: Sequence[int | Dim]) -> Value:
     """A weak constant for ``arr`` that will promote to ``target``, broadcast to ``shape``: checked against
     ``target`` now (:meth:`WeakArray.check`), and stored as the pass reads it. A whole array keeps its own
     dtype, since MAX's array rules ask what it is (``latticecast.weak = "array"``); elements handed over one
@@ -431,7 +434,7 @@ def _constant(g: "Graph", values: np.ndarray, dtype: DType, shape: tuple[int, ..
     return Value(g, op.result, dtype, shape)
 
 
-def constant_value(g: "Graph", value: Any, dtype: DType | None) -> Value:
+def constant_value(g: "Graph", value: object, dtype: DType | None) -> Value:
     """A strong constant from an array, list or scalar (``g.constant``); values must fit ``dtype``."""
     if isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic):
         if dtype is None:
@@ -469,7 +472,7 @@ def constant_value(g: "Graph", value: Any, dtype: DType | None) -> Value:
 # -- shapes and conversions ----------------------------------------------------------------------
 
 
-def broadcast_shapes(*shapes: "Sequence[Any]", names: Sequence[str] = ()) -> "Sequence[Any]":
+def broadcast_shapes(*shapes: Sequence[int | Dim], names: Sequence[str] = ()) -> Sequence[int | Dim]:
     """The common shape of ``shapes`` by NumPy's rules, or a :class:`GraphError` naming them.
 
     A symbolic dimension broadcasts against itself and against 1, never against another
@@ -479,9 +482,9 @@ def broadcast_shapes(*shapes: "Sequence[Any]", names: Sequence[str] = ()) -> "Se
     if all(s == first for s in shapes):
         return first
     rank = max(len(s) for s in shapes)
-    out: list["int | SymbolicDim"] = []
+    out: list[int | Dim] = []
     for i in range(rank, 0, -1):
-        d: "int | SymbolicDim" = 1
+        d: int | Dim = 1
         source = -1
         for k, s in enumerate(shapes):
             if len(s) < i:
@@ -497,7 +500,7 @@ def broadcast_shapes(*shapes: "Sequence[Any]", names: Sequence[str] = ()) -> "Se
     return tuple(out)
 
 
-def _broadcast_problem(shapes: Sequence["Sequence[Any]"], i: int, j: int, k: int,
+def _broadcast_problem(shapes: Sequence[Sequence[int | Dim]], i: int, j: int, k: int,
                        names: Sequence[str]) -> str:
     """Why shapes ``j`` and ``k`` do not broadcast at their ``i``-th dimension from the end: MAX's
     wording, then latticecast's."""
@@ -516,7 +519,7 @@ def _broadcast_problem(shapes: Sequence["Sequence[Any]"], i: int, j: int, k: int
             "they are equal when the graph runs, say so with x.rebind([...])")
 
 
-def broadcast(v: Value, shape: "Sequence[Any]", *, implicit: bool = False) -> Value:
+def broadcast(v: Value, shape: Sequence[int | Dim], *, implicit: bool = False) -> Value:
     """``v`` broadcast to ``shape`` as NumPy does: ``stablehlo.broadcast_in_dim``, or
     ``dynamic_broadcast_in_dim`` when a dimension is symbolic. ``implicit``: an operator broadcasts
     its operand (``x + z``), not the user (``z.broadcast_to``). Under a rank-sensitive policy the

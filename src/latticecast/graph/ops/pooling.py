@@ -21,8 +21,6 @@ it sums, which is the average the docstring describes.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from jaxlib.mlir import ir
 
@@ -36,7 +34,7 @@ from .shape import format_shape
 __all__ = ["max_pool2d", "avg_pool2d"]
 
 
-def _pair(value: Any, what: str, name: str, minimum: int) -> tuple[int, int]:
+def _pair(value: object, what: str, name: str, minimum: int) -> tuple[int, int]:
     pair = (value, value) if isinstance(value, (int, np.integer)) and not isinstance(value, bool) else value
     if (not isinstance(pair, (tuple, list)) or len(pair) != 2
             or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < minimum for v in pair)):
@@ -56,7 +54,8 @@ class _Geometry:
     """The windows of a 2-D pool over an NHWC value: per spatial axis its kernel, stride,
     dilation, padding, and output size."""
 
-    def __init__(self, v: Value, kernel_size: Any, stride: Any, dilation: Any, padding: Any, ceil_mode: bool,
+    def __init__(self, v: Value, kernel_size: "int | tuple[int, int]", stride: "int | tuple[int, int]",
+                 dilation: "int | tuple[int, int]", padding: "int | tuple[int, int]", ceil_mode: bool,
                  what: str) -> None:
         if v.rank != 4:
             raise GraphError(f"{what} takes a rank-4 NHWC input (batch, height, width, channels), not "
@@ -82,7 +81,7 @@ class _Geometry:
                       for n, k, s, d, p, o in zip(self.sizes, self.kernel, self.stride, self.dilation, self.pad,
                                                   self.out)]
 
-    def reduce_window(self, v: Value, body: str, init: Any) -> Value:
+    def reduce_window(self, v: Value, body: str, init: int | float) -> Value:
         """``stablehlo.reduce_window`` of ``v`` with ``body`` (``stablehlo.maximum``, ``stablehlo.add``)."""
         g = v.graph
         dtype = v.storage
@@ -147,7 +146,7 @@ def max_pool2d(input: TensorValueLike, kernel_size: tuple[int, int], stride: int
         raise DomainError("max_pool2d is not defined for complex values (they have no order)")
     geometry = _Geometry(v, kernel_size, stride, dilation, padding, ceil_mode, "max_pool2d")
     d = v.storage
-    lowest: Any = (False if d.is_bool else -np.inf if d.is_inexact and d.has_inf else d.min_value)
+    lowest: int | float = (False if d.is_bool else -np.inf if d.is_inexact and d.has_inf else d.min_value)
     return geometry.reduce_window(v, "stablehlo.or" if d.is_bool else "stablehlo.maximum", lowest)
 
 

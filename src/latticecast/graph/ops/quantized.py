@@ -8,9 +8,8 @@ NumPy dequantiser (``gguf.quants``), against which ``tests/test_dequantize.py`` 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
+import numpy.typing as npt
 
 from ...dims import StaticDim
 from ...dtypes import DType
@@ -33,7 +32,7 @@ def _bitcast(v: Value, dtype: DType) -> Value:
     return Value(g, op.result, dtype, v.shape)
 
 
-def _const(v: Value, values: Any, dtype: Any) -> Value:
+def _const(v: Value, values: npt.ArrayLike, dtype: npt.DTypeLike) -> Value:
     return as_value(np.asarray(values, dtype), v.graph)
 
 

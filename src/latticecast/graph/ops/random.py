@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from jaxlib.mlir.dialects import stablehlo
@@ -29,7 +29,7 @@ from ...dtypes import DType
 from ...errors import GraphError
 from ...tensor_type import TensorType
 from ..current import current_graph
-from ..value import Value
+from ..value import TensorValueLike, Value
 from .operands import as_value, constant_value, graph_of
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def SeedType(device: DeviceRefLike) -> TensorType:  # noqa: N802  # MAX's name: 
     return TensorType(DType.uint64, [1], device)
 
 
-def assert_scalar(value: Any) -> None:
+def assert_scalar(value: object) -> None:
     """Raise ``ValueError`` if ``value`` is an array or graph value with a non-empty shape.
 
     Args:
@@ -81,7 +81,7 @@ def assert_scalar(value: Any) -> None:
                          "rank-0 value")
 
 
-def _normalize_seed(g: "Graph", seed: Any) -> Value:
+def _normalize_seed(g: "Graph", seed: "int | Value") -> Value:
     from ..dtype_promotion import _promote_to_strong
 
     if isinstance(seed, int) and not isinstance(seed, bool):
@@ -100,7 +100,7 @@ def _normalize_seed(g: "Graph", seed: Any) -> Value:
     return value
 
 
-def set_seed(seed: Any = 0) -> None:
+def set_seed(seed: "int | Value" = 0) -> None:
     """Set the seed the current graph's random ops draw from (MAX's ``ops.random.set_seed``).
 
     Args:
@@ -130,7 +130,7 @@ def _next_seed(g: "Graph") -> Value:
     return seed
 
 
-def _static_shape(like: Any, what: str) -> tuple[int, ...]:
+def _static_shape(like: TensorType | Value, what: str) -> tuple[int, ...]:
     shape = tuple(like.shape)
     if not is_static(shape):
         raise GraphError(f"ops.random.{what}: like has shape {list(shape)}: stablehlo.rng_bit_generator makes a "
@@ -154,14 +154,14 @@ def _accumulator(dtype: DType) -> DType:
     return DType.float64 if dtype == DType.float64 else DType.float32
 
 
-def _placed(g: Any, value: Value, like: Any) -> Value:
+def _placed(g: "Graph", value: Value, like: TensorType | Value) -> Value:
     """``value`` on ``like``'s device, where MAX puts a random op's result (the graph's when ``like`` names
     none)."""
     device = getattr(like, "device", None)
     return value if device is None else g.place(value, DeviceRef.parse(device))
 
 
-def uniform(like: Any, range: tuple[Any, Any] = (0, 1)) -> Value:  # noqa: A002  # MAX's parameter name
+def uniform(like: TensorType | Value, range: tuple[TensorValueLike, TensorValueLike] = (0, 1)) -> Value:  # noqa: A002  # MAX's parameter name
     """Values drawn uniformly from ``[lower, upper)`` with ``like``'s dtype and shape (MAX's
     ``ops.random.uniform``).
 
@@ -208,7 +208,7 @@ def uniform(like: Any, range: tuple[Any, Any] = (0, 1)) -> Value:  # noqa: A002 
     return _placed(g, drawn.cast(dtype), like)
 
 
-def gaussian(like: Any, mean: Any = 0, std: Any = 1) -> Value:
+def gaussian(like: TensorType | Value, mean: TensorValueLike = 0, std: TensorValueLike = 1) -> Value:
     """Values drawn from a normal distribution of ``mean`` and ``std`` with ``like``'s dtype and shape (MAX's
     ``ops.random.gaussian``, also ``normal``).
 

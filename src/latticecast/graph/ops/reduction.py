@@ -20,7 +20,7 @@ so it is a build-time error rather than a silent infinity.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence, SupportsIndex, TypeAlias
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -40,9 +40,23 @@ __all__ = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "var", "stde
            "reduce_sum", "reduce_max", "reduce_min", "reduce_mean", "reduce_prod"]
 
 
+if TYPE_CHECKING:
+    from ...dims import Dim
+    from ..graph import Graph
+
+Axes: TypeAlias = "SupportsIndex | Sequence[SupportsIndex] | None"
+"""NumPy's ``axis`` of a reduction: one axis, several, or ``None`` for all of them."""
+
+AxesOf = Callable[[Value, str], list[int]]
+"""How a reduction reads its axes of a value (MAX's one kept axis, or NumPy's), naming the op in errors."""
+
+Combine = Callable[["_Body", "ir.Value[ir.Type]", "ir.Value[ir.Type]"], "ir.Value[ir.Type]"]
+"""A reduction's body built from several ops: ``(body, a, b) -> combined``."""
+
+
 # -- axes ----------------------------------------------------------------------------------------
 
-def _one_axis(v: Value, axis: Any, what: str) -> list[int]:
+def _one_axis(v: Value, axis: object, what: str) -> list[int]:
     """MAX's single axis (kept in the result)."""
     if axis is None or isinstance(axis, (list, tuple)):
         several = (f"; for several axes, or all of them, use ops.reduce_{what}(x, axis=None)"
@@ -52,7 +66,7 @@ def _one_axis(v: Value, axis: Any, what: str) -> list[int]:
     return [normalize_axis(axis, v.rank, what)]
 
 
-def _axes(v: Value, axis: Any, what: str) -> list[int]:
+def _axes(v: Value, axis: object, what: str) -> list[int]:
     """NumPy's axes: ``None`` is all of them."""
     if axis is None:
         return list(range(v.rank))
@@ -68,7 +82,7 @@ def _axes(v: Value, axis: Any, what: str) -> list[int]:
 class _Body:
     """Builds a reduction's region: ``emit`` appends one op to its block."""
 
-    def __init__(self, g: Any, block: ir.Block) -> None:
+    def __init__(self, g: "Graph", block: ir.Block) -> None:
         self.g = g
         self.ip = ir.InsertionPoint(block)
         self.bool = g.tc.tensor(DType.bool, ())
@@ -91,7 +105,7 @@ class _Body:
         ir.Operation.create("stablehlo.return", operands=list(results), loc=self.g.loc, ip=self.ip)
 
 
-def _reduce(v: Value, axes: list[int], body: Any, init: Any, keepdims: bool) -> Value:
+def _reduce(v: Value, axes: list[int], body: "str | Combine", init: int | float, keepdims: bool) -> Value:
     """``stablehlo.reduce`` of ``v`` over ``axes``: ``body`` is the op combining two elements (a name), or
     a function ``(body, a, b) -> combined`` that builds it from several (a :class:`_Body`)."""
     g = v.graph
@@ -110,11 +124,11 @@ def _reduce(v: Value, axes: list[int], body: Any, init: Any, keepdims: bool) -> 
     return _reshaped(out, _kept(v, axes)) if keepdims else out
 
 
-def _kept(v: Value, axes: list[int]) -> "Sequence[Any]":
+def _kept(v: Value, axes: list[int]) -> Sequence[int | Dim]:
     return tuple(1 if i in axes else d for i, d in enumerate(v.shape))
 
 
-def _summed(x: TensorValueLike, axes_of: Any, what: str, keepdims: bool, body: str, init: int) -> Value:
+def _summed(x: TensorValueLike, axes_of: AxesOf, what: str, keepdims: bool, body: str, init: int) -> Value:
     """A sum or product in the policy's accumulation type (``jnp.sum`` widens small integers)."""
     v = unary_operand(x, what)
     dtype = v.graph.policy.op_types.sum(v.storage)
@@ -132,7 +146,7 @@ def _check_zero(v: Value, what: str) -> None:
                          f"start at NaN); cast to a float with zero first (x.cast(DType.float32))")
 
 
-def _extreme(v: Value, largest: bool) -> Any:
+def _extreme(v: Value, largest: bool) -> int | float:
     d = v.storage
     if d.is_bool:
         return not largest
@@ -142,7 +156,7 @@ def _extreme(v: Value, largest: bool) -> Any:
     return d.min_value if largest else d.max_value
 
 
-def _finite_extreme(v: Value, largest: bool) -> Any:
+def _finite_extreme(v: Value, largest: bool) -> int | float:
     """The start of MAX's max (min) reduction: the dtype's lowest (highest) finite value (float32's
     -3.4028235e38, not -inf: measured, MAX's max over an empty axis gives it)."""
     d = v.storage
@@ -151,7 +165,7 @@ def _finite_extreme(v: Value, largest: bool) -> Any:
     return d.min_value if largest else d.max_value
 
 
-def _extremum(x: TensorValueLike, axes_of: Any, keepdims: bool, largest: bool, what: str,
+def _extremum(x: TensorValueLike, axes_of: AxesOf, keepdims: bool, largest: bool, what: str,
               skip_nan: bool = False) -> Value:
     """The largest (smallest) element. With ``skip_nan`` (MAX's ``max``/``min``) a NaN counts only where
     every element is NaN, as MAX's kernels do; otherwise a NaN wins (NumPy's ``max``).
@@ -195,7 +209,7 @@ def _count(v: Value, axes: list[int]) -> Value:
     return fixed if count is None else (count if static == 1 else multiply(count, fixed))
 
 
-def _mean(x: TensorValueLike, axes_of: Any, keepdims: bool, what: str) -> Value:
+def _mean(x: TensorValueLike, axes_of: AxesOf, keepdims: bool, what: str) -> Value:
     """Integers average in the policy's float (as ``jnp.mean``); where the policy keeps them integers
     (MAX 26.7: ``ops.mean(int32)`` is int32, measured), the quotient is floored as ``//`` floors it."""
     v = unary_operand(x, what)
@@ -495,7 +509,7 @@ def argmin(x: TensorValueLike, axis: int = -1) -> Value:
 
 # -- latticecast's NumPy-style reductions: any axes, dropped unless keepdims ---------------------------
 
-def reduce_sum(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
+def reduce_sum(x: TensorValueLike, axis: Axes = None, keepdims: bool = False) -> Value:
     """The sum over ``axis``, as ``np.sum``.
 
     Args:
@@ -523,7 +537,7 @@ def reduce_sum(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> 
     return _summed(x, lambda v, w: _axes(v, axis, w), "reduce_sum", keepdims, "stablehlo.add", 0)
 
 
-def reduce_prod(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
+def reduce_prod(x: TensorValueLike, axis: Axes = None, keepdims: bool = False) -> Value:
     """The product over ``axis``, as ``np.prod``.
 
     Args:
@@ -551,7 +565,7 @@ def reduce_prod(x: TensorValueLike, axis: Any = None, keepdims: bool = False) ->
     return _summed(x, lambda v, w: _axes(v, axis, w), "reduce_prod", keepdims, "stablehlo.multiply", 1)
 
 
-def reduce_max(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
+def reduce_max(x: TensorValueLike, axis: Axes = None, keepdims: bool = False) -> Value:
     """The maximum over ``axis``, as ``np.max`` (a NaN propagates).
 
     Args:
@@ -579,7 +593,7 @@ def reduce_max(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> 
     return _extremum(x, lambda v, w: _axes(v, axis, w), keepdims, True, "reduce_max")
 
 
-def reduce_min(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
+def reduce_min(x: TensorValueLike, axis: Axes = None, keepdims: bool = False) -> Value:
     """The minimum over ``axis``, as ``np.min`` (a NaN propagates).
 
     Args:
@@ -607,7 +621,7 @@ def reduce_min(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> 
     return _extremum(x, lambda v, w: _axes(v, axis, w), keepdims, False, "reduce_min")
 
 
-def reduce_mean(x: TensorValueLike, axis: Any = None, keepdims: bool = False) -> Value:
+def reduce_mean(x: TensorValueLike, axis: Axes = None, keepdims: bool = False) -> Value:
     """The mean over ``axis``, as ``np.mean``.
 
     Args:

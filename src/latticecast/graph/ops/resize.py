@@ -22,7 +22,7 @@ returned in their dtype.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -122,7 +122,7 @@ def _gather(v: Value, axis: int, index: np.ndarray) -> Value:
     return Value(g, op.result, v.storage, shape)
 
 
-def _resized(input: TensorValueLike, size: Sequence[Any], what: str, taps_of: Callable[[int, int], Taps],
+def _resized(input: TensorValueLike, size: Sequence[int], what: str, taps_of: Callable[[int, int], Taps],
              interpolates: bool) -> Value:
     v = unary_operand(input, what)
     target = list(size)
@@ -158,7 +158,7 @@ def _resized(input: TensorValueLike, size: Sequence[Any], what: str, taps_of: Ca
     return cast(x, dtype) if x.storage is not dtype else x
 
 
-def _mode(value: Any, name: str) -> int:
+def _mode(value: int, name: str) -> int:
     if value not in (0, 1, 2, 3) or isinstance(value, bool):
         raise GraphError(f"{name} must be 0-3, got {value!r}")
     return int(value)

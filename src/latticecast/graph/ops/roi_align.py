@@ -16,7 +16,6 @@ adaptive grid (``0``), whose size each region's extent decides when the graph ru
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -96,9 +95,9 @@ def roi_align(input: TensorValueLike, rois: TensorValueLike, output_height: int,
     bin_h, bin_w = roi_h / float(oh), roi_w / float(ow)  # [M]
     fixed = int(sampling_ratio) if sampling_ratio > 0 else 0
     if fixed:
-        grid_h: Any = float(fixed)
-        grid_w: Any = float(fixed)
-        count: Any = float(fixed * fixed)
+        grid_h: float | Value = float(fixed)
+        grid_w: float | Value = float(fixed)
+        count: float | Value = float(fixed * fixed)
     else:
         grid_h, grid_w = ceil(roi_h / float(oh)), ceil(roi_w / float(ow))
         count = maximum(grid_h * grid_w, 1.0)
@@ -106,7 +105,7 @@ def roi_align(input: TensorValueLike, rois: TensorValueLike, output_height: int,
     cells_h = np.arange(oh, dtype=np.float64)[None, :]
     cells_w = np.arange(ow, dtype=np.float64)[None, :]
 
-    def axis_taps(start: Value, bin_size: Value, grid: Any, i: Any, size: int, cells: np.ndarray) -> tuple[Value, ...]:
+    def axis_taps(start: Value, bin_size: Value, grid: float | Value, i: float | Value, size: int, cells: np.ndarray) -> tuple[Value, ...]:
         """For sample ``i`` of each bin along one axis: the low and high pixel, their weights, and whether the
         sample lies within a pixel of the input ([M, cells])."""
         step = bin_size / grid if isinstance(grid, float) else bin_size / maximum(grid, 1.0)
@@ -122,7 +121,7 @@ def roi_align(input: TensorValueLike, rois: TensorValueLike, output_height: int,
         frac = where(clamped, 0.0, at - low)
         return low.cast(DType.int64), high.cast(DType.int64), 1.0 - frac, frac, inside
 
-    def sample(iy: Any, ix: Any) -> tuple[Value, Value | None]:
+    def sample(iy: float | Value, ix: float | Value) -> tuple[Value, Value | None]:
         """Sample (iy, ix) of every bin: its bilinear value ([M, oh, ow, C]) and whether the region counts it."""
         from .gather import gather_nd
         from .shape import stack
@@ -147,6 +146,7 @@ def roi_align(input: TensorValueLike, rois: TensorValueLike, output_height: int,
         value = where(inside, value, 0.0)
         if fixed:  # every region takes every sample
             return value, None
+        assert isinstance(iy, Value) and isinstance(ix, Value)  # the loop's counters: values without a fixed grid
         return value, ((iy < grid_h) & (ix < grid_w)).reshape([-1, 1, 1, 1])
 
     start = -math.inf if mode == "MAX" else 0.0

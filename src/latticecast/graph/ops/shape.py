@@ -10,7 +10,7 @@ dimensions (``"batch"``): a result shape that needs one is built when the graph 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, TypeAlias
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -25,26 +25,33 @@ from .dynamic import dim_value, shape_value
 from .external import check_same_device
 from .operands import Literal, broadcast, graph_of, operand, unary_operand
 
+if TYPE_CHECKING:
+    from ...dims import AlgebraicDim, ShapeLike
+
+Dimension: TypeAlias = "StaticDim | SymbolicDim | AlgebraicDim"
+"""A checked dimension (what :func:`~latticecast.dims.as_dim` gives): a size, a name, or an algebraic
+dimension; dimension arithmetic (``+ - * //``) on one gives another."""
+
 __all__ = ["reshape", "broadcast_to", "transpose", "permute", "flatten", "squeeze", "unsqueeze", "concat",
            "stack", "rebind", "transfer_to", "shape_to_tensor", "normalize_axis", "format_shape"]
 
 
-def format_shape(shape: Iterable[Any]) -> str:
+def format_shape(shape: Iterable[object]) -> str:
     """``[batch, 10]``: a shape as error messages show it."""
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-def normalize_axis(axis: Any, rank: int, what: str, *, max_says: str | None = None) -> int:
+def normalize_axis(axis: object, rank: int, what: str, *, max_says: str | None = None) -> int:
     """``axis`` in ``[-rank, rank)`` as a non-negative index; an :class:`AxisError` (an ``IndexError``, as
     in MAX) when it is out of range, a :class:`GraphError` when it is not an integer.
 
     ``max_says`` is MAX's own wording of the range error for the op (``"Axis out of range"``), which the
     message then carries before latticecast's: the range and rank."""
     if isinstance(axis, bool) or not isinstance(axis, int):
-        try:
-            axis = int(axis.__index__())  # NumPy integers
-        except AttributeError:
-            raise GraphError(f"{what}: axis {axis!r} is not an integer") from None
+        index = getattr(axis, "__index__", None)  # NumPy integers
+        if index is None:
+            raise GraphError(f"{what}: axis {axis!r} is not an integer")
+        axis = int(index())
     if not -rank <= axis < rank:
         said = f"{max_says}: " if max_says else ""
         raise AxisError(f"{what}: {said}axis {axis} is out of range for a value of rank {rank} "
@@ -54,7 +61,7 @@ def normalize_axis(axis: Any, rank: int, what: str, *, max_says: str | None = No
     return normalized
 
 
-def _move(v: Value, name: str, shape: "Sequence[Any]", operands: Sequence[ir.Value[ir.Type]] = (),
+def _move(v: Value, name: str, shape: Sequence[int | Dim], operands: Sequence[ir.Value[ir.Type]] = (),
           attributes: Mapping[str, ir.Attribute] | None = None) -> Value:
     """Data movement ``name`` of ``v`` to ``shape``: same dtype, same weakness."""
     g = v.graph
@@ -62,23 +69,23 @@ def _move(v: Value, name: str, shape: "Sequence[Any]", operands: Sequence[ir.Val
     return Value(g, op.result, v.ptype, tuple(shape), storage=v.storage)
 
 
-def _product(dims: Iterable[Any]) -> Any:
+def _product(dims: Iterable[int | Dim]) -> Dimension:
     """The number of elements of ``dims``: a size, or an algebraic dimension when some are symbolic."""
-    out: Any = StaticDim(1)
+    out: Dimension = StaticDim(1)
     for d in dims:
         out = out * d
     return out
 
 
-def _sum(dims: Iterable[Any]) -> Any:
+def _sum(dims: Iterable[int | Dim]) -> Dimension:
     """The sum of ``dims``: a size, or an algebraic dimension when some are symbolic."""
-    out: Any = StaticDim(0)
+    out: Dimension = StaticDim(0)
     for d in dims:
         out = out + d
     return out
 
 
-def _reshaped(v: Value, new: "Sequence[Any]") -> Value:
+def _reshaped(v: Value, new: Sequence[int | Dim]) -> Value:
     if new == v.shape:
         return v
     if is_static(new):
@@ -86,7 +93,7 @@ def _reshaped(v: Value, new: "Sequence[Any]") -> Value:
     return _move(v, "stablehlo.dynamic_reshape", new, [shape_value(v.graph, new)])
 
 
-def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
+def reshape(x: TensorValueLike, shape: ShapeLike) -> Value:
     """The same elements in a new shape (``stablehlo.reshape``).
 
     One dimension may be -1 (inferred from the others). Symbolic dimensions must appear on
@@ -115,7 +122,7 @@ def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
         raise GraphError(f"reshape needs a sequence of dimensions such as [3, 2], not {shape!r}")
     raw = list(shape)
-    dims: list[Any] = [-1 if (isinstance(d, int) and d == -1) else as_dim(d, f"reshape to {raw}") for d in raw]
+    dims: list[int | Dimension] = [-1 if (isinstance(d, int) and d == -1) else as_dim(d, f"reshape to {raw}") for d in raw]
     if dims.count(-1) > 1:
         raise GraphError(f"reshape to {raw}: at most one dimension can be -1")
     size = _product(v.shape)
@@ -140,7 +147,7 @@ def reshape(x: TensorValueLike, shape: Iterable[Any]) -> Value:
     return _reshaped(v, tuple(dims))
 
 
-def broadcast_to(x: TensorValueLike, shape: Iterable[Any], out_dims: Iterable[Any] | None = None) -> Value:
+def broadcast_to(x: TensorValueLike, shape: ShapeLike, out_dims: Iterable[object] | None = None) -> Value:
     """``x`` broadcast to ``shape`` by NumPy's rules (a symbolic dimension only against itself and 1).
 
     Args:
@@ -451,7 +458,7 @@ def stack(values: Iterable[TensorValueLike], axis: int = 0) -> Value:
     return concat([unsqueeze(v, a) for v in vals], a)
 
 
-def rebind(x: TensorValueLike, shape: Iterable[Any], message: str = "") -> Value:
+def rebind(x: TensorValueLike, shape: ShapeLike, message: str = "") -> Value:
     """``x`` with the shape ``shape``, asserted when the graph runs.
 
     Where ``x`` has a symbolic dimension and ``shape`` a size or another name (or the other way
@@ -555,7 +562,7 @@ def transfer_to(x: TensorValueLike, device: DeviceRefLike) -> Value:
     return v.graph.place(v, DeviceRef.parse(device))
 
 
-def shape_to_tensor(shape: Iterable[Any]) -> Value:
+def shape_to_tensor(shape: ShapeLike) -> Value:
     """A shape as a rank-1 ``int64`` value (MAX's ``ops.shape_to_tensor``): its sizes, a symbolic
     dimension's read when the graph runs.
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
 from .operands import unary_operand
 
+if TYPE_CHECKING:
+    from jax.sharding import PartitionSpec
+
 __all__ = ["shard"]
 
 
-def shard(x: TensorValueLike, spec: Any) -> Value:
+def shard(x: TensorValueLike, spec: "PartitionSpec") -> Value:
     """``x`` laid out over the graph's mesh as ``spec`` says (``jax.lax.with_sharding_constraint``).
 
     It emits ``sdy.sharding_constraint``: the partitioner puts the value in that layout here and

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from enum import Enum
-from typing import Any
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -100,7 +99,7 @@ def hann_window(window_length: int, device: DeviceRefLike = None, periodic: bool
 _NORMALIZATIONS = ("backward", "ortho", "forward")
 
 
-def _normalization(normalization: Any) -> str:
+def _normalization(normalization: str | Enum) -> str:
     name = normalization.value if isinstance(normalization, Enum) else normalization
     if name not in _NORMALIZATIONS:
         raise GraphError(f"Invalid normalization: {name}; use one of {', '.join(_NORMALIZATIONS)} (or a "
@@ -128,7 +127,7 @@ def _complex(v: Value, input_is_complex: bool) -> Value:
 
 
 def irfft(input_tensor: TensorValueLike, n: int | None = None, axis: int = -1,
-          normalization: Any = "backward", input_is_complex: bool = False, buffer_size_mb: int = 512) -> Value:
+          normalization: str | Enum = "backward", input_is_complex: bool = False, buffer_size_mb: int = 512) -> Value:
     """The inverse FFT of a real signal's spectrum along ``axis`` (MAX's ``ops.irfft``, ``np.fft.irfft``).
 
     Args:

@@ -23,7 +23,7 @@ is the largest element (``top_k`` picks it first, ``bottom_k`` last). Indices ar
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Literal, overload
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -39,11 +39,22 @@ from .operands import constant_value, convert, unary_operand
 from .reduction import _Body
 from .shape import format_shape, normalize_axis
 
+if TYPE_CHECKING:
+    from ...dims import Dim
+
 __all__ = ["top_k", "bottom_k", "argsort", "argsort_along", "sort", "cumsum"]
 
 
-def _static_axis(v: Value, axis: Any, what: str, max_says: str | None = None, *,
-                 static: bool = True) -> tuple[int, Any]:
+@overload
+def _static_axis(v: Value, axis: object, what: str, max_says: str | None = None, *,
+                 static: Literal[True] = True) -> tuple[int, int]: ...
+@overload
+def _static_axis(v: Value, axis: object, what: str, max_says: str | None = None, *,
+                 static: bool) -> "tuple[int, int | Dim]": ...
+
+
+def _static_axis(v: Value, axis: object, what: str, max_says: str | None = None, *,
+                 static: bool = True) -> "tuple[int, int | Dim]":
     """``axis`` of ``v`` as an index, and its size, which must be static (unless ``static`` is false:
     ``stablehlo.sort`` sorts an axis whose size is known when the graph runs; ``max_says``: MAX's wording
     of an axis out of range)."""
@@ -330,7 +341,7 @@ def cumsum(x: TensorValueLike, axis: int = -1, exclusive: bool = False, reverse:
     return _reversed(out, a) if reverse else out
 
 
-def _masked_cumsum(v: Value, a: int, n: Any, exclusive: bool, reverse: bool) -> Value:
+def _masked_cumsum(v: Value, a: int, n: "int | Dim", exclusive: bool, reverse: bool) -> Value:
     """``cumsum`` along an axis whose size is known only when the graph runs (``reduce_window`` needs a
     static window): ``v`` contracted along ``a`` with the triangular mask ``m[j, i] = j <= i`` (``<``
     when exclusive, ``>=`` / ``>`` when reversed), built with ``dynamic_iota``."""

@@ -22,7 +22,7 @@ differs, MAX's signature wins:
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -40,10 +40,14 @@ from .reduction import reduce_sum
 from .shape import _reshaped, format_shape, normalize_axis
 from .sorting import cumsum
 
+if TYPE_CHECKING:
+    from ...dims import DimLike
+    from .shape import Dimension
+
 __all__ = ["pad", "split", "chunk", "tile", "repeat_interleave", "fold"]
 
 
-def _count(n: Any, what: str) -> int:
+def _count(n: object, what: str) -> int:
     """``n`` as an ``int``, or a :class:`GraphTypeError` (a ``TypeError``, as MAX's ``int(dim)`` raises for a
     symbolic dimension) naming ``what``."""
     if isinstance(n, SymbolicDim):
@@ -69,7 +73,7 @@ def _concat(parts: Sequence[Value], axis: int, like: Value) -> Value:
     if len(parts) == 1:
         return parts[0]
     g = like.graph
-    size: Any = StaticDim(0)
+    size: Dimension = StaticDim(0)
     for p in parts:
         size = size + p.shape[axis]
     shape = tuple(size if d == axis else n for d, n in enumerate(like.shape))
@@ -98,7 +102,7 @@ def _repeated(v: Value, axis: int, k: int) -> Value:
     return _broadcast_in_dim(v, shape, list(range(v.rank)))
 
 
-def _broadcast_in_dim(v: Value, shape: "Sequence[Any]", dims: Sequence[int]) -> Value:
+def _broadcast_in_dim(v: Value, shape: Sequence[int | Dim], dims: Sequence[int]) -> Value:
     g = v.graph
     with g.context:
         attrs = {"broadcast_dimensions": ir.DenseI64ArrayAttr.get(list(dims))}
@@ -110,7 +114,7 @@ def _broadcast_in_dim(v: Value, shape: "Sequence[Any]", dims: Sequence[int]) -> 
     return Value(g, op.result, v.ptype, shape, storage=v.storage)
 
 
-def _paddings(v: Value, paddings: Any) -> list[tuple[int, int]]:
+def _paddings(v: Value, paddings: object) -> list[tuple[int, int]]:
     if isinstance(paddings, (str, bytes, Value)) or not isinstance(paddings, Iterable):
         raise GraphError(f"pad needs paddings as [before_0, after_0, before_1, after_1, ...], not {paddings!r}")
     raw = list(paddings)
@@ -127,7 +131,7 @@ def _paddings(v: Value, paddings: Any) -> list[tuple[int, int]]:
     return [(flat[2 * d], flat[2 * d + 1]) for d in range(v.rank)]
 
 
-def pad(input: TensorValueLike, paddings: Iterable[Any], mode: str = "constant", value: TensorValueLike = 0) -> Value:
+def pad(input: TensorValueLike, paddings: Iterable[int | np.integer | Sequence[int]], mode: str = "constant", value: TensorValueLike = 0) -> Value:
     """``input`` with elements added before and after each axis (MAX's ``ops.pad``).
 
     Args:
@@ -207,7 +211,7 @@ def _pad_constant(v: Value, pads: list[tuple[int, int]], value: TensorValueLike)
     return Value(g, op.result, v.storage, shape)
 
 
-def split(x: TensorValueLike, split_sizes: Sequence[Any], axis: int = 0) -> list[Value]:
+def split(x: TensorValueLike, split_sizes: Sequence[DimLike], axis: int = 0) -> list[Value]:
     """``x`` cut along ``axis`` into pieces of ``split_sizes`` (MAX's ``ops.split``).
 
     Args:
@@ -294,7 +298,7 @@ def chunk(x: TensorValueLike, chunks: int, axis: int = 0) -> list[Value]:
     return [_take(v, a, k * size, (k + 1) * size) for k in range(count)]
 
 
-def tile(x: TensorValueLike, repeats: Iterable[Any]) -> Value:
+def tile(x: TensorValueLike, repeats: Iterable[DimLike]) -> Value:
     """``x`` repeated ``repeats[d]`` times along each axis ``d`` (MAX's ``ops.tile``).
 
     Args:
@@ -319,7 +323,7 @@ def tile(x: TensorValueLike, repeats: Iterable[Any]) -> Value:
     v = unary_operand(x, "tile")
     if isinstance(repeats, (str, bytes, Value)) or not isinstance(repeats, Iterable):
         raise GraphError(f"tile needs one count per axis, such as [2, 1], not {repeats!r}")
-    counts: list[Any] = [as_dim(r, "tile: each count") if isinstance(r, (str, Dim)) and not isinstance(r, int)
+    counts: list[int | Dimension] = [as_dim(r, "tile: each count") if isinstance(r, (str, Dim)) and not isinstance(r, int)
                          else _count(r, "tile: each count") for r in repeats]
     if len(counts) != v.rank:
         raise GraphError(f"tile: {len(counts)} counts for a value of rank {v.rank} (shape {format_shape(v.shape)}); "
@@ -334,7 +338,7 @@ def tile(x: TensorValueLike, repeats: Iterable[Any]) -> Value:
 
 
 def repeat_interleave(x: TensorValueLike, repeats: "int | Value", axis: int | None = None,
-                      out_dim: Any = None) -> Value:
+                      out_dim: DimLike | None = None) -> Value:
     """Each element of ``x`` repeated along ``axis`` (MAX's ``ops.repeat_interleave``, PyTorch's name;
     NumPy's ``np.repeat``).
 
@@ -366,14 +370,14 @@ def repeat_interleave(x: TensorValueLike, repeats: "int | Value", axis: int | No
     """
     v = unary_operand(x, "repeat_interleave")
     if axis is None:
-        total: Any = StaticDim(1)
+        total: Dimension = StaticDim(1)
         for d in v.shape:
             total = total * d
         v = _reshaped(v, (total,))
         a = 0
     else:
         a = normalize_axis(axis, v.rank, "repeat_interleave")
-    n: Any = v.shape[a]
+    n = v.shape[a]
     if isinstance(repeats, Value):
         return _repeat_by_value(v, a, n, repeats, out_dim)
     r = _count(repeats, "repeat_interleave: repeats")
@@ -387,7 +391,7 @@ def repeat_interleave(x: TensorValueLike, repeats: "int | Value", axis: int | No
     return _reshaped(spread, v.shape[:a] + (n * r,) + v.shape[a + 1:])
 
 
-def _repeat_by_value(v: Value, axis: int, n: int, repeats: Value, out_dim: Any) -> Value:
+def _repeat_by_value(v: Value, axis: int, n: int, repeats: Value, out_dim: DimLike | None) -> Value:
     """Counts known when the graph runs: element ``j`` of the result is element ``i`` of ``v`` for the
     number ``i`` of running totals of ``repeats`` at or below ``j``."""
     if out_dim is None or isinstance(out_dim, bool) or not isinstance(out_dim, (int, np.integer)):
@@ -407,7 +411,7 @@ def _repeat_by_value(v: Value, axis: int, n: int, repeats: Value, out_dim: Any) 
     return gather(v, source, axis)
 
 
-def _pair(x: Any, what: str, least: int) -> tuple[int, int]:
+def _pair(x: object, what: str, least: int) -> tuple[int, int]:
     pair = tuple(x) if isinstance(x, (tuple, list)) else (x, x)
     if len(pair) != 2:
         raise GraphError(f"fold: {what} must be an integer or two, not {x!r}")
@@ -417,7 +421,7 @@ def _pair(x: Any, what: str, least: int) -> tuple[int, int]:
     return a, b
 
 
-def fold(input: TensorValueLike, output_size: tuple[Any, Any], kernel_size: tuple[Any, Any],
+def fold(input: TensorValueLike, output_size: tuple[DimLike, DimLike], kernel_size: tuple[DimLike, DimLike],
          stride: "int | tuple[int, int]" = 1, dilation: "int | tuple[int, int]" = 1,
          padding: "int | tuple[int, int]" = 0) -> Value:
     """Sliding blocks summed back into an image (MAX's ``ops.fold``; PyTorch's ``nn.Fold``, col2im).

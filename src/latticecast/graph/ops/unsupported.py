@@ -23,7 +23,7 @@ with an :class:`~latticecast.errors.UnsupportedOpError` naming the op, instead o
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, NoReturn, Sequence
+from typing import Callable, Mapping, NoReturn, Sequence
 
 from ...errors import UnsupportedOpError
 
@@ -50,8 +50,8 @@ def _refuse(op: str, why: str) -> NoReturn:
     raise UnsupportedOpError(f"ops.{op} has no StableHLO form: {why}")
 
 
-def custom(name: str, device: Any, values: Sequence[Any], out_types: Sequence[Any],
-           parameters: Mapping[str, Any] | None = None) -> list[Any]:
+def custom(name: str, device: object, values: Sequence[object], out_types: Sequence[object],
+           parameters: Mapping[str, object] | None = None) -> NoReturn:
     """MAX's Mojo custom kernel call: refused (StableHLO cannot run a Mojo kernel).
 
     Args:
@@ -77,8 +77,8 @@ def custom(name: str, device: Any, values: Sequence[Any], out_types: Sequence[An
     _refuse("custom", _MOJO)
 
 
-def inplace_custom(name: str, device: Any, values: Sequence[Any], out_types: Sequence[Any] | None = None,
-                   parameters: Mapping[str, Any] | None = None) -> list[Any]:
+def inplace_custom(name: str, device: object, values: Sequence[object],
+                   out_types: Sequence[object] | None = None, parameters: Mapping[str, object] | None = None) -> NoReturn:
     """MAX's in-place Mojo kernel call: refused (StableHLO cannot run a Mojo kernel, nor mutate).
 
     Args:
@@ -104,7 +104,7 @@ def inplace_custom(name: str, device: Any, values: Sequence[Any], out_types: Seq
     _refuse("inplace_custom", _MOJO)
 
 
-def buffer_create(type: Any, init_value: float | bool | None = None) -> Any:
+def buffer_create(type: object, init_value: float | bool | None = None) -> NoReturn:
     """MAX's mutable buffer: refused (StableHLO has no mutable memory).
 
     Args:
@@ -127,7 +127,7 @@ def buffer_create(type: Any, init_value: float | bool | None = None) -> Any:
     _refuse("buffer_create", _BUFFER.format(verb="create"))
 
 
-def buffer_load(x: Any) -> Any:
+def buffer_load(x: object) -> NoReturn:
     """A tensor read from a MAX buffer: refused (StableHLO has no mutable memory).
 
     Args:
@@ -149,7 +149,7 @@ def buffer_load(x: Any) -> Any:
     _refuse("buffer_load", _BUFFER.format(verb="load from"))
 
 
-def buffer_store(destination: Any, source: Any) -> None:
+def buffer_store(destination: object, source: object) -> None:
     """A tensor written into a MAX buffer: refused (StableHLO has no mutable memory).
 
     Args:
@@ -169,7 +169,7 @@ def buffer_store(destination: Any, source: Any) -> None:
     _refuse("buffer_store", _BUFFER.format(verb="store into"))
 
 
-def buffer_store_slice(destination: Any, source: Any, indices: Any) -> None:
+def buffer_store_slice(destination: object, source: object, indices: object) -> None:
     """A tensor written into a slice of a MAX buffer: refused (StableHLO has no mutable memory).
 
     Args:
@@ -190,8 +190,8 @@ def buffer_store_slice(destination: Any, source: Any, indices: Any) -> None:
     _refuse("buffer_store_slice", _BUFFER.format(verb="store into"))
 
 
-def side_stream(inputs: Sequence[Any], body_fn: Callable[..., Any], *, result_types: Sequence[Any],
-                stream_id: int = 1) -> list[Any]:
+def side_stream(inputs: Sequence[object], body_fn: Callable[..., object], *, result_types: Sequence[object],
+                stream_id: int = 1) -> NoReturn:
     """Ops run on a second device stream in MAX: refused (StableHLO has no streams).
 
     Args:
@@ -217,7 +217,7 @@ def side_stream(inputs: Sequence[Any], body_fn: Callable[..., Any], *, result_ty
             "body_fn(*inputs) in the graph directly, and XLA overlaps what is independent")
 
 
-def qmatmul(encoding: Any, config: Any, lhs: Any, *rhs: Any) -> Any:
+def qmatmul(encoding: object, config: object, lhs: object, *rhs: object) -> NoReturn:
     """A matrix product with MAX-quantised weights: refused (the encodings are MAX's kernels' own).
 
     Args:
@@ -242,8 +242,8 @@ def qmatmul(encoding: Any, config: Any, lhs: Any, *rhs: Any) -> Any:
     _refuse("qmatmul", _QUANTIZED)
 
 
-def allgather_rms_norm_quant_mxfp8(inputs: Any, signal_buffers: Any, gammas: Any, epsilon: float,
-                                   weight_offset: float = 0.0, group_size: int | None = None) -> Any:
+def allgather_rms_norm_quant_mxfp8(inputs: object, signal_buffers: object, gammas: object, epsilon: float,
+                                   weight_offset: float = 0.0, group_size: int | None = None) -> NoReturn:
     """MAX's all-gather + RMSNorm with an MXFP8 copy of the norm: refused (MAX's quantised encoding).
 
     Args:
@@ -270,9 +270,9 @@ def allgather_rms_norm_quant_mxfp8(inputs: Any, signal_buffers: Any, gammas: Any
     _refuse("allgather_rms_norm_quant_mxfp8", _MX)
 
 
-def allgather_rms_norm_quant_mxfp6(inputs: Any, signal_buffers: Any, gammas: Any, epsilon: float,
+def allgather_rms_norm_quant_mxfp6(inputs: object, signal_buffers: object, gammas: object, epsilon: float,
                                    weight_offset: float = 0.0, group_size: int | None = None,
-                                   fp6_format: str = "e2m3") -> Any:
+                                   fp6_format: str = "e2m3") -> NoReturn:
     """MAX's all-gather + RMSNorm with a packed MXFP6 copy of the norm: refused (MAX's quantised encoding).
 
     Args:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import traceback
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from jaxlib.mlir import ir
 
@@ -24,6 +24,9 @@ from ...graph import Graph as _Graph
 from ...graph.graph import KernelLibrary
 from ...policies import Policy
 from ..dtype.dtype import MAX_POLICY
+
+if TYPE_CHECKING:
+    from ...tensor_type import BufferType, TensorType
 
 __all__ = ["DevicePlacementPolicy", "Graph", "KernelLibrary", "MAX_POLICY", "default_policy"]
 
@@ -105,8 +108,10 @@ class Graph(_Graph):
     strict_device_placement: DevicePlacementPolicy
     """MAX's :class:`DevicePlacementPolicy` (nothing to decide here: no op moves a tensor implicitly)."""
 
-    def __init__(self, name: str, forward: Callable[..., Any] | None = None, input_types: Iterable[Any] = (),
-                 path: Any = None, *args: Any, policy: "str | Policy | None" = None,
+    # kwargs: Any deliberately, forwarded as they are to latticecast's Graph, whose keyword parameters type them
+    def __init__(self, name: str, forward: Callable[..., object] | None = None,
+                 input_types: "Iterable[TensorType | BufferType | Sequence[object]]" = (), path: object = None,
+                 *args: object, policy: "str | Policy | None" = None,
                  strict_device_placement: DevicePlacementPolicy = DevicePlacementPolicy.Warn, **kwargs: Any) -> None:
         self.strict_device_placement = DevicePlacementPolicy(strict_device_placement)
         super().__init__(name, forward, input_types, path, *args,

@@ -14,8 +14,6 @@ Example:
 
 import importlib
 
-from typing import Any
-
 import numpy as np
 
 from ....device_ref import DeviceRef, DeviceRefLike
@@ -24,7 +22,7 @@ from ....dtypes import DType as _DType
 from ....errors import GraphError, GraphTypeError
 from ....graph.ops import *  # noqa: F401,F403
 from ....graph.ops import __all__ as _ops
-from ....graph.ops import constant as _constant
+from ....graph.ops import ConstantValue, constant as _constant
 from ....graph.value import Value
 from ....graph.ops.resize import InterpolationMode
 from ....graph.value import TensorValueLike
@@ -40,7 +38,7 @@ for _name in ("allreduce", "complex", "distributed_ep", "elementwise", "irfft", 
 from ....graph.ops.signal import irfft  # noqa: E402  # ops.irfft is the function, as in MAX (the module is loaded)
 
 
-def constant(value: Any, dtype: DTypeLike | None = None,  # type: ignore[no-redef]  # MAX's, over the star import
+def constant(value: ConstantValue, dtype: DTypeLike | None = None,  # type: ignore[no-redef]  # MAX's, over the star import
              device: DeviceRefLike = None) -> Value:
     """MAX's ``ops.constant``, with MAX's refusals: :func:`latticecast.ops.constant` after MAX's checks.
 
