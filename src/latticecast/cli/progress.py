@@ -134,6 +134,9 @@ class _Unshown:
     def set_description_str(self, desc: str) -> None:
         pass
 
+    def close(self) -> None:
+        pass
+
 
 class Stages:
     """Named steps of one job, each timed (:func:`detail` with ``-v``), on one bar of the steps."""
