@@ -25,8 +25,9 @@ The steps, cheapest first, so that a repeated ``compile`` does as little as poss
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
+from ..device_ref import DeviceRef, DeviceRefLike
 from ..dtypes import DType
 from ..jax_internals import INIT_LOCK, compile_on
 from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memory_key
@@ -43,7 +44,11 @@ from .signature import check_input_names, donated_inputs, read_polymorphic_signa
 from ..dialect_utils.parsing import read_source
 from .source import ModuleSource, canonical_digest, parse_module, source_digest, verify_module
 
-__all__ = ["compile"]
+__all__ = ["compile", "compile_graph", "multi_device_target", "CompilableGraph"]
+
+if TYPE_CHECKING:
+    import jax
+    from jaxlib.mlir import ir
 
 
 def _is_text(source: Any) -> bool:
@@ -418,3 +423,144 @@ def _store(disk: Any, key: str, compiled: _Compiled) -> None:
         return
     disk.store(key, _ROUTE_TAGS[compiled.route] + body)
 
+
+
+# -- graphs ------------------------------------------------------------------------------------
+# A graph compiles here, as MAX's engine compiles a graph (``InferenceSession.load``): ``Graph`` builds
+# the module, and ``Graph.compile`` and ``latticecast.max.engine`` ask this layer for a model of it.
+
+
+class _Mesh(Protocol):
+    """What the compiler reads of a graph's mesh: its devices (``None`` for an ``AbstractMesh``)."""
+
+    @property
+    def devices(self) -> "tuple[jax.Device, ...] | None": ...
+
+
+class CompilableGraph(Protocol):
+    """What :func:`compile_graph` reads of a graph (:class:`latticecast.Graph` is one): its name, why it
+    does not compile (if it does not), its devices, mesh and module after the pass, the names of its inputs
+    and the Python functions its host callbacks call."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def compile_refusals(self) -> tuple[str, ...]: ...
+    @property
+    def device(self) -> DeviceRef: ...
+    @property
+    def devices(self) -> list[DeviceRef]: ...
+    @property
+    def multi_device(self) -> bool: ...
+    @property
+    def layout(self) -> _Mesh | None: ...
+    @property
+    def module(self) -> "ir.Module": ...
+    @property
+    def input_names(self) -> tuple[str, ...] | None: ...
+    @property
+    def host_callbacks(self) -> Sequence[Callable[..., object]]: ...
+
+
+def compile_graph(graph: CompilableGraph, device: "DeviceRefLike | jax.Device | None" = None, *,
+                  devices: "Sequence[jax.Device] | None" = None) -> "Model | PolymorphicModel":
+    """Compile a finished graph with PJRT (what :meth:`latticecast.Graph.compile` does).
+
+    ``device`` defaults to the graph's device (the one its input types name, the CPU if none does): a
+    :class:`~latticecast.DeviceRef` (MAX's too), a runtime name (``"cpu"``, ``"gpu:1"``) or a ``jax.Device``.
+    A graph over a concrete mesh runs on the mesh's devices unless ``device`` or ``devices`` says otherwise;
+    over an ``AbstractMesh``, on the first ``mesh.size`` devices of the graph's platform. A multi-device graph
+    (no mesh) runs on its first device, its first accelerator beside CPUs (:func:`multi_device_target`).
+
+    Args:
+        graph: A graph with its output given.
+        device: Where it runs.
+        devices: The devices of a graph over a mesh.
+
+    Returns:
+        A :class:`Model`, or a :class:`PolymorphicModel` for a graph with symbolic dimensions.
+
+    Raises:
+        GraphError: The graph was made to refuse compiling (``Graph.refuse_compile``), or has no output.
+        DeviceNotFoundError: A device it needs is not present.
+        CompileError: XLA could not compile it.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType
+        >>> from latticecast.runtime.compiler import compile_graph
+        >>> with Graph("double", input_types=[TensorType(DType.int32, [2])]) as g:
+        ...     g.output(g.inputs[0] * 2)
+        >>> compile_graph(g, "cpu")(np.array([1, 2], np.int32))
+        [array([2, 4], dtype=int32)]
+    """
+    from ..errors import GraphError
+
+    refusals = graph.compile_refusals
+    if refusals:
+        raise GraphError(f"graph {graph.name!r} does not compile: {refusals[0]}")
+    if device is None and devices is None and graph.multi_device and graph.layout is None:
+        device = multi_device_target(graph)[1]
+    if device is None and graph.layout is not None:
+        devices = graph.layout.devices if devices is None else devices
+        if devices is None:  # an AbstractMesh: the first mesh.size devices of the graph's platform
+            device = graph.device.device_type.value
+    elif device is None and devices is None:
+        device = graph.device
+    return compile(graph.module, None if device is None else _runtime_device(device), devices=devices,
+                   input_names=list(graph.input_names or ()) or None, host_callbacks=graph.host_callbacks)
+
+
+def multi_device_target(graph: CompilableGraph) -> "tuple[DeviceRef, jax.Device]":
+    """The device a multi-device graph runs on, as its :class:`DeviceRef` and PJRT device: each
+    :class:`DeviceRef` it names must be present (``DeviceRef(kind, i)`` is the ``i``-th PJRT device of that
+    kind), and the program runs on its first device, its first accelerator where it names CPUs and
+    accelerators (see docs/sharding.rst, "Multi-device graphs").
+
+    Args:
+        graph: A graph naming several devices.
+
+    Returns:
+        The device's :class:`DeviceRef` and its ``jax.Device``.
+
+    Raises:
+        DeviceNotFoundError: A device the graph names is not present (the message names those present).
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType
+        >>> from latticecast.runtime.compiler import multi_device_target
+        >>> multi_device_target(Graph("g", input_types=[TensorType(DType.float32, [2])]))[0]
+        cpu:0
+    """
+    from .devices import available_devices
+    from .runtime_errors import DeviceNotFoundError
+
+    needed = ", ".join(map(str, graph.devices))
+    kinds = {d.device_type for d in graph.devices}
+    found: list[jax.Device] = []
+    missing: list[str] = []
+    for d in graph.devices:
+        try:
+            found.append(resolve_device(str(d)))
+        except DeviceNotFoundError:
+            missing.append(str(d))
+    if missing:
+        present = available_devices()
+        hint = (" For CPU devices, start Python with XLA_FLAGS=--xla_force_host_platform_device_count=N."
+                if all(d.is_cpu() for d in graph.devices) else "")
+        raise DeviceNotFoundError(
+            f"graph {graph.name!r} places values on {needed}, and {', '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not present (devices present: {', '.join(present)}); "
+            f"run it where those devices exist, or transfer its values to the devices present "
+            f"(ops.transfer_to).{hint}", requested=missing, available=present)
+    if len(kinds) > 1:  # host values beside an accelerator's (MAX's CPU scalars): the accelerator runs them
+        return next((d, f) for f, d in zip(found, graph.devices) if not d.is_cpu())
+    return graph.devices[0], found[0]
+
+
+def _runtime_device(device: "DeviceRefLike | jax.Device") -> "DeviceLike":
+    """``device`` as :func:`compile` takes it: a name or a ``jax.Device`` as they are; a DeviceRef (ours or
+    MAX's, or a MAX driver device) as its name, ``"gpu:1"``."""
+    if isinstance(device, str) or hasattr(device, "client"):
+        return device
+    return str(DeviceRef.parse(device))
