@@ -25,7 +25,7 @@ The steps, cheapest first, so that a repeated ``compile`` does as little as poss
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence, Union, cast
 
 from ..device_ref import DeviceRef, DeviceRefLike
 from ..dtypes import DType
@@ -50,15 +50,22 @@ if TYPE_CHECKING:
     import jax
     from jaxlib.mlir import ir
 
+    from .cache import DiskCache
+    from .pjrt import ClientExecutable, CompileOptions, Executable
+    from .signature import Signature
 
-def _is_text(source: Any) -> bool:
+_Given = Union[str, bytes, bytearray, memoryview, "ir.Module"]
+"""What ``compile`` has once a path is read: text, bytecode or a module."""
+
+
+def _is_text(source: _Given) -> bool:
     return isinstance(source, (str, bytes, bytearray, memoryview))
 
 
 _LOWERED_NAMES = frozenset(d.mlir_name for d in DType if d.needs_lowering)
 
 
-def _unsupported_in(module: Any) -> tuple[list[str], list[str]]:
+def _unsupported_in(module: "ir.Module") -> tuple[list[str], list[str]]:
     """Element types XLA cannot compile and unregistered ops anywhere in the module (an
     ``ir.Module`` from a lenient context may have both): latticecast's dtypes that the
     ``lower-dtypes`` pass lowers, and types of unregistered dialects. Other element types
@@ -70,7 +77,7 @@ def _unsupported_in(module: Any) -> tuple[list[str], list[str]]:
     ops: set[str] = set()
     ctx = module.context
 
-    def visit(op: Any) -> Any:
+    def visit(op: "ir.Operation") -> "ir.WalkResult":
         if not ctx.is_registered_operation(op.name):
             ops.add(op.name)
         for r in op.results:
@@ -88,7 +95,7 @@ def _unsupported_in(module: Any) -> tuple[list[str], list[str]]:
     return sorted(types), sorted(ops)
 
 
-def _check_runnable(module: Any, name: str) -> None:
+def _check_runnable(module: "ir.Module", name: str) -> None:
     """Refuse an ``ir.Module`` with unregistered ops or non-PJRT element types.
 
     Text is parsed in a context without unregistered dialects, so this only
@@ -109,7 +116,7 @@ def _check_runnable(module: Any, name: str) -> None:
         raise UnsupportedModuleError(f"{name} cannot run on PJRT: it has " + "; and ".join(problems) + ".")
 
 
-def _where(devices: Sequence[Any]) -> str:
+def _where(devices: "Sequence[jax.Device]") -> str:
     if len(devices) == 1:
         return device_name(devices[0])
     return f"{len(devices)} {devices[0].client.platform} devices (SPMD partitioning)"
@@ -120,16 +127,17 @@ class _Compiled:
 
     __slots__ = ("executable", "route", "reason", "dispatcher")
 
-    def __init__(self, executable: Any, route: str, reason: str | None = None, dispatcher: Any = None) -> None:
+    def __init__(self, executable: "Executable", route: str, reason: str | None = None,
+                 dispatcher: "jax.stages.Wrapped | None" = None) -> None:
         self.executable = executable
         self.route = route
         self.reason = reason
         self.dispatcher = dispatcher
 
 
-def _xla_compile(module: Any, devices: Sequence[Any], options: Any, what: str,
-                 targets: "set[str] | None" = None, signature: Any = None,
-                 donated: Sequence[int] = (), host_callbacks: Sequence[Callable[..., Any]] = ()) -> _Compiled:
+def _xla_compile(module: "ir.Module", devices: "Sequence[jax.Device]", options: "CompileOptions", what: str,
+                 targets: "set[str] | None" = None, signature: "Signature | None" = None,
+                 donated: Sequence[int] = (), host_callbacks: Sequence[Callable[..., object]] = ()) -> _Compiled:
     """Compile for ``devices``: through ``jax.jit`` on one device where ``jax.export`` can wrap the
     module (not with host callbacks, which ``jax.export`` cannot carry), else with the client. XLA's
     errors become :class:`CompileError` s."""
@@ -169,7 +177,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
             devices: Sequence[DeviceLike] | None = None, input_names: Sequence[str] | None = None,
             cache_dir: CacheDir = None, use_cache: bool = True,
             source_name: str | None = None,
-            host_callbacks: Sequence[Callable[..., Any]] = ()) -> "Model | PolymorphicModel":
+            host_callbacks: Sequence[Callable[..., object]] = ()) -> "Model | PolymorphicModel":
     """Compile legal StableHLO for its devices and return a callable :class:`Model`.
 
     A ``@main`` with dynamic dimensions (``tensor<?x4xf32>``, symbolic shapes) gives a
@@ -236,28 +244,29 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
         >>> model.input_types[0].dtype
         DType.int32
     """
-    module_or_text, source_name = read_source(module_or_text, source_name)
-    is_text = _is_text(module_or_text)
-    _check_arguments(module_or_text, is_text, device, devices)
+    given: _Given
+    given, source_name = read_source(module_or_text, source_name)
+    is_text = _is_text(given)
+    _check_arguments(given, is_text, device, devices)
     callbacks = tuple(host_callbacks)
     if callbacks:
         use_cache = False  # the executable holds these Python functions: it is this call's alone
     request = _request(device, devices)
     name = source_name or ("<input>" if is_text else "<module>")
-    fast_key = memory_key(source_digest(module_or_text), request.device, request.token) if use_cache else None
+    fast_key = memory_key(source_digest(given), request.device, request.token) if use_cache else None
     if fast_key is not None:
         program = MEMORY_CACHE.lookup(fast_key)
         if program is not None:
             MEMORY_CACHE.stats.hits += 1
             return Model(program, check_input_names(input_names, program.signature), "memory")
 
-    module, targets = _runnable_module(module_or_text, is_text, name, request.device, len(callbacks))
+    module, targets = _runnable_module(given, is_text, name, request.device, len(callbacks))
     polymorphic = read_polymorphic_signature(module)
     if polymorphic is not None:
         if input_names is not None:
             check_input_names(input_names, polymorphic)
 
-        def compile_static(refined: Any, names: Sequence[str] | None) -> Model:
+        def compile_static(refined: "ir.Module", names: Sequence[str] | None) -> Model:
             model = compile(refined, device, devices=devices, input_names=names, cache_dir=cache_dir,
                             use_cache=use_cache, source_name=name, host_callbacks=callbacks)
             assert isinstance(model, Model)  # a refined module has static shapes
@@ -270,7 +279,8 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
     return Model(program, names, source)
 
 
-def _check_arguments(module_or_text: Any, is_text: bool, device: Any, devices: Any) -> None:
+def _check_arguments(module_or_text: _Given, is_text: bool, device: DeviceLike | None,
+                     devices: Sequence[DeviceLike] | None) -> None:
     if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
         raise TypeError(f"compile takes an ir.Module, MLIR text (str or bytes) or the path of a .mlir/.mlirbc file; "
                         f"got {type(module_or_text).__name__}")
@@ -279,17 +289,17 @@ def _check_arguments(module_or_text: Any, is_text: bool, device: Any, devices: A
                         "partitioned N ways) or devices= (the devices themselves), not both")
 
 
-def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any,
-                     host_callbacks: int = 0) -> tuple[Any, "set[str] | None"]:
+def _runnable_module(module_or_text: _Given, is_text: bool, name: str, device: "jax.Device",
+                     host_callbacks: int = 0) -> "tuple[ir.Module, set[str] | None]":
     """The module, parsed or verified, made runnable (``dense_resource`` weights inlined, divisions
     that XLA could fold into a crash shielded) and checked (what crashes XLA refused, custom calls'
     kernels loaded): the module and the custom-call targets it calls. The caller's ``ir.Module`` is
     never changed: a copy is, when something must be."""
     if is_text:
-        module = parse_module(module_or_text, source_name=name)
+        module = parse_module(cast("str | bytes", module_or_text), source_name=name)  # or a buffer of bytes
     else:
-        verify_module(module_or_text, source_name=name)
-        module = module_or_text
+        module = cast("ir.Module", module_or_text)  # _check_arguments: a module
+        verify_module(module, source_name=name)
         _check_runnable(module, name)
     module = inline_dense_resources(module, name)  # XLA compiles no dense_resource (torch-mlir's weights)
     # every device chosen later is of this device's platform
@@ -297,7 +307,7 @@ def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any,
     divisions = refuse_what_crashes_xla(module, name, platform, device_name(device))
     if divisions:
         if module is module_or_text:  # the caller's module stays as it was: the copy is changed
-            module = parse_module(module.operation.get_asm(enable_debug_info=True), context=module.context,
+            module = parse_module(cast(str, module.operation.get_asm(enable_debug_info=True)), context=module.context,
                                   source_name=name)
             divisions = refuse_what_crashes_xla(module, name, platform, device_name(device))
         shield_divisions(divisions)
@@ -307,8 +317,8 @@ def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any,
 class _Job:
     """One static module to compile: its signature, partitioning, devices, compile options and cache key."""
 
-    def __init__(self, module: Any, name: str, targets: "set[str] | None", device: DeviceLike | None,
-                 devices: Sequence[DeviceLike] | None, host_callbacks: Sequence[Callable[..., Any]] = ()) -> None:
+    def __init__(self, module: "ir.Module", name: str, targets: "set[str] | None", device: DeviceLike | None,
+                 devices: Sequence[DeviceLike] | None, host_callbacks: Sequence[Callable[..., object]] = ()) -> None:
         self.module = module
         self.host_callbacks = tuple(host_callbacks)
         self.name = name
@@ -376,7 +386,7 @@ class _Request:
 
     __slots__ = ("device", "token")
 
-    def __init__(self, device: Any, token: bytes) -> None:
+    def __init__(self, device: "jax.Device", token: bytes) -> None:
         self.device = device
         self.token = token
 
@@ -397,7 +407,8 @@ def _request(device: DeviceLike | None, devices: Sequence[DeviceLike] | None) ->
 _ROUTE_TAGS = {"jax.jit": b"J", "client": b"C"}
 
 
-def _deserialize(payload: bytes, devices: Sequence[Any], options: Any, signature: Any) -> "_Compiled | None":
+def _deserialize(payload: bytes, devices: "Sequence[jax.Device]", options: "CompileOptions",
+                 signature: "Signature") -> "_Compiled | None":
     try:
         tag, body = payload[:1], payload[1:]
         if tag == _ROUTE_TAGS["jax.jit"] and len(devices) == 1:
@@ -410,9 +421,11 @@ def _deserialize(payload: bytes, devices: Sequence[Any], options: Any, signature
     return None
 
 
-def _store(disk: Any, key: str, compiled: _Compiled) -> None:
+def _store(disk: "DiskCache", key: str, compiled: _Compiled) -> None:
     try:
-        body = serialize(compiled.executable) if compiled.route == "jax.jit" else compiled.executable.serialize()
+        executable = compiled.executable
+        body = (serialize(cast("jax.stages.Compiled", executable)) if compiled.route == "jax.jit"
+                else cast("ClientExecutable", executable).serialize())
     except Exception as e:  # noqa: BLE001 - a platform without serialization: no disk entry
         body = None
         reason = str(e)
