@@ -36,11 +36,14 @@ from ..weak import PType, Weak
 
 if TYPE_CHECKING:
     from .graph import Graph
+    from .weight import Weight
 
 __all__ = ["Value", "BufferValue", "TensorValueLike", "Index"]
 
-TensorValueLike = Union["Value", bool, int, float, complex, np.ndarray, np.generic, Sequence[Any]]  # Any: a nested list of any depth, read by NumPy
-"""What an op takes as an operand: a :class:`Value`, a Python scalar (weakly typed), or a NumPy
+TensorValueLike = Union["Value", "Weight", bool, int, float, complex, np.ndarray, np.generic,
+                        Sequence[Any]]  # Any: a nested list of any depth, read by NumPy
+"""What an op takes as an operand: a :class:`Value` (or a :class:`~latticecast.graph.weight.Weight`: its
+value in the graph being built), a Python scalar (weakly typed), or a NumPy
 array, NumPy scalar or nested list (a strongly typed constant; a NumPy value is weak in ops that
 promote under a policy that says so, ``policy.numpy_values.weak``: MAX 26.7's)."""
 StrongTensorValueLike = Union["Value", np.ndarray]
