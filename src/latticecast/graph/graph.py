@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     import jax
 
     from ..runtime import Model, PolymorphicModel
+    from ..runtime.devices import DeviceList
 
 __all__ = ["Graph", "KernelLibrary", "PassFailure", "current_graph", "InputType"]
 
@@ -988,7 +989,7 @@ class Graph:
         return tuple(self._compile_refusals)
 
     def compile(self, device: "DeviceRefLike | jax.Device | None" = None, *,
-                devices: "Sequence[jax.Device] | None" = None) -> "Model | PolymorphicModel":
+                devices: "DeviceList | None" = None) -> "Model | PolymorphicModel":
         """Compile with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays), a
         ``PolymorphicModel`` for a graph with symbolic dimensions.
 
@@ -1116,7 +1117,7 @@ class _Subgraph(Graph):
                          "argument (add an input type for it)")
 
     def compile(self, device: "DeviceRefLike | jax.Device | None" = None, *,
-                devices: "Sequence[jax.Device] | None" = None) -> "Model | PolymorphicModel":
+                devices: "DeviceList | None" = None) -> "Model | PolymorphicModel":
         raise GraphError(f"subgraph {self.name!r} is a function of graph {self.root.name!r}: compile that graph "
                          "(it calls the subgraph with ops.call)")
 

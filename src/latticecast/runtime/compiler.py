@@ -32,7 +32,7 @@ from ..dtypes import DType
 from ..jax_internals import INIT_LOCK, compile_on
 from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memory_key
 from .custom_calls import prepare_custom_calls, unknown_target_error
-from .devices import DeviceLike, device_name, resolve_device
+from .devices import DeviceLike, DeviceList, device_name, resolve_device
 from .guards import refuse_what_crashes_xla, shield_divisions
 from .runtime_errors import CompileError, UnsupportedModuleError
 from .exported import compile_exported, deserialize, needs_x64, serialize
@@ -174,7 +174,7 @@ def _xla_compile(module: "ir.Module", devices: "Sequence[jax.Device]", options: 
 
 
 def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
-            devices: Sequence[DeviceLike] | None = None, input_names: Sequence[str] | None = None,
+            devices: DeviceList | None = None, input_names: Sequence[str] | None = None,
             cache_dir: CacheDir = None, use_cache: bool = True,
             source_name: str | None = None,
             host_callbacks: Sequence[Callable[..., object]] = ()) -> "Model | PolymorphicModel":
@@ -280,7 +280,7 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
 
 
 def _check_arguments(module_or_text: _Given, is_text: bool, device: DeviceLike | None,
-                     devices: Sequence[DeviceLike] | None) -> None:
+                     devices: DeviceList | None) -> None:
     if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
         raise TypeError(f"compile takes an ir.Module, MLIR text (str or bytes) or the path of a .mlir/.mlirbc file; "
                         f"got {type(module_or_text).__name__}")
@@ -318,7 +318,7 @@ class _Job:
     """One static module to compile: its signature, partitioning, devices, compile options and cache key."""
 
     def __init__(self, module: "ir.Module", name: str, targets: "set[str] | None", device: DeviceLike | None,
-                 devices: Sequence[DeviceLike] | None, host_callbacks: Sequence[Callable[..., object]] = ()) -> None:
+                 devices: DeviceList | None, host_callbacks: Sequence[Callable[..., object]] = ()) -> None:
         self.module = module
         self.host_callbacks = tuple(host_callbacks)
         self.name = name
@@ -391,7 +391,7 @@ class _Request:
         self.token = token
 
 
-def _request(device: DeviceLike | None, devices: Sequence[DeviceLike] | None) -> _Request:
+def _request(device: DeviceLike | None, devices: DeviceList | None) -> _Request:
     from .partitioning import resolve_devices
 
     if devices is not None:
@@ -476,7 +476,7 @@ class CompilableGraph(Protocol):
 
 
 def compile_graph(graph: CompilableGraph, device: "DeviceRefLike | jax.Device | None" = None, *,
-                  devices: "Sequence[jax.Device] | None" = None) -> "Model | PolymorphicModel":
+                  devices: DeviceList | None = None) -> "Model | PolymorphicModel":
     """Compile a finished graph with PJRT (what :meth:`latticecast.Graph.compile` does).
 
     ``device`` defaults to the graph's device (the one its input types name, the CPU if none does): a

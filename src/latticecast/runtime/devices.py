@@ -16,19 +16,24 @@ platform is present: CUDA, ROCm or oneAPI), a concrete GPU platform (``cuda``,
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Sequence, Union
 
 from .. import jax_internals
 from .runtime_errors import DeviceNotFoundError
 
 if TYPE_CHECKING:
     import jax
+    import numpy as np
     from jaxlib import xla_client
 
-__all__ = ["DeviceLike", "resolve_device", "available_devices", "device_name", "GPU_INSTALL_HINT"]
+__all__ = ["DeviceLike", "DeviceList", "resolve_device", "available_devices", "device_name", "GPU_INSTALL_HINT"]
 
 #: What ``compile(..., device=...)`` accepts: a name or a ``jax.Device``.
 DeviceLike = Union[str, "jax.Device"]
+
+#: What ``compile(..., devices=...)`` accepts: devices or names in partition order, or a mesh's array of
+#: devices (``mesh.devices``).
+DeviceList = Union[Sequence[DeviceLike], "np.ndarray"]
 
 #: The platforms the generic name ``gpu`` stands for, in order of preference.
 GPU_PLATFORMS = ("cuda", "rocm", "oneapi")

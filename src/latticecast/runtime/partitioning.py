@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence, Union
 
 from ..jax_internals import gspmd_device_count
-from .devices import DeviceLike, device_name, resolve_device
+from .devices import DeviceLike, DeviceList, device_name, resolve_device
 from .runtime_errors import DeviceCountError, UnsupportedModuleError
 from .signature import find_main
 
@@ -206,7 +206,7 @@ def _more_devices_hint(platform: str, required: int) -> str:
             f"(jax.distributed.initialize() before compiling), whose devices add up to {required}.")
 
 
-def choose_devices(part: Partitioning, device: DeviceLike | None, devices: Sequence[DeviceLike] | None,
+def choose_devices(part: Partitioning, device: DeviceLike | None, devices: DeviceList | None,
                    what: str) -> "tuple[jax.Device, ...]":
     """The devices ``what`` runs on, in partition order: one device for an unpartitioned module, else
     ``num_partitions`` of them (``devices=`` or the first of ``device``'s platform).
@@ -260,7 +260,7 @@ def choose_devices(part: Partitioning, device: DeviceLike | None, devices: Seque
     return tuple(present[:n])
 
 
-def resolve_devices(devices: Sequence[DeviceLike]) -> "tuple[jax.Device, ...]":
+def resolve_devices(devices: DeviceList) -> "tuple[jax.Device, ...]":
     """``devices=`` as ``jax.Device`` s: names (``"cpu:3"``) or devices, distinct, of one platform.
 
     Devices of other processes are allowed here (with ``jax.distributed``, a program spans

@@ -51,7 +51,7 @@ def _refuse(op: str, why: str) -> NoReturn:
 
 
 def custom(name: str, device: Any, values: Sequence[Any], out_types: Sequence[Any],
-           parameters: Mapping[str, Any] | None = None) -> list[Any]:
+           parameters: Mapping[str, Any] | None = None) -> NoReturn:
     """MAX's Mojo custom kernel call: refused (StableHLO cannot run a Mojo kernel).
 
     Args:
@@ -78,7 +78,7 @@ def custom(name: str, device: Any, values: Sequence[Any], out_types: Sequence[An
 
 
 def inplace_custom(name: str, device: Any, values: Sequence[Any], out_types: Sequence[Any] | None = None,
-                   parameters: Mapping[str, Any] | None = None) -> list[Any]:
+                   parameters: Mapping[str, Any] | None = None) -> NoReturn:
     """MAX's in-place Mojo kernel call: refused (StableHLO cannot run a Mojo kernel, nor mutate).
 
     Args:
@@ -104,7 +104,7 @@ def inplace_custom(name: str, device: Any, values: Sequence[Any], out_types: Seq
     _refuse("inplace_custom", _MOJO)
 
 
-def buffer_create(type: Any, init_value: float | bool | None = None) -> Any:
+def buffer_create(type: Any, init_value: float | bool | None = None) -> NoReturn:
     """MAX's mutable buffer: refused (StableHLO has no mutable memory).
 
     Args:
@@ -127,7 +127,7 @@ def buffer_create(type: Any, init_value: float | bool | None = None) -> Any:
     _refuse("buffer_create", _BUFFER.format(verb="create"))
 
 
-def buffer_load(x: Any) -> Any:
+def buffer_load(x: Any) -> NoReturn:
     """A tensor read from a MAX buffer: refused (StableHLO has no mutable memory).
 
     Args:
@@ -191,7 +191,7 @@ def buffer_store_slice(destination: Any, source: Any, indices: Any) -> None:
 
 
 def side_stream(inputs: Sequence[Any], body_fn: Callable[..., Any], *, result_types: Sequence[Any],
-                stream_id: int = 1) -> list[Any]:
+                stream_id: int = 1) -> NoReturn:
     """Ops run on a second device stream in MAX: refused (StableHLO has no streams).
 
     Args:
@@ -217,7 +217,7 @@ def side_stream(inputs: Sequence[Any], body_fn: Callable[..., Any], *, result_ty
             "body_fn(*inputs) in the graph directly, and XLA overlaps what is independent")
 
 
-def qmatmul(encoding: Any, config: Any, lhs: Any, *rhs: Any) -> Any:
+def qmatmul(encoding: Any, config: Any, lhs: Any, *rhs: Any) -> NoReturn:
     """A matrix product with MAX-quantised weights: refused (the encodings are MAX's kernels' own).
 
     Args:
@@ -243,7 +243,7 @@ def qmatmul(encoding: Any, config: Any, lhs: Any, *rhs: Any) -> Any:
 
 
 def allgather_rms_norm_quant_mxfp8(inputs: Any, signal_buffers: Any, gammas: Any, epsilon: float,
-                                   weight_offset: float = 0.0, group_size: int | None = None) -> Any:
+                                   weight_offset: float = 0.0, group_size: int | None = None) -> NoReturn:
     """MAX's all-gather + RMSNorm with an MXFP8 copy of the norm: refused (MAX's quantised encoding).
 
     Args:
@@ -272,7 +272,7 @@ def allgather_rms_norm_quant_mxfp8(inputs: Any, signal_buffers: Any, gammas: Any
 
 def allgather_rms_norm_quant_mxfp6(inputs: Any, signal_buffers: Any, gammas: Any, epsilon: float,
                                    weight_offset: float = 0.0, group_size: int | None = None,
-                                   fp6_format: str = "e2m3") -> Any:
+                                   fp6_format: str = "e2m3") -> NoReturn:
     """MAX's all-gather + RMSNorm with a packed MXFP6 copy of the norm: refused (MAX's quantised encoding).
 
     Args:
