@@ -64,7 +64,7 @@ import itertools
 import os
 import sys
 import threading
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 # XLA's C++ logging reads TF_CPP_MIN_LOG_LEVEL once, when jaxlib's libraries load; ``import jax``
 # sets JAX's default (1: no INFO lines) just before it loads them. latticecast writes no
@@ -79,6 +79,12 @@ from jaxlib import _jax
 
 from . import _versions
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
+
+if TYPE_CHECKING:
+    import jax.core
+    import jax.sharding
+    from jaxlib import xla_client
+    from jaxlib.mlir import ir
 
 __all__ = ["MISSING", "TESTED_JAX", "JAXLIB_VERSION", "PRIVATE_ALLOWED", "DeviceList", "GSPMDSharding",
            "batched_device_put", "ZERO_COPY", "result_handler", "compile_on", "sharding_of", "backend_errors",
@@ -115,7 +121,7 @@ MISSING: dict[str, str] = {}
 """Private names not used on this jax, with the reason: empty on a supported version."""
 
 
-def _get(what: str, getter: Any, *, gated: bool = True) -> Any:
+def _get(what: str, getter: Callable[[], Any], *, gated: bool = True) -> Any:  # Any: jaxlib's untyped objects
     if gated and not PRIVATE_ALLOWED:
         MISSING[what] = ("not used: LATTICECAST_PUBLIC_ONLY is set" if _PUBLIC_ONLY
                          else f"not used: jaxlib {getattr(_jaxlib_version, '__version__', '?')} is outside the "
@@ -147,7 +153,7 @@ _DIALECT_LIBRARIES = (("_sdy", "register_dialect", "sdy", "register_dialect"),
 that re-exports it (``jaxlib.mlir.dialects.stablehlo`` is ``_stablehlo`` plus generated op classes)."""
 
 
-def register_jax_dialects(context: Any) -> None:
+def register_jax_dialects(context: "ir.Context") -> None:
     """Register StableHLO, CHLO, MHLO, Shardy and MPMD in ``context`` (an ``ir.Context``).
 
     The native registration functions are called directly where the jaxlib is a tested one:
@@ -169,7 +175,7 @@ def register_jax_dialects(context: Any) -> None:
         register(context)
 
 
-def result_handler(aval: Any, sharding: Any) -> Any:
+def result_handler(aval: "jax.core.ShapedArray", sharding: "jax.sharding.Sharding") -> object:
     """jaxlib's C++ handler that wraps an output's buffers as a ``jax.Array`` (``consume_with_handlers``),
     or ``None`` where it is not used: the caller then assembles the arrays with public calls.
 
@@ -197,7 +203,8 @@ def portable_artifact(bytecode: bytes, *, mixed: bool = True) -> bytes:
     return bytes(stablehlo.serialize_portable_artifact_str(bytecode, target))
 
 
-def compile_on(devices: Sequence[Any], module: Any, options: Any, host_callbacks: Sequence[Any] = ()) -> Any:
+def compile_on(devices: "Sequence[jax.Device]", module: "ir.Module", options: "xla_client.CompileOptions",
+               host_callbacks: Sequence[Callable[..., object]] = ()) -> "xla_client.LoadedExecutable":
     """``compile_and_load`` of an ``ir.Module`` for ``devices``: with jaxlib's ``DeviceList`` where it
     is used, else (public) the module's bytecode and a plain list of devices. ``host_callbacks`` are
     the Python functions the module's ``xla_ffi_python_*_callback`` custom calls index (jax's
@@ -213,7 +220,8 @@ def compile_on(devices: Sequence[Any], module: Any, options: Any, host_callbacks
     return client.compile_and_load(buffer.getvalue(), list(devices), options, **extra)
 
 
-def sharding_of(op_sharding: Any, devices: Sequence[Any]) -> Any:
+def sharding_of(op_sharding: "xla_client.OpSharding | xla_client.HloSharding",
+                devices: "Sequence[jax.Device]") -> "jax.sharding.Sharding":
     """A ``jax.sharding.Sharding`` for an ``OpSharding`` that XLA reports, over ``devices`` in partition
     order: jaxlib's ``GSPMDSharding`` where it is used, else (public) a ``NamedSharding``.
 
@@ -224,7 +232,8 @@ def sharding_of(op_sharding: Any, devices: Sequence[Any]) -> Any:
     such mesh: :class:`ValueError`.
     """
     if GSPMDSharding is not None and DeviceList is not None:
-        return GSPMDSharding(DeviceList(tuple(devices)), op_sharding)
+        gspmd: jax.sharding.Sharding = GSPMDSharding(DeviceList(tuple(devices)), op_sharding)
+        return gspmd
     import numpy as np
     from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
     from jaxlib import xla_client

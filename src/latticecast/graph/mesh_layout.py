@@ -33,7 +33,7 @@ Mesh axes must be ``AxisType.Auto``: these are propagation-style shardings, and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
@@ -41,6 +41,8 @@ from jaxlib.mlir.dialects import sdy
 from ..errors import GraphError
 
 if TYPE_CHECKING:
+    import jax
+
     from ..dims import SymbolicDim
 
 __all__ = ["MeshLayout", "MESH_NAME"]
@@ -53,7 +55,7 @@ class MeshLayout:
     """A graph's mesh: its axes, its devices (``None`` for an ``AbstractMesh``), and the
     conversion of ``PartitionSpec`` s over it into checked ``#sdy.sharding`` attributes."""
 
-    def __init__(self, mesh: Any) -> None:
+    def __init__(self, mesh: "jax.sharding.Mesh | jax.sharding.AbstractMesh") -> None:
         import jax.sharding
 
         if not isinstance(mesh, (jax.sharding.Mesh, jax.sharding.AbstractMesh)):
@@ -76,7 +78,7 @@ class MeshLayout:
         self.size = 1
         for s in self.sizes:
             self.size *= s
-        self.devices: tuple[Any, ...] | None = (
+        self.devices: tuple[jax.Device, ...] | None = (
             tuple(mesh.devices.flat) if isinstance(mesh, jax.sharding.Mesh) else None)
         self._unconstrained = jax.sharding.PartitionSpec.UNCONSTRAINED
         self._spec_type = jax.sharding.PartitionSpec
@@ -97,7 +99,7 @@ class MeshLayout:
         ip = ir.InsertionPoint.at_block_begin(body) if len(body.operations) else ir.InsertionPoint(body)
         ir.Operation.create("sdy.mesh", attributes={"sym_name": ir.StringAttr.get(MESH_NAME), "mesh": mesh}, loc=loc, ip=ip)
 
-    def sharding(self, spec: Any, shape: Sequence[int | SymbolicDim], what: str, *, boundary: bool) -> ir.Attribute:
+    def sharding(self, spec: "jax.sharding.PartitionSpec | None", shape: Sequence[int | SymbolicDim], what: str, *, boundary: bool) -> ir.Attribute:
         """The ``#sdy.sharding<@mesh, [...]>`` of ``spec`` (``None``: replicated) for a value of ``shape``.
 
         ``boundary``: an input or output of the graph, where every dimension must split evenly
@@ -107,7 +109,7 @@ class MeshLayout:
             MESH_NAME, [sdy.DimensionShardingAttr.get([sdy.AxisRefAttr.get(a) for a in axes], is_closed=not open_)
                         for axes, open_ in dims], [], [])
 
-    def dimensions(self, spec: Any, shape: Sequence[int | SymbolicDim], what: str, *,
+    def dimensions(self, spec: "jax.sharding.PartitionSpec | None", shape: Sequence[int | SymbolicDim], what: str, *,
                    boundary: bool) -> list[tuple[tuple[str, ...], bool]]:
         """Per dimension: the axes it is split over, and whether it is open (``P.UNCONSTRAINED``)."""
         if spec is None:

@@ -16,7 +16,6 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
 
 from ...device_ref import DeviceRef
 from ...dims import Dim, DimLike, Shape, ShapeLike
@@ -32,7 +31,7 @@ __all__ = ["BufferType", "BufferValue", "BufferValueLike", "Numeric", "StrongTen
            "ShapeLike", "TensorType", "TensorValue", "TensorValueLike", "Type", "Value", "ops"]
 
 
-def _is_strong_tensor_value_like(obj: Any) -> bool:
+def _is_strong_tensor_value_like(obj: object) -> bool:
     """MAX's test of a value whose dtype is its own: a graph value (or weight), a ``Shape`` or a ``Dim``; not a
     Python number, and not a buffer or a type."""
     return isinstance(obj, (Value, Weight, Shape, Dim))
@@ -42,7 +41,7 @@ class _ValueType(type):
     """``isinstance(v, TensorValue)`` holds for every graph value (they are all tensors here) and, as in
     MAX, for every :class:`Weight`."""
 
-    def __instancecheck__(cls, obj: Any) -> bool:
+    def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, (Value, Weight))
 
     def __subclasscheck__(cls, sub: type) -> bool:
@@ -54,5 +53,5 @@ class TensorValue(metaclass=_ValueType):
     constant of the current graph; a Python scalar is refused, as in MAX), and every graph value is an
     instance. The values themselves are :class:`latticecast.Value`."""
 
-    def __new__(cls, value: Any) -> Value:  # type: ignore[misc]  # MAX's constructor gives a graph value
+    def __new__(cls, value: TensorValueLike) -> Value:  # type: ignore[misc]  # MAX's constructor gives a graph value
         return as_value(value, graph_of(value))
