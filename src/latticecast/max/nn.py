@@ -11,11 +11,14 @@ the compiled program, and the collectives only check that there is one per devic
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
-from ..device_ref import DeviceRef
+from ..device_ref import DeviceRef, DeviceRefLike
 from ..dtypes import DType
 from ..tensor_type import BufferType
+
+if TYPE_CHECKING:
+    from .driver import Buffer
 
 __all__ = ["Signals"]
 
@@ -44,7 +47,7 @@ class Signals:
     devices: list[DeviceRef]
     """The devices the signals communicate between."""
 
-    def __init__(self, devices: Iterable[Any]) -> None:
+    def __init__(self, devices: Iterable[DeviceRefLike]) -> None:
         self.devices = [DeviceRef.parse(d) for d in devices]
 
     def input_types(self) -> list[BufferType]:
@@ -61,7 +64,7 @@ class Signals:
         """
         return [BufferType(DType.uint8, (Signals.NUM_BYTES,), device) for device in self.devices]
 
-    def buffers(self) -> list[Any]:
+    def buffers(self) -> "list[Buffer]":
         """The buffers to pass when the graph runs: none, since a compiled latticecast program takes no
         signal buffers (MAX's compile-only mode answers the same).
 

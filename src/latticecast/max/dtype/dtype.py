@@ -8,7 +8,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from ...dtypes import DType as _DType
 from ...policies import policy
@@ -24,7 +24,7 @@ class _MaxDTypes(type):
     """``DType`` as MAX's enum: iterating gives MAX 26.7's 21 members only; everything else is
     :class:`latticecast.DType`'s (``DType.float32`` *is* latticecast's member)."""
 
-    def __iter__(cls) -> Any:
+    def __iter__(cls) -> Iterator[_DType]:
         return iter(policy(MAX_POLICY).dtypes)
 
     def __len__(cls) -> int:
@@ -33,16 +33,16 @@ class _MaxDTypes(type):
     def __contains__(cls, item: object) -> bool:
         return item in policy(MAX_POLICY).dtypes
 
-    def __getattr__(cls, name: str) -> Any:
+    def __getattr__(cls, name: str) -> Any:  # Any: whatever latticecast's DType has under that name
         return getattr(_DType, name)
 
     def __getitem__(cls, name: str) -> _DType:
         return _DType[name]
 
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+    def __call__(cls, *args: Any, **kwargs: Any) -> _DType:  # Any: DType's constructor's arguments
         return _DType(*args, **kwargs)
 
-    def __instancecheck__(cls, obj: Any) -> bool:
+    def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, _DType)
 
     def __subclasscheck__(cls, sub: type) -> bool:

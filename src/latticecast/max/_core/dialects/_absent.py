@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable, NoReturn
 
 
-def absent(module: str) -> Callable[[str], Any]:
+def absent(module: str) -> Callable[[str], NoReturn]:
     """A module ``__getattr__`` whose every name raises ``AttributeError`` naming it and why it is absent."""
     short = module.rsplit(".", 1)[-1]
 
-    def __getattr__(name: str) -> Any:
+    def __getattr__(name: str) -> NoReturn:
         if name.startswith("__"):
             raise AttributeError(name)
         raise AttributeError(f"max._core.dialects.{short}.{name} is MAX's own IR ({short} dialect): latticecast "

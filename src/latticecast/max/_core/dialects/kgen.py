@@ -12,7 +12,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from jaxlib.mlir import ir
 
@@ -25,7 +25,7 @@ POC = DimOperator
 """The operators of an algebraic dimension (MAX's ``kgen.POC``; its home: :class:`latticecast.dims.DimOperator`)."""
 
 
-def ParamDeclRefAttr(name: str, type: Any = None) -> ir.Attribute:  # noqa: N802,A002  # MAX's names
+def ParamDeclRefAttr(name: str, type: object = None) -> ir.Attribute:  # noqa: N802,A002  # MAX's names
     """A reference to the symbolic dimension ``name`` (``@name``).
 
     Args:
