@@ -18,8 +18,9 @@ MAX's own compiler and are refused with the reason.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, Union, cast
+from typing import Iterable, Mapping, Sequence, Union, cast
 
+import jax
 import numpy as np
 import numpy.typing as npt
 
@@ -32,9 +33,6 @@ from ..runtime import InputCountError, Model as RuntimeModel, PolymorphicModel
 from ..runtime.compiler import compile_graph, multi_device_target
 from ..tensor_type import TensorType
 from .driver import CPU, Buffer, Device, DeviceLike, as_device
-
-if TYPE_CHECKING:
-    import jax
 
 InputValue = Union[Buffer, "jax.Array", npt.ArrayLike]
 """A model's input: a driver buffer, a ``jax.Array``, a NumPy array, or Python scalars and lists whose values
