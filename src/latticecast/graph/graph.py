@@ -19,10 +19,10 @@ verifies the result; ``Graph.mlir(before_passes=True)`` shows the IR as built.
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import contextmanager
 from types import FrameType
-import os
 from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterable, Iterator, Mapping, Sequence, TypeVar, Union, cast
 
 import numpy as np

@@ -5,8 +5,9 @@ InferenceSession``, and a MAX program runs unchanged:
 ``InferenceSession(devices=[CPU()]).load(graph, weights_registry={...}).execute(*inputs)`` gives a
 list of :class:`~latticecast.max.driver.Buffer` s (``.to_numpy()`` reads one).
 
-``load`` compiles the graph with the runtime's :func:`~latticecast.runtime.compiler.compile_graph` (PJRT,
-through the compilation cache) for the graph's device, and binds each of the graph's weights
+``load`` compiles the graph with :meth:`Graph.compile <latticecast.Graph.compile>`, that is the runtime's
+:func:`~latticecast.runtime.compiler.compile_graph` (PJRT, through the compilation cache) for the
+graph's device, and binds each of the graph's weights
 (:attr:`Graph.weights <latticecast.Graph.weights>`) to its value in ``weights_registry``: checked
 once against the weight's dtype and shape, never cast, and placed on the device once. ``execute``
 passes the inputs and the bound weights to the compiled model; inputs are checked as the runtime
@@ -30,17 +31,13 @@ from ..dtypes import DType
 from ..errors import GraphError, LatticecastError
 from ..graph import Graph
 from ..runtime import InputCountError, Model as RuntimeModel, PolymorphicModel
-from ..runtime.compiler import compile_graph, multi_device_target
+from ..runtime.compiler import multi_device_target
 from ..tensor_type import TensorType
 from .driver import CPU, Buffer, Device, DeviceLike, as_device
 
-InputValue = Union[Buffer, "jax.Array", npt.ArrayLike]
-"""A model's input: a driver buffer, a ``jax.Array``, a NumPy array, or Python scalars and lists whose values
-fit the input's dtype."""
-
-WeightValue = Union[Buffer, "jax.Array", npt.ArrayLike]
-"""A weight's value in ``weights_registry``: a driver buffer, a ``jax.Array`` or NumPy array (or any DLPack
-array NumPy reads), of exactly the weight's dtype and shape."""
+ArrayValue = Union[Buffer, "jax.Array", npt.ArrayLike]
+"""A model's input, or a weight's value in ``weights_registry``: a driver buffer, a ``jax.Array``, a NumPy
+array (or any DLPack array NumPy reads), or Python scalars and lists; of the input's (the weight's) dtype."""
 
 __all__ = ["InferenceSession", "Model", "TensorSpec", "WeightsRegistryError", "MissingWeightError",
            "WeightMismatchError"]
@@ -139,7 +136,7 @@ class Model:
     def output_devices(self) -> list[Device]:
         return self.devices * len(self.output_metadata)
 
-    def execute(self, *args: InputValue) -> list[Buffer]:
+    def execute(self, *args: ArrayValue) -> list[Buffer]:
         """Run the model on its inputs.
 
         Args:
@@ -176,7 +173,7 @@ class Model:
         outputs = self.runtime_model(*inputs, *self._weights, return_arrays=True)
         return [Buffer.from_array(o) for o in outputs]
 
-    def __call__(self, *args: InputValue, **kwargs: InputValue) -> list[Buffer]:
+    def __call__(self, *args: ArrayValue, **kwargs: ArrayValue) -> list[Buffer]:
         """Run the model on inputs given by position or by name (``input_metadata``'s names), as MAX's
         ``Model.__call__``.
 
@@ -186,7 +183,7 @@ class Model:
         if not kwargs:
             return self.execute(*args)
         names = [s.name for s in self.input_metadata]
-        bound: list[InputValue | object] = list(args) + [_MISSING] * (self._n - len(args))
+        bound: list[ArrayValue | object] = list(args) + [_MISSING] * (self._n - len(args))
         for key, value in kwargs.items():
             if key not in names:
                 raise InputCountError(f"model {self.name!r} has no input named {key!r}; its inputs are "
@@ -201,7 +198,7 @@ class Model:
             raise InputCountError(f"model {self.name!r} takes {self._n} input(s); missing: "
                                   f"{', '.join(missing) or 'none'}, given: {len(args) + len(kwargs)}",
                                   expected=self._n, got=len(args) + len(kwargs))
-        return self.execute(*cast("list[InputValue]", bound))  # no _MISSING is left
+        return self.execute(*cast("list[ArrayValue]", bound))  # no _MISSING is left
 
     def __repr__(self) -> str:
         ins = ", ".join(f"{s.name}: {s.dtype.name}{s.shape}" for s in self.input_metadata)
@@ -211,7 +208,7 @@ class Model:
 _MISSING = object()
 
 
-def _weight_value(name: str, t: TensorType, value: WeightValue, device: "jax.Device") -> "jax.Array":
+def _weight_value(name: str, t: TensorType, value: ArrayValue, device: "jax.Device") -> "jax.Array":
     """``value`` checked against weight ``name``'s type and placed on ``device`` (a ``jax.Device``)."""
     import jax
     array = value.array if isinstance(value, Buffer) else value
@@ -286,7 +283,7 @@ class InferenceSession:
         return list(self._devices)
 
     def load(self, model: Graph, *, custom_extensions: object = None,
-             weights_registry: Mapping[str, WeightValue] | None = None, tile_based_fusion: bool = False) -> Model:
+             weights_registry: Mapping[str, ArrayValue] | None = None, tile_based_fusion: bool = False) -> Model:
         """Compile ``model`` and bind its weights: a :class:`Model` ready to execute.
 
         Args:
@@ -324,9 +321,9 @@ class InferenceSession:
                                  "InferenceSession(devices=[...])")
         if model.multi_device and model.layout is None:  # every device present; one program (see Graph.compile)
             device, target = multi_device_target(model)
-            runtime_model = compile_graph(model, target)
+            runtime_model = model.compile(target)  # the runtime's compile_graph (a subgraph refuses)
         else:
-            runtime_model = compile_graph(model, device)
+            runtime_model = model.compile(device)
         runs_on = as_device(device)
         registry = {} if weights_registry is None else weights_registry
         values = []
