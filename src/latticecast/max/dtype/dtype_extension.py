@@ -13,7 +13,7 @@ from typing import Any
 
 import ml_dtypes
 
-from ...dtypes import DType as _DType
+from ...dtypes import DType as _DType, DTypeLike
 
 __all__ = ["finfo"]
 
@@ -43,11 +43,11 @@ class finfo:  # noqa: N801  # MAX's (and NumPy's) name
     resolution: float
     dtype: _DType
 
-    def __init__(self, dtype: Any) -> None:
+    def __init__(self, dtype: DTypeLike) -> None:
         parsed = _DType.parse(dtype)
         if not parsed.is_float():
             raise TypeError(f"finfo only supports floating-point dtypes, got {parsed!r}")
-        info: Any = ml_dtypes.finfo(parsed.to_numpy())
+        info: Any = ml_dtypes.finfo(parsed.to_numpy())  # Any: ml_dtypes' finfo is untyped
         self.dtype = parsed
         self.bits = int(info.bits)
         self.eps = float(info.eps)

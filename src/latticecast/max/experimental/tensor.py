@@ -8,7 +8,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from ...errors import UnsupportedOpError
 
@@ -23,7 +23,7 @@ class Tensor:
         UnsupportedOpError: Always.
     """
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> NoReturn:
+    def __new__(cls, *args: object, **kwargs: object) -> NoReturn:
         raise UnsupportedOpError("max.experimental.tensor.Tensor is MAX's eager tensor API, which latticecast does "
                                  "not provide: build a graph with latticecast.max.graph and run it with "
                                  "InferenceSession, or hold host data in latticecast.max.driver.Buffer")

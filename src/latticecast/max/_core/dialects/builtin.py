@@ -10,7 +10,7 @@ Example:
 from __future__ import annotations
 
 import enum
-from typing import Any, Mapping
+from typing import Mapping
 
 from jaxlib.mlir import ir
 
@@ -89,7 +89,7 @@ def BoolAttr(value: bool) -> ir.Attribute:  # noqa: N802
         return ir.BoolAttr.get(bool(value))
 
 
-def DictionaryAttr(entries: Mapping[str, Any] | None = None) -> ir.Attribute:  # noqa: N802
+def DictionaryAttr(entries: Mapping[str, ir.Attribute] | None = None) -> ir.Attribute:  # noqa: N802
     """A dictionary of attributes.
 
     Args:
