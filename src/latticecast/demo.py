@@ -372,7 +372,7 @@ def _sharded_section(policy: str, device: str) -> None:
     import ml_dtypes
     from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
 
-    from .runtime import resolve_device
+    from .runtime import Model, resolve_device
     from .runtime.partitioning import DEVICE_COUNT_FLAG
 
     platform = resolve_device(device).client.platform
@@ -401,6 +401,7 @@ def _sharded_section(policy: str, device: str) -> None:
     sh = [NamedSharding(mesh, P(*s)) for s in (("data", "model"), ("model", None), ("model", None), ("data", None))]
     want = np.asarray(jax.jit(lambda x, w_q, scale, bias: jnp.maximum(x @ (w_q * scale) + bias, 0),
                               in_shardings=sh, out_shardings=NamedSharding(mesh, P("data", None)))(*args))
+    assert isinstance(model, Model)  # static shapes: one compiled model
     hlo = model.executable.hlo_modules()[0].to_string()
     collectives = {c: hlo.count(f" {c}(") for c in ("all-reduce", "all-gather", "all-to-all", "collective-permute")}
     print(f"    per-device parameters in the compiled HLO: {', '.join(_parameters(hlo))}")

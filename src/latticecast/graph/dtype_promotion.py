@@ -17,7 +17,6 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 
@@ -27,7 +26,7 @@ from ..dtypes import DType
 from ..errors import GraphError, PromotionError
 from .current import current_graph
 from .ops.operands import _constant, as_value, graph_of
-from .value import Value
+from .value import TensorValueLike, Value
 from .weight import Weight
 from ..policies import policy
 from ..policies.max_python import is_sub_byte, scalar_range
@@ -45,7 +44,7 @@ _DTYPE_MIN_AND_MAX_FULL_PRECISION: dict[DType, tuple[float, float]] = {
 _NON_MAX_FIX = "This can be done with ops.constant."
 
 
-def is_strong(value: Any) -> bool:
+def is_strong(value: TensorValueLike) -> bool:
     """Whether ``value`` is a "max object" (a graph value, a weight, a dimension), whose dtype is its own.
 
     Args:
@@ -64,14 +63,14 @@ def is_strong(value: Any) -> bool:
     return type(value) is StaticDim or isinstance(value, (Value, Weight, SymbolicDim))
 
 
-def _strong_value(value: Any) -> Value:
+def _strong_value(value: TensorValueLike) -> Value:
     if type(value) is StaticDim or isinstance(value, SymbolicDim):  # a dimension is an int64 scalar
         from ..graph.ops.shape import shape_to_tensor
         return shape_to_tensor([value]).reshape(())
     return as_value(value, graph_of(value))
 
 
-def _restrict_to_strong_dtypes(value: Any) -> Value:
+def _restrict_to_strong_dtypes(value: TensorValueLike) -> Value:
     """``value`` as a graph value, refusing a non-max object (MAX's check for unary ops).
 
     Args:
@@ -98,7 +97,7 @@ def _restrict_to_strong_dtypes(value: Any) -> Value:
                     f"graph.Value. {_NON_MAX_FIX} (ops.constant(value, dtype, device))")
 
 
-def _promote_weak_dtypes(x: Any, y: Any) -> tuple[Value, Value]:
+def _promote_weak_dtypes(x: TensorValueLike, y: TensorValueLike) -> tuple[Value, Value]:
     """Two operands as graph values: a non-max object takes the other's dtype and device.
 
     Args:
@@ -146,7 +145,7 @@ def _scalar_constant(value: int | float, dtype: DType) -> Value:
     return _constant(current_graph(), host, dtype, ())
 
 
-def _promote_to_strong(value: Any, strong_dtype: DType, device: DeviceRefLike) -> Value:
+def _promote_to_strong(value: TensorValueLike, strong_dtype: DType, device: DeviceRefLike) -> Value:
     """A non-max object as a constant of ``strong_dtype`` on ``device``, checked as MAX checks it.
 
     A Python or NumPy integer must lie in :data:`_DTYPE_MIN_AND_MAX_FULL_PRECISION` for the dtype; a

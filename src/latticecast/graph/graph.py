@@ -19,16 +19,18 @@ verifies the result; ``Graph.mlir(before_passes=True)`` shows the IR as built.
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterable, Iterator, Mapping, Sequence, TypeVar, Union, cast
 
 import numpy as np
+import numpy.typing as npt
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ..device_ref import CPU, DeviceRef
+from ..device_ref import CPU, DeviceRef, DeviceRefLike
 from ..dialect_utils.context import default_context
 from ..dialect_utils.types import TypeCache, type_cache
 from ..dims import AlgebraicDim, Dim, SymbolicDim
@@ -47,10 +49,23 @@ from . import current
 from .current import current_graph
 from .ops.operands import as_value, constant_value
 from .mesh_layout import MeshLayout
-from .value import BufferValue, ChainValue, Value
+from .value import BufferValue, ChainValue, TensorValueLike, Value
 from .weight import Weight
 
-__all__ = ["Graph", "KernelLibrary", "PassFailure", "current_graph"]
+if TYPE_CHECKING:
+    import jax
+
+    from ..runtime import Model, PolymorphicModel
+    from ..runtime.devices import DeviceList
+
+__all__ = ["Graph", "KernelLibrary", "PassFailure", "current_graph", "InputType"]
+
+InputType = Union[TensorType, BufferType, Sequence[object]]
+"""A graph input's type: a :class:`~latticecast.TensorType`, MAX's ``BufferType`` (a signal buffer), or a
+``(dtype, shape[, device])`` tuple."""
+
+Mesh = Union["jax.sharding.Mesh", "jax.sharding.AbstractMesh"]
+"""A graph's mesh (``Graph(..., mesh=...)``): concrete, or abstract (devices chosen when it compiles)."""
 
 
 class _ScalarFactory:
@@ -59,11 +74,11 @@ class _ScalarFactory:
     def __init__(self, graph: "Graph") -> None:
         self._graph = graph
 
-    def __getitem__(self, dtype: DTypeLike) -> Callable[[Any], Value]:
+    def __getitem__(self, dtype: DTypeLike) -> Callable[[npt.ArrayLike], Value]:
         d = DType.parse(dtype)
         return lambda value: self._graph.constant(value, d)
 
-    def __call__(self, value: Any, dtype: DTypeLike | None = None) -> Value:
+    def __call__(self, value: npt.ArrayLike, dtype: DTypeLike | None = None) -> Value:
         return self._graph.constant(value, None if dtype is None else DType.parse(dtype))
 
 
@@ -73,11 +88,11 @@ _T = TypeVar("_T")
 class _ClassProperty(Generic[_T]):
     """A read-only property of the class itself (``Graph.current``, as MAX spells it)."""
 
-    def __init__(self, fget: Callable[[Any], _T]) -> None:
+    def __init__(self, fget: Callable[[Any], _T]) -> None:  # Any: a method's function, called with the class
         self.fget = fget
         self.__doc__ = fget.__doc__
 
-    def __get__(self, obj: Any, owner: type) -> _T:
+    def __get__(self, obj: object, owner: type) -> _T:
         return self.fget(owner)
 
 
@@ -108,7 +123,7 @@ class KernelLibrary:
         'g'
     """
 
-    def __init__(self, paths: Iterable[Any] = ()) -> None:
+    def __init__(self, paths: Iterable[str | os.PathLike[str]] = ()) -> None:
         if list(paths):
             raise GraphError(f"KernelLibrary({list(paths)!r}): latticecast builds StableHLO and loads no Mojo "
                              "kernels; leave the paths out (custom ops have no StableHLO form)")
@@ -184,14 +199,15 @@ class Graph:
     ``x * y``, ``@``, conv of two bools), and a symbolic dimension no input gives a size. Otherwise
     (``latticecast.Graph``) the op raises where it is written."""
 
-    def __init__(self, name: str, forward: Callable[..., Any] | None = None,
-                 input_types: Iterable[Any] = (), path: Any = None, *args: Any,
+    def __init__(self, name: str, forward: Callable[..., object] | None = None,
+                 input_types: Iterable[InputType] = (), path: object = None, *args: object,
                  policy: "str | Policy" = "jax", context: ir.Context | None = None,
                  input_names: Sequence[str] | None = None, debug_locations: bool = False,
                  diagnose_lossy: "str | LossyLevel" = "off", report_promotions: bool = False,
-                 custom_extensions: Iterable[Any] = (),
-                 kernel_library: Any = None, module: Any = None, strict_device_placement: Any = None,
-                 is_device_graph: bool = False, mesh: Any = None, **kwargs: Any) -> None:
+                 custom_extensions: Iterable[object] = (),
+                 kernel_library: KernelLibrary | None = None, module: object = None,
+                 strict_device_placement: object = None, is_device_graph: bool = False, mesh: Mesh | None = None,
+                 **kwargs: object) -> None:
         _refuse_max_only_arguments(name, forward, path, custom_extensions=list(custom_extensions),
                                    kernel_library=kernel_library, module=module, is_device_graph=is_device_graph,
                                    extra=[repr(a) for a in args] + [f"{k}=..." for k in kwargs])
@@ -212,13 +228,17 @@ class Graph:
         self._create_module()
         arguments = list(self._block.arguments)[self._first_input:]
         tensors = iter([Value(self, arg, t.dtype, t.shape) for arg, t in zip(arguments, self.input_types)])
-        self.inputs: tuple[Any, ...] = tuple(BufferValue(self, t) if isinstance(t, BufferType) else next(tensors)
-                                             for t in given)
+        # typed as MAX types them, one value class (``Sequence[Value]``): a BufferType's entry is a
+        # BufferValue, which has Value's faces (.tensor, .buffer, .dtype, .shape, .device) but no arithmetic
+        self.inputs: tuple[Value, ...] = cast("tuple[Value, ...]", tuple(
+            BufferValue(self, t) if isinstance(t, BufferType) else next(tensors) for t in given))
+        """The graph's input values, one per input type: a :class:`Value` each (a ``BufferType`` input's is
+        a :class:`~latticecast.graph.value.BufferValue`: ``g.inputs[i].buffer``)."""
         self._bind_symbols()
         if forward is not None:
             self._build_with(forward, args, kwargs)
 
-    def _set_inputs(self, types: list[TensorType], input_names: Sequence[str] | None, mesh: object) -> None:
+    def _set_inputs(self, types: list[TensorType], input_names: Sequence[str] | None, mesh: Mesh | None) -> None:
         """Check the input types against the policy, the device, the names and the mesh, and keep them."""
         for t in types:
             self.policy.canonical(t.dtype)  # a dtype the policy does not know is an error now
@@ -229,12 +249,12 @@ class Graph:
         self.devices: list[DeviceRef] = list(dict.fromkeys(t.device for t in types)) or [CPU]
         """Every device the graph names, in order of appearance (inputs, weights, ``device=`` arguments,
         transfers); more than one makes it a multi-device graph (see :meth:`device_of`)."""
-        self._placed: dict[Any, DeviceRef | None] = {}
+        self._placed: dict[ir.Value[ir.Type], DeviceRef | None] = {}
         if input_names is not None and len(input_names) != len(types):
             raise GraphError(f"{len(input_names)} input names for {len(types)} inputs")
         self.input_names = tuple(input_names) if input_names is not None else None
         self.layout: MeshLayout | None = MeshLayout(mesh) if mesh is not None else None
-        self.mesh: Any = mesh  # as given (a jax.sharding.Mesh or AbstractMesh), typed as the parameter is
+        self.mesh: Mesh | None = mesh  # as given (a jax.sharding.Mesh or AbstractMesh)
         if self.layout is None:
             for i, t in enumerate(types):
                 if t.sharding is not None:
@@ -251,9 +271,9 @@ class Graph:
         self.op_decisions = decisions_of(self.policy)
         """``op_rules``' memo of this graph's policy's op decisions (its owner is ``op_rules``; the graph
         only reads it on the builder's hot path)."""
-        self.literal_types: dict[tuple[Any, ...], PType] = {}
-        self.literal_constants: dict[tuple[Any, ...], Value] = {}
-        self.checked_literals: set[tuple[Any, ...]] = set()
+        self.literal_types: dict[tuple[Hashable, ...], PType] = {}
+        self.literal_constants: dict[tuple[Hashable, ...], Value] = {}
+        self.checked_literals: set[tuple[Hashable, ...]] = set()
         """What the builder decided once per graph: each Python literal's type, each weak constant per
         (literal, type, shape), and the (literal, target) pairs found to fit (see
         ``ops.operands.fast_operands`` and ``emit_literal``). Op promotions are ``op_rules``' memo."""
@@ -267,12 +287,12 @@ class Graph:
         self._dim_values: dict["SymbolicDim | AlgebraicDim", ir.Value[ir.Type]] = {}
         self._named: dict[SymbolicDim, None] = {}  # the names rebind gave a size (name_dim), in order
         self._first_input = 0  # the block argument of input 0 (a subgraph's dimension arguments lead)
-        self._shape_values: dict[tuple[Any, ...], ir.Value[ir.Type]] = {}
+        self._shape_values: dict[tuple[Hashable, ...], ir.Value[ir.Type]] = {}
         self.effect_token: ir.Value[ir.Type] | None = None
         self._chain_devices: list[DeviceRef] = []  # the devices device_chains was asked for, in that order
         """The ``!stablehlo.token`` the block's last host callback returned: the next one takes it, so
         XLA runs them in program order (``None`` before the block's first)."""
-        self.host_callbacks: list[Callable[..., Any]] = []
+        self.host_callbacks: list[Callable[..., object]] = []
         """The Python functions the graph's host callbacks call (``ops.print``'s): the ``i``-th is the one
         whose ``stablehlo.custom_call`` has ``mhlo.backend_config = {index = i}``; :meth:`compile` gives
         them to PJRT."""
@@ -653,7 +673,7 @@ class Graph:
             raise GraphError(f"graph {self.name!r} is closed (g.output() was called); build a new "
                              "Graph to add more ops")
 
-    def constant(self, value: Any, dtype: DTypeLike | None = None) -> Value:
+    def constant(self, value: npt.ArrayLike, dtype: DTypeLike | None = None) -> Value:
         """A strongly typed constant from a NumPy array, list or scalar.
 
         Without ``dtype`` the NumPy dtype decides (Python ints become the policy's
@@ -713,8 +733,9 @@ class Graph:
             self.input_names = self.input_names + (weight.name,)
         return value
 
-    def add_subgraph(self, name: str, forward: Callable[..., Any] | None = None, input_types: Iterable[Any] = (),
-                     path: Any = None, custom_extensions: Iterable[Any] = (), devices: Iterable[Any] = (),
+    def add_subgraph(self, name: str, forward: Callable[..., object] | None = None,
+                     input_types: Iterable[InputType] = (), path: object = None,
+                     custom_extensions: Iterable[object] = (), devices: Iterable[DeviceRefLike] = (),
                      is_device_graph: bool = False) -> "Graph":
         """A subgraph of this graph (MAX's ``Graph.add_subgraph``): a function ``@name`` of this graph's module,
         built like a graph (``with g.add_subgraph(...) as sub: ... sub.output(...)``, or with ``forward``) and
@@ -812,7 +833,7 @@ class Graph:
         """The weights in the graph, by name, in the order of ``@main``'s arguments after the inputs."""
         return {name: w.type for name, (w, _) in self._weights.items()}
 
-    def output(self, *values: Any, shardings: Sequence[Any] | None = None) -> None:
+    def output(self, *values: TensorValueLike, shardings: "Sequence[jax.sharding.PartitionSpec | None] | None" = None) -> None:
         """Return ``values`` from the graph and close it; none is allowed, as in MAX (Python scalars
         and arrays become constants: MAX refuses them).
 
@@ -958,11 +979,19 @@ class Graph:
         self._compile_refusals.append(reason)
         self._ops_beyond_stablehlo = self._ops_beyond_stablehlo or ops_beyond_stablehlo
 
-    def compile(self, device: Any = None, *, devices: Any = None) -> Any:
-        """Compile with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays).
+    @property
+    def compile_refusals(self) -> tuple[str, ...]:
+        """Why the graph does not compile (:meth:`refuse_compile`), first reason first; empty when it does."""
+        return tuple(self._compile_refusals)
 
-        ``device`` defaults to the graph's device (:attr:`device`: the one its input types
-        name, the CPU if none does). It may be a :class:`~latticecast.DeviceRef` (MAX's too),
+    def compile(self, device: "DeviceRefLike | jax.Device | None" = None, *,
+                devices: "DeviceList | None" = None) -> "Model | PolymorphicModel":
+        """Compile with PJRT; returns a ``Model`` (``model(*arrays)`` -> list of arrays), a
+        ``PolymorphicModel`` for a graph with symbolic dimensions.
+
+        The runtime compiles (:func:`latticecast.runtime.compiler.compile_graph`, as MAX's engine does);
+        this is its shorthand. ``device`` defaults to the graph's device (:attr:`device`: the one its input
+        types name, the CPU if none does). It may be a :class:`~latticecast.DeviceRef` (MAX's too),
         a runtime name (``"cpu"``, ``"gpu:1"``, ``"cuda"``) or a ``jax.Device``. A device that
         is not present raises the runtime's ``DeviceNotFoundError``, listing those that are.
         A graph over a concrete mesh runs on the mesh's devices unless ``device`` or
@@ -977,48 +1006,9 @@ class Graph:
         a ``DeviceNotFoundError`` names the devices it needs and those present otherwise (see
         docs/sharding.rst, "Multi-device graphs").
         """
-        from ..runtime import compile as compile_module
-        if self._compile_refusals:
-            raise GraphError(f"graph {self.name!r} does not compile: {self._compile_refusals[0]}")
-        if device is None and devices is None and self.multi_device and self.layout is None:
-            device = self._multi_device_target()[1]
-        if device is None and self.layout is not None:
-            devices = self.layout.devices if devices is None else devices
-            if devices is None:  # an AbstractMesh: the first mesh.size devices of the graph's platform
-                device = self.device.device_type.value
-        elif device is None and devices is None:
-            device = self.device
-        return compile_module(self.module, None if device is None else _runtime_device(device), devices=devices,
-                              input_names=list(self.input_names or ()) or None, host_callbacks=self.host_callbacks)
+        from ..runtime.compiler import compile_graph
 
-    def _multi_device_target(self) -> tuple[DeviceRef, Any]:
-        """The device a multi-device graph runs on (its DeviceRef and PJRT device): each :class:`DeviceRef` it names must be present
-        (``DeviceRef(kind, i)`` is the ``i``-th PJRT device of that kind), and the program runs on its
-        first device, its first accelerator where it names CPUs and accelerators (see docs/sharding.rst,
-        "Multi-device graphs")."""
-        from ..runtime import DeviceNotFoundError, available_devices, resolve_device
-
-        needed = ", ".join(map(str, self.devices))
-        kinds = {d.device_type for d in self.devices}
-        found: list[Any] = []
-        missing: list[str] = []
-        for d in self.devices:
-            try:
-                found.append(resolve_device(str(d)))
-            except DeviceNotFoundError:
-                missing.append(str(d))
-        if missing:
-            present = available_devices()
-            hint = (" For CPU devices, start Python with XLA_FLAGS=--xla_force_host_platform_device_count=N."
-                    if all(d.is_cpu() for d in self.devices) else "")
-            raise DeviceNotFoundError(
-                f"graph {self.name!r} places values on {needed}, and {', '.join(missing)} "
-                f"{'is' if len(missing) == 1 else 'are'} not present (devices present: {', '.join(present)}); "
-                f"run it where those devices exist, or transfer its values to the devices present "
-                f"(ops.transfer_to).{hint}", requested=missing, available=present)
-        if len(kinds) > 1:  # host values beside an accelerator's (MAX's CPU scalars): the accelerator runs them
-            return next((d, f) for f, d in zip(found, self.devices) if not d.is_cpu())
-        return self.devices[0], found[0]
+        return compile_graph(self, device, devices=devices)
 
     def __repr__(self) -> str:
         ins = ", ".join(str(t) for t in self.input_types)
@@ -1036,8 +1026,9 @@ class _Subgraph(Graph):
     <latticecast.ops.call>` passes the caller's size. Only the dimensions the body uses keep their argument
     (the others are dropped when the subgraph's output is given)."""
 
-    def __init__(self, parent: Graph, name: str, forward: Callable[..., Any] | None, input_types: Iterable[Any],
-                 path: Any, *, custom_extensions: list[Any], is_device_graph: bool) -> None:
+    def __init__(self, parent: Graph, name: str, forward: Callable[..., object] | None,
+                 input_types: Iterable[InputType], path: object, *, custom_extensions: list[object],
+                 is_device_graph: bool) -> None:
         self.parent = parent
         root = parent
         while isinstance(root, _Subgraph):
@@ -1089,7 +1080,7 @@ class _Subgraph(Graph):
         for d, arg in zip(self.dimension_arguments, self._block.arguments):
             self._dim_values[d] = arg
 
-    def output(self, *values: Any, shardings: Sequence[Any] | None = None) -> None:
+    def output(self, *values: TensorValueLike, shardings: "Sequence[jax.sharding.PartitionSpec | None] | None" = None) -> None:
         """As :meth:`Graph.output`; then the dimension arguments the body does not use are dropped."""
         super().output(*values, shardings=shardings)
         unused = [i for i in range(self._first_input) if next(iter(self._block.arguments[i].uses), None) is None]
@@ -1121,7 +1112,8 @@ class _Subgraph(Graph):
                          "supported here; use the weight in the parent graph and pass its value to ops.call as an "
                          "argument (add an input type for it)")
 
-    def compile(self, device: Any = None, *, devices: Any = None) -> Any:
+    def compile(self, device: "DeviceRefLike | jax.Device | None" = None, *,
+                devices: "DeviceList | None" = None) -> "Model | PolymorphicModel":
         raise GraphError(f"subgraph {self.name!r} is a function of graph {self.root.name!r}: compile that graph "
                          "(it calls the subgraph with ops.call)")
 
@@ -1142,7 +1134,7 @@ class DeviceChains(Mapping[DeviceRef, "ChainValue"]):
     def __init__(self, graph: Graph) -> None:
         self._graph = graph
 
-    def __getitem__(self, device: Any) -> "ChainValue":
+    def __getitem__(self, device: DeviceRefLike) -> "ChainValue":
         ref = DeviceRef.parse(device)
         if ref not in self._graph._chain_devices:
             self._graph._chain_devices.append(ref)
@@ -1176,11 +1168,3 @@ def _all_subgraphs(g: Graph) -> list[Graph]:
 
 _BRANCHING = frozenset({"stablehlo.if", "stablehlo.case"})
 """Ops whose results come from a branch (a region's return), not from their operands (the predicate)."""
-
-
-def _runtime_device(device: Any) -> Any:
-    """``device`` as the runtime takes it: a name or a ``jax.Device`` as they are; a DeviceRef (ours or
-    MAX's, or a MAX driver device) as its name, ``"gpu:1"``."""
-    if isinstance(device, str) or hasattr(device, "client"):
-        return device
-    return str(DeviceRef.parse(device))

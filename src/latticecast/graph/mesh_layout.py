@@ -56,7 +56,7 @@ class MeshLayout:
     """A graph's mesh: its axes, its devices (``None`` for an ``AbstractMesh``), and the
     conversion of ``PartitionSpec`` s over it into checked ``#sdy.sharding`` attributes."""
 
-    def __init__(self, mesh: object) -> None:  # checked here: a Mesh or AbstractMesh
+    def __init__(self, mesh: "jax.sharding.Mesh | jax.sharding.AbstractMesh") -> None:
         import jax.sharding
 
         if not isinstance(mesh, (jax.sharding.Mesh, jax.sharding.AbstractMesh)):

@@ -22,23 +22,30 @@ scalars NumPy's object loop makes of them (see
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Sequence, Union
+from types import EllipsisType
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence, Union
 
 import numpy as np
 from jaxlib.mlir import ir
 
 from ..device_ref import DeviceRef, DeviceRefLike
-from ..dims import Shape, SymbolicDim, shape_of
+from ..dims import DimLike, Shape, SymbolicDim, shape_of
 from ..dtypes import DType, DTypeLike
-from ..tensor_type import TensorType
+from ..tensor_type import BufferType, ChainType, TensorType
 from ..weak import PType, Weak
 
 if TYPE_CHECKING:
     from .graph import Graph
+    from .weight import Weight
 
-__all__ = ["Value", "BufferValue", "TensorValueLike"]
+__all__ = ["Value", "BufferValue", "TensorValueLike", "Index"]
 
-TensorValueLike = Union["Value", bool, int, float, complex, np.ndarray, np.generic, Sequence[Any]]
+TensorValueLike = Union["Value", "Weight", bool, int, float, complex, np.ndarray, np.generic,
+                        Sequence[Any]]  # Any: a nested list of any depth, read by NumPy
+"""What an op takes as an operand: a :class:`Value` (or a :class:`~latticecast.graph.weight.Weight`: its
+value in the graph being built), a Python scalar (weakly typed), or a NumPy
+array, NumPy scalar or nested list (a strongly typed constant; a NumPy value is weak in ops that
+promote under a policy that says so, ``policy.numpy_values.weak``: MAX 26.7's)."""
 StrongTensorValueLike = Union["Value", np.ndarray]
 """What an op takes as a strongly typed operand (MAX's ``StrongTensorValueLike``): a value or an array, whose
 dtype is its own (a Python scalar is weak: the other operand's dtype decides)."""
@@ -46,9 +53,11 @@ Numeric = Union[int, float, np.integer, np.floating, np.ndarray]
 """MAX's ``Numeric``: a number or an array of numbers."""
 BufferValueLike = Union["BufferValue"]
 """MAX's ``BufferValueLike``: what a buffer operand may be (a :class:`BufferValue`)."""
-"""What an op takes as an operand: a :class:`Value`, a Python scalar (weakly typed), or a NumPy
-array, NumPy scalar or nested list (a strongly typed constant; a NumPy value is weak in ops that
-promote under a policy that says so, ``policy.numpy_values.weak``: MAX 26.7's)."""
+IndexItem = Union[int, np.integer, slice, EllipsisType, None, "Value", tuple[slice, DimLike]]
+"""One index of ``x[...]``: an integer, a slice, ``...``, ``None`` (a new axis), an index value, or MAX's
+``(slice, out_dim)`` (see :mod:`latticecast.graph.ops.indexing`)."""
+Index = Union[IndexItem, tuple[IndexItem, ...], Sequence[int]]
+"""What ``x[...]`` takes: one index, or a tuple of them."""
 
 
 class Value:
@@ -58,7 +67,7 @@ class Value:
     __slots__ = ("graph", "ir", "ptype", "_shape", "storage")
     __array_priority__ = 1000
 
-    def __init__(self, graph: "Graph", value: ir.Value[ir.Type], ptype: PType, shape: "Sequence[Any]",
+    def __init__(self, graph: "Graph", value: ir.Value[ir.Type], ptype: PType, shape: "Sequence[DimLike]",
                  storage: DType | None = None) -> None:
         self.graph = graph
         self.ir = value
@@ -104,6 +113,25 @@ class Value:
         """The value itself (MAX's ``graph.inputs[0].tensor``: every latticecast value is a tensor)."""
         return self
 
+    @property
+    def buffer(self) -> "BufferValue":
+        """MAX's ``Value.buffer``: a tensor value is no buffer, so this raises (a ``BufferType`` input's
+        :class:`BufferValue` is its own ``.buffer``).
+
+        Raises:
+            TypeError: Always: the value is a tensor.
+
+        Example:
+            >>> from latticecast import DType, Graph, TensorType
+            >>> g = Graph("g", input_types=[TensorType(DType.float32, [2])])
+            >>> g.inputs[0].buffer
+            Traceback (most recent call last):
+              ...
+            TypeError: this graph input is a tensor (TensorType), not a buffer; use .tensor, or give the input a BufferType
+        """
+        raise TypeError("this graph input is a tensor (TensorType), not a buffer; use .tensor, or give the input "
+                        "a BufferType")
+
     def __repr__(self) -> str:
         weak = " (weak)" if self.is_weak else ""
         return f"<Value {self.storage.name}[{', '.join(map(str, self.shape))}]{weak} of {self.graph.name!r}>"
@@ -123,7 +151,8 @@ class Value:
 
     # -- NumPy interoperation ---------------------------------------------------------------
 
-    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any,
+                        **kwargs: Any) -> Any:  # Any: NumPy's protocol (its operands, a Value or NotImplemented)
         """``np.add(x, 1)`` and ``np.float64(1.5) + x`` build graph ops (NumPy scalars and arrays
         are strongly typed constants); any other use of a ufunc is refused.
 
@@ -138,7 +167,7 @@ class Value:
             inputs = tuple(_ops.operands.numpy_operator_operand(x, self.graph) for x in inputs)
         return op(*inputs)
 
-    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+    def __array__(self, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError("a graph value has no contents while the graph is built; compile the graph "
                         "(g.compile()) and call the model to get NumPy arrays")
 
@@ -154,16 +183,16 @@ class Value:
         """The value on ``device`` (MAX's ``ops.transfer_to``): itself when it is there already."""
         return _ops.transfer_to(self, device)
 
-    def reshape(self, shape: Sequence[Any]) -> "Value":
+    def reshape(self, shape: Sequence[DimLike]) -> "Value":
         return _ops.reshape(self, shape)
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> "Value":
         return _ops.flatten(self, start_dim, end_dim)
 
-    def broadcast_to(self, shape: Sequence[Any]) -> "Value":
+    def broadcast_to(self, shape: Sequence[DimLike]) -> "Value":
         return _ops.broadcast_to(self, shape)
 
-    def rebind(self, shape: Sequence[Any], message: str = "") -> "Value":
+    def rebind(self, shape: Sequence[DimLike], message: str = "") -> "Value":
         return _ops.rebind(self, shape, message)
 
     def transpose(self, dim_1: int, dim_2: int) -> "Value":
@@ -178,7 +207,7 @@ class Value:
         """The last two axes swapped (MAX's ``transpose(-1, -2)``; NumPy's ``.T`` reverses all axes)."""
         return _ops.transpose(self, -1, -2)
 
-    def __getitem__(self, index: Any) -> "Value":
+    def __getitem__(self, index: "Index") -> "Value":
         return _ops.indexing.getitem(self, index)
 
     def sum(self, axis: int = -1) -> "Value":
@@ -208,100 +237,100 @@ class Value:
 
     # -- operators --------------------------------------------------------------------------
 
-    def __add__(self, other: Any) -> "Value":
+    def __add__(self, other: TensorValueLike) -> "Value":
         return _ops.add(self, other)
 
-    def __radd__(self, other: Any) -> "Value":
+    def __radd__(self, other: TensorValueLike) -> "Value":
         return _ops.add(other, self)
 
-    def __sub__(self, other: Any) -> "Value":
+    def __sub__(self, other: TensorValueLike) -> "Value":
         return _ops.subtract(self, other)
 
-    def __rsub__(self, other: Any) -> "Value":
+    def __rsub__(self, other: TensorValueLike) -> "Value":
         return _ops.subtract(other, self)
 
-    def __mul__(self, other: Any) -> "Value":
+    def __mul__(self, other: TensorValueLike) -> "Value":
         return _ops.multiply(self, other)
 
-    def __rmul__(self, other: Any) -> "Value":
+    def __rmul__(self, other: TensorValueLike) -> "Value":
         return _ops.multiply(other, self)
 
-    def __truediv__(self, other: Any) -> "Value":
+    def __truediv__(self, other: TensorValueLike) -> "Value":
         return _ops.divide(self, other)
 
-    def __rtruediv__(self, other: Any) -> "Value":
+    def __rtruediv__(self, other: TensorValueLike) -> "Value":
         return _ops.divide(other, self)
 
-    def __floordiv__(self, other: Any) -> "Value":
+    def __floordiv__(self, other: TensorValueLike) -> "Value":
         return _ops.floor_divide(self, other)
 
-    def __rfloordiv__(self, other: Any) -> "Value":
+    def __rfloordiv__(self, other: TensorValueLike) -> "Value":
         return _ops.floor_divide(other, self)
 
-    def __mod__(self, other: Any) -> "Value":
+    def __mod__(self, other: TensorValueLike) -> "Value":
         return _ops.mod(self, other)
 
-    def __rmod__(self, other: Any) -> "Value":
+    def __rmod__(self, other: TensorValueLike) -> "Value":
         return _ops.mod(other, self)
 
-    def __pow__(self, other: Any) -> "Value":
+    def __pow__(self, other: TensorValueLike) -> "Value":
         return _ops.power(self, other)
 
-    def __rpow__(self, other: Any) -> "Value":
+    def __rpow__(self, other: TensorValueLike) -> "Value":
         return _ops.power(other, self)
 
-    def __matmul__(self, other: Any) -> "Value":
+    def __matmul__(self, other: TensorValueLike) -> "Value":
         return _ops.matmul(self, other)
 
-    def __rmatmul__(self, other: Any) -> "Value":
+    def __rmatmul__(self, other: TensorValueLike) -> "Value":
         return _ops.matmul(other, self)
 
-    def __eq__(self, other: Any) -> "Value":  # type: ignore[override]  # elementwise, as MAX's and NumPy's
+    def __eq__(self, other: TensorValueLike) -> "Value":  # type: ignore[override]  # elementwise, as MAX's and NumPy's
         return _ops.equal(self, other)
 
-    def __ne__(self, other: Any) -> "Value":  # type: ignore[override]  # elementwise, as MAX's and NumPy's
+    def __ne__(self, other: TensorValueLike) -> "Value":  # type: ignore[override]  # elementwise, as MAX's and NumPy's
         return _ops.not_equal(self, other)
 
-    def __lt__(self, other: Any) -> "Value":
+    def __lt__(self, other: TensorValueLike) -> "Value":
         return _ops.less(self, other)
 
-    def __le__(self, other: Any) -> "Value":
+    def __le__(self, other: TensorValueLike) -> "Value":
         return _ops.less_equal(self, other)
 
-    def __gt__(self, other: Any) -> "Value":
+    def __gt__(self, other: TensorValueLike) -> "Value":
         return _ops.greater(self, other)
 
-    def __ge__(self, other: Any) -> "Value":
+    def __ge__(self, other: TensorValueLike) -> "Value":
         return _ops.greater_equal(self, other)
 
-    def __and__(self, other: Any) -> "Value":
+    def __and__(self, other: TensorValueLike) -> "Value":
         return _ops.bitwise_and(self, other)
 
-    def __rand__(self, other: Any) -> "Value":
+    def __rand__(self, other: TensorValueLike) -> "Value":
         return _ops.bitwise_and(other, self)
 
-    def __or__(self, other: Any) -> "Value":
+    def __or__(self, other: TensorValueLike) -> "Value":
         return _ops.bitwise_or(self, other)
 
-    def __ror__(self, other: Any) -> "Value":
+    def __ror__(self, other: TensorValueLike) -> "Value":
         return _ops.bitwise_or(other, self)
 
-    def __xor__(self, other: Any) -> "Value":
+    def __xor__(self, other: TensorValueLike) -> "Value":
         return _ops.bitwise_xor(self, other)
 
-    def __rxor__(self, other: Any) -> "Value":
+    def __rxor__(self, other: TensorValueLike) -> "Value":
         return _ops.bitwise_xor(other, self)
 
-    def __lshift__(self, other: Any) -> "Value":
+    def __lshift__(self, other: TensorValueLike) -> "Value":
         return _ops.left_shift(self, other)
 
-    def __rlshift__(self, other: Any) -> "Value":
+    def __rlshift__(self, other: TensorValueLike) -> "Value":
         return _ops.left_shift(other, self)
 
-    def __rshift__(self, other: Any) -> "Value":
+    def __rshift__(self, other: TensorValueLike) -> "Value":
         return _ops.right_shift(self, other)
 
-    def __rrshift__(self, other: Any) -> "Value":
+    def __rrshift__(self, other: TensorValueLike) -> "Value":
         return _ops.right_shift(other, self)
 
     def __invert__(self) -> "Value":
@@ -326,7 +355,7 @@ from . import ops as _ops  # noqa: E402  (ops imports this module; Value is defi
 
 
 @functools.cache
-def _ufuncs() -> dict[str, Any]:
+def _ufuncs() -> dict[str, Callable[..., Value]]:
     """The NumPy ufuncs a graph value answers, by name (built on first use: ``ops`` imports this module)."""
     o = _ops
     return {
@@ -366,9 +395,8 @@ class ChainValue:
         self.ir = value
 
     @property
-    def type(self) -> Any:
+    def type(self) -> ChainType:
         """Its type, a :class:`~latticecast.tensor_type.ChainType`."""
-        from ..tensor_type import ChainType
         return ChainType()
 
     def __eq__(self, other: object) -> bool:
@@ -401,7 +429,7 @@ class BufferValue:
 
     __slots__ = ("graph", "type")
 
-    def __init__(self, graph: "Graph", type: Any) -> None:
+    def __init__(self, graph: "Graph", type: BufferType) -> None:
         self.graph = graph
         self.type = type
 
@@ -417,15 +445,15 @@ class BufferValue:
 
     @property
     def device(self) -> DeviceRef:
-        return self.type.device  # type: ignore[no-any-return]  # a BufferType's
+        return self.type.device
 
     @property
     def dtype(self) -> DType:
-        return self.type.dtype  # type: ignore[no-any-return]  # a BufferType's
+        return self.type.dtype
 
     @property
     def shape(self) -> Shape:
-        return self.type.shape  # type: ignore[no-any-return]  # a BufferType's
+        return self.type.shape
 
     @property
     def rank(self) -> int:

@@ -15,16 +15,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence, Union
 
 from ..errors import GraphError
+
+if TYPE_CHECKING:
+    from .value import Value
+    from .weight import Weight
 
 __all__ = ["Segment", "ShardingStrategy", "axiswise_sharding_strategy", "col_sharding_strategy",
            "expert_parallel_sharding_strategy", "gate_up_sharding_strategy", "head_aware_col_sharding_strategy",
            "replicate_sharding_strategy", "row_sharding_strategy", "segmented_sharding_strategy",
            "shard_range", "stacked_qkv_sharding_strategy", "tensor_parallel_sharding_strategy"]
 
-ShardFunction = Callable[..., Any]
+Shardable = Union["Weight", "Value"]
+"""What a strategy shards: a :class:`~latticecast.max.Weight` (its value in the graph being built), or a value."""
+
+ShardFunction = Callable[..., "Value"]
 """``shard(weight, i, num_devices)`` -> device ``i``'s piece (a graph value)."""
 
 
@@ -51,14 +58,14 @@ def shard_range(size: int, i: int, num_devices: int) -> tuple[int, int]:
     return start, start + base + (1 if i < extra else 0)
 
 
-def _axis_slice(weight: Any, axis: int, start: int, end: int) -> Any:
+def _axis_slice(weight: Shardable, axis: int, start: int, end: int) -> Value:
     rank = len(weight.shape)
     index: list[slice] = [slice(None)] * rank
     index[axis] = slice(start, end)
     return weight[tuple(index)]
 
 
-def row_sharding_strategy(weight: Any, i: int, num_devices: int) -> Any:
+def row_sharding_strategy(weight: Shardable, i: int, num_devices: int) -> Value:
     """Device ``i``'s rows (axis 0) of ``weight``, split as evenly as possible over ``num_devices``.
 
     Args:
@@ -81,7 +88,7 @@ def row_sharding_strategy(weight: Any, i: int, num_devices: int) -> Any:
     return weight[start:end]
 
 
-def col_sharding_strategy(weight: Any, i: int, num_devices: int) -> Any:
+def col_sharding_strategy(weight: Shardable, i: int, num_devices: int) -> Value:
     """Device ``i``'s columns (axis 1) of ``weight``, split as evenly as possible over ``num_devices``.
 
     Args:
@@ -104,7 +111,7 @@ def col_sharding_strategy(weight: Any, i: int, num_devices: int) -> Any:
     return weight[:, start:end]
 
 
-def replicate_sharding_strategy(weight: Any, i: int, num_devices: int) -> Any:
+def replicate_sharding_strategy(weight: Shardable, i: int, num_devices: int) -> Value:
     """The whole weight, for every device (``weight[:]``).
 
     Args:
@@ -136,7 +143,7 @@ def _packed_ratio(actual: int, logical: int) -> tuple[int, int]:
     return 1, 1
 
 
-def head_aware_col_sharding_strategy(weight: Any, i: int, num_devices: int, num_heads: int, head_dim: int) -> Any:
+def head_aware_col_sharding_strategy(weight: Shardable, i: int, num_devices: int, num_heads: int, head_dim: int) -> Value:
     """Device ``i``'s columns of an attention output projection, split by whole heads.
 
     Heads are split as :func:`shard_range` splits items; device ``i`` gets the columns of its heads.
@@ -230,8 +237,8 @@ class Segment:
         return start * head_dim, end * head_dim
 
 
-def segmented_sharding_strategy(weight: Any, i: int, num_devices: int, *, axis: int,
-                                segments: Sequence[Segment]) -> Any:
+def segmented_sharding_strategy(weight: Shardable, i: int, num_devices: int, *, axis: int,
+                                segments: Sequence[Segment]) -> Value:
     """Device ``i``'s piece of each segment along ``axis``, concatenated along ``axis``.
 
     The segments lie one after the other and must cover the axis: their sizes sum to its length, or
@@ -282,7 +289,7 @@ def segmented_sharding_strategy(weight: Any, i: int, num_devices: int, *, axis: 
     return ops.concat(pieces, axis=axis)
 
 
-def stacked_qkv_sharding_strategy(weight: Any, i: int, num_devices: int, num_heads: int, head_dim: int) -> Any:
+def stacked_qkv_sharding_strategy(weight: Shardable, i: int, num_devices: int, num_heads: int, head_dim: int) -> Value:
     """Device ``i``'s heads of each of Q, K and V of a stacked ``[3 * hidden, hidden]`` weight.
 
     Args:
@@ -317,7 +324,7 @@ def stacked_qkv_sharding_strategy(weight: Any, i: int, num_devices: int, num_hea
     return segmented_sharding_strategy(weight, i, num_devices, axis=0, segments=(segment, segment, segment))
 
 
-def gate_up_sharding_strategy(weight: Any, i: int, num_devices: int, axis: int) -> Any:
+def gate_up_sharding_strategy(weight: Shardable, i: int, num_devices: int, axis: int) -> Value:
     """Device ``i``'s halves of a gate/up weight (the two halves of ``axis``, each split evenly).
 
     Args:
@@ -348,7 +355,7 @@ def gate_up_sharding_strategy(weight: Any, i: int, num_devices: int, axis: int) 
     return segmented_sharding_strategy(weight, i, num_devices, axis=axis, segments=(half, half))
 
 
-def axiswise_sharding_strategy(weight: Any, i: int, num_devices: int, axis: int) -> Any:
+def axiswise_sharding_strategy(weight: Shardable, i: int, num_devices: int, axis: int) -> Value:
     """Device ``i``'s part of ``axis``, split as evenly as possible.
 
     Args:
@@ -374,7 +381,7 @@ def axiswise_sharding_strategy(weight: Any, i: int, num_devices: int, axis: int)
     return _axis_slice(weight, axis, start, end)
 
 
-def tensor_parallel_sharding_strategy(weight: Any, i: int, num_devices: int) -> Any:
+def tensor_parallel_sharding_strategy(weight: Shardable, i: int, num_devices: int) -> Value:
     """A marker for modules that shard their weights themselves (tensor parallel); calling it is an error.
 
     Raises:
@@ -390,7 +397,7 @@ def tensor_parallel_sharding_strategy(weight: Any, i: int, num_devices: int) -> 
                               "strategy.")
 
 
-def expert_parallel_sharding_strategy(weight: Any, i: int, num_devices: int) -> Any:
+def expert_parallel_sharding_strategy(weight: Shardable, i: int, num_devices: int) -> Value:
     """A marker for modules that shard their weights themselves (expert parallel); calling it is an error.
 
     Raises:
@@ -437,7 +444,7 @@ class ShardingStrategy:
     num_devices: int
     shard: ShardFunction
 
-    def __call__(self, weight: Any, i: int) -> Any:
+    def __call__(self, weight: Shardable, i: int) -> Value:
         """Device ``i``'s piece of ``weight``."""
         return self.shard(weight, i, self.num_devices)
 

@@ -38,17 +38,21 @@ import struct
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Protocol, Sequence, TypeVar
 
 import ml_dtypes
 import numpy as np
+import numpy.typing as npt
 
 from ..device_ref import CPU, DeviceRef
-from ..dims import Shape
+from ..dims import Shape, ShapeLike
 from ..dtypes import DType
 from ..errors import MissingWeightsFileError, WeightsFileError
 from .quantization import QuantizationEncoding
 from .weight import Weight
+
+if TYPE_CHECKING:
+    import gguf
 
 __all__ = ["GGUFWeights", "SafetensorWeights", "WeightData", "Weights", "WeightsAdapter", "WeightsFormat",
            "load_weights", "weights_format"]
@@ -86,14 +90,14 @@ class Weights(Protocol):
         """The tensor's values."""
         ...
 
-    def allocate(self, dtype: DType | None = None, shape: Any = None,
+    def allocate(self, dtype: DType | None = None, shape: ShapeLike | None = None,
                  quantization_encoding: QuantizationEncoding | None = None,
                  device: DeviceRef = CPU) -> Weight:
         """The tensor as a :class:`Weight` to add to a graph."""
         ...
 
     @property
-    def allocated_weights(self) -> dict[str, Any]:
+    def allocated_weights(self) -> dict[str, np.ndarray]:
         """The values of the weights allocated so far, by name: the ``weights_registry``."""
         ...
 
@@ -108,7 +112,7 @@ class WeightsAdapter(Protocol):
         'WeightsAdapter'
     """
 
-    def __call__(self, state_dict: Mapping[str, Weights], **kwargs: Any) -> dict[str, "WeightData"]: ...
+    def __call__(self, state_dict: Mapping[str, Weights], **kwargs: object) -> dict[str, "WeightData"]: ...
 
 
 @dataclass
@@ -122,23 +126,23 @@ class WeightData:
         WeightData(DType.float32, [Dim(2), Dim(3)])
     """
 
-    data: Any
+    data: npt.ArrayLike
     name: str
     dtype: DType
     shape: Shape
     quantization_encoding: QuantizationEncoding | None = None
 
-    def __dlpack__(self, *, stream: Any = None) -> Any:
+    def __dlpack__(self, *, stream: Any = None) -> Any:  # Any: DLPack's protocol, as NumPy takes it
         return np.asarray(self.data).__dlpack__(stream=stream)
 
-    def __dlpack_device__(self) -> Any:
+    def __dlpack_device__(self) -> tuple[int, int]:
         return np.asarray(self.data).__dlpack_device__()
 
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
         array = np.asarray(self.data)
         return array if dtype is None else array.astype(dtype)
 
-    def to_buffer(self) -> Any:
+    def to_buffer(self) -> npt.ArrayLike:
         """The values (a NumPy array here, where MAX gives its ``Buffer``)."""
         return self.data
 
@@ -276,7 +280,7 @@ class _SafetensorsFile:
                                    "whole and is a .safetensors file (a .gguf file is read with GGUFWeights)",
                                    path=path) from None
         self.keys = list(self.handle.keys())
-        self._header: dict[str, Any] | None = None
+        self._header: dict[str, Any] | None = None  # Any: the file's JSON header, read as JSON
 
     def dtype_and_shape(self, name: str) -> tuple[str, list[int]]:
         view = self.handle.get_slice(name)
@@ -337,7 +341,7 @@ class SafetensorWeights:
 
     def __init__(self, filepaths: Sequence[os.PathLike[str] | str], *, tensors: set[str] | None = None,
                  tensors_to_file_idx: Mapping[str, int] | None = None, prefix: str = "",
-                 allocated: dict[str, Any] | None = None,
+                 allocated: dict[str, np.ndarray] | None = None,
                  _st_file_handles: dict[Path, _SafetensorsFile] | None = None) -> None:
         self._filepaths = [Path(p) for p in filepaths]
         if _st_file_handles is None:
@@ -351,7 +355,7 @@ class SafetensorWeights:
         self._tensors = tensors
         self._tensors_to_file_idx = dict(tensors_to_file_idx)
         self._prefix = prefix
-        self._allocated: dict[str, Any] = {} if allocated is None else allocated
+        self._allocated: dict[str, np.ndarray] = {} if allocated is None else allocated
 
     def _clone(self, prefix: str) -> "SafetensorWeights":
         return SafetensorWeights(self._filepaths, tensors=self._tensors, tensors_to_file_idx=self._tensors_to_file_idx,
@@ -411,7 +415,7 @@ class SafetensorWeights:
         array = self._load()
         return WeightData(array, self._prefix, DType.from_numpy(array.dtype), Shape(array.shape))
 
-    def allocate(self, dtype: DType | None = None, shape: Any = None,
+    def allocate(self, dtype: DType | None = None, shape: ShapeLike | None = None,
                  quantization_encoding: QuantizationEncoding | None = None, device: DeviceRef = CPU) -> Weight:
         """The tensor as a :class:`Weight` of the file's dtype and shape; its values join ``allocated_weights``.
 
@@ -471,7 +475,7 @@ class SafetensorWeights:
         self._allocated.clear()
 
     @property
-    def allocated_weights(self) -> dict[str, Any]:
+    def allocated_weights(self) -> dict[str, np.ndarray]:
         """The values of the weights allocated so far, by name (``weights_registry`` for
         ``InferenceSession.load``)."""
         return self._allocated
@@ -479,7 +483,7 @@ class SafetensorWeights:
 
 # ---- GGUF ----
 
-def _ggml_tables() -> tuple[dict[Any, DType], dict[Any, QuantizationEncoding]]:
+def _ggml_tables() -> "tuple[dict[gguf.GGMLQuantizationType, DType], dict[gguf.GGMLQuantizationType, QuantizationEncoding]]":
     import gguf
     q = gguf.GGMLQuantizationType
     plain = {q.I8: DType.int8, q.I16: DType.int16, q.I32: DType.int32, q.I64: DType.int64, q.F16: DType.float16,
@@ -518,8 +522,9 @@ class GGUFWeights:
         (DType.float32, [Dim(2), Dim(3)])
     """
 
-    def __init__(self, source: Any, tensors: dict[str, Any] | None = None, prefix: str = "",
-                 allocated: dict[str, Any] | None = None) -> None:
+    def __init__(self, source: "os.PathLike[str] | str | gguf.GGUFReader",
+                 tensors: "dict[str, gguf.ReaderTensor] | None" = None, prefix: str = "",
+                 allocated: dict[str, np.ndarray] | None = None) -> None:
         import gguf
         if isinstance(source, gguf.GGUFReader):
             self._reader = source
@@ -538,7 +543,7 @@ class GGUFWeights:
         self._path = Path(str(self._reader.data.filename)) if hasattr(self._reader.data, "filename") else None
         self._tensors = tensors if tensors is not None else {t.name: t for t in self._reader.tensors}
         self._prefix = prefix
-        self._allocated: dict[str, Any] = {} if allocated is None else allocated
+        self._allocated: dict[str, np.ndarray] = {} if allocated is None else allocated
 
     def _clone(self, prefix: str) -> "GGUFWeights":
         return GGUFWeights(self._reader, self._tensors, prefix=prefix, allocated=self._allocated)
@@ -574,12 +579,12 @@ class GGUFWeights:
         """
         return self._prefix in self._tensors
 
-    def _raw_tensor(self) -> Any:
+    def _raw_tensor(self) -> "gguf.ReaderTensor":
         if self._prefix not in self._tensors:
             raise KeyError(f"Could not find weight named {self._prefix}. Please check that the name is correct.")
         return self._tensors[self._prefix]
 
-    def _typed(self, tensor: Any) -> tuple[DType, list[int], QuantizationEncoding | None]:
+    def _typed(self, tensor: "gguf.ReaderTensor") -> tuple[DType, list[int], QuantizationEncoding | None]:
         import gguf
         plain, blocks = _ggml_tables()
         shape = [int(d) for d in reversed(tensor.shape.tolist())]
@@ -596,7 +601,7 @@ class GGUFWeights:
     def _where(self) -> str:
         return str(self._path) if self._path is not None else "GGUF file"
 
-    def _values(self, tensor: Any, shape: list[int], dtype: DType) -> np.ndarray:
+    def _values(self, tensor: "gguf.ReaderTensor", shape: list[int], dtype: DType) -> np.ndarray:
         data = tensor.data
         expected = int(np.prod(shape, dtype=np.int64)) * (1 if dtype == DType.uint8 else dtype.to_numpy().itemsize)
         if data.nbytes != expected:
@@ -622,7 +627,7 @@ class GGUFWeights:
         dtype, shape, encoding = self._typed(tensor)
         return WeightData(self._values(tensor, shape, dtype), self._prefix, dtype, Shape(shape), encoding)
 
-    def allocate(self, dtype: DType | None = None, shape: Any = None,
+    def allocate(self, dtype: DType | None = None, shape: ShapeLike | None = None,
                  quantization_encoding: QuantizationEncoding | None = None, device: DeviceRef = CPU) -> Weight:
         """The tensor as a :class:`Weight` (``uint8`` packed blocks with their encoding for a block format); its
         values join ``allocated_weights``.
@@ -663,7 +668,7 @@ class GGUFWeights:
         return weight
 
     @property
-    def allocated_weights(self) -> dict[str, Any]:
+    def allocated_weights(self) -> dict[str, np.ndarray]:
         """The values of the weights allocated so far, by name (``weights_registry``)."""
         return self._allocated
 

@@ -18,12 +18,14 @@ here and are not provided.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from types import EllipsisType
+from typing import Any, Sequence, Union
 
 import jax
 import numpy as np
+import numpy.typing as npt
 
-from ..device_ref import DeviceKind, DeviceRef
+from ..device_ref import DeviceKind, DeviceRef, DeviceRefLike
 from ..dtypes import DType, DTypeLike
 from ..errors import LatticecastError
 from ..runtime import available_devices, resolve_device
@@ -31,6 +33,14 @@ from ..runtime.devices import GPU_PLATFORMS
 from ..runtime.signature import PJRT_DTYPES
 
 __all__ = ["Accelerator", "Buffer", "CPU", "Device", "DriverError", "Tensor", "accelerator_count"]
+
+
+DeviceLike = Union["Device", DeviceRefLike, None]
+"""What takes a device here: a driver :class:`Device`, a ``DeviceRef`` (ours or MAX's), a name (``"gpu:1"``),
+or ``None`` (the CPU)."""
+
+BufferIndex = Union[int, slice, EllipsisType, None, Sequence[int], tuple[Union[int, slice, EllipsisType, None], ...]]
+"""What ``buffer[...]`` takes: NumPy's basic indexing."""
 
 
 class DriverError(LatticecastError, ValueError):
@@ -45,7 +55,7 @@ class Device:
 
     __slots__ = ("jax_device", "label", "id")
 
-    def __init__(self, jax_device: Any) -> None:
+    def __init__(self, jax_device: jax.Device) -> None:
         self.jax_device = jax_device
         platform = jax_device.client.platform
         self.label: str = DeviceKind.CPU.value if platform == "cpu" else DeviceKind.GPU.value
@@ -119,7 +129,7 @@ def accelerator_count() -> int:
     return sum(1 for name in available_devices() if name.partition(":")[0] in GPU_PLATFORMS)
 
 
-def as_device(device: Any) -> Device:
+def as_device(device: DeviceLike) -> Device:
     """``device`` as a driver :class:`Device`: one already, a ``DeviceRef`` (ours or MAX's) or a name
     (``"cpu"``, ``"gpu:1"``), or ``None`` (the CPU)."""
     if device is None:
@@ -134,11 +144,12 @@ def as_device(device: Any) -> Device:
     return CPU(ref.id) if ref.is_cpu() else Accelerator(ref.id)
 
 
-def _put(array: Any, device: Any, **kwargs: Any) -> Any:
+def _put(array: npt.ArrayLike | jax.Array, device: jax.Device, *, may_alias: bool | None = None) -> jax.Array:
     """``jax.device_put`` keeping 64-bit dtypes (jax narrows int64 and float64 to 32 bits unless x64 is on,
     and a buffer holds what it was given)."""
     with jax.enable_x64(True):
-        return jax.device_put(array, device, **kwargs)
+        placed: jax.Array = jax.device_put(array, device, may_alias=may_alias)
+        return placed
 
 
 def _pjrt_dtype(dtype: DTypeLike, what: str) -> DType:
@@ -149,7 +160,7 @@ def _pjrt_dtype(dtype: DTypeLike, what: str) -> DType:
     return parsed
 
 
-def _sizes(shape: Any) -> tuple[int, ...]:
+def _sizes(shape: int | Sequence[int]) -> tuple[int, ...]:
     try:
         sizes = tuple(int(s) for s in ([shape] if isinstance(shape, int) else shape))
     except (TypeError, ValueError):
@@ -189,12 +200,12 @@ class Buffer:
 
     __slots__ = ("_array",)
 
-    def __init__(self, dtype: DTypeLike, shape: Sequence[int], device: Any = None) -> None:
+    def __init__(self, dtype: DTypeLike, shape: Sequence[int], device: DeviceLike = None) -> None:
         storage = _pjrt_dtype(dtype, "a buffer")
         self._array = _put(np.zeros(_sizes(shape), storage.np_dtype), as_device(device).jax_device)
 
     @classmethod
-    def from_array(cls, array: Any) -> "Buffer":
+    def from_array(cls, array: jax.Array) -> "Buffer":
         """A buffer holding ``array``, a ``jax.Array`` (used as it is, on its device)."""
         buffer = cls.__new__(cls)
         buffer._array = array
@@ -226,7 +237,7 @@ class Buffer:
         return cls.from_array(_put(array, CPU().jax_device))
 
     @classmethod
-    def from_dlpack(cls, array: Any, *, copy: bool | None = None) -> "Buffer":
+    def from_dlpack(cls, array: Any, *, copy: bool | None = None) -> "Buffer":  # Any: DLPack's protocol
         """A buffer holding any DLPack array's values (a torch tensor, a JAX array), on the CPU.
 
         Args:
@@ -245,7 +256,7 @@ class Buffer:
         return cls.from_numpy(np.from_dlpack(array))
 
     @staticmethod
-    def zeros(shape: Sequence[int], dtype: DTypeLike, device: Any = None) -> "Buffer":
+    def zeros(shape: Sequence[int], dtype: DTypeLike, device: DeviceLike = None) -> "Buffer":
         """A buffer of zeros (MAX's ``Buffer.zeros(shape, dtype, device=None)``)."""
         return Buffer(dtype, shape, device)
 
@@ -279,11 +290,11 @@ class Buffer:
         return self.device.is_host
 
     @property
-    def array(self) -> Any:
+    def array(self) -> jax.Array:
         """The ``jax.Array`` that holds the values."""
         return self._array
 
-    def to(self, device: Any) -> "Buffer":
+    def to(self, device: DeviceLike) -> "Buffer":
         """The buffer on ``device`` (itself when it is there already).
 
         Raises:
@@ -295,7 +306,7 @@ class Buffer:
             return self
         return Buffer.from_array(_put(self._array, target.jax_device))
 
-    def copy(self, device: Any = None) -> "Buffer":
+    def copy(self, device: DeviceLike = None) -> "Buffer":
         """A copy, on ``device`` (default: the same device)."""
         target = self.device if device is None else as_device(device)
         return Buffer.from_array(_put(self._array, target.jax_device, may_alias=False))
@@ -315,7 +326,7 @@ class Buffer:
         """
         return np.asarray(self._array)
 
-    def item(self) -> Any:
+    def item(self) -> bool | int | float | complex:
         """The one value of a buffer with one element, as a Python scalar.
 
         Raises:
@@ -324,9 +335,10 @@ class Buffer:
         if self._array.size != 1:
             raise DriverError(f"item() reads a buffer of one element; this one has shape {list(self.shape)}: use "
                               "to_numpy()")
-        return self.to_numpy().reshape(()).item()
+        value: bool | int | float | complex = self.to_numpy().reshape(()).item()
+        return value
 
-    def __getitem__(self, index: Any) -> "Buffer":
+    def __getitem__(self, index: BufferIndex) -> "Buffer":
         """The elements at ``index`` (NumPy's indexing) as a buffer on the same device (a copy: PJRT
         buffers are immutable, where MAX's indexing gives a view). ``b[()]`` of a 0-d buffer is itself.
 
@@ -339,7 +351,7 @@ class Buffer:
         (device,) = self._array.devices()
         return Buffer.from_array(_put(np.asarray(self.to_numpy()[index]), device))
 
-    def __setitem__(self, index: Any, value: Any) -> None:
+    def __setitem__(self, index: BufferIndex, value: "Buffer | npt.ArrayLike") -> None:
         """Write ``value`` (a number, an array or a buffer) at ``index``, converted to the buffer's dtype
         as NumPy converts it (a Python int beyond the dtype's range raises ``OverflowError``). The buffer
         then holds a new PJRT array on its device (PJRT's arrays are immutable).
@@ -357,15 +369,15 @@ class Buffer:
         (device,) = self._array.devices()
         self._array = _put(values, device)
 
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
         values = self.to_numpy()
         return values if dtype is None else values.astype(dtype)
 
-    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:  # Any: DLPack's protocol, as the array takes it
         return self._array.__dlpack__(*args, **kwargs)
 
-    def __dlpack_device__(self) -> Any:
-        return self._array.__dlpack_device__()
+    def __dlpack_device__(self) -> Any:  # Any: DLPack's protocol
+        return getattr(self._array, "__dlpack_device__")()  # jax.Array's stub omits it
 
     def __repr__(self) -> str:
         device = self.device

@@ -5,8 +5,9 @@ InferenceSession``, and a MAX program runs unchanged:
 ``InferenceSession(devices=[CPU()]).load(graph, weights_registry={...}).execute(*inputs)`` gives a
 list of :class:`~latticecast.max.driver.Buffer` s (``.to_numpy()`` reads one).
 
-``load`` compiles the graph with :meth:`Graph.compile <latticecast.Graph.compile>` (PJRT, through
-the compilation cache) for the graph's device, and binds each of the graph's weights
+``load`` compiles the graph with :meth:`Graph.compile <latticecast.Graph.compile>`, that is the runtime's
+:func:`~latticecast.runtime.compiler.compile_graph` (PJRT, through the compilation cache) for the
+graph's device, and binds each of the graph's weights
 (:attr:`Graph.weights <latticecast.Graph.weights>`) to its value in ``weights_registry``: checked
 once against the weight's dtype and shape, never cast, and placed on the device once. ``execute``
 passes the inputs and the bound weights to the compiled model; inputs are checked as the runtime
@@ -18,18 +19,25 @@ MAX's own compiler and are refused with the reason.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence, Union, cast
 
+import jax
 import numpy as np
+import numpy.typing as npt
 
 from ..device_ref import DeviceRef
 from ..dims import SymbolicDim
 from ..dtypes import DType
 from ..errors import GraphError, LatticecastError
 from ..graph import Graph
-from ..runtime import InputCountError
+from ..runtime import InputCountError, Model as RuntimeModel, PolymorphicModel
+from ..runtime.compiler import multi_device_target
 from ..tensor_type import TensorType
-from .driver import CPU, Buffer, Device, as_device
+from .driver import CPU, Buffer, Device, DeviceLike, as_device
+
+ArrayValue = Union[Buffer, "jax.Array", npt.ArrayLike]
+"""A model's input, or a weight's value in ``weights_registry``: a driver buffer, a ``jax.Array``, a NumPy
+array (or any DLPack array NumPy reads), or Python scalars and lists; of the input's (the weight's) dtype."""
 
 __all__ = ["InferenceSession", "Model", "TensorSpec", "WeightsRegistryError", "MissingWeightError",
            "WeightMismatchError"]
@@ -102,7 +110,8 @@ class Model:
     :class:`latticecast.runtime.Model`, which takes the weights after the inputs.
     """
 
-    def __init__(self, graph: Graph, runtime_model: Any, device: Device, weights: Sequence[Any]) -> None:
+    def __init__(self, graph: Graph, runtime_model: "RuntimeModel | PolymorphicModel", device: Device,
+                 weights: "Sequence[jax.Array]") -> None:
         self.runtime_model = runtime_model
         self._device = device
         self._weights = tuple(weights)
@@ -127,7 +136,7 @@ class Model:
     def output_devices(self) -> list[Device]:
         return self.devices * len(self.output_metadata)
 
-    def execute(self, *args: Any) -> list[Buffer]:
+    def execute(self, *args: ArrayValue) -> list[Buffer]:
         """Run the model on its inputs.
 
         Args:
@@ -164,7 +173,7 @@ class Model:
         outputs = self.runtime_model(*inputs, *self._weights, return_arrays=True)
         return [Buffer.from_array(o) for o in outputs]
 
-    def __call__(self, *args: Any, **kwargs: Any) -> list[Buffer]:
+    def __call__(self, *args: ArrayValue, **kwargs: ArrayValue) -> list[Buffer]:
         """Run the model on inputs given by position or by name (``input_metadata``'s names), as MAX's
         ``Model.__call__``.
 
@@ -174,7 +183,7 @@ class Model:
         if not kwargs:
             return self.execute(*args)
         names = [s.name for s in self.input_metadata]
-        bound: list[Any] = list(args) + [_MISSING] * (self._n - len(args))
+        bound: list[ArrayValue | object] = list(args) + [_MISSING] * (self._n - len(args))
         for key, value in kwargs.items():
             if key not in names:
                 raise InputCountError(f"model {self.name!r} has no input named {key!r}; its inputs are "
@@ -189,7 +198,7 @@ class Model:
             raise InputCountError(f"model {self.name!r} takes {self._n} input(s); missing: "
                                   f"{', '.join(missing) or 'none'}, given: {len(args) + len(kwargs)}",
                                   expected=self._n, got=len(args) + len(kwargs))
-        return self.execute(*bound)
+        return self.execute(*cast("list[ArrayValue]", bound))  # no _MISSING is left
 
     def __repr__(self) -> str:
         ins = ", ".join(f"{s.name}: {s.dtype.name}{s.shape}" for s in self.input_metadata)
@@ -199,7 +208,7 @@ class Model:
 _MISSING = object()
 
 
-def _weight_value(name: str, t: TensorType, value: Any, device: Any) -> Any:
+def _weight_value(name: str, t: TensorType, value: ArrayValue, device: "jax.Device") -> "jax.Array":
     """``value`` checked against weight ``name``'s type and placed on ``device`` (a ``jax.Device``)."""
     import jax
     array = value.array if isinstance(value, Buffer) else value
@@ -225,7 +234,8 @@ def _weight_value(name: str, t: TensorType, value: Any, device: Any) -> Any:
     if isinstance(array, np.ndarray):  # the model owns its copy (the registry's array may change): PJRT's
         array = np.array(array, order="C", copy=True)  # CPU client aliases a NumPy array it can
     with jax.enable_x64(True):  # an int64 or float64 weight stays 64-bit (jax narrows it with x64 off)
-        return jax.device_put(array, device, may_alias=False)
+        placed: jax.Array = jax.device_put(array, device, may_alias=False)
+    return placed
 
 
 class InferenceSession:
@@ -259,8 +269,8 @@ class InferenceSession:
         latticecast.max.engine.MissingWeightError: graph 'linear' uses weight 'w' (float32[2, 2]) and weights_registry has no value for it; ...
     """
 
-    def __init__(self, num_threads: int | None = None, devices: Iterable[Any] | None = None, *,
-                 custom_extensions: Any = None) -> None:
+    def __init__(self, num_threads: int | None = None, devices: Iterable[DeviceLike] | None = None, *,
+                 custom_extensions: object = None) -> None:
         if custom_extensions:
             raise GraphError("InferenceSession(custom_extensions=...): MAX's custom kernels (Mojo packages) have no "
                              "StableHLO form; leave custom_extensions out")
@@ -272,8 +282,8 @@ class InferenceSession:
     def devices(self) -> list[Device]:
         return list(self._devices)
 
-    def load(self, model: Graph, *, custom_extensions: Any = None,
-             weights_registry: Mapping[str, Any] | None = None, tile_based_fusion: bool = False) -> Model:
+    def load(self, model: Graph, *, custom_extensions: object = None,
+             weights_registry: Mapping[str, ArrayValue] | None = None, tile_based_fusion: bool = False) -> Model:
         """Compile ``model`` and bind its weights: a :class:`Model` ready to execute.
 
         Args:
@@ -310,8 +320,8 @@ class InferenceSession:
                                  f"devices: {', '.join(map(repr, self._devices))}); pass it in "
                                  "InferenceSession(devices=[...])")
         if model.multi_device and model.layout is None:  # every device present; one program (see Graph.compile)
-            device, target = model._multi_device_target()
-            runtime_model = model.compile(target)
+            device, target = multi_device_target(model)
+            runtime_model = model.compile(target)  # the runtime's compile_graph (a subgraph refuses)
         else:
             runtime_model = model.compile(device)
         runs_on = as_device(device)

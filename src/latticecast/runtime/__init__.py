@@ -14,7 +14,7 @@ public ``func.func @main``, as an ``ir.Module`` or as MLIR text (the output of
 ``source``         parsing text with ``file:line:col`` errors; module digests
 ``signature``      ``@main``'s input and output types, checked once
 ``cache``          the compilation cache: in memory, and on disk if enabled
-``compiler``       ``compile()``: device, cache, PJRT compilation
+``compiler``       ``compile()``: device, cache, PJRT compilation; a graph's (``compile_graph``)
 ``custom_calls``   custom calls JAX writes: LAPACK kernels readied, host callbacks refused
 ``polymorphic``    dynamic shapes: refined per call, one compiled model per shape
 ``inputs``         checking and converting call arguments (no silent casts)
@@ -23,6 +23,7 @@ public ``func.func @main``, as an ``ir.Module`` or as MLIR text (the output of
 ``sharded``        running on N devices; ``jax.Array`` arguments checked and placed
 ``model``          ``Model``: a compiled program called with NumPy arrays or ``jax.Array`` s
 ``runtime_errors`` every error, each a ``LatticecastRuntimeError``
+``pjrt``           names of PJRT's and JAX's objects, for annotations
 =================  =============================================================
 
 Element types. The runtime runs every dtype PJRT has buffers for: ``bool``
@@ -56,7 +57,7 @@ on N devices of one platform through XLA's SPMD partitioner, and is refused with
 from __future__ import annotations
 
 from .cache import CacheInfo, cache_info, clear_cache, default_cache_dir, get_cache_dir, set_cache_dir
-from .compiler import compile
+from .compiler import CompilableGraph, compile, compile_graph, multi_device_target
 from .devices import available_devices, resolve_device
 from .runtime_errors import (CompileError, DeviceCountError, DeviceNotFoundError, Diagnostic, ExecutionError,
                      InputArrayError, InputCountError, InputDTypeError, InputError, InputRangeError,
@@ -67,7 +68,7 @@ from .polymorphic import PolymorphicModel
 from .signature import PJRT_DTYPES, TensorPattern, TensorSpec
 
 __all__ = [
-    "compile", "Model", "PolymorphicModel", "TensorSpec", "TensorPattern", "PJRT_DTYPES",
+    "compile", "compile_graph", "multi_device_target", "CompilableGraph", "Model", "PolymorphicModel", "TensorSpec", "TensorPattern", "PJRT_DTYPES",
     "available_devices", "resolve_device",
     "cache_info", "clear_cache", "set_cache_dir", "get_cache_dir", "default_cache_dir", "CacheInfo",
     "LatticecastRuntimeError", "DeviceNotFoundError", "DeviceCountError", "MLIRParseError", "Diagnostic",

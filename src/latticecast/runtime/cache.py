@@ -47,7 +47,12 @@ import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Generic, TypeVar, Union
+from typing import TYPE_CHECKING, Final, Generic, TypeVar, Union
+
+if TYPE_CHECKING:
+    import jax
+
+    from .model import CompiledProgram
 
 __all__ = [
     "CacheInfo", "ExecutableCache", "DiskCache", "CacheDir",
@@ -336,10 +341,10 @@ def _host_cpu_id() -> str:
     return "\n".join(parts)
 
 
-_device_fingerprints: dict[Any, str] = {}
+_device_fingerprints: "dict[jax.Device, str]" = {}
 
 
-def device_fingerprint(device: Any) -> str:
+def device_fingerprint(device: "jax.Device") -> str:
     """Everything about the device and the software that changes what XLA emits."""
     fp = _device_fingerprints.get(device)
     if fp is None:
@@ -365,13 +370,13 @@ def _digest(*parts: Union[str, bytes]) -> str:
     return h.hexdigest()
 
 
-def executable_key(canonical_digest: str, device: Any, compile_options: bytes) -> str:
+def executable_key(canonical_digest: str, device: "jax.Device", compile_options: bytes) -> str:
     """The key of an executable: program, device, options, software, host."""
     return _digest("executable", canonical_digest, device_fingerprint(device), compile_options,
                    os.environ.get("XLA_FLAGS", ""))
 
 
-def memory_key(source_digest: str, device: Any, request: bytes) -> str:
+def memory_key(source_digest: str, device: "jax.Device", request: bytes) -> str:
     """The in-memory alias of a source as given (see :func:`.source.source_digest`), for a request
     (the devices ``compile`` was asked for, by id) made before the module is read."""
     return _digest("source", source_digest, device_fingerprint(device), request,
@@ -380,7 +385,7 @@ def memory_key(source_digest: str, device: Any, request: bytes) -> str:
 
 # -- process-wide state ------------------------------------------------------------------------
 
-MEMORY_CACHE: ExecutableCache[Any] = ExecutableCache()
+MEMORY_CACHE: "ExecutableCache[CompiledProgram]" = ExecutableCache()
 
 _settings_lock = threading.Lock()
 class _Unset(enum.Enum):

@@ -25,13 +25,14 @@ The steps, cheapest first, so that a repeated ``compile`` does as little as poss
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence, Union, cast
 
+from ..device_ref import DeviceRef, DeviceRefLike
 from ..dtypes import DType
 from ..jax_internals import INIT_LOCK, compile_on
 from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memory_key
 from .custom_calls import prepare_custom_calls, unknown_target_error
-from .devices import DeviceLike, device_name, resolve_device
+from .devices import DeviceLike, DeviceList, device_name, resolve_device
 from .guards import refuse_what_crashes_xla, shield_divisions
 from .runtime_errors import CompileError, UnsupportedModuleError
 from .exported import compile_exported, deserialize, needs_x64, serialize
@@ -43,17 +44,28 @@ from .signature import check_input_names, donated_inputs, read_polymorphic_signa
 from ..dialect_utils.parsing import read_source
 from .source import ModuleSource, canonical_digest, parse_module, source_digest, verify_module
 
-__all__ = ["compile"]
+__all__ = ["compile", "compile_graph", "multi_device_target", "CompilableGraph"]
+
+if TYPE_CHECKING:
+    import jax
+    from jaxlib.mlir import ir
+
+    from .cache import DiskCache
+    from .pjrt import ClientExecutable, CompileOptions, Executable
+    from .signature import Signature
+
+_Given = Union[str, bytes, bytearray, memoryview, "ir.Module"]
+"""What ``compile`` has once a path is read: text, bytecode or a module."""
 
 
-def _is_text(source: Any) -> bool:
+def _is_text(source: _Given) -> bool:
     return isinstance(source, (str, bytes, bytearray, memoryview))
 
 
 _LOWERED_NAMES = frozenset(d.mlir_name for d in DType if d.needs_lowering)
 
 
-def _unsupported_in(module: Any) -> tuple[list[str], list[str]]:
+def _unsupported_in(module: "ir.Module") -> tuple[list[str], list[str]]:
     """Element types XLA cannot compile and unregistered ops anywhere in the module (an
     ``ir.Module`` from a lenient context may have both): latticecast's dtypes that the
     ``lower-dtypes`` pass lowers, and types of unregistered dialects. Other element types
@@ -65,7 +77,7 @@ def _unsupported_in(module: Any) -> tuple[list[str], list[str]]:
     ops: set[str] = set()
     ctx = module.context
 
-    def visit(op: Any) -> Any:
+    def visit(op: "ir.Operation") -> "ir.WalkResult":
         if not ctx.is_registered_operation(op.name):
             ops.add(op.name)
         for r in op.results:
@@ -83,7 +95,7 @@ def _unsupported_in(module: Any) -> tuple[list[str], list[str]]:
     return sorted(types), sorted(ops)
 
 
-def _check_runnable(module: Any, name: str) -> None:
+def _check_runnable(module: "ir.Module", name: str) -> None:
     """Refuse an ``ir.Module`` with unregistered ops or non-PJRT element types.
 
     Text is parsed in a context without unregistered dialects, so this only
@@ -104,7 +116,7 @@ def _check_runnable(module: Any, name: str) -> None:
         raise UnsupportedModuleError(f"{name} cannot run on PJRT: it has " + "; and ".join(problems) + ".")
 
 
-def _where(devices: Sequence[Any]) -> str:
+def _where(devices: "Sequence[jax.Device]") -> str:
     if len(devices) == 1:
         return device_name(devices[0])
     return f"{len(devices)} {devices[0].client.platform} devices (SPMD partitioning)"
@@ -115,16 +127,17 @@ class _Compiled:
 
     __slots__ = ("executable", "route", "reason", "dispatcher")
 
-    def __init__(self, executable: Any, route: str, reason: str | None = None, dispatcher: Any = None) -> None:
+    def __init__(self, executable: "Executable", route: str, reason: str | None = None,
+                 dispatcher: "jax.stages.Wrapped | None" = None) -> None:
         self.executable = executable
         self.route = route
         self.reason = reason
         self.dispatcher = dispatcher
 
 
-def _xla_compile(module: Any, devices: Sequence[Any], options: Any, what: str,
-                 targets: "set[str] | None" = None, signature: Any = None,
-                 donated: Sequence[int] = (), host_callbacks: Sequence[Callable[..., Any]] = ()) -> _Compiled:
+def _xla_compile(module: "ir.Module", devices: "Sequence[jax.Device]", options: "CompileOptions", what: str,
+                 targets: "set[str] | None" = None, signature: "Signature | None" = None,
+                 donated: Sequence[int] = (), host_callbacks: Sequence[Callable[..., object]] = ()) -> _Compiled:
     """Compile for ``devices``: through ``jax.jit`` on one device where ``jax.export`` can wrap the
     module (not with host callbacks, which ``jax.export`` cannot carry), else with the client. XLA's
     errors become :class:`CompileError` s."""
@@ -161,10 +174,10 @@ def _xla_compile(module: Any, devices: Sequence[Any], options: Any, what: str,
 
 
 def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
-            devices: Sequence[DeviceLike] | None = None, input_names: Sequence[str] | None = None,
+            devices: DeviceList | None = None, input_names: Sequence[str] | None = None,
             cache_dir: CacheDir = None, use_cache: bool = True,
             source_name: str | None = None,
-            host_callbacks: Sequence[Callable[..., Any]] = ()) -> "Model | PolymorphicModel":
+            host_callbacks: Sequence[Callable[..., object]] = ()) -> "Model | PolymorphicModel":
     """Compile legal StableHLO for its devices and return a callable :class:`Model`.
 
     A ``@main`` with dynamic dimensions (``tensor<?x4xf32>``, symbolic shapes) gives a
@@ -231,28 +244,29 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
         >>> model.input_types[0].dtype
         DType.int32
     """
-    module_or_text, source_name = read_source(module_or_text, source_name)
-    is_text = _is_text(module_or_text)
-    _check_arguments(module_or_text, is_text, device, devices)
+    given: _Given
+    given, source_name = read_source(module_or_text, source_name)
+    is_text = _is_text(given)
+    _check_arguments(given, is_text, device, devices)
     callbacks = tuple(host_callbacks)
     if callbacks:
         use_cache = False  # the executable holds these Python functions: it is this call's alone
     request = _request(device, devices)
     name = source_name or ("<input>" if is_text else "<module>")
-    fast_key = memory_key(source_digest(module_or_text), request.device, request.token) if use_cache else None
+    fast_key = memory_key(source_digest(given), request.device, request.token) if use_cache else None
     if fast_key is not None:
         program = MEMORY_CACHE.lookup(fast_key)
         if program is not None:
             MEMORY_CACHE.stats.hits += 1
             return Model(program, check_input_names(input_names, program.signature), "memory")
 
-    module, targets = _runnable_module(module_or_text, is_text, name, request.device, len(callbacks))
+    module, targets = _runnable_module(given, is_text, name, request.device, len(callbacks))
     polymorphic = read_polymorphic_signature(module)
     if polymorphic is not None:
         if input_names is not None:
             check_input_names(input_names, polymorphic)
 
-        def compile_static(refined: Any, names: Sequence[str] | None) -> Model:
+        def compile_static(refined: "ir.Module", names: Sequence[str] | None) -> Model:
             model = compile(refined, device, devices=devices, input_names=names, cache_dir=cache_dir,
                             use_cache=use_cache, source_name=name, host_callbacks=callbacks)
             assert isinstance(model, Model)  # a refined module has static shapes
@@ -265,7 +279,8 @@ def compile(module_or_text: ModuleSource, device: DeviceLike | None = None, *,
     return Model(program, names, source)
 
 
-def _check_arguments(module_or_text: Any, is_text: bool, device: Any, devices: Any) -> None:
+def _check_arguments(module_or_text: _Given, is_text: bool, device: DeviceLike | None,
+                     devices: DeviceList | None) -> None:
     if not is_text and not (hasattr(module_or_text, "operation") and hasattr(module_or_text, "body")):
         raise TypeError(f"compile takes an ir.Module, MLIR text (str or bytes) or the path of a .mlir/.mlirbc file; "
                         f"got {type(module_or_text).__name__}")
@@ -274,17 +289,17 @@ def _check_arguments(module_or_text: Any, is_text: bool, device: Any, devices: A
                         "partitioned N ways) or devices= (the devices themselves), not both")
 
 
-def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any,
-                     host_callbacks: int = 0) -> tuple[Any, "set[str] | None"]:
+def _runnable_module(module_or_text: _Given, is_text: bool, name: str, device: "jax.Device",
+                     host_callbacks: int = 0) -> "tuple[ir.Module, set[str] | None]":
     """The module, parsed or verified, made runnable (``dense_resource`` weights inlined, divisions
     that XLA could fold into a crash shielded) and checked (what crashes XLA refused, custom calls'
     kernels loaded): the module and the custom-call targets it calls. The caller's ``ir.Module`` is
     never changed: a copy is, when something must be."""
     if is_text:
-        module = parse_module(module_or_text, source_name=name)
+        module = parse_module(cast("str | bytes", module_or_text), source_name=name)  # or a buffer of bytes
     else:
-        verify_module(module_or_text, source_name=name)
-        module = module_or_text
+        module = cast("ir.Module", module_or_text)  # _check_arguments: a module
+        verify_module(module, source_name=name)
         _check_runnable(module, name)
     module = inline_dense_resources(module, name)  # XLA compiles no dense_resource (torch-mlir's weights)
     # every device chosen later is of this device's platform
@@ -292,7 +307,7 @@ def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any,
     divisions = refuse_what_crashes_xla(module, name, platform, device_name(device))
     if divisions:
         if module is module_or_text:  # the caller's module stays as it was: the copy is changed
-            module = parse_module(module.operation.get_asm(enable_debug_info=True), context=module.context,
+            module = parse_module(cast(str, module.operation.get_asm(enable_debug_info=True)), context=module.context,
                                   source_name=name)
             divisions = refuse_what_crashes_xla(module, name, platform, device_name(device))
         shield_divisions(divisions)
@@ -302,8 +317,8 @@ def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any,
 class _Job:
     """One static module to compile: its signature, partitioning, devices, compile options and cache key."""
 
-    def __init__(self, module: Any, name: str, targets: "set[str] | None", device: DeviceLike | None,
-                 devices: Sequence[DeviceLike] | None, host_callbacks: Sequence[Callable[..., Any]] = ()) -> None:
+    def __init__(self, module: "ir.Module", name: str, targets: "set[str] | None", device: DeviceLike | None,
+                 devices: DeviceList | None, host_callbacks: Sequence[Callable[..., object]] = ()) -> None:
         self.module = module
         self.host_callbacks = tuple(host_callbacks)
         self.name = name
@@ -371,12 +386,12 @@ class _Request:
 
     __slots__ = ("device", "token")
 
-    def __init__(self, device: Any, token: bytes) -> None:
+    def __init__(self, device: "jax.Device", token: bytes) -> None:
         self.device = device
         self.token = token
 
 
-def _request(device: DeviceLike | None, devices: Sequence[DeviceLike] | None) -> _Request:
+def _request(device: DeviceLike | None, devices: DeviceList | None) -> _Request:
     from .partitioning import resolve_devices
 
     if devices is not None:
@@ -392,7 +407,8 @@ def _request(device: DeviceLike | None, devices: Sequence[DeviceLike] | None) ->
 _ROUTE_TAGS = {"jax.jit": b"J", "client": b"C"}
 
 
-def _deserialize(payload: bytes, devices: Sequence[Any], options: Any, signature: Any) -> "_Compiled | None":
+def _deserialize(payload: bytes, devices: "Sequence[jax.Device]", options: "CompileOptions",
+                 signature: "Signature") -> "_Compiled | None":
     try:
         tag, body = payload[:1], payload[1:]
         if tag == _ROUTE_TAGS["jax.jit"] and len(devices) == 1:
@@ -405,9 +421,11 @@ def _deserialize(payload: bytes, devices: Sequence[Any], options: Any, signature
     return None
 
 
-def _store(disk: Any, key: str, compiled: _Compiled) -> None:
+def _store(disk: "DiskCache", key: str, compiled: _Compiled) -> None:
     try:
-        body = serialize(compiled.executable) if compiled.route == "jax.jit" else compiled.executable.serialize()
+        executable = compiled.executable
+        body = (serialize(cast("jax.stages.Compiled", executable)) if compiled.route == "jax.jit"
+                else cast("ClientExecutable", executable).serialize())
     except Exception as e:  # noqa: BLE001 - a platform without serialization: no disk entry
         body = None
         reason = str(e)
@@ -418,3 +436,144 @@ def _store(disk: Any, key: str, compiled: _Compiled) -> None:
         return
     disk.store(key, _ROUTE_TAGS[compiled.route] + body)
 
+
+
+# -- graphs ------------------------------------------------------------------------------------
+# A graph compiles here, as MAX's engine compiles a graph (``InferenceSession.load``): ``Graph`` builds
+# the module, and ``Graph.compile`` and ``latticecast.max.engine`` ask this layer for a model of it.
+
+
+class _Mesh(Protocol):
+    """What the compiler reads of a graph's mesh: its devices (``None`` for an ``AbstractMesh``)."""
+
+    @property
+    def devices(self) -> "tuple[jax.Device, ...] | None": ...
+
+
+class CompilableGraph(Protocol):
+    """What :func:`compile_graph` reads of a graph (:class:`latticecast.Graph` is one): its name, why it
+    does not compile (if it does not), its devices, mesh and module after the pass, the names of its inputs
+    and the Python functions its host callbacks call."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def compile_refusals(self) -> tuple[str, ...]: ...
+    @property
+    def device(self) -> DeviceRef: ...
+    @property
+    def devices(self) -> list[DeviceRef]: ...
+    @property
+    def multi_device(self) -> bool: ...
+    @property
+    def layout(self) -> _Mesh | None: ...
+    @property
+    def module(self) -> "ir.Module": ...
+    @property
+    def input_names(self) -> tuple[str, ...] | None: ...
+    @property
+    def host_callbacks(self) -> Sequence[Callable[..., object]]: ...
+
+
+def compile_graph(graph: CompilableGraph, device: "DeviceRefLike | jax.Device | None" = None, *,
+                  devices: DeviceList | None = None) -> "Model | PolymorphicModel":
+    """Compile a finished graph with PJRT (what :meth:`latticecast.Graph.compile` does).
+
+    ``device`` defaults to the graph's device (the one its input types name, the CPU if none does): a
+    :class:`~latticecast.DeviceRef` (MAX's too), a runtime name (``"cpu"``, ``"gpu:1"``) or a ``jax.Device``.
+    A graph over a concrete mesh runs on the mesh's devices unless ``device`` or ``devices`` says otherwise;
+    over an ``AbstractMesh``, on the first ``mesh.size`` devices of the graph's platform. A multi-device graph
+    (no mesh) runs on its first device, its first accelerator beside CPUs (:func:`multi_device_target`).
+
+    Args:
+        graph: A graph with its output given.
+        device: Where it runs.
+        devices: The devices of a graph over a mesh.
+
+    Returns:
+        A :class:`Model`, or a :class:`PolymorphicModel` for a graph with symbolic dimensions.
+
+    Raises:
+        GraphError: The graph was made to refuse compiling (``Graph.refuse_compile``), or has no output.
+        DeviceNotFoundError: A device it needs is not present.
+        CompileError: XLA could not compile it.
+
+    Example:
+        >>> import numpy as np
+        >>> from latticecast import DType, Graph, TensorType
+        >>> from latticecast.runtime.compiler import compile_graph
+        >>> with Graph("double", input_types=[TensorType(DType.int32, [2])]) as g:
+        ...     g.output(g.inputs[0] * 2)
+        >>> compile_graph(g, "cpu")(np.array([1, 2], np.int32))
+        [array([2, 4], dtype=int32)]
+    """
+    from ..errors import GraphError
+
+    refusals = graph.compile_refusals
+    if refusals:
+        raise GraphError(f"graph {graph.name!r} does not compile: {refusals[0]}")
+    if device is None and devices is None and graph.multi_device and graph.layout is None:
+        device = multi_device_target(graph)[1]
+    if device is None and graph.layout is not None:
+        devices = graph.layout.devices if devices is None else devices
+        if devices is None:  # an AbstractMesh: the first mesh.size devices of the graph's platform
+            device = graph.device.device_type.value
+    elif device is None and devices is None:
+        device = graph.device
+    return compile(graph.module, None if device is None else _runtime_device(device), devices=devices,
+                   input_names=list(graph.input_names or ()) or None, host_callbacks=graph.host_callbacks)
+
+
+def multi_device_target(graph: CompilableGraph) -> "tuple[DeviceRef, jax.Device]":
+    """The device a multi-device graph runs on, as its :class:`DeviceRef` and PJRT device: each
+    :class:`DeviceRef` it names must be present (``DeviceRef(kind, i)`` is the ``i``-th PJRT device of that
+    kind), and the program runs on its first device, its first accelerator where it names CPUs and
+    accelerators (see docs/sharding.rst, "Multi-device graphs").
+
+    Args:
+        graph: A graph naming several devices.
+
+    Returns:
+        The device's :class:`DeviceRef` and its ``jax.Device``.
+
+    Raises:
+        DeviceNotFoundError: A device the graph names is not present (the message names those present).
+
+    Example:
+        >>> from latticecast import DType, Graph, TensorType
+        >>> from latticecast.runtime.compiler import multi_device_target
+        >>> multi_device_target(Graph("g", input_types=[TensorType(DType.float32, [2])]))[0]
+        cpu:0
+    """
+    from .devices import available_devices
+    from .runtime_errors import DeviceNotFoundError
+
+    needed = ", ".join(map(str, graph.devices))
+    kinds = {d.device_type for d in graph.devices}
+    found: list[jax.Device] = []
+    missing: list[str] = []
+    for d in graph.devices:
+        try:
+            found.append(resolve_device(str(d)))
+        except DeviceNotFoundError:
+            missing.append(str(d))
+    if missing:
+        present = available_devices()
+        hint = (" For CPU devices, start Python with XLA_FLAGS=--xla_force_host_platform_device_count=N."
+                if all(d.is_cpu() for d in graph.devices) else "")
+        raise DeviceNotFoundError(
+            f"graph {graph.name!r} places values on {needed}, and {', '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not present (devices present: {', '.join(present)}); "
+            f"run it where those devices exist, or transfer its values to the devices present "
+            f"(ops.transfer_to).{hint}", requested=missing, available=present)
+    if len(kinds) > 1:  # host values beside an accelerator's (MAX's CPU scalars): the accelerator runs them
+        return next((d, f) for f, d in zip(found, graph.devices) if not d.is_cpu())
+    return graph.devices[0], found[0]
+
+
+def _runtime_device(device: "DeviceRefLike | jax.Device") -> "DeviceLike":
+    """``device`` as :func:`compile` takes it: a name or a ``jax.Device`` as they are; a DeviceRef (ours or
+    MAX's, or a MAX driver device) as its name, ``"gpu:1"``."""
+    if isinstance(device, str) or hasattr(device, "client"):
+        return device
+    return str(DeviceRef.parse(device))

@@ -29,9 +29,13 @@ turns into a refusal that lists the targets the platform has.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from .runtime_errors import UnsupportedModuleError
+
+if TYPE_CHECKING:
+    import jax
+    from jaxlib.mlir import ir
 
 __all__ = ["custom_call_targets", "prepare_custom_calls", "is_host_callback", "unknown_target_error",
            "HOST_CALLBACK"]
@@ -51,13 +55,13 @@ def is_host_callback(target: str) -> bool:
     return HOST_CALLBACK.match(target) is not None
 
 
-def custom_call_targets(module: Any) -> set[str]:
+def custom_call_targets(module: "ir.Module") -> set[str]:
     """The targets of every ``stablehlo.custom_call`` in ``module`` (regions included)."""
     from jaxlib.mlir import ir
 
     found: set[str] = set()
 
-    def visit(op: Any) -> Any:
+    def visit(op: "ir.Operation") -> "ir.WalkResult":
         if op.name == "stablehlo.custom_call" and "call_target_name" in op.attributes:
             found.add(ir.StringAttr(op.attributes["call_target_name"]).value)
         return ir.WalkResult.ADVANCE
@@ -66,7 +70,7 @@ def custom_call_targets(module: Any) -> set[str]:
     return found
 
 
-def _token_positions(module: Any) -> list[str]:
+def _token_positions(module: "ir.Module") -> list[str]:
     """``input 0``, ``output 1``: where ``@main`` takes or returns a ``!stablehlo.token``."""
     from jaxlib.mlir import ir
 
@@ -78,7 +82,7 @@ def _token_positions(module: Any) -> list[str]:
     return where
 
 
-def prepare_custom_calls(module: Any, device: Any, name: str, host_callbacks: int = 0) -> set[str]:
+def prepare_custom_calls(module: "ir.Module", device: "jax.Device", name: str, host_callbacks: int = 0) -> set[str]:
     """Refuse host callbacks and tokens; load what jaxlib's kernels need; return the targets.
 
     ``device`` is the PJRT device the module will run on (LAPACK is loaded for the CPU only:
@@ -108,13 +112,13 @@ def prepare_custom_calls(module: Any, device: Any, name: str, host_callbacks: in
     return targets
 
 
-def _check_callback_indices(module: Any, count: int, name: str) -> None:
+def _check_callback_indices(module: "ir.Module", count: int, name: str) -> None:
     """Every host callback of ``module`` indexes one of the ``count`` functions given with it."""
     from jaxlib.mlir import ir
 
     bad: list[str] = []
 
-    def visit(op: Any) -> Any:
+    def visit(op: "ir.Operation") -> "ir.WalkResult":
         if op.name == "stablehlo.custom_call" and is_host_callback(ir.StringAttr(op.attributes["call_target_name"]).value):
             config = op.attributes["mhlo.backend_config"] if "mhlo.backend_config" in op.attributes else None
             index = ir.IntegerAttr(ir.DictAttr(config)["index"]).value if config is not None else None
@@ -162,7 +166,7 @@ _NOT_FOUND = re.compile(r"No (?:FFI handler registered|registered implementation
                         r"custom call to) (?:for )?(\S+)")
 
 
-def unknown_target_error(message: str, targets: Iterable[str], device: Any, name: str) -> UnsupportedModuleError | None:
+def unknown_target_error(message: str, targets: Iterable[str], device: "jax.Device", name: str) -> UnsupportedModuleError | None:
     """The refusal for an XLA compile error that says a custom-call target is not registered
     (``None`` for any other error), listing the targets the platform has."""
     if "NOT_FOUND" not in message:

@@ -16,15 +16,24 @@ platform is present: CUDA, ROCm or oneAPI), a concrete GPU platform (``cuda``,
 from __future__ import annotations
 
 import os
-from typing import Any, Union
+from typing import TYPE_CHECKING, Sequence, Union
 
 from .. import jax_internals
 from .runtime_errors import DeviceNotFoundError
 
-__all__ = ["DeviceLike", "resolve_device", "available_devices", "device_name", "GPU_INSTALL_HINT"]
+if TYPE_CHECKING:
+    import jax
+    import numpy as np
+    from jaxlib import xla_client
+
+__all__ = ["DeviceLike", "DeviceList", "resolve_device", "available_devices", "device_name", "GPU_INSTALL_HINT"]
 
 #: What ``compile(..., device=...)`` accepts: a name or a ``jax.Device``.
-DeviceLike = Union[str, Any]
+DeviceLike = Union[str, "jax.Device"]
+
+#: What ``compile(..., devices=...)`` accepts: devices or names in partition order, or a mesh's array of
+#: devices (``mesh.devices``).
+DeviceList = Union[Sequence[DeviceLike], "np.ndarray"]
 
 #: The platforms the generic name ``gpu`` stands for, in order of preference.
 GPU_PLATFORMS = ("cuda", "rocm", "oneapi")
@@ -37,7 +46,7 @@ GPU_INSTALL_HINT = (
 )
 
 
-def _backends() -> dict[str, Any]:
+def _backends() -> "dict[str, xla_client.Client]":
     """Platform name -> PJRT client, as JAX discovered them (initialising them once, under a lock:
     jax's lazy start is not safe to begin from several threads at once)."""
     with jax_internals.INIT_LOCK:
@@ -51,11 +60,11 @@ def _backend_errors() -> dict[str, str]:
     return jax_internals.backend_errors()
 
 
-def _local_devices(client: Any) -> list[Any]:
+def _local_devices(client: "xla_client.Client") -> "list[jax.Device]":
     return sorted(client.local_devices(), key=lambda d: d.id)
 
 
-def device_name(device: Any) -> str:
+def device_name(device: "jax.Device") -> str:
     """``"cpu:0"``, ``"cuda:1"``: the platform of the device's client and its local index."""
     client = device.client
     try:
@@ -138,7 +147,7 @@ def _parse_name(name: str) -> tuple[str, int]:
     return platform, index
 
 
-def resolve_device(device: DeviceLike = "cpu") -> Any:
+def resolve_device(device: DeviceLike | None = "cpu") -> "jax.Device":
     """The PJRT device (a ``jax.Device``) that ``device`` names.
 
     Args:

@@ -24,9 +24,12 @@ under them.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import jax
 
 __all__ = ["private_copy", "to_numpy", "SMALL_COPY"]
 
@@ -48,7 +51,7 @@ def private_copy(a: np.ndarray) -> np.ndarray:
     return out
 
 
-def to_numpy(outs: Sequence[Any]) -> list[np.ndarray]:
+def to_numpy(outs: "Sequence[jax.Array]") -> list[np.ndarray]:
     """Host NumPy arrays of device arrays (zero-copy read-only views on CPU)."""
     asarray = np.asarray
     return [asarray(o) for o in outs]

@@ -24,14 +24,21 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence, cast
 
 import numpy as np
 
 from ..jax_internals import portable_artifact
 from .runtime_errors import ExecutionError
 from .sharded import ArrayPlacer
-from .signature import Signature
+from .signature import Signature, TensorSpec
+
+if TYPE_CHECKING:
+    import jax
+    from jax import export as jax_export
+    from jaxlib.mlir import ir
+
+    from .pjrt import ClientExecutable
 
 __all__ = ["JitCall", "compile_exported", "needs_x64", "export_platform", "serialize", "deserialize"]
 
@@ -42,7 +49,7 @@ def needs_x64(signature: Signature) -> bool:
                and s.np_dtype.itemsize == 16 for s in (*signature.inputs, *signature.outputs))
 
 
-def export_platform(device: Any) -> str:
+def export_platform(device: "jax.Device") -> str:
     """The platform name ``jax.export`` uses for ``device`` (``cpu``, ``cuda``, ``rocm``, ``tpu``)."""
     platform = str(device.platform).lower()
     if platform == "gpu":
@@ -54,17 +61,17 @@ def export_platform(device: Any) -> str:
 _Specs = tuple[tuple[tuple[int, ...], np.dtype], ...]
 
 
-def _specs(specs: Sequence[Any]) -> _Specs:
+def _specs(specs: Sequence[TensorSpec]) -> _Specs:
     return tuple((tuple(s.shape), s.np_dtype) for s in specs)  # the dtype itself: ml_dtypes' have no .str
 
 
 @functools.lru_cache(maxsize=256)
-def _template(ins: _Specs, outs: _Specs, platform: str, x64: bool) -> Any:
+def _template(ins: _Specs, outs: _Specs, platform: str, x64: bool) -> "jax_export.Exported":
     """An ``Exported`` of the installed jax with this signature (its module returns zeros)."""
     import jax
     import jax.numpy as jnp
 
-    def zeros(*_: Any) -> tuple[Any, ...]:
+    def zeros(*_: object) -> "tuple[jax.Array, ...]":
         return tuple(jnp.zeros(shape, dtype) for shape, dtype in outs)
 
     args = [jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in ins]
@@ -72,7 +79,7 @@ def _template(ins: _Specs, outs: _Specs, platform: str, x64: bool) -> Any:
         return jax.export.export(jax.jit(zeros), platforms=[platform])(*args)
 
 
-def _artifact(module: Any, device: Any) -> bytes:
+def _artifact(module: "ir.Module", device: "jax.Device") -> bytes:
     """The module as a StableHLO portable artifact for the installed jaxlib, as ``jax.export`` writes it
     (``chlo`` and ``sdy`` included, see :func:`~latticecast.jax_internals.portable_artifact`).
 
@@ -86,8 +93,8 @@ def _artifact(module: Any, device: Any) -> bytes:
         return portable_artifact(buffer.getvalue(), mixed=bool(getattr(device.client, "serialize_with_sdy", True)))
 
 
-def compile_exported(module: Any, device: Any, signature: Signature, donated: Sequence[int],
-                     name: str = "main") -> tuple[Any, Any, str | None]:
+def compile_exported(module: "ir.Module", device: "jax.Device", signature: Signature, donated: Sequence[int],
+                     name: str = "main") -> "tuple[jax.stages.Compiled | None, jax.stages.Wrapped | None, str | None]":
     """``(compiled, jitted, None)``: the module compiled ahead of time by ``jax.jit`` for ``device``
     (``compiled``, a ``jax.stages.Compiled``), and the ``jax.jit`` function it was compiled from,
     whose caches now hold it (calling ``jitted`` with arguments of the signature's types runs the
@@ -111,7 +118,8 @@ def compile_exported(module: Any, device: Any, signature: Signature, donated: Se
                                    module_kept_var_idx=tuple(range(len(signature.inputs))))
     sharding = jax.sharding.SingleDeviceSharding(device)
     n_in, n_out = len(signature.inputs), len(signature.outputs)
-    out_shardings: Any
+    out_shardings: jax.sharding.Sharding | tuple[jax.sharding.Sharding, ...]
+    call: Callable[..., object]
     if n_out == 1:  # one output: the function returns the array itself, as a jax.jit function of one result does
         call, out_shardings = _only_result(exported.call), sharding
     else:
@@ -131,15 +139,15 @@ def compile_exported(module: Any, device: Any, signature: Signature, donated: Se
         return lowered.compile(), jitted, None
 
 
-def _only_result(call: Any) -> Any:
+def _only_result(call: "Callable[..., Sequence[jax.Array]]") -> "Callable[..., jax.Array]":
     """``call`` returning its one result itself rather than a 1-tuple (one C++ unflatten and one
     indexing less on every call of a one-output model)."""
-    def only(*args: Any) -> Any:
+    def only(*args: "jax.Array") -> "jax.Array":
         return call(*args)[0]
     return only
 
 
-def serialize(compiled: Any) -> bytes | None:
+def serialize(compiled: "jax.stages.Compiled") -> bytes | None:
     """The bytes of a compiled executable for the disk cache (``None`` where it cannot be serialized)."""
     from jax.experimental import serialize_executable
 
@@ -150,7 +158,7 @@ def serialize(compiled: Any) -> bytes | None:
     return bytes(payload)
 
 
-def deserialize(payload: bytes, device: Any, signature: Signature) -> Any:
+def deserialize(payload: bytes, device: "jax.Device", signature: Signature) -> "jax.stages.Compiled":
     """A ``jax.stages.Compiled`` from :func:`serialize`'s bytes, loaded on ``device``."""
     import jax
     from jax.experimental import serialize_executable
@@ -159,8 +167,9 @@ def deserialize(payload: bytes, device: Any, signature: Signature) -> Any:
     n_out = len(signature.outputs)
     out_tree = jax.tree_util.tree_structure(0 if n_out == 1 else tuple(range(n_out)))
     with jax.enable_x64(needs_x64(signature)):
-        return serialize_executable.deserialize_and_load(payload, in_tree, out_tree, backend=device.client,
-                                                         execution_devices=[device])
+        compiled: jax.stages.Compiled = serialize_executable.deserialize_and_load(
+            payload, in_tree, out_tree, backend=device.client, execution_devices=[device])
+    return compiled
 
 
 class JitCall:
@@ -175,8 +184,8 @@ class JitCall:
 
     kind = "jax.jit"
 
-    def __init__(self, compiled: Any, device: Any, signature: Signature, name: str = "@main",
-                 jitted: Any = None) -> None:
+    def __init__(self, compiled: "jax.stages.Compiled", device: "jax.Device", signature: Signature, name: str = "@main",
+                 jitted: "jax.stages.Wrapped | None" = None) -> None:
         import jax
         import jax.errors
 
@@ -198,27 +207,28 @@ class JitCall:
         if fixed:
             enable_x64 = jax.enable_x64
 
-            def call(*args: Any) -> Any:  # 64-bit types: JAX must not narrow them
+            def call(*args: "jax.Array | np.ndarray") -> "jax.Array | tuple[jax.Array, ...]":  # no narrowing of 64 bits
                 with enable_x64(x64):
-                    return fn(*args)
+                    out: jax.Array | tuple[jax.Array, ...] = fn(*args)
+                return out
 
-            self.call = call
+            self.call: Callable[..., jax.Array | tuple[jax.Array, ...]] = call
         else:
             self.call = fn
 
-    def _listed(self, out: Any) -> list[Any]:
-        return [out] if self.single else list(out)
+    def _listed(self, out: "jax.Array | tuple[jax.Array, ...]") -> "list[jax.Array]":
+        return [cast("jax.Array", out)] if self.single else list(cast("tuple[jax.Array, ...]", out))
 
     @property
-    def executable(self) -> Any:
+    def executable(self) -> "ClientExecutable":
         """The PJRT ``LoadedExecutable`` behind the compiled function."""
         return self.compiled.runtime_executable()
 
-    def run(self, arrays: Sequence[Any]) -> list[Any]:
+    def run(self, arrays: "Sequence[jax.Array | np.ndarray]") -> "list[jax.Array]":
         import jax
 
         ndarray = np.ndarray
-        args = [a if type(a) is ndarray else self.placer.place(a, i) for i, a in enumerate(arrays)]
+        args = [a if type(a) is ndarray else self.placer.place(cast("jax.Array", a), i) for i, a in enumerate(arrays)]
         try:
             try:
                 return self._listed(self.call(*args))
@@ -232,5 +242,5 @@ class JitCall:
         except self.runtime_error as e:
             raise ExecutionError(f"PJRT failed while running {self.name}: {e}") from e
 
-    def __call__(self, arrays: Sequence[Any]) -> list[np.ndarray]:
+    def __call__(self, arrays: "Sequence[jax.Array | np.ndarray]") -> list[np.ndarray]:
         return [np.asarray(o) for o in self.run(arrays)]

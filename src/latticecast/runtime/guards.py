@@ -34,8 +34,6 @@ One walk of the module finds them all; it runs once per compile (a cached compil
 from __future__ import annotations
 
 import re
-from typing import Any
-
 import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
@@ -56,7 +54,7 @@ _ORDERING = ("LT", "LE", "GT", "GE")
 _COMPLEX_CRASHES = ("stablehlo.compare", "stablehlo.remainder", "stablehlo.convert")
 
 
-def refuse_what_crashes_xla(module: Any, name: str, platform: str = "cpu",
+def refuse_what_crashes_xla(module: ir.Module, name: str, platform: str = "cpu",
                             device: str = "") -> list[ir.Operation]:
     """Raise :class:`UnsupportedModuleError` for the first input XLA would crash on (see above)
     when compiling for ``platform`` (a PJRT platform name: ``cpu``, ``cuda``, ``rocm``);
@@ -65,8 +63,8 @@ def refuse_what_crashes_xla(module: Any, name: str, platform: str = "cpu",
     lacking = {d.mlir_name: lack for d in DType if (lack := platform_problem(d, platform))}
     calls: dict[str, list[str]] = {}
     divisions: list[ir.Operation] = []
-    for op in module.body.operations:
-        op = op.operation
+    for view in module.body.operations:
+        op = view.operation
         if op.name != "func.func" or "sym_name" not in op.attributes:
             continue
         callees: list[str] = []

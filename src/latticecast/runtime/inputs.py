@@ -24,7 +24,7 @@ of the promotion layer: nothing is cast behind the user's back.
 from __future__ import annotations
 
 import numbers
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -33,6 +33,11 @@ from ..dtypes import DType
 from ..values import misfit
 from .runtime_errors import InputArrayError, InputDTypeError, InputError, InputRangeError, InputShapeError
 from .signature import DONATION_ATTRS, TensorSpec
+
+if TYPE_CHECKING:
+    import jax
+
+    from .pjrt import Argument
 
 __all__ = ["convert_input", "check_device_array", "check_donations", "describe_input", "np_spelling"]
 
@@ -46,7 +51,7 @@ def describe_input(index: int, name: str | None) -> str:
     return f"input {index} ({name!r})" if name is not None else f"input {index}"
 
 
-def _shape_text(shape: "Sequence[Any]") -> str:
+def _shape_text(shape: "Sequence[object]") -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
@@ -157,7 +162,8 @@ _KIND_WORDS = {"bool": "Python bools", "int": "Python ints", "float": "Python fl
                "complex": "Python complex numbers"}
 
 
-def _convert_python(value: Any, spec: TensorSpec, where: str) -> np.ndarray:
+def _convert_python(value: "bool | int | float | complex | list[object] | tuple[object, ...]", spec: TensorSpec,
+                    where: str) -> np.ndarray:
     """Convert a Python scalar or nested list to ``spec``'s dtype, checking kind and range
     (the range rule is :func:`latticecast.values.misfit`, the one every layer uses, with underflow)."""
     dtype = spec.dtype
@@ -196,7 +202,7 @@ def _convert_python(value: Any, spec: TensorSpec, where: str) -> np.ndarray:
         raise _range_error(where, spec, value, str(e)) from None
 
 
-def convert_input(value: Any, spec: TensorSpec, index: int,
+def convert_input(value: "Argument", spec: TensorSpec, index: int,
                   name: str | None) -> tuple[np.ndarray, bool]:
     """Check one argument against ``spec``; return ``(array, owned)``.
 
@@ -212,7 +218,7 @@ def convert_input(value: Any, spec: TensorSpec, index: int,
         raise
 
 
-def check_device_array(value: Any, spec: TensorSpec, index: int, name: str | None) -> Any:
+def check_device_array(value: "jax.Array", spec: TensorSpec, index: int, name: str | None) -> "jax.Array":
     """A ``jax.Array`` argument, checked against ``spec`` (dtype, shape) and alive; it is not copied.
 
     Checked here, before any of jaxlib's code sees it: ``execute_sharded`` crashes the process on a
@@ -240,14 +246,15 @@ def check_device_array(value: Any, spec: TensorSpec, index: int, name: str | Non
         f"does not broadcast).", index=index, name=name, expected=spec, got=got)
 
 
-def check_donations(arrays: Sequence[Any], donated: Sequence[int], names: Sequence[str] | None) -> None:
+def check_donations(arrays: "Sequence[jax.Array | np.ndarray]", donated: Sequence[int],
+                    names: Sequence[str] | None) -> None:
     """Refuse a ``jax.Array`` passed to a donated input and, in the same call, to another input: the
     executable would free its buffer while still reading it (PJRT reports that on one device, and
     crashes the process on several). ``arrays`` are the checked arguments."""
     if all(isinstance(arrays[i], np.ndarray) for i in donated):
         return  # private copies: donating them is harmless
 
-    def buffer(a: Any) -> Any:
+    def buffer(a: "jax.Array | np.ndarray") -> int | None:
         return None if isinstance(a, np.ndarray) else (
             a.addressable_data(0).unsafe_buffer_pointer() if a.sharding.addressable_devices else id(a))
 
@@ -262,7 +269,7 @@ def check_donations(arrays: Sequence[Any], donated: Sequence[int], names: Sequen
                 f"copy to one of them (jnp.copy(x)).", index=i, name=names[i] if names else None)
 
 
-def _convert_input(value: Any, spec: TensorSpec, where: str, var: str) -> tuple[np.ndarray, bool]:
+def _convert_input(value: "Argument", spec: TensorSpec, where: str, var: str) -> tuple[np.ndarray, bool]:
     if isinstance(value, np.ndarray):
         if isinstance(value, np.ma.MaskedArray):
             raise InputDTypeError(

@@ -15,7 +15,7 @@ messages) goes through :func:`.inputs.convert_input`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Literal, Mapping, Sequence, cast, overload
 
 import jax
 import jax.errors
@@ -29,7 +29,10 @@ from .exported import JitCall
 from .inputs import check_device_array, check_donations, convert_input
 from .partitioning import Partitioning
 from .sharded import ShardedCall, hosts_numpy
-from .signature import Signature, TensorSpec
+from .signature import Signature, TensorPattern, TensorSpec
+
+if TYPE_CHECKING:
+    from .pjrt import Argument, ClientExecutable, Executable
 
 __all__ = ["Model", "CompiledProgram", "bind_arguments"]
 
@@ -44,19 +47,19 @@ class CompiledProgram:
     compiled and runs: ``"jax.jit"`` (``executable`` is a ``jax.stages.Compiled``, see
     :mod:`.exported`) or ``"client"`` (the client's ``LoadedExecutable``, see :mod:`.sharded`)."""
 
-    executable: Any
-    devices: tuple[Any, ...]
+    executable: "Executable"
+    devices: tuple[jax.Device, ...]
     signature: Signature
     key: str
     partitioning: Partitioning
     donated: tuple[int, ...] = ()
     route: str = "client"
     route_reason: str | None = None
-    dispatcher: Any = field(default=None, repr=False)  # the jax.jit function behind a "jax.jit" executable
+    dispatcher: "jax.stages.Wrapped | None" = field(default=None, repr=False)  # the jax.jit function behind a "jax.jit" executable
     _runner: "JitCall | ShardedCall | None" = field(default=None, repr=False)
 
     @property
-    def device(self) -> Any:
+    def device(self) -> jax.Device:
         return self.devices[0]
 
     @property
@@ -136,17 +139,17 @@ class Model:
         return self._program.signature.outputs
 
     @property
-    def device(self) -> Any:
+    def device(self) -> jax.Device:
         """The device the model runs on; for a partitioned model, the one of partition 0."""
         return self._program.device
 
     @property
-    def devices(self) -> tuple[Any, ...]:
+    def devices(self) -> tuple[jax.Device, ...]:
         """Every device the model runs on, in partition order (partition ``i`` on ``devices[i]``)."""
         return self._program.devices
 
     @property
-    def input_shardings(self) -> tuple[Any, ...]:
+    def input_shardings(self) -> tuple[jax.sharding.Sharding, ...]:
         """How each input is laid out over :attr:`devices` (``jax.sharding`` objects): the module's
         ``NamedSharding`` where it declares one that XLA kept, XLA's ``GSPMDSharding`` otherwise,
         ``SingleDeviceSharding`` on one device. ``jax.device_put(x, model.input_shardings[i])`` gives
@@ -157,7 +160,7 @@ class Model:
         return (r.sharding,) * self._n
 
     @property
-    def output_shardings(self) -> tuple[Any, ...]:
+    def output_shardings(self) -> tuple[jax.sharding.Sharding, ...]:
         """How each output is laid out (the shardings of ``model(..., return_arrays=True)``'s arrays)."""
         r = self._runner
         if isinstance(r, ShardedCall):
@@ -169,10 +172,10 @@ class Model:
         return self._program.key
 
     @property
-    def executable(self) -> Any:
+    def executable(self) -> "ClientExecutable":
         """The PJRT ``LoadedExecutable`` (for inspection: ``.hlo_modules()``, ``.cost_analysis()``)."""
         r = self._runner
-        return r.executable if isinstance(r, JitCall) else self._program.executable
+        return r.executable if isinstance(r, JitCall) else cast("ClientExecutable", self._program.executable)
 
     @property
     def dispatch(self) -> str:
@@ -202,23 +205,23 @@ class Model:
 
     # -- calls ---------------------------------------------------------------------------
 
-    def _bind(self, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
+    def _bind(self, args: "tuple[Argument, ...]", kwargs: "Mapping[str, Argument]") -> "tuple[Argument, ...]":
         return bind_arguments(args, kwargs, self.input_names, self.input_types)
 
-    def _convert(self, value: Any, i: int) -> Any:
+    def _convert(self, value: "Argument", i: int) -> "jax.Array | np.ndarray":
         names = self.input_names
         if isinstance(value, jax.Array):
             return check_device_array(value, self.input_types[i], i, names[i] if names else None)
         arr, owned = convert_input(value, self.input_types[i], i, names[i] if names else None)
         return arr if owned and arr.flags.c_contiguous else private_copy(arr)
 
-    def _prepare(self, args: tuple[Any, ...]) -> list[Any]:
+    def _prepare(self, args: "tuple[Argument, ...]") -> "list[jax.Array | np.ndarray]":
         """The checked arguments, in ``@main``'s order: private C-contiguous copies of NumPy arrays,
         arrays converted from Python values, ``jax.Array`` s; or the error that names the problem."""
         if len(args) != self._n:
             args = self._bind(args, {})
         ndarray = np.ndarray
-        arrays: list[Any] = []
+        arrays: list[jax.Array | np.ndarray] = []
         append = arrays.append
         for a, (dt, shape, small) in zip(args, self._expected):
             if type(a) is ndarray and a.dtype is dt and a.shape == shape:
@@ -229,7 +232,17 @@ class Model:
             check_donations(arrays, self._donated, self.input_names)
         return arrays
 
-    def __call__(self, *args: Any, return_arrays: bool = False, **kwargs: Any) -> list[Any]:
+    @overload
+    def __call__(self, *args: "Argument", return_arrays: Literal[False] = False,
+                 **kwargs: "Argument") -> list[np.ndarray]: ...
+    @overload
+    def __call__(self, *args: "Argument", return_arrays: Literal[True], **kwargs: "Argument") -> list[jax.Array]: ...
+    @overload
+    def __call__(self, *args: "Argument", return_arrays: bool,
+                 **kwargs: "Argument") -> "list[np.ndarray] | list[jax.Array]": ...
+
+    def __call__(self, *args: "Argument", return_arrays: bool = False,
+                 **kwargs: "Argument") -> "list[np.ndarray] | list[jax.Array]":
         """Run the model on its inputs.
 
         NumPy arrays of exactly the input types go to PJRT as they are, as with ``jax.jit``
@@ -301,8 +314,8 @@ class Model:
         return [asarray(o) for o in outs]
 
 
-def bind_arguments(args: tuple[Any, ...], kwargs: Mapping[str, Any], names: "Sequence[str] | None",
-                   input_types: Sequence[Any]) -> tuple[Any, ...]:
+def bind_arguments(args: "tuple[Argument, ...]", kwargs: "Mapping[str, Argument]", names: "Sequence[str] | None",
+                   input_types: "Sequence[TensorSpec | TensorPattern]") -> "tuple[Argument, ...]":
     """The call's arguments in ``@main``'s order (keywords by ``names``), or an
     :class:`InputCountError` that lists what ``@main`` takes."""
     n = len(input_types)
@@ -314,7 +327,7 @@ def bind_arguments(args: tuple[Any, ...], kwargs: Mapping[str, Any], names: "Seq
                 f"keyword arguments ({', '.join(kwargs)}) need input names; compile with "
                 f"input_names=[...] or pass the {n} input(s) by position ({expected}).",
                 expected=n, got=len(args) + len(kwargs))
-        bound: list[Any] = list(args) + [_MISSING] * (n - len(args))
+        bound: list[Argument | object] = list(args) + [_MISSING] * (n - len(args))
         for k, v in kwargs.items():
             if k not in names:
                 raise InputCountError(
@@ -332,13 +345,13 @@ def bind_arguments(args: tuple[Any, ...], kwargs: Mapping[str, Any], names: "Seq
                 f"{', '.join(missing)}." if missing else
                 f"@main takes {n} input(s) ({expected}), got {len(args)} positional.",
                 expected=n, got=len(args) + len(kwargs))
-        return tuple(bound)
+        return cast("tuple[Argument, ...]", tuple(bound))  # no _MISSING is left
     raise InputCountError(
         f"@main takes {n} input(s) ({expected or 'none'}), got {len(args)}.",
         expected=n, got=len(args))
 
 
-def _prod(shape: "Sequence[Any]") -> int:
+def _prod(shape: Sequence[int]) -> int:
     n = 1
     for d in shape:
         n *= d

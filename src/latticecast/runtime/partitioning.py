@@ -26,12 +26,22 @@ Nothing here partitions anything or writes a collective: that is XLA's SPMD part
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence, Union
 
 from ..jax_internals import gspmd_device_count
-from .devices import DeviceLike, device_name, resolve_device
+from .devices import DeviceLike, DeviceList, device_name, resolve_device
 from .runtime_errors import DeviceCountError, UnsupportedModuleError
 from .signature import find_main
+
+if TYPE_CHECKING:
+    import jax
+    from jaxlib.mlir import ir
+
+    from .pjrt import CompileOptions
+
+DeclaredSharding = Union["ir.Attribute", str, None]
+"""A sharding ``@main`` declares for one input or output: Shardy's ``#sdy.sharding`` attribute, GSPMD's
+``mhlo.sharding`` text, or ``None`` (none declared)."""
 
 __all__ = ["Partitioning", "MeshInfo", "read_partitioning", "choose_devices", "compile_options",
            "uses_shardy", "DEVICE_COUNT_FLAG"]
@@ -71,21 +81,21 @@ class Partitioning:
     num_replicas: int
     partitioner: str
     meshes: dict[str, MeshInfo]
-    arg_shardings: tuple[Any, ...]
-    result_shardings: tuple[Any, ...]
+    arg_shardings: tuple[DeclaredSharding, ...]
+    result_shardings: tuple[DeclaredSharding, ...]
 
     @property
     def is_partitioned(self) -> bool:
         return self.num_partitions > 1
 
 
-def uses_shardy(module: Any) -> bool:
+def uses_shardy(module: "ir.Module") -> bool:
     """Whether the module has Shardy ops (``sdy.mesh``, ``sdy.sharding_constraint``, ...) anywhere."""
     from jaxlib.mlir import ir
 
     found = False
 
-    def visit(op: Any) -> Any:
+    def visit(op: "ir.Operation") -> "ir.WalkResult":
         nonlocal found
         if op.name.startswith("sdy."):
             found = True
@@ -96,7 +106,7 @@ def uses_shardy(module: Any) -> bool:
     return found
 
 
-def _int_attribute(attrs: Any, name: str, what: str) -> int:
+def _int_attribute(attrs: "ir.OpAttributeMap", name: str, what: str) -> int:
     from jaxlib.mlir import ir
 
     if name not in attrs:
@@ -111,10 +121,10 @@ def _int_attribute(attrs: Any, name: str, what: str) -> int:
     return value
 
 
-def _declared(main: Any, key: str, count: int) -> tuple[Any, ...]:
+def _declared(main: "ir.Operation", key: str, count: int) -> tuple[DeclaredSharding, ...]:
     from jaxlib.mlir import ir
 
-    out: list[Any] = [None] * count
+    out: list[DeclaredSharding] = [None] * count
     if key not in main.attributes:
         return tuple(out)
     for i, attrs in enumerate(ir.ArrayAttr(main.attributes[key])):
@@ -128,7 +138,7 @@ def _declared(main: Any, key: str, count: int) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def read_partitioning(module: Any, what: str = "<module>") -> Partitioning:
+def read_partitioning(module: "ir.Module", what: str = "<module>") -> Partitioning:
     """Read the partitioning attributes of ``module`` and check that they agree with each other.
 
     A mesh with more devices than ``mhlo.num_partitions`` is refused: compiled as the
@@ -142,8 +152,8 @@ def read_partitioning(module: Any, what: str = "<module>") -> Partitioning:
     num_partitions = _int_attribute(attrs, "mhlo.num_partitions", what)
     num_replicas = _int_attribute(attrs, "mhlo.num_replicas", what)
     meshes: dict[str, MeshInfo] = {}
-    for op in module.body.operations:
-        op = op.operation
+    for view in module.body.operations:
+        op = view.operation
         if op.name != "sdy.mesh":
             continue
         attr = sdy.MeshAttr(op.attributes["mesh"])
@@ -172,7 +182,7 @@ def read_partitioning(module: Any, what: str = "<module>") -> Partitioning:
     if partitioner == "gspmd":
         for kind, shardings in (("input", args), ("output", results)):
             for i, s in enumerate(shardings):
-                count = gspmd_device_count(s) if s is not None else None
+                count = gspmd_device_count(s) if isinstance(s, str) else None  # gspmd: text only
                 if count is not None and count > num_partitions:
                     raise UnsupportedModuleError(
                         f"{what}: {kind} {i} of @main has mhlo.sharding = \"{s}\", over {count} devices, but the "
@@ -196,8 +206,8 @@ def _more_devices_hint(platform: str, required: int) -> str:
             f"(jax.distributed.initialize() before compiling), whose devices add up to {required}.")
 
 
-def choose_devices(part: Partitioning, device: DeviceLike | None, devices: Sequence[DeviceLike] | None,
-                   what: str) -> tuple[Any, ...]:
+def choose_devices(part: Partitioning, device: DeviceLike | None, devices: DeviceList | None,
+                   what: str) -> "tuple[jax.Device, ...]":
     """The devices ``what`` runs on, in partition order: one device for an unpartitioned module, else
     ``num_partitions`` of them (``devices=`` or the first of ``device``'s platform).
 
@@ -250,7 +260,7 @@ def choose_devices(part: Partitioning, device: DeviceLike | None, devices: Seque
     return tuple(present[:n])
 
 
-def resolve_devices(devices: Sequence[DeviceLike]) -> tuple[Any, ...]:
+def resolve_devices(devices: DeviceList) -> "tuple[jax.Device, ...]":
     """``devices=`` as ``jax.Device`` s: names (``"cpu:3"``) or devices, distinct, of one platform.
 
     Devices of other processes are allowed here (with ``jax.distributed``, a program spans
@@ -284,7 +294,8 @@ def resolve_devices(devices: Sequence[DeviceLike]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def compile_options(devices: Sequence[Any], part: "Partitioning | None" = None, n_in: int = 0, n_out: int = 0) -> Any:
+def compile_options(devices: "Sequence[jax.Device]", part: "Partitioning | None" = None, n_in: int = 0,
+                    n_out: int = 0) -> "CompileOptions":
     """The ``CompileOptions`` for ``devices`` (partition ``i`` on ``devices[i]``).
 
     One device: what JAX uses for a one-device computation. N devices: SPMD partitioning over

@@ -31,7 +31,7 @@ import io
 import re
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Literal, Sequence, overload
 
 import numpy as np
 
@@ -41,7 +41,11 @@ from .runtime_errors import InputShapeError
 from .inputs import convert_input, describe_input
 
 if TYPE_CHECKING:
+    import jax
+    from jaxlib.mlir import ir
+
     from .model import Model
+    from .pjrt import Argument
 
 _Key = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]  # (the inputs' shapes, the dimensions' sizes)
 from .partitioning import uses_shardy
@@ -57,7 +61,7 @@ _SHAPE_ASSERTION = "shape_assertion"
 _ARG_INDEX = re.compile(r"args\[(\d+)\]")
 
 
-def _bytecode(module: Any) -> bytes:
+def _bytecode(module: "ir.Module") -> bytes:
     buf = io.BytesIO()
     module.operation.write_bytecode(buf)
     return buf.getvalue()
@@ -71,7 +75,8 @@ class PolymorphicModel:
     model compiled for them; ``specializations`` counts the shape signatures compiled so far.
     """
 
-    def __init__(self, module: Any, signature: PolymorphicSignature, compile_static: Callable[..., Model],
+    def __init__(self, module: "ir.Module", signature: PolymorphicSignature,
+                 compile_static: Callable[["ir.Module", Sequence[str] | None], Model],
                  name: str, input_names: Sequence[str] | None = None) -> None:
         self._bytecode = _bytecode(module)
         self._signature = signature
@@ -102,7 +107,17 @@ class PolymorphicModel:
 
     # -- calls ---------------------------------------------------------------------------
 
-    def __call__(self, *args: Any, return_arrays: bool = False, **kwargs: Any) -> list[Any]:
+    @overload
+    def __call__(self, *args: "Argument", return_arrays: Literal[False] = False,
+                 **kwargs: "Argument") -> list[np.ndarray]: ...
+    @overload
+    def __call__(self, *args: "Argument", return_arrays: Literal[True], **kwargs: "Argument") -> "list[jax.Array]": ...
+    @overload
+    def __call__(self, *args: "Argument", return_arrays: bool,
+                 **kwargs: "Argument") -> "list[np.ndarray] | list[jax.Array]": ...
+
+    def __call__(self, *args: "Argument", return_arrays: bool = False,
+                 **kwargs: "Argument") -> "list[np.ndarray] | list[jax.Array]":
         """As :meth:`Model.__call__ <latticecast.runtime.Model.__call__>`: NumPy arrays out, or
         ``jax.Array`` s with ``return_arrays=True``."""
         from .model import bind_arguments
@@ -127,7 +142,7 @@ class PolymorphicModel:
             model = self._specialize(key, [a.shape for a in arrays], dims)
         return model(*arrays, return_arrays=return_arrays)
 
-    def _array(self, value: Any, pattern: TensorPattern, index: int, name: str | None) -> np.ndarray:
+    def _array(self, value: "Argument", pattern: TensorPattern, index: int, name: str | None) -> np.ndarray:
         """``value`` checked against the pattern: its rank and static dimensions, then (at its own
         shape) its dtype and values, by the rules every input follows."""
         shape = _shape_of(value)
@@ -140,7 +155,7 @@ class PolymorphicModel:
         array, _ = convert_input(value, TensorType(pattern.dtype, shape), index, name)
         return array
 
-    def _dimension_value(self, value: Any, pattern: TensorPattern, index: int, name: str | None) -> int:
+    def _dimension_value(self, value: "Argument", pattern: TensorPattern, index: int, name: str | None) -> int:
         array, _ = convert_input(value, TensorType(pattern.dtype, ()), index, name)
         size = int(array)
         if size < 0:
@@ -168,7 +183,7 @@ class PolymorphicModel:
             return model
 
 
-def _shape_of(value: Any) -> tuple[int, ...] | None:
+def _shape_of(value: "Argument") -> tuple[int, ...] | None:
     shape = getattr(value, "shape", None)
     if shape is not None:
         try:
@@ -186,7 +201,7 @@ def _shape_of(value: Any) -> tuple[int, ...] | None:
 
 def refine_module(bytecode: bytes, patterns: Sequence[TensorPattern], arg_types: Sequence[TensorType],
                   dim_values: Sequence[int], shardy: bool = False,
-                  input_names: Sequence[str] | None = None) -> Any:
+                  input_names: Sequence[str] | None = None) -> "ir.Module":
     """The module (as bytecode) refined to static ``arg_types`` for its tensor inputs and
     ``dim_values`` for its dimension-variable inputs, as a new ``ir.Module``; a failure is an
     :class:`InputShapeError`."""
@@ -211,7 +226,7 @@ def refine_module(bytecode: bytes, patterns: Sequence[TensorPattern], arg_types:
     return ir.Module.parse(refined, context=ctx)
 
 
-def _bind_dimension_variables(module: Any, values: Sequence[int]) -> None:
+def _bind_dimension_variables(module: "ir.Module", values: Sequence[int]) -> None:
     """Replace each ``jax.global_constant`` input of ``@main`` by a constant of its value."""
     from jaxlib.mlir import ir
 
@@ -239,7 +254,7 @@ def _bind_dimension_variables(module: Any, values: Sequence[int]) -> None:
     main.attributes["arg_attrs"] = ir.ArrayAttr.get(attrs)
 
 
-def _set_static_arguments(module: Any, arg_types: Sequence[TensorType]) -> None:
+def _set_static_arguments(module: "ir.Module", arg_types: Sequence[TensorType]) -> None:
     """Give ``@main`` static argument types; each argument is converted back to its dynamic type
     for the body (the convert is an identity that refinement folds away)."""
     from jaxlib.mlir import ir
@@ -263,7 +278,7 @@ def _set_static_arguments(module: Any, arg_types: Sequence[TensorType]) -> None:
     main.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(new_types, ftype.results))
 
 
-def _assertion_failure(module: Any, shardy: bool) -> str | None:
+def _assertion_failure(module: "ir.Module", shardy: bool) -> str | None:
     """The message of the first failing shape assertion of ``@main`` (``None`` if none fails), found
     by refining ``@main`` cut after its last assertion: the body, where an inconsistent shape
     surfaces first as some op's type error, is not refined at all."""

@@ -15,10 +15,13 @@ per ``i1``), which is exactly what a hex ``dense<"0x...">`` attribute holds.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from ..op_rules import CONSTANT_LIKE
 from .runtime_errors import UnsupportedModuleError
+
+if TYPE_CHECKING:
+    from jaxlib.mlir import ir
 
 __all__ = ["inline_dense_resources"]
 
@@ -27,13 +30,13 @@ _BLOB = re.compile(r'([A-Za-z_][\w.$-]*|"(?:[^"\\]|\\.)*")\s*:\s*"0x([0-9A-Fa-f]
 _USE = re.compile(r'dense_resource<([A-Za-z_][\w.$-]*|"(?:[^"\\]|\\.)*")>')
 
 
-def _has_resources(module: Any) -> bool:
+def _has_resources(module: "ir.Module") -> bool:
     from jaxlib.mlir import ir
 
     found: list[bool] = []
     plain = ir.Attribute  # jaxlib's bindings hand dense_resource out as a plain Attribute (no typeid to test)
 
-    def visit(op: Any) -> Any:
+    def visit(op: "ir.Operation") -> "ir.WalkResult":
         # only constants' values are read: printing an arbitrary attribute of a lenient context
         # can abort the process, and XLA reads elements attributes only from constants
         if op.name in CONSTANT_LIKE and "value" in op.attributes:
@@ -50,7 +53,7 @@ def _has_resources(module: Any) -> bool:
     return bool(found)
 
 
-def inline_dense_resources(module: Any, source_name: str = "<module>") -> Any:
+def inline_dense_resources(module: "ir.Module", source_name: str = "<module>") -> "ir.Module":
     """``module``, or a new module in its context where every ``dense_resource`` attribute is
     the ``dense`` attribute of its bytes. A blob that is not in the module (``__elided__``, or
     printed without its resources) is refused with :class:`UnsupportedModuleError`."""
@@ -58,7 +61,7 @@ def inline_dense_resources(module: Any, source_name: str = "<module>") -> Any:
         return module
     from .source import parse_module
 
-    text = module.operation.get_asm(enable_debug_info=True)
+    text = cast(str, module.operation.get_asm(enable_debug_info=True))  # object in the stubs
     section = _SECTION.search(text)
     blobs: dict[str, str] = {}
     if section is not None:

@@ -25,7 +25,7 @@ as with any collective).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence, cast
 
 import numpy as np
 
@@ -33,12 +33,20 @@ from .. import jax_internals as internals
 from .runtime_errors import ExecutionError, InputArrayError
 from .inputs import describe_input
 from .partitioning import MeshInfo, Partitioning
-from .signature import Signature
+from .signature import Signature, TensorSpec
+
+if TYPE_CHECKING:
+    import jax
+    from jaxlib.mlir import ir
+
+    from .partitioning import DeclaredSharding
+    from .pjrt import ClientExecutable
 
 __all__ = ["ShardedCall", "ArrayPlacer", "executable_shardings", "to_host", "hosts_numpy"]
 
 
-def _sdy_named_sharding(attr: Any, part: Partitioning, devices: Sequence[Any]) -> Any:
+def _sdy_named_sharding(attr: "ir.Attribute", part: Partitioning,
+                        devices: "Sequence[jax.Device]") -> "jax.sharding.NamedSharding | None":
     """The ``NamedSharding`` an ``#sdy.sharding`` attribute spells, over ``devices`` in partition
     order, or ``None`` where it has no ``PartitionSpec`` (sub-axes, explicit device ids, a mesh
     of another size)."""
@@ -57,7 +65,7 @@ def _sdy_named_sharding(attr: Any, part: Partitioning, devices: Sequence[Any]) -
         mesh = part.meshes.get(ir.FlatSymbolRefAttr(ref).value)
     if mesh is None or not mesh.names or mesh.device_ids is not None or mesh.size != len(devices):
         return None
-    spec: list[Any] = []
+    spec: list[str | tuple[str, ...] | None] = []
     for dim in sharding.dimension_shardings:
         refs = [sdy.AxisRefAttr(a) for a in sdy.DimensionShardingAttr(dim).axes]
         if any(r.sub_axis_info is not None for r in refs):
@@ -69,8 +77,8 @@ def _sdy_named_sharding(attr: Any, part: Partitioning, devices: Sequence[Any]) -
                          PartitionSpec(*spec))
 
 
-def executable_shardings(executable: Any, devices: Sequence[Any], part: Partitioning,
-                         signature: Signature) -> tuple[list[Any], list[Any]]:
+def executable_shardings(executable: "ClientExecutable", devices: "Sequence[jax.Device]", part: Partitioning,
+                         signature: Signature) -> "tuple[list[jax.sharding.Sharding], list[jax.sharding.Sharding]]":
     """The input and output shardings of a partitioned executable, as ``jax.sharding`` objects.
 
     XLA's answer (an ``OpSharding`` per parameter and result) is the truth; where the module
@@ -92,8 +100,9 @@ def executable_shardings(executable: Any, devices: Sequence[Any], part: Partitio
                              f"@main of {len(signature.inputs)} inputs and {n_out} outputs; this jaxlib's "
                              f"partitioner is not one latticecast knows how to drive")
 
-    def prefer_declared(declared: Sequence[Any], xla: list[Any], specs: Sequence[Any]) -> list[Any]:
-        out = []
+    def prefer_declared(declared: "Sequence[DeclaredSharding]", xla: "list[jax.sharding.Sharding]",
+                        specs: Sequence[TensorSpec]) -> "list[jax.sharding.Sharding]":
+        out: list[jax.sharding.Sharding] = []
         for attr, s, spec in zip(declared, xla, specs):
             named = None
             if attr is not None and not isinstance(attr, str):
@@ -105,7 +114,7 @@ def executable_shardings(executable: Any, devices: Sequence[Any], part: Partitio
             prefer_declared(part.result_shardings, xla_out, signature.outputs))
 
 
-def to_host(array: Any) -> np.ndarray:
+def to_host(array: "jax.Array") -> np.ndarray:
     """A global ``jax.Array`` as one NumPy array: read directly when this process holds every
     shard (or a replicated one), else gathered from every process (``process_allgather``, a
     collective: every process must call it for the same array)."""
@@ -118,7 +127,7 @@ def to_host(array: Any) -> np.ndarray:
     return np.asarray(multihost_utils.process_allgather(array, tiled=True))
 
 
-def hosts_numpy(arrays: Sequence[Any]) -> list[np.ndarray]:
+def hosts_numpy(arrays: "Sequence[jax.Array]") -> list[np.ndarray]:
     return [to_host(a) for a in arrays]
 
 
@@ -132,17 +141,18 @@ class ArrayPlacer:
 
     _CACHE_LIMIT = 256
 
-    def __init__(self, targets: Sequence[Any], ndims: Sequence[int], names: "Sequence[str] | None" = None) -> None:
+    def __init__(self, targets: "Sequence[jax.sharding.Sharding]", ndims: Sequence[int],
+                 names: "Sequence[str] | None" = None) -> None:
         import jax
 
         self._targets = list(targets)
         self._ndims = list(ndims)
         self._names = names
-        self._equivalent: dict[tuple[Any, int], bool] = {}
+        self._equivalent: dict[tuple[jax.sharding.Sharding, int], bool] = {}
         self._device_put = jax.device_put
         self.moved = 0
 
-    def place(self, array: Any, i: int) -> Any:
+    def place(self, array: "jax.Array", i: int) -> "jax.Array":
         """``array`` (checked and alive: :func:`.inputs.check_device_array`) laid out as input ``i`` must be."""
         sharding = array.sharding
         target = self._targets[i]
@@ -157,13 +167,16 @@ class ArrayPlacer:
             return array
         return self._move(array, target, i)
 
-    def _move(self, array: Any, target: Any, i: int) -> Any:
+    def _move(self, array: "jax.Array", target: "jax.sharding.Sharding", i: int) -> "jax.Array":
         self.moved += 1
+        moved: jax.Array
         try:
-            return self._device_put(array, target)
+            moved = self._device_put(array, target)
+            return moved
         except Exception as e:  # noqa: BLE001 - jax refuses some moves (across permuted meshes); try the host
             if array.is_fully_addressable:
-                return self._device_put(np.asarray(array), target)
+                moved = self._device_put(np.asarray(array), target)
+                return moved
             where = describe_input(i, self._names[i] if self._names else None)
             raise InputArrayError(
                 f"{where}: the jax.Array is laid out as {array.sharding} and spans devices this process cannot "
@@ -181,7 +194,8 @@ class ShardedCall:
 
     kind = "client"
 
-    def __init__(self, executable: Any, devices: Sequence[Any], signature: Signature, part: Partitioning,
+    def __init__(self, executable: "ClientExecutable", devices: "Sequence[jax.Device]", signature: Signature,
+                 part: Partitioning,
                  name: str = "@main", input_names: "Sequence[str] | None" = None) -> None:
         import jax
         import jax.core
@@ -198,7 +212,7 @@ class ShardedCall:
         self._tiles = []
         for s, aval in zip(self.in_shardings, self.in_avals):
             items = list(s.addressable_devices_indices_map(aval.shape).items())
-            self._tiles.append(([d for d, _ in items], [tuple(ix) + (Ellipsis,) for _, ix in items]))
+            self._tiles.append(([d for d, _ in items], [tuple(cast("tuple[slice, ...]", ix)) + (Ellipsis,) for _, ix in items]))
         handlers = [internals.result_handler(a, s) for a, s in zip(self.out_avals, self.out_shardings)]
         self._handlers = handlers if all(h is not None for h in handlers) else None
         self.placer = ArrayPlacer(self.in_shardings, [a.ndim for a in self.in_avals], input_names)
@@ -208,7 +222,7 @@ class ShardedCall:
         self._assemble = jax.make_array_from_single_device_arrays
         self._runtime_error = jax.errors.JaxRuntimeError
 
-    def run(self, arrays: Sequence[Any]) -> list[Any]:
+    def run(self, arrays: "Sequence[jax.Array | np.ndarray]") -> "list[jax.Array]":
         """Global ``jax.Array`` s of the outputs, from checked inputs: private, C-contiguous NumPy
         arrays, or ``jax.Array`` s of the right dtype and shape."""
         put, zc, ndarray = self._put, self._zero_copy, np.ndarray
@@ -217,7 +231,7 @@ class ShardedCall:
             for i, (a, aval, sharding, (devices, tiles)) in enumerate(
                     zip(arrays, self.in_avals, self.in_shardings, self._tiles)):
                 if type(a) is not ndarray:
-                    buffers.append(self.placer.place(a, i))
+                    buffers.append(self.placer.place(cast("jax.Array", a), i))
                 elif put is not None:
                     # enable_x64=True: with x64 off, jax would send 64-bit host data narrowed to 32
                     # bits under a 64-bit aval, and execute_sharded would crash on the size.
@@ -226,19 +240,20 @@ class ShardedCall:
                     buffers.append(self._device_put_host(a, sharding))
             results = self.executable.execute_sharded(buffers)
             if self._handlers is not None:
-                out: list[Any] = results.consume_with_handlers(self._handlers)
+                out: list[jax.Array] = results.consume_with_handlers(self._handlers)
                 return out
             return [self._assemble(aval.shape, sharding, pieces) for aval, sharding, pieces in
                     zip(self.out_avals, self.out_shardings, results.disassemble_into_single_device_arrays())]
         except self._runtime_error as e:
             raise ExecutionError(f"PJRT failed while running {self.name} on {len(self.devices)} devices: {e}") from e
 
-    def _device_put_host(self, array: np.ndarray, sharding: Any) -> Any:
+    def _device_put_host(self, array: np.ndarray, sharding: "jax.sharding.Sharding") -> "jax.Array":
         """The public transfer: ``jax.device_put`` under x64 (off, jax would narrow 64-bit data)."""
         import jax
 
         with jax.enable_x64(True):
-            return self._device_put(array, sharding)
+            placed: jax.Array = self._device_put(array, sharding)
+        return placed
 
-    def __call__(self, arrays: Sequence[Any]) -> list[np.ndarray]:
+    def __call__(self, arrays: "Sequence[jax.Array | np.ndarray]") -> list[np.ndarray]:
         return hosts_numpy(self.run(arrays))

@@ -7,12 +7,15 @@ in a few hundred nanoseconds and nothing that PJRT cannot hold ever reaches it.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence, cast
 
 
 from ..dtypes import DType, UnknownDTypeError
 from ..tensor_type import TensorType
 from .runtime_errors import UnsupportedModuleError
+
+if TYPE_CHECKING:
+    from jaxlib.mlir import ir
 
 __all__ = ["TensorSpec", "Signature", "PJRT_DTYPES", "read_signature", "find_main", "TensorPattern",
            "PolymorphicSignature", "read_polymorphic_signature", "DIM_VAR_ATTR", "platform_problem",
@@ -72,7 +75,7 @@ def _unsupported_type_message(what: str, mlir_type: str, element: str) -> str:
             f"run. Supported element types: {supported}.")
 
 
-def _element_dtype(what: str, mlir_type: Any) -> DType:
+def _element_dtype(what: str, mlir_type: "ir.Type") -> DType:
     """The dtype of a ranked tensor type PJRT can hold; anything else raises."""
     from jaxlib.mlir import ir
 
@@ -91,8 +94,9 @@ def _element_dtype(what: str, mlir_type: Any) -> DType:
     return dtype
 
 
-def _spec(what: str, mlir_type: Any) -> TensorSpec:
-    dtype = _element_dtype(what, mlir_type)
+def _spec(what: str, type_: "ir.Type") -> TensorSpec:
+    dtype = _element_dtype(what, type_)
+    mlir_type = cast("ir.RankedTensorType", type_)  # _element_dtype refuses any other type
     if not mlir_type.has_static_shape:
         raise UnsupportedModuleError(
             f"{what} has type {mlir_type}, with a dynamic dimension; PJRT needs static shapes. "
@@ -133,8 +137,9 @@ DIM_VAR_ATTR = "jax.global_constant"
 value (or ``_platform_index`` in a multi-platform export)."""
 
 
-def _pattern(what: str, mlir_type: Any, dim_var: str | None) -> TensorPattern:
-    dtype = _element_dtype(what, mlir_type)
+def _pattern(what: str, type_: "ir.Type", dim_var: str | None) -> TensorPattern:
+    dtype = _element_dtype(what, type_)
+    mlir_type = cast("ir.RankedTensorType", type_)  # _element_dtype refuses any other type
     shape = tuple(None if mlir_type.is_dynamic_dim(i) else int(mlir_type.get_dim_size(i))
                   for i in range(mlir_type.rank))
     if dim_var is not None and (shape or not dtype.is_integral()):
@@ -144,7 +149,7 @@ def _pattern(what: str, mlir_type: Any, dim_var: str | None) -> TensorPattern:
     return TensorPattern(dtype, shape, dim_var)
 
 
-def read_polymorphic_signature(module: Any) -> PolymorphicSignature | None:
+def read_polymorphic_signature(module: "ir.Module") -> PolymorphicSignature | None:
     """``@main``'s types with their dynamic dimensions, or ``None`` when every input and output has a
     static shape and no input is a dimension variable (the module compiles as it is)."""
     from jaxlib.mlir import ir
@@ -165,13 +170,13 @@ def read_polymorphic_signature(module: Any) -> PolymorphicSignature | None:
     return PolymorphicSignature(inputs, outputs)
 
 
-def find_main(module: Any) -> Any:
+def find_main(module: "ir.Module") -> "ir.Operation":
     """The public ``func.func @main`` of ``module`` (the entry point PJRT runs)."""
     from jaxlib.mlir import ir
 
     names = []
-    for op in module.body.operations:
-        op = op.operation
+    for view in module.body.operations:
+        op = view.operation
         if op.name != "func.func" or "sym_name" not in op.attributes:
             continue
         name = ir.StringAttr(op.attributes["sym_name"]).value
@@ -191,7 +196,7 @@ def find_main(module: Any) -> Any:
         f"main. Rename the entry function to @main.")
 
 
-def read_signature(module: Any) -> Signature:
+def read_signature(module: "ir.Module") -> Signature:
     """Read and check ``@main``'s argument and result types.
 
     Raises :class:`UnsupportedModuleError` for a missing ``@main``, a type that is
@@ -211,7 +216,7 @@ DONATION_ATTRS = ("tf.aliasing_output", "jax.buffer_donor")
 writes the first when an output can reuse the buffer, the second when none can)."""
 
 
-def donated_inputs(module: Any) -> tuple[int, ...]:
+def donated_inputs(module: "ir.Module") -> tuple[int, ...]:
     """The inputs of ``@main`` whose buffers the executable may take over (donation): a ``jax.Array``
     passed there is deleted by the call."""
     from jaxlib.mlir import ir

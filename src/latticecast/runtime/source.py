@@ -13,7 +13,7 @@ import os
 import io
 import threading
 from collections import OrderedDict
-from typing import Any, Union
+from typing import TYPE_CHECKING, Union, cast
 
 from ..dialect_utils.diagnostics import MIXED_DTYPE_MESSAGES as _MIXED_DTYPE_HINTS, Diagnostic, MLIRParseError
 from ..dialect_utils.parsing import decode_source, parse_module as parse_ir
@@ -21,7 +21,10 @@ from ..dialect_utils.parsing import decode_source, parse_module as parse_ir
 __all__ = ["ModuleSource", "parse_module", "verify_module", "source_digest", "canonical_digest"]
 
 #: What ``compile`` accepts: an ``ir.Module``, MLIR text / bytecode, or the path of a file of either.
-ModuleSource = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", Any]
+if TYPE_CHECKING:
+    from jaxlib.mlir import ir
+
+ModuleSource = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", "ir.Module"]
 
 _LOWERED_TYPES = ("xindex>", "xtf32>", "<index>", "<tf32>", "latticecast")
 
@@ -48,7 +51,8 @@ def _with_context(err: MLIRParseError, what: str, text: str | None, source_name:
     return MLIRParseError(message, diags)
 
 
-def parse_module(source: "str | bytes", *, context: Any = None, source_name: str = "<input>") -> Any:
+def parse_module(source: "str | bytes", *, context: "ir.Context | None" = None,
+                 source_name: str = "<input>") -> "ir.Module":
     """Parse MLIR text (or bytecode) into an ``ir.Module`` in a strict context.
 
     Parse and verifier errors raise :class:`MLIRParseError` naming ``source_name:line:col``,
@@ -67,7 +71,7 @@ def parse_module(source: "str | bytes", *, context: Any = None, source_name: str
         raise _with_context(e, f"cannot parse {source_name} as MLIR", text, source_name) from None
 
 
-def verify_module(module: Any, *, source_name: str = "<module>") -> None:
+def verify_module(module: "ir.Module", *, source_name: str = "<module>") -> None:
     """Run the MLIR verifier on ``module``; failures raise :class:`MLIRParseError`."""
     from jaxlib.mlir import ir
 
@@ -84,7 +88,7 @@ _memo: "OrderedDict[str | bytes, str]" = OrderedDict()
 _memo_lock = threading.Lock()
 
 
-def source_digest(source: Any) -> str:
+def source_digest(source: "str | bytes | bytearray | memoryview | ir.Module") -> str:
     """A cheap digest of the module *as given*: the bytes of text, or the bytecode of a module.
 
     Identical input gives an identical digest; the in-memory cache answers a
@@ -112,7 +116,7 @@ def source_digest(source: Any) -> str:
     return _source_digest(source)
 
 
-def _source_digest(source: Any) -> str:
+def _source_digest(source: "str | bytes | bytearray | memoryview | ir.Module") -> str:
     h = hashlib.sha256()
     if isinstance(source, str):
         h.update(b"text\0")
@@ -128,11 +132,11 @@ def _source_digest(source: Any) -> str:
     return h.hexdigest()
 
 
-def canonical_digest(module: Any) -> str:
+def canonical_digest(module: "ir.Module") -> str:
     """The digest of the module's canonical text: printed by MLIR without locations.
 
     This is the fingerprint of the *program*: the persistent cache keys on it, so
     it does not change with formatting, comments, SSA names or source locations.
     """
-    text = module.operation.get_asm(enable_debug_info=False, binary=True)
+    text = cast(bytes, module.operation.get_asm(enable_debug_info=False, binary=True))  # object in the stubs
     return hashlib.sha256(b"module\0" + text).hexdigest()

@@ -55,6 +55,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from ...device_ref import DeviceRef, DeviceRefLike
 from ...dims import MAX_DIM
@@ -170,8 +171,9 @@ def _placed(value: Value, device: DeviceRefLike) -> Value:
     return value.graph.place(value, DeviceRef.parse(device))
 
 
-ConstantValue = Union[bool, int, float, complex, np.ndarray, np.generic, Sequence[object]]
-"""What :func:`constant` makes a constant of: a Python number, a NumPy scalar or array, or a nested list."""
+ConstantValue = npt.ArrayLike
+"""What :func:`constant` makes a constant of: a Python number, a NumPy scalar or array, or a nested list
+(NumPy's ``ArrayLike``, what :meth:`Graph.constant <latticecast.graph.Graph.constant>` reads)."""
 
 
 def constant(value: ConstantValue, dtype: DTypeLike | None = None, device: DeviceRefLike = None) -> Value:

@@ -28,7 +28,7 @@ from jaxlib.mlir import ir
 from ...dims import StaticDim, SymbolicDim, is_dynamic, is_static
 from ...dtypes import DType
 from ...errors import GraphError
-from ..value import TensorValueLike, Value
+from ..value import Index, IndexItem, TensorValueLike, Value
 from .dynamic import dim_value, vector_value
 from .elementwise import add, less
 from .operands import constant_value, convert, unary_operand
@@ -41,9 +41,6 @@ if TYPE_CHECKING:
 
 __all__ = ["slice_tensor", "getitem"]
 
-Index: TypeAlias = "Value | SupportsIndex | slice | EllipsisType | None"
-"""One entry of an index: an integer, a slice, ``None`` (a new axis of size 1), ``...``, or a rank-0 integer
-value."""
 
 Bound: TypeAlias = Any
 """A start or stop of an :class:`_Axis`: an ``int``, a dimension, or (a start) a rank-0 value. ``Any``
@@ -52,11 +49,11 @@ which a type checker cannot carry to each axis."""
 
 
 
-def getitem(x: Value, index: "Index | Iterable[Index]") -> Value:
+def getitem(x: Value, index: Index) -> Value:
     """``x[index]``: one index, or a tuple (or any other iterable but a value) of them."""
     if isinstance(index, Value) or not isinstance(index, Iterable) or isinstance(index, (str, bytes)):
-        return slice_tensor(x, [cast(Index, index)])  # a str or bytes: refused as an index there
-    return slice_tensor(x, list(index))
+        return slice_tensor(x, [cast(IndexItem, index)])  # a str or bytes: refused as an index there
+    return slice_tensor(x, list(cast("Iterable[IndexItem]", index)))  # a tuple: one index per axis
 
 
 class _Axis:
@@ -69,7 +66,7 @@ class _Axis:
         self.start, self.stop, self.step, self.size = start, stop, step, size
 
 
-def slice_tensor(x: TensorValueLike, indices: Sequence[Index]) -> Value:
+def slice_tensor(x: TensorValueLike, indices: Sequence[IndexItem]) -> Value:
     """The sub-tensor of ``x`` that ``indices`` select; ``x[...]`` calls it (MAX's ``ops.slice_tensor``).
 
     MAX's rules, which differ from NumPy's by being errors rather than other results: an

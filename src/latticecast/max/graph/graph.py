@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 from jaxlib.mlir import ir
 
 from ...graph import Graph as _Graph
-from ...graph.graph import KernelLibrary
+from ...graph.graph import InputType, KernelLibrary
 from ...policies import Policy
 from ..dtype.dtype import MAX_POLICY
 
@@ -108,11 +108,9 @@ class Graph(_Graph):
     strict_device_placement: DevicePlacementPolicy
     """MAX's :class:`DevicePlacementPolicy` (nothing to decide here: no op moves a tensor implicitly)."""
 
-    # kwargs: Any deliberately, forwarded as they are to latticecast's Graph, whose keyword parameters type them
-    def __init__(self, name: str, forward: Callable[..., object] | None = None,
-                 input_types: "Iterable[TensorType | BufferType | Sequence[object]]" = (), path: object = None,
-                 *args: object, policy: "str | Policy | None" = None,
-                 strict_device_placement: DevicePlacementPolicy = DevicePlacementPolicy.Warn, **kwargs: Any) -> None:
+    def __init__(self, name: str, forward: Callable[..., object] | None = None, input_types: Iterable[InputType] = (),
+                 path: object = None, *args: object, policy: "str | Policy | None" = None,
+                 strict_device_placement: DevicePlacementPolicy = DevicePlacementPolicy.Warn, **kwargs: Any) -> None:  # Any: Graph's keywords, forwarded
         self.strict_device_placement = DevicePlacementPolicy(strict_device_placement)
         super().__init__(name, forward, input_types, path, *args,
                          policy=default_policy() if policy is None else policy, **kwargs)
