@@ -17,10 +17,10 @@ def test_the_source_tree_keeps_its_layers() -> None:
 
 
 def test_the_check_finds_an_upward_import_and_a_cycle() -> None:
-    found = import_graph.problems({("latticecast.dtypes", "latticecast.graph.graph"): True,
+    found = import_graph.problems({("latticecast.promotion.dtypes", "latticecast.graph.graph"): True,
                                    ("latticecast.passes.base", "latticecast.runtime.model"): False,
                                    ("latticecast.runtime.model", "latticecast.passes.base"): False})
-    assert "latticecast.dtypes imports latticecast.graph.graph, a higher layer" in found
+    assert "latticecast.promotion.dtypes imports latticecast.graph.graph, a higher layer" in found
     assert "layer cycle latticecast.passes <-> latticecast.runtime" in found
     assert any(p.startswith("module cycle latticecast.passes.base <-> latticecast.runtime.model") for p in found)
 
@@ -44,11 +44,11 @@ def test_the_check_finds_mlir_in_the_promotion_layer(tmp_path: Path, monkeypatch
                                   "    return ir\n")
     (root / "tables.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                                     "    from mlir import ir\n")
-    monkeypatch.setitem(import_graph.RANKS, "latticecast.dims", 0)  # as it was before it moved up
+    monkeypatch.setitem(import_graph.RANKS, "latticecast.promotion.dims", 0)  # as it was before it moved up
     outside = import_graph.external_imports(root)
-    assert outside == {("latticecast.dialect_utils", "jaxlib.mlir"): False, ("latticecast.dtypes", "jaxlib.mlir.ir"): False,
-                       ("latticecast.dims", "jaxlib.mlir"): True, ("latticecast.dims", "jax.numpy"): True}
+    assert outside == {("latticecast.dialect_utils", "jaxlib.mlir"): False, ("latticecast.promotion.dtypes", "jaxlib.mlir.ir"): False,
+                       ("latticecast.promotion.dims", "jaxlib.mlir"): True, ("latticecast.promotion.dims", "jax.numpy"): True}
     found = import_graph.problems(import_graph.edges(root), outside)
-    assert [p.split(":")[0] for p in found] == ["latticecast.dims imports jax.numpy (deferred)",
-                                                "latticecast.dims imports jaxlib.mlir (deferred)",
-                                                "latticecast.dtypes imports jaxlib.mlir.ir"]
+    assert [p.split(":")[0] for p in found] == ["latticecast.promotion.dims imports jax.numpy (deferred)",
+                                                "latticecast.promotion.dims imports jaxlib.mlir (deferred)",
+                                                "latticecast.promotion.dtypes imports jaxlib.mlir.ir"]

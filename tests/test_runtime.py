@@ -12,7 +12,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from latticecast.dtypes import DType
+from latticecast.promotion.dtypes import DType
 from latticecast.runtime import (PJRT_DTYPES, CompileError, MLIRParseError, Model, TensorSpec,
                                  UnsupportedModuleError, clear_cache, compile)
 from latticecast.runtime.runtime_errors import InputCountError, InputDTypeError

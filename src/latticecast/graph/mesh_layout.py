@@ -41,7 +41,7 @@ from jaxlib.mlir.dialects import sdy
 from ..errors import GraphError
 
 if TYPE_CHECKING:
-    from ..dims import SymbolicDim
+    from ..promotion.dims import SymbolicDim
 
 __all__ = ["MeshLayout", "MESH_NAME"]
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from ..device_ref import CPU, DeviceRef, DeviceRefLike
-from ..dims import Shape, is_static
-from ..dtypes import DType, DTypeLike
+from ..promotion.device_ref import CPU, DeviceRef, DeviceRefLike
+from ..promotion.dims import Shape, is_static
+from ..promotion.dtypes import DType, DTypeLike
 from ..errors import GraphError, NoCurrentGraphError
-from ..tensor_type import TensorType
+from ..promotion.tensor_type import TensorType
 from .current import current_graph
 from .quantization import QuantizationEncoding
 
@@ -109,7 +109,7 @@ class Weight:
 
     @property
     def shape(self) -> Shape:
-        """Its sizes, a :class:`~latticecast.dims.Shape` (all static: checked)."""
+        """Its sizes, a :class:`~latticecast.promotion.dims.Shape` (all static: checked)."""
         return Shape(self.type.shape)
 
     @property

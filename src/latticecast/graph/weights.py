@@ -43,9 +43,9 @@ from typing import Any, Iterator, Mapping, Protocol, Sequence, TypeVar
 import ml_dtypes
 import numpy as np
 
-from ..device_ref import CPU, DeviceRef
-from ..dims import Shape
-from ..dtypes import DType
+from ..promotion.device_ref import CPU, DeviceRef
+from ..promotion.dims import Shape
+from ..promotion.dtypes import DType
 from ..errors import MissingWeightsFileError, WeightsFileError
 from .quantization import QuantizationEncoding
 from .weight import Weight

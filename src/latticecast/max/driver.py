@@ -23,8 +23,8 @@ from typing import Any, Sequence
 import jax
 import numpy as np
 
-from ..device_ref import DeviceKind, DeviceRef
-from ..dtypes import DType, DTypeLike
+from ..promotion.device_ref import DeviceKind, DeviceRef
+from ..promotion.dtypes import DType, DTypeLike
 from ..errors import LatticecastError
 from ..runtime import available_devices, resolve_device
 from ..runtime.devices import GPU_PLATFORMS

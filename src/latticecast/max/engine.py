@@ -22,13 +22,13 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..device_ref import DeviceRef
-from ..dims import SymbolicDim
-from ..dtypes import DType
+from ..promotion.device_ref import DeviceRef
+from ..promotion.dims import SymbolicDim
+from ..promotion.dtypes import DType
 from ..errors import GraphError, LatticecastError
 from ..graph import Graph
 from ..runtime import InputCountError
-from ..tensor_type import TensorType
+from ..promotion.tensor_type import TensorType
 from .driver import CPU, Buffer, Device, as_device
 
 __all__ = ["InferenceSession", "Model", "TensorSpec", "WeightsRegistryError", "MissingWeightError",

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..device_ref import DeviceRef
-from ..dtypes import DType
-from ..tensor_type import BufferType
+from ..promotion.device_ref import DeviceRef
+from ..promotion.dtypes import DType
+from ..promotion.tensor_type import BufferType
 
 __all__ = ["Signals"]
 
@@ -51,7 +51,7 @@ class Signals:
         """The graph input types of the buffers, one ``uint8[NUM_BYTES]`` per device, in order.
 
         Returns:
-            A list of :class:`~latticecast.tensor_type.BufferType`.
+            A list of :class:`~latticecast.promotion.tensor_type.BufferType`.
 
         Example:
             >>> from latticecast.max import DeviceRef

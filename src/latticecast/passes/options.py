@@ -57,7 +57,7 @@ class PassOptions:
     def parse(cls, text: str) -> "PassOptions":
         """``"policy=max diagnose-lossy=warning"`` (spaces or commas between options)."""
         from ..policies.base import Policy
-        from ..tables import TableFormatError
+        from ..promotion.tables import TableFormatError
 
         fields = {f.name: f for f in dataclasses.fields(cls)}
         hints = _field_types(cls)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..dtypes import DType
+from ..promotion.dtypes import DType
 from ..jax_internals import INIT_LOCK, compile_on
 from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memory_key
 from .custom_calls import prepare_custom_calls, unknown_target_error

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..op_rules import CONSTANT_LIKE
+from ..promotion.op_rules import CONSTANT_LIKE
 from .runtime_errors import UnsupportedModuleError
 
 __all__ = ["inline_dense_resources"]

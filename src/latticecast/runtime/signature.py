@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Sequence
 
 
-from ..dtypes import DType, UnknownDTypeError
-from ..tensor_type import TensorType
+from ..promotion.dtypes import DType, UnknownDTypeError
+from ..promotion.tensor_type import TensorType
 from .runtime_errors import UnsupportedModuleError
 
 __all__ = ["TensorSpec", "Signature", "PJRT_DTYPES", "read_signature", "find_main", "TensorPattern",

@@ -56,11 +56,11 @@ from typing import Any
 
 import numpy as np
 
-from ...device_ref import DeviceRef, DeviceRefLike
-from ...dims import MAX_DIM
-from ...dtypes import DType, DTypeLike
+from ...promotion.device_ref import DeviceRef, DeviceRefLike
+from ...promotion.dims import MAX_DIM
+from ...promotion.dtypes import DType, DTypeLike
 from ...errors import GraphError, LiteralRangeError
-from ...values import scalar_problem
+from ...promotion.value_fit import scalar_problem
 from ..current import current_graph
 from ..value import Value
 from .call import call

@@ -26,7 +26,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, Iterable, Sequence
 
-from ...device_ref import DeviceRef
+from ...promotion.device_ref import DeviceRef
 from ...errors import AxisError, GraphError
 from .external import _max_type, check_same_device
 from ..value import TensorValueLike, Value

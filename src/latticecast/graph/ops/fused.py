@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
 from .collectives import allgather, reducescatter_sum

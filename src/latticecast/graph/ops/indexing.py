@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from jaxlib.mlir import ir
 
-from ...dims import StaticDim, SymbolicDim, is_dynamic, is_static
-from ...dtypes import DType
+from ...promotion.dims import StaticDim, SymbolicDim, is_dynamic, is_static
+from ...promotion.dtypes import DType
 from ...errors import GraphError
 from ..value import Value
 from .dynamic import dim_value, vector_value

@@ -14,10 +14,10 @@ from typing import Any, Sequence
 
 from jaxlib.mlir.dialects import stablehlo
 
-from ...dims import SymbolicDim
-from ...dtypes import DType
+from ...promotion.dims import SymbolicDim
+from ...promotion.dtypes import DType
 from ...errors import GraphError
-from ...op_rules import STABLEHLO
+from ...promotion.op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .dynamic import iota
 from .elementwise import bitwise_and, greater_equal, invert, less_equal, multiply, subtract

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import DomainError, GraphError
 from ..value import TensorValueLike, Value
 from .elementwise import divide

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ...dims import StaticDim
-from ...dtypes import DType
+from ...promotion.dims import StaticDim
+from ...promotion.dtypes import DType
 from ...errors import GraphError, GraphTypeError
 from ..quantization import QuantizationEncoding
 from ..value import TensorValueLike, Value

@@ -26,8 +26,8 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...dims import SymbolicDim
-from ...dtypes import DType
+from ...promotion.dims import SymbolicDim
+from ...promotion.dtypes import DType
 from ...errors import DomainError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import iota

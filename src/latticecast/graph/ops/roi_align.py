@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
 from .operands import as_value, graph_of

@@ -16,9 +16,9 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...device_ref import DeviceRef, DeviceRefLike
-from ...dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, check_shape, is_static, solve_for, static_size, symbols
-from ...dtypes import DType
+from ...promotion.device_ref import DeviceRef, DeviceRefLike
+from ...promotion.dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, check_shape, is_static, solve_for, static_size, symbols
+from ...promotion.dtypes import DType
 from ...errors import AxisError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, shape_value

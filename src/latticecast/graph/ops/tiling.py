@@ -27,8 +27,8 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, is_static, static_size
-from ...dtypes import DType
+from ...promotion.dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, is_static, static_size
+from ...promotion.dtypes import DType
 from ...errors import AxisError, GraphError, GraphTypeError
 from ..value import TensorValueLike, Value
 from .dynamic import iota, shape_value

@@ -13,7 +13,7 @@ from typing import Any
 
 import ml_dtypes
 
-from ...dtypes import DType as _DType
+from ...promotion.dtypes import DType as _DType
 
 __all__ = ["finfo"]
 

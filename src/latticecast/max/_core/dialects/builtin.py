@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from jaxlib.mlir import ir
 
-from ....dims import _context
+from ....promotion.dims import _context
 
 __all__ = ["BoolAttr", "DictionaryAttr", "IntegerAttr", "IntegerType", "SignednessSemantics", "StringAttr",
            "TypedAttr"]

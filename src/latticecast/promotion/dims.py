@@ -14,8 +14,8 @@ accepted wherever a dimension is (duck-typed), so MAX stays optional.
 Each dimension converts to an MLIR attribute and back (:meth:`Dim.to_mlir`,
 :meth:`Dim.from_mlir`), in the current context or latticecast's default one
 (:mod:`latticecast.dialect_utils.context`). So this module sits in MLIR's layer (rank 1 in
-``tools/import_graph.py``, with :mod:`latticecast.tensor_type`), not in the promotion layer, which has
-no MLIR; it imports MLIR only when it converts, so ``import latticecast.dims`` stays light.
+``tools/import_graph.py``, with :mod:`latticecast.promotion.tensor_type`), not in the promotion layer, which has
+no MLIR; it imports MLIR only when it converts, so ``import latticecast.promotion.dims`` stays light.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any, Iterable, NamedTuple, Sequence, Union, cast
 
 import numpy as np
 
-from .errors import GraphError, GraphTypeError
+from ..errors import GraphError, GraphTypeError
 
 __all__ = ["SymbolicDim", "Dim", "StaticDim", "AlgebraicDim", "Shape", "DimLike", "ShapeLike", "DimensionError", "MAX_DIM", "as_dim",
            "check_shape", "is_dynamic", "is_static", "shape_of", "static_dims", "static_size", "symbols"]
@@ -413,7 +413,7 @@ def _context() -> Any:
     (:func:`latticecast.dialect_utils.context.default_context`: the one home of contexts)."""
     from jaxlib.mlir import ir
 
-    from .dialect_utils.context import default_context
+    from ..dialect_utils.context import default_context
     try:
         found = ir.Context.current
     except ValueError:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence, TypeVar
 
-from .errors import LatticecastError
+from ..errors import LatticecastError
 
 __all__ = ["PromotionTable", "TableFormatError", "UNDEFINED"]
 

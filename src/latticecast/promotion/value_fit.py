@@ -25,7 +25,7 @@ import numpy as np
 
 from .dtypes import DType
 
-__all__ = ["Scalar", "scalar_problem", "misfit", "array_problem", "candidates", "literal_fix", "magnitude_loss",
+__all__ = ["Scalar", "scalar_problem", "misfit", "array_problem", "candidates", "literal_fix", "magnitude_loss", "precision_loss",
            "convert_array"]
 
 Scalar = Union[bool, int, float, complex]
@@ -248,7 +248,7 @@ def precision_loss(source: DType, target: DType) -> str | None:
 
     Example:
         >>> from latticecast import DType
-        >>> from latticecast.values import precision_loss
+        >>> from latticecast.promotion.value_fit import precision_loss
         >>> precision_loss(DType.int32, DType.float32)
         "can lose precision: i32 values above 2**24 round (f32's significand has 24 bits)"
         >>> precision_loss(DType.int16, DType.float32) is None

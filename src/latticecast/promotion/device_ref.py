@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from .errors import GraphError
+from ..errors import GraphError
 
 __all__ = ["DeviceKind", "DeviceRef", "DeviceRefLike"]
 

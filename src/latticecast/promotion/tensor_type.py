@@ -1,8 +1,8 @@
 """``TensorType``: a tensor's dtype, shape and device, as MAX's ``max.graph.TensorType`` spells it.
 
 ``TensorType(dtype, shape, device)``: ``shape`` holds sizes and symbolic dimensions
-(``["batch", 10]``, see :mod:`latticecast.dims`); ``device`` is a
-:class:`~latticecast.device_ref.DeviceRef` (or MAX's, or a name).
+(``["batch", 10]``, see :mod:`latticecast.promotion.dims`); ``device`` is a
+:class:`~latticecast.promotion.device_ref.DeviceRef` (or MAX's, or a name).
 
 MAX requires ``device``; latticecast defaults it to ``DeviceRef.CPU()``. A MAX program
 always passes it and means the same thing here, while a ``TensorType`` also describes
@@ -31,7 +31,7 @@ import numpy as np
 from .device_ref import CPU, DeviceRef, DeviceRefLike
 from .dims import MAX_DIM, Shape, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
-from .errors import GraphError
+from ..errors import GraphError
 
 __all__ = ["Type", "ChainType", "OpaqueType", "TensorType", "BufferType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout",
            "ConvInputLayout"]
@@ -45,7 +45,7 @@ class FilterLayout(enum.Enum):
     :class:`TensorType` may carry one (``_layout``, as MAX's does).
 
     Example:
-        >>> from latticecast.tensor_type import FilterLayout
+        >>> from latticecast.promotion.tensor_type import FilterLayout
         >>> FilterLayout.FCRS.value, FilterLayout("RSCF")
         ('FCRS', <FilterLayout.RSCF: 'RSCF'>)
     """
@@ -62,7 +62,7 @@ class ConvInputLayout(enum.Enum):
     default) or ``NCHW``.
 
     Example:
-        >>> from latticecast.tensor_type import ConvInputLayout
+        >>> from latticecast.promotion.tensor_type import ConvInputLayout
         >>> ConvInputLayout.NCHW.value
         'NCHW'
     """
@@ -78,7 +78,7 @@ class Type:
 
     Example:
         >>> from typing import Any
-        >>> from latticecast.tensor_type import BufferType, TensorType, Type
+        >>> from latticecast.promotion.tensor_type import BufferType, TensorType, Type
         >>> types: list[Type[Any]] = [TensorType("float32", [2]), BufferType("uint8", [8])]
         >>> all(isinstance(t, Type) for t in types)
         True
@@ -98,7 +98,7 @@ class ChainType(Type):
     """The type of a graph's chain (MAX's ``_ChainType``, ``!mo.chain``): here ``!stablehlo.token``.
 
     Example:
-        >>> from latticecast.tensor_type import ChainType
+        >>> from latticecast.promotion.tensor_type import ChainType
         >>> ChainType() == ChainType(), str(ChainType().to_mlir())
         (True, '!stablehlo.token')
     """
@@ -119,7 +119,7 @@ class OpaqueType(Type):
     no opaque values, so a graph refuses it as an input, with that reason.
 
     Example:
-        >>> from latticecast.tensor_type import OpaqueType
+        >>> from latticecast.promotion.tensor_type import OpaqueType
         >>> OpaqueType("kv_cache", {"layers": 2}).name
         'kv_cache'
     """
@@ -213,7 +213,7 @@ class TensorType(Type):
 
         Example:
             >>> from latticecast import DType
-            >>> from latticecast.tensor_type import FilterLayout, TensorType
+            >>> from latticecast.promotion.tensor_type import FilterLayout, TensorType
             >>> t = TensorType(DType.float32, [3, "x"], "cpu", _layout=FilterLayout.RSCF)
             >>> str(t.to_mlir())
             'tensor<3x?xf32, {device = "cpu:0", layout = "RSCF", symbols = ["", "x"]}>'
@@ -254,7 +254,7 @@ class TensorType(Type):
 
         Example:
             >>> from latticecast import DType
-            >>> from latticecast.tensor_type import TensorType
+            >>> from latticecast.promotion.tensor_type import TensorType
             >>> TensorType.from_mlir(TensorType(DType.int8, [2]).to_mlir())
             TensorType(dtype=DType.int8, shape=[Dim(2)], device=cpu:0)
         """
@@ -314,7 +314,7 @@ class BufferType(Type):
         device: The device (default the CPU).
 
     Example:
-        >>> from latticecast.tensor_type import BufferType
+        >>> from latticecast.promotion.tensor_type import BufferType
         >>> BufferType("uint8", [16], "gpu:1")
         BufferType(dtype=DType.uint8, shape=[Dim(16)], device=gpu:1)
     """
@@ -339,7 +339,7 @@ class BufferType(Type):
             A :class:`TensorType` of the same dtype, shape and device.
 
         Example:
-            >>> from latticecast.tensor_type import BufferType
+            >>> from latticecast.promotion.tensor_type import BufferType
             >>> BufferType("int32", [4], "gpu:0").as_tensor()
             TensorType(dtype=DType.int32, shape=[Dim(4)], device=gpu:0)
         """
@@ -360,7 +360,7 @@ def as_tensor_type(t: Any) -> TensorType:
         GraphError: ``t`` is not a tensor type.
 
     Example:
-        >>> from latticecast.tensor_type import as_tensor_type
+        >>> from latticecast.promotion.tensor_type import as_tensor_type
         >>> as_tensor_type(("int8", [2])).shape
         [Dim(2)]
     """

@@ -60,7 +60,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from .errors import LatticecastError
+from ..errors import LatticecastError
 
 __all__ = ["DType", "DTypeInfo", "Kind", "UnknownDTypeError", "NoStableHLOTypeError", "DTypeLike",
            "valid_dtype_names"]

@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .dtypes import DType
-from .errors import DomainError
+from ..errors import DomainError
 from .weak import PType, Weak
 
 if TYPE_CHECKING:
-    from .policies.base import DivisionOperands, Policy
+    from ..policies.base import DivisionOperands, Policy
 
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
            "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem", "decisions_of",
@@ -207,8 +207,8 @@ def decisions_of(policy: Policy) -> dict[_Key, OpPromotion]:
 
     Example:
         >>> import latticecast as lc
-        >>> from latticecast.dtypes import DType
-        >>> from latticecast.op_rules import STABLEHLO, decide, decisions_of
+        >>> from latticecast.promotion.dtypes import DType
+        >>> from latticecast.promotion.op_rules import STABLEHLO, decide, decisions_of
         >>> pol = lc.policy("jax")
         >>> found = decide(pol, STABLEHLO["stablehlo.add"], [DType.int8, DType.uint8])
         >>> decisions_of(pol)[("stablehlo.add", (DType.int8, DType.uint8), None)] is found
@@ -416,8 +416,8 @@ def check_unary(rule: UnaryRule, dtype: DType) -> bool:
             dtypes it takes and the fix.
 
     Example:
-        >>> from latticecast.dtypes import DType
-        >>> from latticecast.op_rules import UNARY, check_unary
+        >>> from latticecast.promotion.dtypes import DType
+        >>> from latticecast.promotion.op_rules import UNARY, check_unary
         >>> check_unary(UNARY["floor"], DType.float32), check_unary(UNARY["floor"], DType.int8)
         (True, False)
         >>> check_unary(UNARY["unary -"], DType.bool)

@@ -9,9 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from .dtypes import DType
-from .policies import Policy, policy as get_policy
-from .weak import PType, Weak, parse_ptype
+from ..promotion.dtypes import DType
+from .base import Policy
+from .registry import policy as get_policy
+from ..promotion.weak import PType, Weak, parse_ptype
 
 __all__ = ["promote_types", "implicit_cast_type", "result_type", "explain", "default_policy",
            "set_default_policy"]
