@@ -18,6 +18,17 @@ from .errors import (AxisError, DomainError, GraphError, LatticecastError, Latti
 from ._versions import UnsupportedVersionWarning, check_supported_versions as _check_supported_versions, \
     package_version as _package_version
 
+from .promotion import mlir_bridge as _mlir_bridge
+
+
+def _mlir_conversions() -> _mlir_bridge.MLIRConversions:
+    """MLIR's layer, where the promotion layer's graph types convert to MLIR (loaded on first use)."""
+    from .dialect_utils import graph_types
+    return graph_types
+
+
+_mlir_bridge.install(_mlir_conversions)  # the promotion layer imports no MLIR; this is its way there
+
 __version__ = _package_version()  # pyproject.toml's, as installed
 _check_supported_versions()  # warns when the installed jax/jaxlib is outside the tested range
 
@@ -58,6 +69,9 @@ _LAZY = {
     **{name: ("latticecast.promotion.tables", name) for name in ("PromotionTable", "TableFormatError")},
     "TensorType": ("latticecast.promotion.tensor_type", "TensorType"),
     **{name: ("latticecast.promotion.weak", name) for name in ("PType", "Weak", "weak")},
+    # the modules that sat at the package's root before the promotion layer had its package, as attributes
+    **{name: (f"latticecast.promotion.{name}", None) for name in ("dtypes", "lattice", "tables", "dims", "device_ref",
+                                                                  "promotion_graph")},
     "Graph": ("latticecast.graph", "Graph"), "Value": ("latticecast.graph", "Value"),
     "PassFailure": ("latticecast.errors", "PassFailure"), "ops": ("latticecast.ops", None),
     "compile": ("latticecast.runtime", "compile"), "Model": ("latticecast.runtime", "Model"),

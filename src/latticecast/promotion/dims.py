@@ -12,10 +12,9 @@ A graph computes an algebraic dimension's size from its names' sizes when it run
 accepted wherever a dimension is (duck-typed), so MAX stays optional.
 
 Each dimension converts to an MLIR attribute and back (:meth:`Dim.to_mlir`,
-:meth:`Dim.from_mlir`), in the current context or latticecast's default one
-(:mod:`latticecast.dialect_utils.context`). So this module sits in MLIR's layer (rank 1 in
-``tools/import_graph.py``, with :mod:`latticecast.promotion.tensor_type`), not in the promotion layer, which has
-no MLIR; it imports MLIR only when it converts, so ``import latticecast.promotion.dims`` stays light.
+:meth:`Dim.from_mlir`), in the current context or latticecast's default one. This module imports
+no MLIR (the promotion layer has none): the attributes are read and made by MLIR's layer,
+:mod:`latticecast.dialect_utils.graph_types`, reached through :mod:`.mlir_bridge`.
 """
 
 from __future__ import annotations
@@ -23,11 +22,15 @@ from __future__ import annotations
 import enum
 import math
 import re
-from typing import Any, Iterable, NamedTuple, Sequence, Union, cast
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence, Union, cast
 
 import numpy as np
 
 from ..errors import GraphError, GraphTypeError
+from .mlir_bridge import conversions as _mlir
+
+if TYPE_CHECKING:  # types only: this module imports no MLIR at run time
+    from jaxlib.mlir import ir
 
 __all__ = ["SymbolicDim", "Dim", "StaticDim", "AlgebraicDim", "Shape", "DimLike", "ShapeLike", "DimensionError", "MAX_DIM", "as_dim",
            "check_shape", "is_dynamic", "is_static", "shape_of", "static_dims", "static_size", "symbols"]
@@ -306,9 +309,8 @@ class _DimType(type):
                 return SymbolicDim(value)
             if _is_max_operator_attr(value):
                 return AlgebraicDim(value)
-            attr = _as_attribute(value)
-            if attr is not None:
-                return Dim.from_mlir(attr)
+            if _mlir().is_attribute(value):
+                return Dim.from_mlir(value)
             found = _parse_dim(value)  # MAX's own Dim objects
             if isinstance(found, str):
                 raise TypeError(f"Unsupported dimension type {value!r} ({type(value)}): {found}")
@@ -352,13 +354,13 @@ class Dim(metaclass=_DimType):
     def __index__(self) -> int:
         raise TypeError(f"{self!r} is not a size: Int conversions only supported for static dims")
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.Attribute:
         """This dimension as an MLIR attribute (see :class:`Dim`), in the current MLIR context or
         latticecast's default one."""
         raise NotImplementedError
 
     @staticmethod
-    def from_mlir(attr: Any) -> "Dim":
+    def from_mlir(attr: ir.Attribute) -> "Dim":
         """The dimension an MLIR attribute made by :meth:`to_mlir` describes.
 
         Args:
@@ -374,12 +376,12 @@ class Dim(metaclass=_DimType):
             >>> Dim.from_mlir(Dim(3).to_mlir()), Dim.from_mlir(Dim("n").to_mlir())
             (Dim(3), Dim('n'))
         """
-        from jaxlib.mlir import ir
-        if _cast_attr(attr, ir.IntegerAttr) is not None:
+        mlir = _mlir()
+        if mlir.integer_value(attr) is not None:
             return StaticDim.from_mlir(attr)
-        if _cast_attr(attr, ir.FlatSymbolRefAttr) is not None:
+        if mlir.symbol_name(attr) is not None:
             return SymbolicDim.from_mlir(attr)
-        if _cast_attr(attr, ir.ArrayAttr) is not None:
+        if mlir.array_items(attr) is not None:
             return AlgebraicDim.from_mlir(attr)
         raise GraphError(f"{attr} describes no dimension: latticecast writes a size as an integer attribute, a "
                          "name as a symbol reference (@batch) and an expression as [\"add\", ...]; graph api does "
@@ -389,42 +391,6 @@ class Dim(metaclass=_DimType):
     def parameters(self) -> list["SymbolicDim"]:
         """The symbolic dimensions this dimension depends on (MAX's ``Dim.parameters``)."""
         return []
-
-
-def _cast_attr(attr: Any, kind: Any) -> Any:
-    """``attr`` as an MLIR attribute of ``kind`` (``ir.IntegerAttr`` ...), or ``None``."""
-    from jaxlib.mlir import ir
-    if not isinstance(attr, ir.Attribute):
-        return None
-    try:
-        return kind(attr)
-    except (ValueError, TypeError):
-        return None
-
-
-def _as_attribute(value: Any) -> Any:
-    """``value`` if it is an MLIR attribute, else ``None``."""
-    from jaxlib.mlir import ir
-    return value if isinstance(value, ir.Attribute) else None
-
-
-def _context() -> Any:
-    """The current MLIR context (a graph's, when it converts), or latticecast's default one
-    (:func:`latticecast.dialect_utils.context.default_context`: the one home of contexts)."""
-    from jaxlib.mlir import ir
-
-    from ..dialect_utils.context import default_context
-    try:
-        found = ir.Context.current
-    except ValueError:
-        found = None
-    return default_context() if found is None else found
-
-
-def _i64_attr(value: int) -> Any:
-    from jaxlib.mlir import ir
-    with _context():
-        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
 
 
 class _StaticDimType(_DimType):
@@ -458,9 +424,9 @@ class StaticDim(_Arithmetic, int, Dim, metaclass=_StaticDimType):
         if value.__class__ is StaticDim:
             return value  # the same object, as MAX
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            attr = _cast_attr(value, _ir().IntegerAttr)
-            if attr is not None:
-                value = attr.value
+            found = _mlir().integer_value(value)
+            if found is not None:
+                value = found
             elif _is_max_dim(value) and type(value).__name__ == "StaticDim":
                 value = cast(Any, value).dim
             else:
@@ -496,12 +462,12 @@ class StaticDim(_Arithmetic, int, Dim, metaclass=_StaticDimType):
     def __reduce__(self) -> tuple[Any, ...]:
         return (StaticDim, (int(self),))
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.Attribute:
         """``i64`` ``IntegerAttr`` of the size."""
-        return _i64_attr(int(self))
+        return _mlir().integer_attr(int(self))
 
     @staticmethod
-    def from_mlir(attr: Any) -> "StaticDim":
+    def from_mlir(attr: ir.Attribute) -> "StaticDim":
         """The size an ``IntegerAttr`` holds.
 
         Args:
@@ -517,27 +483,24 @@ class StaticDim(_Arithmetic, int, Dim, metaclass=_StaticDimType):
             >>> StaticDim.from_mlir(StaticDim(5).to_mlir())
             Dim(5)
         """
-        found = _cast_attr(attr, _ir().IntegerAttr)
+        found = _mlir().integer_value(attr)
         if found is None:
             raise TypeError(f"StaticDim.from_mlir only accepts builtin.IntegerAttr, got {_attr_type_name(attr)} "
                             "(latticecast: the attribute StaticDim.to_mlir() gives)")
-        return StaticDim(found.value)
+        return StaticDim(found)
 
 
-def _ir() -> Any:
-    from jaxlib.mlir import ir
-    return ir
-
-
-def _attr_type_name(value: Any) -> str:
+def _attr_type_name(value: object) -> str:
     """``value``'s type name as MAX's messages spell it (an MLIR attribute by its kind)."""
-    ir = _ir()
-    if isinstance(value, ir.Attribute):
+    mlir = _mlir()
+    if mlir.is_attribute(value):
         # latticecast's encodings of MAX's dimension attributes, by MAX's names for them
-        for kind, max_name in ((ir.IntegerAttr, "IntegerAttr"), (ir.FlatSymbolRefAttr, "ParamDeclRefAttr"),
-                               (ir.ArrayAttr, "ParamOperatorAttr")):
-            if _cast_attr(value, kind) is not None:
-                return max_name
+        if mlir.integer_value(value) is not None:
+            return "IntegerAttr"
+        if mlir.symbol_name(value) is not None:
+            return "ParamDeclRefAttr"
+        if mlir.array_items(value) is not None:
+            return "ParamOperatorAttr"
     return type(value).__name__
 
 
@@ -571,16 +534,16 @@ class SymbolicDim(_Arithmetic, Dim):
         if name is self:
             return
         if not isinstance(name, str):
-            attr = _cast_attr(name, _ir().FlatSymbolRefAttr)
-            if attr is not None:
-                name = attr.value
+            found = _mlir().symbol_name(name)
+            if found is not None:
+                name = found
             elif _is_max_dim(name) and type(name).__name__ == "SymbolicDim":
                 name = name.name
             else:
                 raise TypeError(f"SymbolicDim.__init__ only accepts str, kgen.ParamDeclRefAttr, or SymbolicDim, "
                                 f"got {_attr_type_name(name)} (latticecast: a name such as 'batch', or a "
                                 "FlatSymbolRefAttr)")
-        if not _NAME.match(cast(str, name)):
+        if not _NAME.match(name):
             raise GraphError(f"Invalid name for symbolic dimension: {name!r}; use an identifier such as 'batch' "
                              "(letters, digits and _, not starting with a digit), as MAX requires")
         object.__setattr__(self, "name", name)
@@ -612,14 +575,12 @@ class SymbolicDim(_Arithmetic, Dim):
     def parameters(self) -> list["SymbolicDim"]:
         return [self]
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.Attribute:
         """A ``FlatSymbolRefAttr`` of the name (``@batch``)."""
-        ir = _ir()
-        with _context():
-            return ir.FlatSymbolRefAttr.get(self.name)
+        return _mlir().symbol_attr(self.name)
 
     @staticmethod
-    def from_mlir(attr: Any) -> "SymbolicDim":
+    def from_mlir(attr: ir.Attribute) -> "SymbolicDim":
         """The name a ``FlatSymbolRefAttr`` holds.
 
         Args:
@@ -635,11 +596,11 @@ class SymbolicDim(_Arithmetic, Dim):
             >>> SymbolicDim.from_mlir(SymbolicDim("n").to_mlir())
             Dim('n')
         """
-        found = _cast_attr(attr, _ir().FlatSymbolRefAttr)
+        found = _mlir().symbol_name(attr)
         if found is None:
             raise TypeError(f"SymbolicDim.from_mlir only accepts kgen.ParamDeclRefAttr, got {_attr_type_name(attr)} "
                             "(latticecast: the FlatSymbolRefAttr SymbolicDim.to_mlir() gives)")
-        return SymbolicDim(found.value)
+        return SymbolicDim(found)
 
     def substitute(self, mapping: Any) -> "Dim":
         """This dimension with names replaced per ``mapping`` (name -> dimension)."""
@@ -681,7 +642,7 @@ class AlgebraicDim(_Arithmetic, Dim):
     def __init__(self, attr: Any) -> None:
         if attr is self:
             return
-        if _cast_attr(attr, _ir().ArrayAttr) is not None:
+        if _mlir().array_items(attr) is not None:
             found = _parse_attr(attr)
             if not isinstance(found, AlgebraicDim):
                 raise TypeError(f"AlgebraicDim.__init__: {attr} describes {found!r}, not an algebraic dimension")
@@ -723,8 +684,10 @@ class AlgebraicDim(_Arithmetic, Dim):
             >>> a.opcode, [Dim.from_mlir(x) for x in a.operands]
             (<DimOperator.add: 'add'>, [Dim('n'), Dim(1)])
         """
-        items = list(_cast_attr(self.to_mlir(), _ir().ArrayAttr))
-        return OperatorAttr(DimOperator(_cast_attr(items[0], _ir().StringAttr).value), items[1:])
+        mlir = _mlir()
+        items = mlir.array_items(self.to_mlir())
+        assert items is not None  # to_mlir writes an expression as an ArrayAttr
+        return OperatorAttr(DimOperator(mlir.string_value(items[0])), items[1:])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, AlgebraicDim) and self._poly == other._poly
@@ -759,12 +722,12 @@ class AlgebraicDim(_Arithmetic, Dim):
         """
         return cast(Dim, _eval_node(_node(self._poly), lambda name: Dim(mapping.get(name, name))))
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.Attribute:
         """An ``ArrayAttr``: the operator's name, then its operands' attributes (``["add", @x, 1 : i64]``)."""
         return _node_attr(_node(self._poly))
 
     @staticmethod
-    def from_mlir(attr: Any) -> "AlgebraicDim":
+    def from_mlir(attr: ir.Attribute) -> "AlgebraicDim":
         """The algebraic dimension an ``ArrayAttr`` from :meth:`to_mlir` describes.
 
         Args:
@@ -780,7 +743,7 @@ class AlgebraicDim(_Arithmetic, Dim):
             >>> AlgebraicDim.from_mlir((Dim("n") * 2).to_mlir())
             Dim('n') * Dim(2)
         """
-        if _cast_attr(attr, _ir().ArrayAttr) is None:
+        if _mlir().array_items(attr) is None:
             raise TypeError(f"AlgebraicDim.from_mlir only accepts kgen.ParamOperatorAttr, got {_attr_type_name(attr)} "
                             "(latticecast: the ArrayAttr AlgebraicDim.to_mlir() gives)")
         return AlgebraicDim(attr)
@@ -820,27 +783,25 @@ def _rebuild(tree: Any) -> Any:
     return _eval_node(to_node(tree), SymbolicDim)
 
 
-def _node_attr(node: Any) -> Any:
-    ir = _ir()
+def _node_attr(node: Any) -> ir.Attribute:
+    mlir = _mlir()
     if isinstance(node, _Node):
-        with _context():
-            return ir.ArrayAttr.get([ir.StringAttr.get(node.op)] + [_node_attr(a) for a in node.args])
-    return SymbolicDim(node).to_mlir() if isinstance(node, str) else _i64_attr(node)
+        return mlir.array_attr([mlir.string_attr(node.op)] + [_node_attr(a) for a in node.args])
+    return SymbolicDim(node).to_mlir() if isinstance(node, str) else mlir.integer_attr(node)
 
 
-def _parse_attr(attr: Any) -> Any:
+def _parse_attr(attr: ir.Attribute) -> Any:
     """The dimension an attribute of :meth:`Dim.to_mlir`'s form describes."""
-    ir = _ir()
-    array = _cast_attr(attr, ir.ArrayAttr)
-    if array is None:
+    mlir = _mlir()
+    items = mlir.array_items(attr)
+    if items is None:
         return Dim.from_mlir(attr)
-    items = list(array)
-    op = _cast_attr(items[0], ir.StringAttr) if items else None
-    if op is None or op.value not in _OPS or len(items) < 3:
+    op = mlir.string_value(items[0]) if items else None
+    if op is None or op not in _OPS or len(items) < 3:
         raise GraphError(f"{attr} is not an algebraic dimension: latticecast writes one as [\"add\" | \"mul\" | "
                          "\"floordiv\", operands...]")
     operands = [_parse_attr(a) for a in items[1:]]
-    return _eval_node(_Node(op.value, operands), SymbolicDim)
+    return _eval_node(_Node(op, operands), SymbolicDim)
 
 
 _MAX_OPCODES = {"add": "add", "mul_no_wrap": "mul", "mul": "mul", "div": "floordiv"}
@@ -1076,21 +1037,19 @@ class Shape(list[Any]):
         """``[2, batch]``: the dimensions as they read in messages (``repr`` gives MAX's ``[Dim(2), Dim('batch')]``)."""
         return "[" + ", ".join(map(str, self)) + "]"
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.Attribute:
         """An ``ArrayAttr`` of the dimensions' attributes (:meth:`Dim.to_mlir`)."""
-        ir = _ir()
-        with _context():
-            return ir.ArrayAttr.get([Dim(d).to_mlir() for d in self])
+        return _mlir().array_attr([Dim(d).to_mlir() for d in self])
 
     @classmethod
-    def from_mlir(cls, attr: Any) -> "Shape":
+    def from_mlir(cls, attr: ir.Attribute) -> "Shape":
         """The shape an ``ArrayAttr`` from :meth:`to_mlir` describes.
 
         Example:
             >>> Shape.from_mlir(Shape([2, "n"]).to_mlir())
             [Dim(2), Dim('n')]
         """
-        array = _cast_attr(attr, _ir().ArrayAttr)
+        array = _mlir().array_items(attr)
         if array is None:
             raise TypeError(f"Shape.from_mlir only supported for an ArrayAttr of dimensions, got {attr}")
         return cls([Dim.from_mlir(a) for a in array])

@@ -11,20 +11,20 @@ those are NumPy arrays -- and every latticecast program written before devices e
 says ``TensorType(dtype, shape)``. The CPU is MAX's default device too (MAX's
 ``InferenceSession`` always includes it).
 
-It sits below the graph builder and the runtime, in MLIR's layer (rank 1 in
-``tools/import_graph.py``, beside :mod:`latticecast.dialect_utils`, whose default context it
-converts in when none is current): a graph declares its inputs with it,
-and a compiled model reports its inputs and outputs with it, so the two compare equal
-and neither layer imports the other. It imports MLIR only to convert (:meth:`TensorType.to_mlir`,
-:meth:`TensorType.from_mlir`); :attr:`TensorType.mlir` is the type's spelling as text (``?`` for a
-symbolic dimension, as StableHLO writes a dynamic one).
+It sits below the graph builder and the runtime, in the promotion layer: a graph declares its
+inputs with it, and a compiled model reports its inputs and outputs with it, so the two compare
+equal and neither layer imports the other. It imports no MLIR: it converts (:meth:`TensorType.to_mlir`,
+:meth:`TensorType.from_mlir`) through MLIR's layer (:mod:`latticecast.dialect_utils.graph_types`,
+reached through :mod:`.mlir_bridge`), in the current context or latticecast's default one;
+:attr:`TensorType.mlir` is the type's spelling as text (``?`` for a symbolic dimension, as StableHLO
+writes a dynamic one).
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
@@ -32,6 +32,10 @@ from .device_ref import CPU, DeviceRef, DeviceRefLike
 from .dims import MAX_DIM, Shape, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from ..errors import GraphError
+from .mlir_bridge import conversions as _mlir
+
+if TYPE_CHECKING:  # types only: this module imports no MLIR at run time
+    from jaxlib.mlir import ir
 
 __all__ = ["Type", "ChainType", "OpaqueType", "TensorType", "BufferType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout",
            "ConvInputLayout"]
@@ -88,7 +92,7 @@ class Type:
         return cls
 
     @staticmethod
-    def from_mlir(t: Any) -> "TensorType":
+    def from_mlir(t: ir.Type) -> "TensorType":
         """The graph type of an MLIR type latticecast wrote (:meth:`TensorType.from_mlir`)."""
         return TensorType.from_mlir(t)
 
@@ -103,12 +107,9 @@ class ChainType(Type):
         (True, '!stablehlo.token')
     """
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.Type:
         """``!stablehlo.token`` in the current context (latticecast's default one if none is current)."""
-        from jaxlib.mlir import ir
-        from .dims import _context
-        with _context():
-            return ir.Type.parse("!stablehlo.token")
+        return _mlir().token_type()
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,7 @@ class TensorType(Type):
         return "tensor<" + "".join(f"{int(d) if isinstance(d, int) else '?'}x" for d in self.shape) + \
             self.dtype.mlir_name + ">"
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.RankedTensorType:
         """The type as an MLIR ranked tensor type in the current context (latticecast's default one if none is
         current), MAX's ``TensorType.to_mlir``: ``tensor<3x?xf32, {...}>`` whose encoding keeps what the MLIR
         shape cannot (the device, the names of symbolic dimensions, ``_layout``), so :meth:`from_mlir` gives
@@ -220,25 +221,10 @@ class TensorType(Type):
             >>> TensorType.from_mlir(t.to_mlir()) == t
             True
         """
-        from jaxlib.mlir import ir
-
-        from .dims import AlgebraicDim, _context
-
-        with _context(), ir.Location.unknown():  # the current context, or latticecast's default one
-            element = ir.Type.parse(self.dtype.mlir_name)
-            fields: dict[str, ir.Attribute] = {"device": ir.StringAttr.get(str(self.device))}
-            if not all(isinstance(d, int) for d in self.shape):
-                fields["symbols"] = ir.ArrayAttr.get([ir.StringAttr.get("" if isinstance(d, int) else str(d))
-                                                      for d in self.shape])
-            if any(isinstance(d, AlgebraicDim) for d in self.shape):  # expressions as Dim.to_mlir writes them
-                fields["dims"] = ir.ArrayAttr.get([d.to_mlir() for d in self.shape])
-            if self._layout is not None:
-                fields["layout"] = ir.StringAttr.get(self._layout.value)
-            dims = [int(d) if isinstance(d, int) else ir.ShapedType.get_dynamic_size() for d in self.shape]
-            return ir.RankedTensorType.get(dims, element, ir.DictAttr.get(fields))
+        return _mlir().tensor_type_to_mlir(self)
 
     @staticmethod
-    def from_mlir(t: Any) -> "TensorType":
+    def from_mlir(t: ir.Type) -> "TensorType":
         """The :class:`TensorType` of an MLIR ranked tensor type (MAX's ``TensorType.from_mlir``): the inverse of
         :meth:`to_mlir`; a type without its encoding is on the CPU, its dynamic dimensions unnamed ones
         refused.
@@ -258,41 +244,7 @@ class TensorType(Type):
             >>> TensorType.from_mlir(TensorType(DType.int8, [2]).to_mlir())
             TensorType(dtype=DType.int8, shape=[Dim(2)], device=cpu:0)
         """
-        from jaxlib.mlir import ir
-
-        from .dims import Dim
-
-        try:
-            rt = ir.RankedTensorType(t)
-        except (TypeError, ValueError):
-            raise GraphError(f"{t} is not a ranked tensor type (MAX's tensor types are)") from None
-        element = str(rt.element_type)
-        dtype = next((d for d in DType if not d.stablehlo_gap and d.mlir_name == element), None)
-        if dtype is None:
-            raise GraphError(f"{t}: latticecast has no dtype of element type {element}")
-        fields = ir.DictAttr(rt.encoding) if rt.encoding is not None else None
-
-        def field(name: str) -> Any:
-            return fields[name] if fields is not None and name in fields else None
-
-        device, layout, exprs = field("device"), field("layout"), field("dims")
-        if exprs is not None:  # algebraic dimensions: every dimension's attribute
-            return TensorType(dtype, [Dim.from_mlir(a) for a in ir.ArrayAttr(exprs)],
-                              None if device is None else ir.StringAttr(device).value,
-                              _layout=None if layout is None else FilterLayout(ir.StringAttr(layout).value))
-        symbols = field("symbols")
-        names = [ir.StringAttr(a).value for a in ir.ArrayAttr(symbols)] if symbols is not None else [""] * rt.rank
-        shape: list[Any] = []
-        for i in range(rt.rank):
-            if rt.is_dynamic_dim(i):
-                if not names[i]:
-                    raise GraphError(f"{t}: dimension {i} is dynamic and has no name; MAX's tensor types name "
-                                     "their symbolic dimensions")
-                shape.append(names[i])
-            else:
-                shape.append(rt.get_dim_size(i))
-        return TensorType(dtype, shape, None if device is None else ir.StringAttr(device).value,
-                          _layout=None if layout is None else FilterLayout(ir.StringAttr(layout).value))
+        return _mlir().tensor_type_from_mlir(t)
 
     def __str__(self) -> str:
         text = f"{self.dtype.name}[{', '.join(map(str, self.shape))}]"

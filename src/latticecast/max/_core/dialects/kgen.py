@@ -16,7 +16,8 @@ from typing import Any, Iterable
 
 from jaxlib.mlir import ir
 
-from ....promotion.dims import DimOperator, _context
+from ....dialect_utils.context import current_or_default as _context
+from ....promotion.dims import DimOperator
 
 __all__ = ["POC", "ParamDeclArrayAttr", "ParamDeclRefAttr", "ParamOperatorAttr"]
 
