@@ -41,7 +41,7 @@ from .polymorphic import PolymorphicModel
 from .resources import inline_dense_resources
 from .signature import check_input_names, donated_inputs, read_polymorphic_signature, read_signature
 from ..dialect_utils.parsing import read_source
-from .source import ModuleSource, canonical_digest, parse_module, source_digest, verify_module
+from .source import ModuleSource, canonical_digest, parse_runnable_module, source_digest, verify_module
 
 __all__ = ["compile"]
 
@@ -281,7 +281,7 @@ def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any,
     kernels loaded): the module and the custom-call targets it calls. The caller's ``ir.Module`` is
     never changed: a copy is, when something must be."""
     if is_text:
-        module = parse_module(module_or_text, source_name=name)
+        module = parse_runnable_module(module_or_text, source_name=name)
     else:
         verify_module(module_or_text, source_name=name)
         module = module_or_text
@@ -292,7 +292,7 @@ def _runnable_module(module_or_text: Any, is_text: bool, name: str, device: Any,
     divisions = refuse_what_crashes_xla(module, name, platform, device_name(device))
     if divisions:
         if module is module_or_text:  # the caller's module stays as it was: the copy is changed
-            module = parse_module(module.operation.get_asm(enable_debug_info=True), context=module.context,
+            module = parse_runnable_module(module.operation.get_asm(enable_debug_info=True), context=module.context,
                                   source_name=name)
             divisions = refuse_what_crashes_xla(module, name, platform, device_name(device))
         shield_divisions(divisions)

@@ -56,7 +56,7 @@ def inline_dense_resources(module: Any, source_name: str = "<module>") -> Any:
     printed without its resources) is refused with :class:`UnsupportedModuleError`."""
     if not _has_resources(module):
         return module
-    from .source import parse_module
+    from .source import parse_runnable_module
 
     text = module.operation.get_asm(enable_debug_info=True)
     section = _SECTION.search(text)
@@ -81,4 +81,4 @@ def inline_dense_resources(module: Any, source_name: str = "<module>") -> Any:
             f"{source_name} has dense_resource constants whose bytes it does not hold ({', '.join(sorted(set(missing)))}"
             "): the weights were elided or printed without the module's dialect_resources section; write the "
             "module again with its resources (MLIR's printer elides none unless asked to)")
-    return parse_module(text, context=module.context, source_name=source_name)
+    return parse_runnable_module(text, context=module.context, source_name=source_name)

@@ -52,6 +52,7 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
 
 from __future__ import annotations
 
+import builtins  # this module's max, min, range and print are the ops
 from typing import Any
 
 import numpy as np
@@ -263,7 +264,7 @@ def range(start: Any, stop: Any, step: Any = 1, out_dim: Any = None, *, dtype: D
             raise GraphError(f"{what}: step must not be 0")
         count = int((stop - start) // step)
         if out_dim is not None and out_dim != count:
-            raise GraphError(f"{what} has {max(count, 0)} elements ((stop - start) // step, as MAX counts), not "
+            raise GraphError(f"{what} has {builtins.max(count, 0)} elements ((stop - start) // step, as MAX counts), not "
                              f"out_dim={out_dim}")
     if count < 0:
         raise GraphError(f"{what}: (stop - start) // step is {count}: a negative count; for a descending range "
