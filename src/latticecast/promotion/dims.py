@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import math
 import re
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence, SupportsIndex, Union, cast
 
 import numpy as np
 
@@ -53,10 +53,23 @@ _NOT_DIMS = (enum.Enum,)
 # expressions have equal polynomials (``4 * x + 4 == (x + 1) * 4``), and the printed form follows
 # MAX's: products and quotients before bare names, names sorted, the constant last.
 
-_Atom = tuple[Any, ...]
+_Atom = tuple[object, ...]
+"""``("s", name)`` or ``("d", numerator, denominator)``: read through :func:`_symbol` and :func:`_quotient`."""
 _Mono = tuple[_Atom, ...]
 _Poly = dict[_Mono, int]
 _Frozen = tuple[tuple[_Mono, int], ...]
+_Key = tuple[object, ...]
+"""A sort key of the normal form (tuples of ranks, names and nested keys)."""
+
+
+def _symbol(atom: _Atom) -> "str | None":
+    """The name of a symbol atom, ``None`` for a quotient."""
+    return cast(str, atom[1]) if atom[0] == "s" else None
+
+
+def _quotient(atom: _Atom) -> "tuple[_Poly, _Poly]":
+    """The numerator and denominator of a quotient atom."""
+    return dict(cast(_Frozen, atom[1])), dict(cast(_Frozen, atom[2]))
 
 _OPS = {"add": "+", "mul": "*", "floordiv": "//"}
 
@@ -73,16 +86,18 @@ class OperatorAttr(NamedTuple):
     """An algebraic dimension's outermost operator and its operands' attributes (:attr:`AlgebraicDim.attr`)."""
 
     opcode: DimOperator
-    operands: list[Any]
+    operands: list[ir.Attribute]
 
 
-def _atom_key(atom: _Atom) -> tuple[Any, ...]:
-    if atom[0] == "s":
-        return (2, atom[1])
-    return (0, _poly_key(dict(atom[1])), _poly_key(dict(atom[2])))
+def _atom_key(atom: _Atom) -> _Key:
+    name = _symbol(atom)
+    if name is not None:
+        return (2, name)
+    numerator, denominator = _quotient(atom)
+    return (0, _poly_key(numerator), _poly_key(denominator))
 
 
-def _term_key(mono: _Mono, coef: int) -> tuple[Any, ...]:
+def _term_key(mono: _Mono, coef: int) -> _Key:
     if not mono:
         return (3, coef)
     if len(mono) == 1 and coef == 1:
@@ -90,7 +105,7 @@ def _term_key(mono: _Mono, coef: int) -> tuple[Any, ...]:
     return (1, [_atom_key(a) for a in mono] + ([(3, coef)] if coef != 1 else []))
 
 
-def _poly_key(poly: _Poly) -> tuple[Any, ...]:
+def _poly_key(poly: _Poly) -> _Key:
     terms = _sorted_terms(poly)
     if len(terms) == 1:
         return _term_key(*terms[0])
@@ -172,11 +187,18 @@ class _Node:
 
     __slots__ = ("op", "args")
 
-    def __init__(self, op: str, args: list[Any]) -> None:
+    def __init__(self, op: str, args: "list[_Expr]") -> None:
         self.op, self.args = op, args
 
 
-def _node(poly: _Poly) -> Any:
+_Expr = Union[_Node, int, str, "Dim"]
+"""An expression tree: an operator's node, a size, a name, or (while rebuilding one) a dimension."""
+
+_Tree = Union[tuple[str, list["_Tree"]], int, str]
+"""An expression tree as plain data (what a pickled :class:`AlgebraicDim` holds)."""
+
+
+def _node(poly: _Poly) -> _Expr:
     """The expression tree of ``poly``: a ``_Node``, an ``int`` or a name (``str``)."""
     terms = _sorted_terms(poly)
     if not terms:
@@ -185,25 +207,28 @@ def _node(poly: _Poly) -> Any:
     return parts[0] if len(parts) == 1 else _Node("add", parts)
 
 
-def _atom_node(atom: _Atom) -> Any:
-    if atom[0] == "s":
-        return atom[1]
-    return _Node("floordiv", [_node(dict(atom[1])), _node(dict(atom[2]))])
+def _atom_node(atom: _Atom) -> _Expr:
+    name = _symbol(atom)
+    if name is not None:
+        return name
+    numerator, denominator = _quotient(atom)
+    return _Node("floordiv", [_node(numerator), _node(denominator)])
 
 
-def _term_node(mono: _Mono, coef: int) -> Any:
-    parts = [_atom_node(a) for a in mono] + ([coef] if coef != 1 or not mono else [])
+def _term_node(mono: _Mono, coef: int) -> _Expr:
+    parts: list[_Expr] = [_atom_node(a) for a in mono]
+    parts += [coef] if coef != 1 or not mono else []
     return parts[0] if len(parts) == 1 else _Node("mul", parts)
 
 
-def _format(node: Any, leaf: Any) -> str:
+def _format(node: _Expr, leaf: Callable[[_Expr], object]) -> str:
     if isinstance(node, _Node):
         return f" {_OPS[node.op]} ".join(
             f"({_format(a, leaf)})" if isinstance(a, _Node) else _format(a, leaf) for a in node.args)
     return str(leaf(node))
 
 
-def _poly_of(d: Any) -> "_Poly | None":
+def _poly_of(d: object) -> "_Poly | None":
     """``d`` (a dimension, ``int`` or name) as a polynomial, or ``None`` if it is not a dimension."""
     if isinstance(d, AlgebraicDim):
         return d._poly
@@ -227,15 +252,17 @@ def _dim_of(poly: _Poly) -> "Dim":
         return StaticDim(value) if -MAX_DIM - 1 <= value <= MAX_DIM else cast(Dim, value)
     if len(poly) == 1:
         ((m, c),) = poly.items()
-        if c == 1 and len(m) == 1 and m[0][0] == "s":
-            return SymbolicDim(m[0][1])
+        name = _symbol(m[0]) if c == 1 and len(m) == 1 else None
+        if name is not None:
+            return SymbolicDim(name)
     return AlgebraicDim._of(poly)
 
 
-def _apply(op: str, a: Any, b: Any) -> Any:
+def _apply(op: str, a: object, b: object) -> "Dim | None":
+    """``a op b`` for dimensions (``op``: ``add``, ``mul`` or ``floordiv``), ``None`` if either is not one."""
     pa, pb = _poly_of(a), _poly_of(b)
     if pa is None or pb is None:
-        return NotImplemented
+        return None
     if op == "add":
         return _dim_of(_add(pa, pb))
     if op == "mul":
@@ -243,12 +270,19 @@ def _apply(op: str, a: Any, b: Any) -> Any:
     return _dim_of(_floordiv(pa, pb))
 
 
-def _is_max_dim(d: Any) -> bool:
+def _operator(op: str, a: object, b: object) -> Any:
+    """:func:`_apply` for an operator: ``NotImplemented`` (hence ``Any``) where an operand is not a dimension,
+    so that its own reflected operator answers."""
+    found = _apply(op, a, b)
+    return NotImplemented if found is None else found
+
+
+def _is_max_dim(d: object) -> bool:
     """Whether ``d`` is one of MAX's own dimension objects (duck-typed: MAX stays optional)."""
     return type(d).__name__ in ("StaticDim", "SymbolicDim", "AlgebraicDim") and not isinstance(d, Dim)
 
 
-def _is_max_operator_attr(value: Any) -> bool:
+def _is_max_operator_attr(value: object) -> bool:
     """Whether ``value`` looks like MAX's ``kgen.ParamOperatorAttr`` (an opcode and operands)."""
     try:
         return getattr(value, "opcode", None) is not None and getattr(value, "operands", None) is not None
@@ -258,37 +292,41 @@ def _is_max_operator_attr(value: Any) -> bool:
 
 class _Arithmetic:
     """MAX's dimension arithmetic: ``+ - * //`` and unary ``-`` with dimensions, sizes and names give a
-    dimension (static when every operand is); any other operand (a graph value) is left to it."""
+    dimension (static when every operand is); any other operand (a graph value) is left to it.
+
+    The results are typed ``Any`` deliberately: :class:`StaticDim` is also an ``int``, whose operators'
+    types these must stay compatible with, and an operand that is not a dimension gets ``NotImplemented``
+    so that its own reflected operator (a graph value's) answers."""
 
     __slots__ = ()
 
-    def __add__(self, other: Any) -> Any:
-        return _apply("add", self, other)
+    def __add__(self, other: object) -> Any:
+        return _operator("add", self, other)
 
-    def __radd__(self, other: Any) -> Any:
-        return _apply("add", other, self)
+    def __radd__(self, other: object) -> Any:
+        return _operator("add", other, self)
 
-    def __sub__(self, other: Any) -> Any:
-        negated = _apply("mul", other, -1)
-        return negated if negated is NotImplemented else _apply("add", self, negated)
+    def __sub__(self, other: object) -> Any:
+        negated = _operator("mul", other, -1)
+        return negated if negated is NotImplemented else _operator("add", self, negated)
 
-    def __rsub__(self, other: Any) -> Any:
-        return _apply("add", other, _apply("mul", self, -1))
+    def __rsub__(self, other: object) -> Any:
+        return _operator("add", other, _operator("mul", self, -1))
 
-    def __mul__(self, other: Any) -> Any:
-        return _apply("mul", self, other)
+    def __mul__(self, other: object) -> Any:
+        return _operator("mul", self, other)
 
-    def __rmul__(self, other: Any) -> Any:
-        return _apply("mul", other, self)
+    def __rmul__(self, other: object) -> Any:
+        return _operator("mul", other, self)
 
-    def __floordiv__(self, other: Any) -> Any:
-        return _apply("floordiv", self, other)
+    def __floordiv__(self, other: object) -> Any:
+        return _operator("floordiv", self, other)
 
-    def __rfloordiv__(self, other: Any) -> Any:
-        return _apply("floordiv", other, self)
+    def __rfloordiv__(self, other: object) -> Any:
+        return _operator("floordiv", other, self)
 
     def __neg__(self) -> Any:
-        return _apply("mul", self, -1)
+        return _operator("mul", self, -1)
 
 
 class _DimType(type):
@@ -296,7 +334,7 @@ class _DimType(type):
     dimension an MLIR attribute describes, as in MAX; every dimension a shape holds (a plain ``int``
     size included) is an instance of ``Dim``."""
 
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+    def __call__(cls, *args: object, **kwargs: object) -> Any:  # Any: the checker then reads each class's __new__
         if cls is Dim:
             if len(args) != 1 or kwargs:
                 raise TypeError("Dim(value) takes one value: a size such as 3 or a name such as 'batch'")
@@ -317,7 +355,7 @@ class _DimType(type):
             return StaticDim(found) if isinstance(found, int) else found
         return super().__call__(*args, **kwargs)
 
-    def __instancecheck__(cls, obj: Any) -> bool:
+    def __instancecheck__(cls, obj: object) -> bool:
         if cls is Dim:
             return isinstance(obj, (SymbolicDim, AlgebraicDim)) or (isinstance(obj, int) and not isinstance(obj, bool))
         return super().__instancecheck__(obj)
@@ -344,7 +382,7 @@ class Dim(metaclass=_DimType):
 
     __slots__ = ()
 
-    def __new__(cls, value: Any) -> "Dim":  # the metaclass picks the kind; typed here for the checkers
+    def __new__(cls, value: object) -> "Dim":  # the metaclass picks the kind (MAX's own objects too); for the checkers
         return object.__new__(cls)
 
     def __int__(self) -> int:
@@ -394,7 +432,7 @@ class Dim(metaclass=_DimType):
 
 
 class _StaticDimType(_DimType):
-    def __instancecheck__(cls, obj: Any) -> bool:
+    def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, int) and not isinstance(obj, bool)
 
 
@@ -420,15 +458,15 @@ class StaticDim(_Arithmetic, int, Dim, metaclass=_StaticDimType):
 
     __slots__ = ()
 
-    def __new__(cls, value: Any) -> "StaticDim":
-        if value.__class__ is StaticDim:
+    def __new__(cls, value: "int | np.integer | ir.Attribute") -> "StaticDim":
+        if isinstance(value, StaticDim) and value.__class__ is StaticDim:
             return value  # the same object, as MAX
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
             found = _mlir().integer_value(value)
             if found is not None:
                 value = found
             elif _is_max_dim(value) and type(value).__name__ == "StaticDim":
-                value = cast(Any, value).dim
+                value = int(getattr(value, "dim"))  # MAX's own StaticDim (MAX is untyped here)
             else:
                 raise TypeError(f"StaticDim.__init__ only accepts int, builtin.IntegerAttr, or StaticDim, got "
                                 f"{_attr_type_name(value)} (latticecast: a size such as 3; Dim(value) converts "
@@ -459,7 +497,7 @@ class StaticDim(_Arithmetic, int, Dim, metaclass=_StaticDimType):
     __eq__ = int.__eq__
     __ne__ = int.__ne__
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> "tuple[type[StaticDim], tuple[int]]":
         return (StaticDim, (int(self),))
 
     def to_mlir(self) -> ir.Attribute:
@@ -525,12 +563,12 @@ class SymbolicDim(_Arithmetic, Dim):
     __slots__ = ("name",)
     name: str
 
-    def __new__(cls, name: Any) -> "SymbolicDim":
-        if name.__class__ is SymbolicDim:
+    def __new__(cls, name: "str | SymbolicDim | ir.Attribute") -> "SymbolicDim":
+        if isinstance(name, SymbolicDim) and name.__class__ is SymbolicDim:
             return name  # the same object, as MAX
         return object.__new__(cls)
 
-    def __init__(self, name: "str | SymbolicDim") -> None:
+    def __init__(self, name: "str | SymbolicDim | ir.Attribute") -> None:
         if name is self:
             return
         if not isinstance(name, str):
@@ -538,7 +576,7 @@ class SymbolicDim(_Arithmetic, Dim):
             if found is not None:
                 name = found
             elif _is_max_dim(name) and type(name).__name__ == "SymbolicDim":
-                name = name.name
+                name = str(getattr(name, "name"))  # MAX's own SymbolicDim (MAX is untyped here)
             else:
                 raise TypeError(f"SymbolicDim.__init__ only accepts str, kgen.ParamDeclRefAttr, or SymbolicDim, "
                                 f"got {_attr_type_name(name)} (latticecast: a name such as 'batch', or a "
@@ -548,7 +586,7 @@ class SymbolicDim(_Arithmetic, Dim):
                              "(letters, digits and _, not starting with a digit), as MAX requires")
         object.__setattr__(self, "name", name)
 
-    def __setattr__(self, key: str, value: Any) -> None:
+    def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("a SymbolicDim is immutable")
 
     def __eq__(self, other: object) -> bool:
@@ -568,7 +606,7 @@ class SymbolicDim(_Arithmetic, Dim):
     def __str__(self) -> str:
         return self.name
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> "tuple[type[SymbolicDim], tuple[str]]":
         return (SymbolicDim, (self.name,))
 
     @property
@@ -602,7 +640,7 @@ class SymbolicDim(_Arithmetic, Dim):
                             "(latticecast: the FlatSymbolRefAttr SymbolicDim.to_mlir() gives)")
         return SymbolicDim(found)
 
-    def substitute(self, mapping: Any) -> "Dim":
+    def substitute(self, mapping: "Mapping[str, DimLike]") -> "Dim":
         """This dimension with names replaced per ``mapping`` (name -> dimension)."""
         replacement = mapping.get(self.name)
         return self if replacement is None else Dim(replacement)
@@ -632,17 +670,17 @@ class AlgebraicDim(_Arithmetic, Dim):
 
     __slots__ = ("_normal", "_source")
     _normal: "_Poly | None"
-    _source: Any
+    _source: object  # MAX's own attribute (MAX is untyped here), read when first needed
 
-    def __new__(cls, attr: Any) -> "AlgebraicDim":
-        if attr.__class__ is AlgebraicDim:
+    def __new__(cls, attr: object) -> "AlgebraicDim":
+        if isinstance(attr, AlgebraicDim) and attr.__class__ is AlgebraicDim:
             return attr  # the same object, as MAX
         return object.__new__(cls)
 
-    def __init__(self, attr: Any) -> None:
+    def __init__(self, attr: object) -> None:
         if attr is self:
             return
-        if _mlir().array_items(attr) is not None:
+        if _mlir().is_attribute(attr) and _mlir().array_items(attr) is not None:
             found = _parse_attr(attr)
             if not isinstance(found, AlgebraicDim):
                 raise TypeError(f"AlgebraicDim.__init__: {attr} describes {found!r}, not an algebraic dimension")
@@ -671,7 +709,7 @@ class AlgebraicDim(_Arithmetic, Dim):
             object.__setattr__(self, "_normal", found)
         return cast(_Poly, self._normal)
 
-    def __setattr__(self, key: str, value: Any) -> None:
+    def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("an AlgebraicDim is immutable")
 
     @property
@@ -704,7 +742,7 @@ class AlgebraicDim(_Arithmetic, Dim):
     def __repr__(self) -> str:
         return _format(_node(self._poly), lambda leaf: Dim(leaf).__repr__())
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> "tuple[Callable[[_Tree], Dim], tuple[_Tree]]":
         return (_rebuild, (_node_tuple(_node(self._poly)),))
 
     @property
@@ -713,14 +751,14 @@ class AlgebraicDim(_Arithmetic, Dim):
         _collect(self._poly, names)
         return names
 
-    def substitute(self, mapping: Any) -> "Dim":
+    def substitute(self, mapping: "Mapping[str, DimLike]") -> "Dim":
         """This dimension with names replaced per ``mapping`` (name -> dimension); sizes fold.
 
         Example:
             >>> (Dim("x") * 2 + 1).substitute({"x": 3})
             Dim(7)
         """
-        return cast(Dim, _eval_node(_node(self._poly), lambda name: Dim(mapping.get(name, name))))
+        return _eval_node(_node(self._poly), lambda name: Dim(mapping.get(name, name)))
 
     def to_mlir(self) -> ir.Attribute:
         """An ``ArrayAttr``: the operator's name, then its operands' attributes (``["add", @x, 1 : i64]``)."""
@@ -752,45 +790,53 @@ class AlgebraicDim(_Arithmetic, Dim):
 def _collect(poly: _Poly, names: list[SymbolicDim]) -> None:
     for mono in poly:
         for atom in mono:
-            if atom[0] == "s":
-                if atom[1] not in names:
-                    names.append(SymbolicDim(atom[1]))
+            name = _symbol(atom)
+            if name is not None:
+                if name not in names:
+                    names.append(SymbolicDim(name))
             else:
-                _collect(dict(atom[1]), names)
-                _collect(dict(atom[2]), names)
+                numerator, denominator = _quotient(atom)
+                _collect(numerator, names)
+                _collect(denominator, names)
 
 
-def _eval_node(node: Any, leaf: Any) -> Any:
+def _eval_node(node: _Expr, leaf: Callable[[str], "Dim"]) -> "Dim":
     """Rebuild ``node`` with dimension arithmetic (``leaf(name)`` for each name)."""
     if isinstance(node, _Node):
         args = [_eval_node(a, leaf) for a in node.args]
         out = args[0]
         for a in args[1:]:
-            out = out + a if node.op == "add" else out * a if node.op == "mul" else out // a
+            found = _apply(node.op, out, a)  # the operators' own rule: out + a, out * a, out // a
+            assert found is not None  # both are dimensions
+            out = found
         return out
-    if node.__class__ in (StaticDim, SymbolicDim, AlgebraicDim):
-        return node
-    return leaf(node) if isinstance(node, str) else StaticDim(node)
+    if node.__class__ in _DIMS:
+        return cast(Dim, node)
+    if isinstance(node, str):
+        return leaf(node)
+    return StaticDim(cast(int, node))
 
 
-def _node_tuple(node: Any) -> Any:
-    return (node.op, [_node_tuple(a) for a in node.args]) if isinstance(node, _Node) else node
+def _node_tuple(node: _Expr) -> _Tree:
+    if isinstance(node, _Node):
+        return (node.op, [_node_tuple(a) for a in node.args])
+    return node if isinstance(node, str) else int(cast(int, node))
 
 
-def _rebuild(tree: Any) -> Any:
-    def to_node(t: Any) -> Any:
+def _rebuild(tree: _Tree) -> "Dim":
+    def to_node(t: _Tree) -> _Expr:
         return _Node(t[0], [to_node(a) for a in t[1]]) if isinstance(t, tuple) else t
     return _eval_node(to_node(tree), SymbolicDim)
 
 
-def _node_attr(node: Any) -> ir.Attribute:
+def _node_attr(node: _Expr) -> ir.Attribute:
     mlir = _mlir()
     if isinstance(node, _Node):
         return mlir.array_attr([mlir.string_attr(node.op)] + [_node_attr(a) for a in node.args])
-    return SymbolicDim(node).to_mlir() if isinstance(node, str) else mlir.integer_attr(node)
+    return SymbolicDim(node).to_mlir() if isinstance(node, str) else mlir.integer_attr(int(cast(int, node)))
 
 
-def _parse_attr(attr: ir.Attribute) -> Any:
+def _parse_attr(attr: ir.Attribute) -> "Dim":
     """The dimension an attribute of :meth:`Dim.to_mlir`'s form describes."""
     mlir = _mlir()
     items = mlir.array_items(attr)
@@ -800,27 +846,30 @@ def _parse_attr(attr: ir.Attribute) -> Any:
     if op is None or op not in _OPS or len(items) < 3:
         raise GraphError(f"{attr} is not an algebraic dimension: latticecast writes one as [\"add\" | \"mul\" | "
                          "\"floordiv\", operands...]")
-    operands = [_parse_attr(a) for a in items[1:]]
+    operands: list[_Expr] = [_parse_attr(a) for a in items[1:]]
     return _eval_node(_Node(op, operands), SymbolicDim)
 
 
 _MAX_OPCODES = {"add": "add", "mul_no_wrap": "mul", "mul": "mul", "div": "floordiv"}
 
 
-def _from_max_attr(attr: Any) -> Any:
-    """A dimension from MAX's own attributes (``kgen.ParamOperatorAttr`` and its operands)."""
+def _from_max_attr(attr: object) -> "Dim":
+    """A dimension from MAX's own attributes (``kgen.ParamOperatorAttr`` and its operands; MAX is untyped
+    here, so they are read by name)."""
     if _is_max_operator_attr(attr):
-        name = getattr(attr.opcode, "name", str(attr.opcode)).rsplit(".", 1)[-1]
+        opcode = getattr(attr, "opcode")
+        name = str(getattr(opcode, "name", str(opcode))).rsplit(".", 1)[-1]
         if name not in _MAX_OPCODES:
             raise GraphError(f"MAX's dimension operator {name} has no latticecast counterpart (add, mul, div)")
-        return _eval_node(_Node(_MAX_OPCODES[name], [_from_max_attr(o) for o in attr.operands]), SymbolicDim)
+        operands: list[_Expr] = [_from_max_attr(o) for o in getattr(attr, "operands")]
+        return _eval_node(_Node(_MAX_OPCODES[name], operands), SymbolicDim)
     value = getattr(attr, "value", None)
     if isinstance(value, int):
         return StaticDim(value)
-    name = getattr(attr, "name", None)
-    name = getattr(name, "value", name)
-    if isinstance(name, str):
-        return SymbolicDim(name)
+    found = getattr(attr, "name", None)
+    found = getattr(found, "value", found)
+    if isinstance(found, str):
+        return SymbolicDim(found)
     return Dim(attr)
 
 
