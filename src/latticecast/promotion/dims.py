@@ -883,7 +883,7 @@ ShapeLike = Iterable[DimLike]
 _DIMS = (StaticDim, SymbolicDim, AlgebraicDim)
 
 
-def as_dim(d: Any, what: str) -> "StaticDim | SymbolicDim | AlgebraicDim":
+def as_dim(d: object, what: str) -> "StaticDim | SymbolicDim | AlgebraicDim":
     """``d`` as a dimension: a :class:`StaticDim` in ``[0, MAX_DIM]``, a :class:`SymbolicDim` or an
     :class:`AlgebraicDim`, else a :class:`GraphError` that names ``what``."""
     if d.__class__ is int and 0 <= d <= MAX_DIM:
@@ -896,7 +896,7 @@ def as_dim(d: Any, what: str) -> "StaticDim | SymbolicDim | AlgebraicDim":
     return found
 
 
-def _parse_dim(d: Any) -> "StaticDim | SymbolicDim | AlgebraicDim | str":
+def _parse_dim(d: object) -> "StaticDim | SymbolicDim | AlgebraicDim | str":
     """``d`` as a dimension, or (a ``str``) why it is not one."""
     if isinstance(d, str):
         return SymbolicDim(d) if _NAME.match(d) else (
@@ -912,7 +912,7 @@ def _parse_dim(d: Any) -> "StaticDim | SymbolicDim | AlgebraicDim | str":
         kind = type(d).__name__
         if kind == "AlgebraicDim":
             return AlgebraicDim(d)
-        return _parse_dim(d.name if kind == "SymbolicDim" else d.dim)
+        return _parse_dim(getattr(d, "name" if kind == "SymbolicDim" else "dim"))  # MAX's own (untyped here)
     return f"{d!r} is not a dimension: dimensions must be non-negative integers (sizes) or names such as 'batch'"
 
 
@@ -921,7 +921,7 @@ class DimensionError(GraphTypeError):
     (``ValueError``), and a ``TypeError`` as MAX raises for it."""
 
 
-def check_shape(shape: Any, what: str) -> "Shape":
+def check_shape(shape: object, what: str) -> "Shape":
     """``shape`` as a :class:`Shape`, or a :class:`DimensionError` naming the problem."""
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
         raise DimensionError(f"{what} must be a sequence of dimensions such as [2, 3] or ['batch', 3], not {shape!r}")
@@ -929,7 +929,7 @@ def check_shape(shape: Any, what: str) -> "Shape":
     out = list.__new__(Shape)
     for d in dims:
         if d.__class__ is int and 0 <= d <= MAX_DIM:
-            found: Any = int.__new__(StaticDim, d)
+            found: "StaticDim | SymbolicDim | AlgebraicDim | str" = int.__new__(StaticDim, d)
         elif d.__class__ in _DIMS and (d.__class__ is not StaticDim or d >= 0):
             found = d
         else:
@@ -940,7 +940,7 @@ def check_shape(shape: Any, what: str) -> "Shape":
     return out
 
 
-def shape_of(dims: Iterable[Any]) -> "Shape":
+def shape_of(dims: "Iterable[int | Dim]") -> "Shape":
     """A :class:`Shape` of dimensions already checked (sizes, names' dimensions, algebraic ones):
     the graph builder's fast path (a plain ``int`` becomes a :class:`StaticDim`)."""
     out = list.__new__(Shape)
@@ -948,7 +948,7 @@ def shape_of(dims: Iterable[Any]) -> "Shape":
     return out
 
 
-def is_static(shape: Iterable[Any]) -> bool:
+def is_static(shape: Iterable[object]) -> bool:
     """Whether every dimension of ``shape`` is a size (no symbolic or algebraic dimension)."""
     return all(isinstance(d, int) for d in shape)
 
@@ -958,23 +958,23 @@ def static_dims(shape: Sequence["int | Dim"]) -> tuple[int, ...] | None:
     return tuple(int(d) for d in shape) if is_static(shape) else None
 
 
-def static_size(shape: Iterable[Any]) -> "int | None":
+def static_size(shape: "Iterable[int | Dim]") -> "int | None":
     """The number of elements of ``shape``, or ``None`` when it has a symbolic or algebraic dimension."""
     dims = list(shape)
     return math.prod([int(d) for d in dims]) if is_static(dims) else None
 
 
-def symbols(shape: Iterable[Any]) -> list[SymbolicDim]:
+def symbols(shape: Iterable[object]) -> list[SymbolicDim]:
     """The symbolic dimensions of ``shape``, in order (repeats included)."""
     return [d for d in shape if d.__class__ is SymbolicDim]
 
 
-def is_dynamic(d: Any) -> bool:
+def is_dynamic(d: object) -> bool:
     """Whether ``d`` is a symbolic or algebraic dimension (its size known only when the graph runs)."""
     return d.__class__ is SymbolicDim or d.__class__ is AlgebraicDim
 
 
-class Shape(list[Any]):
+class Shape(list[Any]):  # Any: see the note at the end of the docstring
     """A tensor's shape as MAX's ``Shape``: a list of dimensions, equal to the same dimensions as a
     list or tuple.
 
@@ -996,9 +996,13 @@ class Shape(list[Any]):
         >>> s[0] = 4; s.pop(); s
         Dim(3)
         [Dim(4), Dim('batch')]
+
+    Its elements are typed ``Any`` deliberately, for now: each is a :class:`StaticDim`,
+    :class:`SymbolicDim` or :class:`AlgebraicDim`, but the graph's ops read them as sizes or names
+    where their own checks have made sure of which, and saying so to the type checker is theirs to do.
     """
 
-    def __init__(self, dims: Iterable[Any] = ()) -> None:
+    def __init__(self, dims: "Iterable[DimLike]" = ()) -> None:
         super().__init__(dims if isinstance(dims, Shape) else check_shape(dims, "Shape"))
 
     @property
@@ -1020,7 +1024,7 @@ class Shape(list[Any]):
         return out
 
     @staticmethod
-    def is_static(shape: Iterable[Any]) -> bool:
+    def is_static(shape: Iterable[object]) -> bool:
         """Whether every dimension of ``shape`` is a non-negative size (MAX's ``Shape.is_static``)."""
         return all(isinstance(d, int) and d >= 0 for d in shape)
 
@@ -1038,42 +1042,42 @@ class Shape(list[Any]):
     def __hash__(self) -> int:  # type: ignore[override]  # a list that hashes, as types holding it must
         return hash(tuple(self))
 
-    def __getitem__(self, index: Any) -> Any:
+    def __getitem__(self, index: "SupportsIndex | slice") -> Any:
         if isinstance(index, slice):
             return shape_of(list.__getitem__(self, index))
         return list.__getitem__(self, index)
 
-    def __setitem__(self, index: Any, value: Any) -> None:
+    def __setitem__(self, index: "SupportsIndex | slice", value: object) -> None:
         if isinstance(index, slice):
             list.__setitem__(self, index, check_shape(value, "Shape"))
         else:
             list.__setitem__(self, index, check_shape([value], "Shape")[0])
 
-    def append(self, value: Any) -> None:
+    def append(self, value: "DimLike") -> None:
         list.append(self, check_shape([value], "Shape")[0])
 
-    def insert(self, index: Any, value: Any) -> None:
+    def insert(self, index: SupportsIndex, value: "DimLike") -> None:
         list.insert(self, index, check_shape([value], "Shape")[0])
 
-    def extend(self, values: Iterable[Any]) -> None:
+    def extend(self, values: "Iterable[DimLike]") -> None:
         list.extend(self, check_shape(values, "Shape"))
 
-    def __iadd__(self, values: Iterable[Any]) -> "Shape":  # type: ignore[misc]
+    def __iadd__(self, values: "Iterable[DimLike]") -> "Shape":  # type: ignore[misc,override]
         self.extend(values)
         return self
 
-    def __add__(self, other: Any) -> Any:
+    def __add__(self, other: object) -> Any:
         """``shape + [dims]`` (or ``+ (dims,)``) is a :class:`Shape`."""
         if isinstance(other, (list, tuple)):
             return shape_of([*self, *check_shape(other, "Shape")])
         return NotImplemented
 
-    def __radd__(self, other: Any) -> Any:
+    def __radd__(self, other: object) -> Any:
         if isinstance(other, (list, tuple)):
             return shape_of([*check_shape(other, "Shape"), *self])
         return NotImplemented
 
-    def __mul__(self, n: Any) -> "Shape":
+    def __mul__(self, n: SupportsIndex) -> "Shape":
         return shape_of(list.__mul__(self, n))
 
     def copy(self) -> "Shape":
@@ -1104,7 +1108,7 @@ class Shape(list[Any]):
         return cls([Dim.from_mlir(a) for a in array])
 
 
-def solve_for(d: Any, name: "str | SymbolicDim") -> "tuple[int, Dim] | None":
+def solve_for(d: object, name: "str | SymbolicDim") -> "tuple[int, Dim] | None":
     """``(c, rest)`` such that ``d == c * name + rest`` with ``name`` nowhere in ``rest``, or ``None``
     when ``d`` is not of that form: how ``x.rebind([Dim("n") * 4])`` finds the new name's size.
 

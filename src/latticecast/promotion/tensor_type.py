@@ -29,12 +29,13 @@ from typing import TYPE_CHECKING, Any, Iterable
 import numpy as np
 
 from .device_ref import CPU, DeviceRef, DeviceRefLike
-from .dims import MAX_DIM, Shape, check_shape, is_static, static_size
+from .dims import MAX_DIM, Shape, ShapeLike, check_shape, is_static, static_size
 from .dtypes import DType, DTypeLike
 from ..errors import GraphError
 from .mlir_bridge import conversions as _mlir
 
-if TYPE_CHECKING:  # types only: this module imports no MLIR at run time
+if TYPE_CHECKING:  # types only: this module imports no MLIR (nor JAX) at run time
+    from jax.sharding import PartitionSpec
     from jaxlib.mlir import ir
 
 __all__ = ["Type", "ChainType", "OpaqueType", "TensorType", "BufferType", "MAX_DIM", "check_shape", "as_tensor_type", "FilterLayout",
@@ -88,7 +89,7 @@ class Type:
         True
     """
 
-    def __class_getitem__(cls, item: Any) -> Any:
+    def __class_getitem__(cls, item: Any) -> Any:  # Any: MAX's Type is generic in an MLIR type, any one
         return cls
 
     @staticmethod
@@ -126,7 +127,7 @@ class OpaqueType(Type):
     """
 
     name: str
-    parameters: dict[str, Any] = field(default_factory=dict, hash=False, compare=True)
+    parameters: dict[str, object] = field(default_factory=dict, hash=False, compare=True)
 
 
 @dataclass(unsafe_hash=True)
@@ -149,18 +150,18 @@ class TensorType(Type):
     dtype: DType
     shape: Shape = Shape()
     device: DeviceRef = CPU
-    sharding: Any = field(default=None, compare=False, repr=False)
+    sharding: "PartitionSpec | None" = field(default=None, compare=False, repr=False)
     _layout: "FilterLayout | None" = field(default=None, repr=False)
 
-    def __init__(self, dtype: DTypeLike, shape: Iterable[Any] = (), device: DeviceRefLike = None, *,
-                 sharding: Any = None, _layout: "FilterLayout | None" = None) -> None:
+    def __init__(self, dtype: DTypeLike, shape: ShapeLike = (), device: DeviceRefLike = None, *,
+                 sharding: "PartitionSpec | None" = None, _layout: "FilterLayout | None" = None) -> None:
         object.__setattr__(self, "dtype", DType.parse(dtype))
         object.__setattr__(self, "shape", check_shape(shape, "TensorType shape"))
         object.__setattr__(self, "device", CPU if device is None else DeviceRef.parse(device))
         object.__setattr__(self, "sharding", sharding)
         object.__setattr__(self, "_layout", _layout)
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         if name == "dtype":
             value = DType.parse(value)
         elif name == "shape":
@@ -275,7 +276,7 @@ class BufferType(Type):
     shape: Shape = Shape()
     device: DeviceRef = CPU
 
-    def __init__(self, dtype: DTypeLike, shape: Iterable[Any] = (), device: DeviceRefLike = None) -> None:
+    def __init__(self, dtype: DTypeLike, shape: ShapeLike = (), device: DeviceRefLike = None) -> None:
         self.dtype = DType.parse(dtype)
         self.shape = check_shape(shape, "BufferType shape")
         self.device = CPU if device is None else DeviceRef.parse(device)
@@ -298,7 +299,7 @@ class BufferType(Type):
         return TensorType(self.dtype, self.shape, self.device)
 
 
-def as_tensor_type(t: Any) -> TensorType:
+def as_tensor_type(t: object) -> TensorType:
     """``t`` as a :class:`TensorType`: a graph's input type or a control-flow op's result type, given as
     a :class:`TensorType`, a ``(dtype, shape[, device])`` tuple, or MAX's ``TensorType``.
 
@@ -323,7 +324,7 @@ def as_tensor_type(t: Any) -> TensorType:
                          "TensorType(dtype, shape, device) (buffers are graph inputs only)")
     if isinstance(t, (tuple, list)):
         return TensorType(*t)
-    if hasattr(t, "dtype") and hasattr(t, "shape"):
-        return TensorType(t.dtype, t.shape, getattr(t, "device", None))
+    if hasattr(t, "dtype") and hasattr(t, "shape"):  # MAX's TensorType (MAX is untyped here)
+        return TensorType(getattr(t, "dtype"), getattr(t, "shape"), getattr(t, "device", None))
     raise GraphError(f"input type {t!r} is not a tensor type: use TensorType(dtype, shape, device) (latticecast "
                      "graphs take tensors only, not MAX's buffer or opaque types)")
