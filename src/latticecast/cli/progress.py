@@ -139,7 +139,7 @@ def stages(prefix: str, names: Sequence[str]) -> Iterator[Stages]:
 
 @contextmanager
 def reporter(prefix: str) -> Iterator[Callable[[str, int, int], None]]:
-    """A ``progress(stage, done, total)`` callback (the library's, e.g. :func:`latticecast.promotion.audit`'s) drawn
+    """A ``progress(stage, done, total)`` callback (the library's, e.g. :func:`latticecast.audit`'s) drawn
     as one tqdm bar per stage; each stage's time is a :func:`detail` line."""
     from tqdm import tqdm
 
