@@ -114,14 +114,14 @@ def bench_round_trip(rounds: int, calls: int) -> None:
     from latticecast.runtime import compile
     from latticecast.runtime.partitioning import compile_options, read_partitioning
     from latticecast.runtime.sharded import ShardedCall
-    from latticecast.runtime.source import parse_module
+    from latticecast.runtime.source import parse_runnable_module
 
     model = compile(SMALL_PROGRAM)
     x = np.arange(4, dtype=np.int16)
     y = np.ones(4, np.float32)
     jitted = jax.jit(lambda a, b: a.astype(jnp.float32) + b)
     np.testing.assert_array_equal(model(x, y)[0], np.asarray(jitted(x, y)))
-    module = parse_module(SMALL_PROGRAM)  # the client path, which partitioned modules take
+    module = parse_runnable_module(SMALL_PROGRAM)  # the client path, which partitioned modules take
     plain = ShardedCall(compile_on([model.device], module, compile_options([model.device])), [model.device],
                         model._program.signature, read_partitioning(module, "<input>"))
 

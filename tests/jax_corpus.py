@@ -560,7 +560,7 @@ def strip_promoting_converts(module: Any, policy_name: str) -> int:
 
     import latticecast as lc
     from latticecast.dialect_utils.types import type_cache
-    from latticecast.op_rules import STABLEHLO, decide
+    from latticecast.promotion.op_rules import STABLEHLO, decide
 
     policy = lc.policy(policy_name)
     tc = type_cache(module.context)

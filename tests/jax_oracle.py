@@ -12,7 +12,7 @@ import jax
 import numpy as np
 
 from latticecast import DType
-from latticecast.weak import PType, Weak
+from latticecast.promotion.weak import PType, Weak
 
 _PY = {"i": 0, "u": 0, "f": 0.0, "c": 0j}
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from latticecast import DType, Graph, TensorType, ops
-from latticecast.device_ref import DeviceRef
-from latticecast.dims import AlgebraicDim, Dim, Shape, StaticDim, SymbolicDim, solve_for
+from latticecast.promotion.device_ref import DeviceRef
+from latticecast.promotion.dims import AlgebraicDim, Dim, Shape, StaticDim, SymbolicDim, solve_for
 
 x, y = Dim("x"), Dim("y")
 

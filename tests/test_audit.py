@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from latticecast import DType, Lattice, LatticeError, audit, policy
 from latticecast.evidence import evidence, seed_table
-from latticecast.tables import PromotionTable, TableFormatError
+from latticecast.promotion.tables import PromotionTable, TableFormatError
 
 
 def test_max_published_table_facts():
@@ -38,7 +38,7 @@ def test_anvil_literal_reading_is_not_associative():
     assert report.commutative
     assert report.triples == 10_648 and report.non_associative == 350
     # the design notes' example: (i1 + i8?) + i16? = i8 but i1 + (i8? + i16?) = i16
-    from latticecast.weak import Weak
+    from latticecast.promotion.weak import Weak
     i1, i8a, i16a = DType.bool, Weak(DType.int8), Weak(DType.int16)
     assert table[(table[(i1, i8a)], i16a)] == DType.int8
     assert table[(i1, table[(i8a, i16a)])] == DType.int16

@@ -24,15 +24,15 @@ import pytest
 
 import latticecast
 from latticecast import DType, policy, weak
-from latticecast.audit import audit
+from latticecast.promotion.audit import audit
 from latticecast.cli import info_cmd, main
 from latticecast.cli.compare import same_result
 from latticecast.cli.dot import dag_to_dot, quote
 from latticecast.evidence import evidence, seed_table
 from latticecast.policies import Decision, Policy, TablePolicy, register_policy, registry
 from latticecast.policies.jax import JaxPolicy
-from latticecast.tables import PromotionTable
-from latticecast.weak import PType, Weak
+from latticecast.promotion.tables import PromotionTable
+from latticecast.promotion.weak import PType, Weak
 
 SEED_TABLES = Path(latticecast.__file__).parent / "evidence" / "seed_tables"
 MAX_ERRATA = {("b", "index"), ("b", "address"), ("i8", "index"), ("i8", "address")}

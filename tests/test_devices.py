@@ -22,7 +22,7 @@ import latticecast as lc
 from latticecast import DType, DeviceRef, Graph, TensorType, ops
 from latticecast.errors import AxisError, GraphError
 from latticecast.max.nn import Signals
-from latticecast.tensor_type import BufferType, Type, as_tensor_type
+from latticecast.promotion.tensor_type import BufferType, Type, as_tensor_type
 
 DEVICES = 4
 ON_DEVICES = os.environ.get("LATTICECAST_TEST_DEVICES") == str(DEVICES)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from latticecast import DType, Kind, UnknownDTypeError, weak
-from latticecast.weak import Weak, parse_ptype, ptype_name
+from latticecast.promotion.weak import Weak, parse_ptype, ptype_name
 
 
 @pytest.mark.parametrize("name, expected", [
@@ -38,7 +38,7 @@ def test_the_ambiguous_codes_follow_the_notation(name, bits, bytes_):
 
 
 def test_only_eight_codes_depend_on_the_notation():
-    from latticecast.dtypes import _BITS_NAMES, _BYTES_NAMES
+    from latticecast.promotion.dtypes import _BITS_NAMES, _BYTES_NAMES
     differ = {n for n in _BITS_NAMES.keys() & _BYTES_NAMES.keys() if _BITS_NAMES[n] is not _BYTES_NAMES[n]}
     assert differ == {"i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8"}
 
@@ -161,7 +161,7 @@ def test_mlir_spellings_of_the_new_types():
 
 @pytest.mark.parametrize("dtype", [DType.int1, DType.uint1], ids=str)
 def test_one_bit_integers_have_no_stablehlo_type(dtype):
-    from latticecast.dtypes import NoStableHLOTypeError
+    from latticecast.promotion.dtypes import NoStableHLOTypeError
 
     assert not dtype.in_stablehlo
     with pytest.raises(NoStableHLOTypeError) as e:

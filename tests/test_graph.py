@@ -235,7 +235,7 @@ def test_a_math_function_of_a_python_int_has_the_policys_weakness_and_runs_as_de
     """``ops.cos(7)``: the value's dtype and weakness are the policy's decision (``tensorflow`` decides a strong
     float64; it was weak, so the pass took it to float32 while ``output_types`` said float64)."""
     from latticecast import policy as get_policy
-    from latticecast.op_rules import FLOAT_FUNCTION, decide
+    from latticecast.promotion.op_rules import FLOAT_FUNCTION, decide
 
     p = get_policy(policy)
     decision = decide(p, FLOAT_FUNCTION, [p.literals.type_of(7)])

@@ -38,7 +38,7 @@ import latticecast as lc  # noqa: E402
 from latticecast.cli.opt.driver import run as opt_run  # noqa: E402
 from latticecast.cli.opt.args import parse_args  # noqa: E402
 from latticecast.dialect_utils.parsing import parse_module  # noqa: E402
-from latticecast.dtypes import DType  # noqa: E402
+from latticecast.promotion.dtypes import DType  # noqa: E402
 from latticecast.passes import ImplicitCastPass, run_pipeline  # noqa: E402
 from latticecast.runtime import PJRT_DTYPES, UnsupportedModuleError, cache_info  # noqa: E402
 

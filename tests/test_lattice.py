@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from latticecast import Lattice, LatticeError, audit
-from latticecast.tables import PromotionTable
+from latticecast.promotion.tables import PromotionTable
 
 
 def test_python_numeric_tower():

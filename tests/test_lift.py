@@ -24,7 +24,7 @@ from jaxlib.mlir import ir, passmanager  # noqa: E402
 import latticecast as lc  # noqa: E402
 from latticecast.dialect_utils.context import make_context  # noqa: E402
 from latticecast.dialect_utils.parsing import parse_module  # noqa: E402
-from latticecast.op_rules import CONVERT_AT_USE_ATTR, WEAK_ATTR  # noqa: E402
+from latticecast.promotion.op_rules import CONVERT_AT_USE_ATTR, WEAK_ATTR  # noqa: E402
 from latticecast.passes import (PASSES, LiftImplicitCastsPass, LiftOptions, LiftResult, run_lift,  # noqa: E402
                                 run_pipeline)
 

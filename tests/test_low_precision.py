@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from jax_oracle import jax_promote
 from latticecast import DomainError, DType, Graph, LiteralRangeError, PromotionError, TensorType, ops, policy
-from latticecast.dtypes import NoStableHLOTypeError
+from latticecast.promotion.dtypes import NoStableHLOTypeError
 from latticecast.runtime import PJRT_DTYPES
 from latticecast.runtime.signature import platform_problem
 from stablehlo_interpreter import convert_with_interpreter, widened

@@ -272,7 +272,8 @@ def test_shape_ops_as_max_measured():
                              (lambda: x.reshape([0, -1]), "cannot reshape"),
                              (lambda: x.broadcast_to([4, 3]), r"\[broadcast_to\] input dimension at index 0 \(2\) must be "
                                                                   r"either 1 .*cannot broadcast shape \[2, 3\] to \[4, 3\]"),
-                             (lambda: ops.range(0, 4, out_dim=5, dtype=DType.int32), "not out_dim=5")]:
+                             (lambda: ops.range(0, 4, out_dim=5, dtype=DType.int32), r"has 4 elements .*not out_dim=5"),
+                             (lambda: ops.range(4, 0, out_dim=5, dtype=DType.int32), r"has 0 elements .*not out_dim=5")]:
             with pytest.raises(GraphError, match=message):
                 bad()
         g.output(x)

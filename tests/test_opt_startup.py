@@ -83,9 +83,9 @@ def test_a_compare_loads_the_dialect_classes_it_needs(tmp_path: Path) -> None:
     assert result["code"] == 0
 
 
-NOT_FOR_HELP = ("numpy", "jaxlib.mlir", "latticecast.audit", "latticecast.tables", "latticecast.dtypes",
-                "latticecast.policies.base", "latticecast.passes.pipeline", "latticecast.passes.runner",
-                "latticecast.dialect_utils")
+NOT_FOR_HELP = ("numpy", "jaxlib.mlir", "latticecast.promotion.audit", "latticecast.promotion.tables",
+                "latticecast.promotion.dtypes", "latticecast.policies.base", "latticecast.passes.pipeline",
+                "latticecast.passes.runner", "latticecast.dialect_utils")
 """What ``--help`` and ``--version`` load none of (``--version``: once its answer is cached)."""
 
 
@@ -108,7 +108,7 @@ def test_help_and_version_load_no_mlir_and_no_promotion_layer(tmp_path: Path, fl
     assert [m for m in NOT_FOR_HELP if m in modules] == []
     # a first --version asks jaxlib (which loads NumPy) and reads the MLIR version with dialect_utils, but
     # loads neither the audit nor the tables nor the policies
-    assert [m for m in ("latticecast.audit", "latticecast.tables", "latticecast.policies.base")
+    assert [m for m in ("latticecast.promotion.audit", "latticecast.promotion.tables", "latticecast.policies.base")
             if m in first_modules] == []
     if flag == "--help":
         assert "--implicit-cast: Join operand types" in first and "Policies: jax," in first
@@ -128,7 +128,7 @@ def test_the_version_cache_is_found_again_when_damaged(tmp_path: Path) -> None:
 def test_the_package_names_win_over_their_submodules() -> None:
     """``lc.audit``, ``lc.policies``, ``lc.weak``, ``lc.evidence`` are functions, as when the package
     imported them eagerly, even after their submodules load first; ``lc.dtypes`` is still the module."""
-    code = ("import latticecast.audit, latticecast.weak, latticecast.evidence, latticecast.policies.registry\n"
+    code = ("import latticecast.promotion.audit, latticecast.promotion.weak, latticecast.evidence, latticecast.policies.registry\n"
             "import types, latticecast as lc\n"
             "assert all(callable(f) and not isinstance(f, types.ModuleType)\n"
             "           for f in (lc.audit, lc.policies, lc.weak, lc.evidence)), (lc.audit, lc.policies)\n"

@@ -20,7 +20,7 @@ import pytest
 import latticecast as lc
 from latticecast import DType, DomainError, PromotionError, policy, weak
 from latticecast.evidence import evidence, measured_table
-from latticecast.weak import PType, Weak
+from latticecast.promotion.weak import PType, Weak
 from conftest import library_python
 
 POL = policy("array-api")
@@ -168,7 +168,7 @@ def test_the_tool_runs_only_where_array_api_strict_is(tmp_path):
     python = library_python("array_api_strict", "LATTICECAST_ARRAY_API_STRICT_PYTHON")
     proc = subprocess.run([python, str(TOOL), str(tmp_path)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    from latticecast.tables import PromotionTable
+    from latticecast.promotion.tables import PromotionTable
 
     live = PromotionTable.read(tmp_path / "array_api_strict_result_type.csv")
     assert live.cells == measured_table("array_api_strict_result_type", typed=False).cells

@@ -78,7 +78,7 @@ def test_a_lattice_with_default_components_divides_in_the_promoted_type() -> Non
 
 
 def test_op_decisions_have_one_memo_and_it_goes_with_its_policy() -> None:
-    from latticecast import op_rules
+    from latticecast.promotion import op_rules
 
     class ShortLived(JaxPolicy):
         name = "short-lived"

@@ -13,7 +13,7 @@ from latticecast import DType, Graph, Policy, TensorType, weak
 from latticecast.cli.main import main
 from latticecast.cli.opt import main as opt_main
 from latticecast.passes import ImplicitCastOptions
-from latticecast.weak import ptype_name
+from latticecast.promotion.weak import ptype_name
 
 SMALL = Path(__file__).resolve().parent.parent / "lit_tests" / "policies" / "Inputs" / "small_lattice.csv"
 """The lit test's table: bool -> i* -> int8, uint8 -> int16 -> int32 -> float32; i* -> f* -> float16 -> float32;

@@ -8,7 +8,7 @@ from jax import lax
 from jax_oracle import jax_promote
 from latticecast import DType, PromotionError, policy, weak
 from latticecast.evidence import evidence, measured_table, seed_table
-from latticecast.weak import Weak
+from latticecast.promotion.weak import Weak
 
 
 def _compare(pol, table, materialize=False):

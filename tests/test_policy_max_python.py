@@ -36,9 +36,9 @@ from latticecast import DomainError, DType, GraphError, LiteralRangeError, Promo
 from latticecast.evidence import evidence, measured_records
 from latticecast.evidence.max_python import (BOOL_DOMAIN_OPS, CONSTANT_ERRATA, MEASUREMENT, NOT_MODELLED,
                                              erratum, not_modelled, operand_label_kind)
-from latticecast.op_rules import FLOOR_DIVIDE, STABLEHLO, TRUE_DIVIDE, OpRule, decide
+from latticecast.promotion.op_rules import FLOOR_DIVIDE, STABLEHLO, TRUE_DIVIDE, OpRule, decide
 from latticecast.policies.components import NumpyValueRules
-from latticecast.weak import Weak
+from latticecast.promotion.weak import Weak
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "measure_max_python.py"

@@ -21,7 +21,7 @@ from latticecast.policies.lattices import NUMPY_DTYPES, NUMPY_ML_DTYPES, NUMPY_S
 from latticecast.policies.numpy import can_cast_safely
 from latticecast.evidence import evidence, measured_table, seed_table
 from latticecast.evidence.numpy import PUBLISHED_TABLE_ERRATA
-from latticecast.weak import PType, Weak
+from latticecast.promotion.weak import PType, Weak
 
 POL = policy("numpy")
 SEED = seed_table("design_numpy")
@@ -474,7 +474,7 @@ def test_ml_dtypes_arithmetic_with_python_scalars_is_numpys(op):
     import operator
 
     from latticecast.evidence import measured_records
-    from latticecast.op_rules import STABLEHLO, TRUE_DIVIDE, decide
+    from latticecast.promotion.op_rules import STABLEHLO, TRUE_DIVIDE, decide
 
     fn = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}[op]
     rule = TRUE_DIVIDE if op == "/" else STABLEHLO[{"+": "stablehlo.add", "-": "stablehlo.subtract",

@@ -5,7 +5,7 @@ import pytest
 from latticecast import DomainError, DType, LiteralRangeError, PromotionError, policy, weak
 from latticecast.evidence.max_seed import PUBLISHED_TABLE_ERRATA
 from latticecast.evidence import seed_table
-from latticecast.weak import Weak, dtype_of
+from latticecast.promotion.weak import Weak, dtype_of
 
 # ---------------------------------------------------------------- MAX
 

@@ -18,7 +18,7 @@ from latticecast import DomainError, DType, LiteralRangeError, PromotionError, a
 from latticecast.evidence import evidence, measured_table, seed_table
 from latticecast.policies.lattices import TF_STORAGE_ONLY
 from latticecast.evidence.tensorflow import PUBLISHED_TABLE_ERRATA
-from latticecast.weak import PType, Weak
+from latticecast.promotion.weak import PType, Weak
 from conftest import library_python
 
 POL = policy("tensorflow")
@@ -224,8 +224,8 @@ def test_live_low_precision_cells(tmp_path):
     import subprocess
     from pathlib import Path
 
-    from latticecast.tables import PromotionTable
-    from latticecast.weak import parse_ptype
+    from latticecast.promotion.tables import PromotionTable
+    from latticecast.promotion.weak import parse_ptype
 
     tool = Path(__file__).resolve().parent.parent / "tools" / "measure_tensorflow_promotion.py"
     python = library_python("tensorflow", "LATTICECAST_TF_PYTHON")

@@ -16,7 +16,7 @@ from latticecast import DType, LiteralRangeError, PromotionError, audit, policie
 from latticecast.evidence import evidence, measured_records, measured_table, seed_table
 from latticecast.evidence.torch import COMPLEX32_CELLS, PUBLISHED_TABLE_ERRATA
 from latticecast.policies.lattices import TORCH_BAREBONES_UNSIGNED as BAREBONES_UNSIGNED, TORCH_EDGES
-from latticecast.weak import PType, Weak
+from latticecast.promotion.weak import PType, Weak
 from conftest import library_python
 
 POL = policy("torch")
@@ -305,8 +305,8 @@ def test_matches_live_torch_in_every_cell(tmp_path):
     import subprocess
     from pathlib import Path
 
-    from latticecast.tables import PromotionTable
-    from latticecast.weak import parse_ptype
+    from latticecast.promotion.tables import PromotionTable
+    from latticecast.promotion.weak import parse_ptype
 
     tool = Path(__file__).resolve().parent.parent / "tools" / "measure_torch_promotion.py"
     python = library_python("torch", "LATTICECAST_TORCH_PYTHON")

@@ -10,7 +10,7 @@ import pytest
 
 import latticecast as lc
 from latticecast import DType
-from latticecast.weak import Weak
+from latticecast.promotion.weak import Weak
 
 
 @pytest.mark.parametrize("builtin", [int, float, complex])

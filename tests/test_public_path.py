@@ -48,9 +48,9 @@ else:
         from latticecast.runtime.partitioning import compile_options, read_partitioning
         from latticecast.runtime.sharded import ShardedCall
         from latticecast.runtime.signature import read_signature
-        from latticecast.runtime.source import parse_module
+        from latticecast.runtime.source import parse_runnable_module
 
-        module = parse_module("func.func @main(%a: tensor<3xi64>) -> tensor<3xi64> {\n"
+        module = parse_runnable_module("func.func @main(%a: tensor<3xi64>) -> tensor<3xi64> {\n"
                               "  %0 = stablehlo.add %a, %a : tensor<3xi64>\n  return %0 : tensor<3xi64>\n}")
         devices = [jax.devices("cpu")[0]]
         call = ShardedCall(compile_on(devices, module, compile_options(devices)), devices, read_signature(module),

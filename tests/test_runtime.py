@@ -12,7 +12,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from latticecast.dtypes import DType
+from latticecast.promotion.dtypes import DType
 from latticecast.runtime import (PJRT_DTYPES, CompileError, MLIRParseError, Model, TensorSpec,
                                  UnsupportedModuleError, clear_cache, compile)
 from latticecast.runtime.runtime_errors import InputCountError, InputDTypeError
@@ -275,7 +275,7 @@ def test_compile_error_is_wrapped(monkeypatch: pytest.MonkeyPatch) -> None:
     import jax.errors
 
     from latticecast.runtime import compiler
-    from latticecast.runtime.source import parse_module
+    from latticecast.runtime.source import parse_runnable_module
 
     def failing(*args, **kwargs):
         raise jax.errors.JaxRuntimeError("UNIMPLEMENTED: something XLA cannot do")
@@ -288,7 +288,7 @@ def test_compile_error_is_wrapped(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(compiler, "device_name", lambda d: "cpu:0")
     with pytest.raises(CompileError, match=r"XLA could not compile <input> for cpu:0: UNIMPLEMENTED"):
-        compiler._xla_compile(parse_module(MIXED), [FakeDevice()], None, "<input>")
+        compiler._xla_compile(parse_runnable_module(MIXED), [FakeDevice()], None, "<input>")
 
 
 # -- ir.Module input ---------------------------------------------------------------------------
@@ -490,10 +490,10 @@ def test_the_client_path_gives_the_same_results() -> None:
     from latticecast.jax_internals import compile_on
     from latticecast.runtime.partitioning import compile_options, read_partitioning
     from latticecast.runtime.sharded import ShardedCall
-    from latticecast.runtime.source import parse_module
+    from latticecast.runtime.source import parse_runnable_module
 
     model = compile(MIXED)
-    module = parse_module(MIXED)
+    module = parse_runnable_module(MIXED)
     devices = [model.device]
     executable = compile_on(devices, module, compile_options(devices))
     client = ShardedCall(executable, devices, model._program.signature, read_partitioning(module, "<input>"))

@@ -82,9 +82,9 @@ def test_a_different_program_is_a_miss() -> None:
 
 
 def test_ir_module_input_is_cached() -> None:
-    from latticecast.runtime.source import parse_module
+    from latticecast.runtime.source import parse_runnable_module
 
-    module = parse_module(ADD)
+    module = parse_runnable_module(ADD)
     before = cache_info()
     compile(module)
     compile(module)

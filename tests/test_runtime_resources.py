@@ -10,7 +10,7 @@ import pytest
 import latticecast as lc
 from latticecast.runtime import UnsupportedModuleError
 from latticecast.runtime.resources import inline_dense_resources
-from latticecast.runtime.source import parse_module
+from latticecast.runtime.source import parse_runnable_module
 
 
 def _module(element: str, shape: str, blobs: dict[str, bytes], body: str, result: str) -> str:
@@ -59,7 +59,7 @@ def test_the_callers_module_is_not_changed_and_one_without_resources_is_returned
     %0 = stablehlo.multiply %arg0, %w : tensor<2xf32>
     return %0 : tensor<2xf32>"""
     text = _module("f32", "2", {'"quoted name"': np.array([2.0, 3.0], np.float32).tobytes()}, body, "f32")
-    module = parse_module(text)
+    module = parse_runnable_module(text)
     before = str(module)
     (out,) = lc.compile(module)(np.array([1.0, 2.0], np.float32))
     np.testing.assert_array_equal(out, [2.0, 6.0])

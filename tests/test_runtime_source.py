@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from latticecast.runtime import Diagnostic, MLIRParseError, compile
-from latticecast.runtime.source import canonical_digest, parse_module, source_digest
+from latticecast.runtime.source import canonical_digest, parse_runnable_module, source_digest
 
 TYPE_MISMATCH = """module {
   func.func public @main(%x: tensor<4xi16>) -> tensor<4xf32> {
@@ -83,7 +83,7 @@ def test_an_ir_module_that_does_not_verify() -> None:
 def test_bytecode_input_runs() -> None:
     import io
 
-    module = parse_module("""func.func @main(%x: tensor<2xi8>) -> tensor<2xi8> {
+    module = parse_runnable_module("""func.func @main(%x: tensor<2xi8>) -> tensor<2xi8> {
       %0 = stablehlo.negate %x : tensor<2xi8>
       return %0 : tensor<2xi8> }""")
     buf = io.BytesIO()
@@ -96,8 +96,8 @@ def test_digests() -> None:
     a = "func.func @main(%x: tensor<2xi8>) -> tensor<2xi8> { return %x : tensor<2xi8> }"
     b = "// a comment\nfunc.func @main(%y: tensor<2xi8>) -> tensor<2xi8> {\n  return %y : tensor<2xi8>\n}\n"
     assert source_digest(a) != source_digest(b)
-    assert canonical_digest(parse_module(a)) == canonical_digest(parse_module(b))
-    m = parse_module(a)
+    assert canonical_digest(parse_runnable_module(a)) == canonical_digest(parse_runnable_module(b))
+    m = parse_runnable_module(a)
     assert source_digest(m) == source_digest(m)
 
 
@@ -120,7 +120,7 @@ def test_an_ir_module_with_an_unregistered_op_is_refused_before_xla() -> None:
     from latticecast.dialect_utils.context import make_context
     from latticecast.runtime import UnsupportedModuleError
 
-    module = parse_module("""func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+    module = parse_runnable_module("""func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
       %0 = "mydialect.op"(%a) : (tensor<2xf32>) -> tensor<2xf32>
       %1 = "mydialect.cast"(%0) : (tensor<2xf32>) -> tensor<2x!latticecast.address>
       %2 = "mydialect.cast"(%1) : (tensor<2x!latticecast.address>) -> tensor<2xf32>

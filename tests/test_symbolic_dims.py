@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from latticecast import DType, Graph, GraphError, SymbolicDim, TensorType, ops
-from latticecast.dims import Dim
+from latticecast.promotion.dims import Dim
 
 
 

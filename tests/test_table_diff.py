@@ -17,7 +17,7 @@ import headless
 from latticecast import policy
 from latticecast.cli.main import main
 from latticecast.cli.table_diff import COMMON_TYPES, default_types
-from latticecast.promotion_graph import promotion_graph
+from latticecast.promotion.promotion_graph import promotion_graph
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

@@ -46,7 +46,7 @@ from latticecast.cli.opt.args import parse_args
 from latticecast.cli.opt.driver import run as opt_run
 from latticecast.dialect_utils.parsing import parse_module
 from latticecast.dialect_utils.types import type_cache
-from latticecast.op_rules import STABLEHLO
+from latticecast.promotion.op_rules import STABLEHLO
 from latticecast.passes import run_pipeline
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))

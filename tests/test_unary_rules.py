@@ -10,7 +10,7 @@ from jaxlib.mlir import ir
 
 from latticecast import DomainError, DType, Graph, TensorType, ops
 from latticecast.dialect_utils.context import strict_context
-from latticecast.op_rules import UNARY, UNARY_STABLEHLO, Needs, UnaryRule, check_unary
+from latticecast.promotion.op_rules import UNARY, UNARY_STABLEHLO, Needs, UnaryRule, check_unary
 
 DTYPES = (DType.bool, DType.int8, DType.int32, DType.uint8, DType.uint32, DType.float16, DType.bfloat16,
           DType.float32, DType.float64, DType.float8_e4m3fn, DType.complex64, DType.complex128)

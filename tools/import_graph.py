@@ -158,16 +158,18 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 RANKS: dict[str, int] = {
-    **{f"latticecast.{m}": 0 for m in ("dtypes", "weak", "values", "lattice", "audit", "tables", "promotion_graph", "errors",
-                                       "promotion", "op_rules", "policies", "evidence", "device_ref", "_versions")},
-    "latticecast.dialect_utils": 1, "latticecast.jax_internals": 1, "latticecast.dims": 1, "latticecast.tensor_type": 1,
+    "latticecast.promotion": 0, "latticecast.policies": 0, "latticecast.evidence": 0, "latticecast.errors": 0,
+    "latticecast._versions": 0,
+    **{f"latticecast.{m}": 0 for m in ("tensor_type", "op_rules", "values")},  # documented paths, re-exports
+    "latticecast.dialect_utils": 1, "latticecast.jax_internals": 1,
     "latticecast.passes": 2, "latticecast.runtime": 2,
     "latticecast.graph": 3, "latticecast.retargeting": 3,
     "latticecast.ops": 4, "latticecast.max": 4,
     "latticecast.demo": 5, "latticecast.cli": 5, "latticecast": 5, "latticecast.__main__": 5,
 }
-"""The layers, bottom up: promotion (no MLIR: rank 0) <- MLIR's (dialect_utils, jax_internals that loads
-jaxlib, and the graph types that convert to MLIR: dims, tensor_type) <- {passes, runtime} <- {graph,
+"""The layers, bottom up: the promotion layer (rank 0: the ``promotion`` package, the policies built on
+it, their evidence, the errors; no MLIR, no JAX) <- MLIR's (dialect_utils, which also converts the
+promotion layer's graph types to MLIR, and jax_internals that loads jaxlib) <- {passes, runtime} <- {graph,
 retargeting (lift under one policy, legalise and run under another)} <- the surfaces built on it. A module
 imports only its own rank and below (a deferred import too), and :data:`MLIR_PACKAGES` only from rank 1 up."""
 

@@ -344,7 +344,7 @@ def jax_standins() -> None:
     from jax._src import dtypes as jdt
 
     lc = _lc()
-    from latticecast.weak import Weak
+    from latticecast.promotion.weak import Weak
 
     real = {name: getattr(jdt, name) for name in ("promote_types", "lattice_result_type", "result_type")}
 

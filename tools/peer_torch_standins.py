@@ -24,7 +24,7 @@ import numpy as np
 import torch
 
 import latticecast as lc
-from latticecast.weak import Weak
+from latticecast.promotion.weak import Weak
 
 _POLICY = lc.policy("torch")
 _BINARY = ("add", "sub", "mul", "div", "true_divide", "rsub", "subtract", "multiply", "divide")

@@ -36,7 +36,7 @@ from jaxlib.mlir import ir
 
 from latticecast import DType
 from latticecast.dialect_utils.types import type_cache
-from latticecast.op_rules import CONSTANT_LIKE, STABLEHLO, WEAK_ATTR
+from latticecast.promotion.op_rules import CONSTANT_LIKE, STABLEHLO, WEAK_ATTR
 
 __all__ = ["strip_promotion_converts", "zero_d_compare_sites", "MOVES"]
 

@@ -18,46 +18,60 @@ from .errors import (AxisError, DomainError, GraphError, LatticecastError, Latti
 from ._versions import UnsupportedVersionWarning, installed_answers as _installed_answers, \
     warn_unsupported as _warn_unsupported
 
+from .promotion import mlir_bridge as _mlir_bridge
+
+
+def _mlir_conversions() -> _mlir_bridge.MLIRConversions:
+    """MLIR's layer, where the promotion layer's graph types convert to MLIR (loaded on first use)."""
+    from .dialect_utils import graph_types
+    return graph_types
+
+
+_mlir_bridge.install(_mlir_conversions)  # the promotion layer imports no MLIR; this is its way there
+
 __version__, _unsupported = _installed_answers()  # pyproject.toml's version, as installed (cached)
 _warn_unsupported(_unsupported)  # warns when the installed jax/jaxlib is outside the tested range
 
 if TYPE_CHECKING:  # the lazy names below, as tools see them (never imported here at run time)
     from . import ops
-    from .audit import AuditReport, audit
-    from .device_ref import DeviceRef
+    from .promotion.audit import AuditReport, audit
+    from .promotion.device_ref import DeviceRef
     from .dialect_utils.parsing import SourceFileError, parse
-    from .dims import SymbolicDim
-    from .dtypes import DType, Kind, UnknownDTypeError
+    from .promotion.dims import SymbolicDim
+    from .promotion.dtypes import DType, Kind, UnknownDTypeError
     from .evidence import evidence
     from .graph import Graph, PassFailure, Value
-    from .lattice import Lattice, LatticeError
+    from .promotion.lattice import Lattice, LatticeError
     from .passes import ImplicitCastOptions, ImplicitCastPass, Pipeline, run_pipeline
     from .policies import Policy, policy, register_policy
     from .policies.registry import policies
-    from .promotion import (default_policy, explain, implicit_cast_type, promote_types, result_type,
+    from .policies.functions import (default_policy, explain, implicit_cast_type, promote_types, result_type,
                             set_default_policy)
     from .retargeting import lift, retarget
     from .runtime import (CompileError, DeviceCountError, DeviceNotFoundError, InputError, InputShapeError,
                           LatticecastRuntimeError, MLIRParseError, Model, PolymorphicModel, TensorSpec,
                           UnsupportedModuleError, available_devices, compile)
-    from .tables import PromotionTable, TableFormatError
-    from .tensor_type import TensorType
-    from .weak import PType, Weak, weak
+    from .promotion.tables import PromotionTable, TableFormatError
+    from .promotion.tensor_type import TensorType
+    from .promotion.weak import PType, Weak, weak
 
 # Every layer loads on first use, the promotion layer too (NumPy, the tables, the policies): a
 # command such as ``latticecast-opt --version`` imports this package and needs none of them.
 _LAZY = {
-    **{name: ("latticecast.audit", name) for name in ("AuditReport", "audit")},
-    "DeviceRef": ("latticecast.device_ref", "DeviceRef"), "SymbolicDim": ("latticecast.dims", "SymbolicDim"),
-    **{name: ("latticecast.dtypes", name) for name in ("DType", "Kind", "UnknownDTypeError")},
-    **{name: ("latticecast.lattice", name) for name in ("Lattice", "LatticeError")},
+    **{name: ("latticecast.promotion.audit", name) for name in ("AuditReport", "audit")},
+    "DeviceRef": ("latticecast.promotion.device_ref", "DeviceRef"), "SymbolicDim": ("latticecast.promotion.dims", "SymbolicDim"),
+    **{name: ("latticecast.promotion.dtypes", name) for name in ("DType", "Kind", "UnknownDTypeError")},
+    **{name: ("latticecast.promotion.lattice", name) for name in ("Lattice", "LatticeError")},
     **{name: ("latticecast.policies", name) for name in ("Policy", "policy", "register_policy")},
     "policies": ("latticecast.policies.registry", "policies"),
-    **{name: ("latticecast.promotion", name) for name in ("default_policy", "explain", "implicit_cast_type",
+    **{name: ("latticecast.policies.functions", name) for name in ("default_policy", "explain", "implicit_cast_type",
                                                           "promote_types", "result_type", "set_default_policy")},
-    **{name: ("latticecast.tables", name) for name in ("PromotionTable", "TableFormatError")},
-    "TensorType": ("latticecast.tensor_type", "TensorType"),
-    **{name: ("latticecast.weak", name) for name in ("PType", "Weak", "weak")},
+    **{name: ("latticecast.promotion.tables", name) for name in ("PromotionTable", "TableFormatError")},
+    "TensorType": ("latticecast.promotion.tensor_type", "TensorType"),
+    **{name: ("latticecast.promotion.weak", name) for name in ("PType", "Weak", "weak")},
+    # the modules that sat at the package's root before the promotion layer had its package, as attributes
+    **{name: (f"latticecast.promotion.{name}", None) for name in ("dtypes", "lattice", "tables", "dims", "device_ref",
+                                                                  "promotion_graph")},
     "Graph": ("latticecast.graph", "Graph"), "Value": ("latticecast.graph", "Value"),
     "PassFailure": ("latticecast.errors", "PassFailure"), "ops": ("latticecast.ops", None),
     "compile": ("latticecast.runtime", "compile"), "Model": ("latticecast.runtime", "Model"),

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
-from .dtypes import DType
+from .promotion.dtypes import DType
 from .errors import PromotionError
 
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ The subclasses say what went wrong:
 - :class:`DomainError`: the op is not defined for its operands' dtype (unary ``-`` of bool, ``&``
   of floats); no promotion was refused.
 - :class:`UnknownPolicyError`, ``UnknownDTypeError`` and ``NoStableHLOTypeError``
-  (:mod:`latticecast.dtypes`): a name that is no policy or dtype, a dtype StableHLO cannot hold.
-- ``LatticeError`` (:mod:`latticecast.lattice`) and ``TableFormatError`` (:mod:`latticecast.tables`):
+  (:mod:`latticecast.promotion.dtypes`): a name that is no policy or dtype, a dtype StableHLO cannot hold.
+- ``LatticeError`` (:mod:`latticecast.promotion.lattice`) and ``TableFormatError`` (:mod:`latticecast.promotion.tables`):
   a promotion DAG or a table file that cannot be used.
 - :class:`GraphError`: a graph used the wrong way (:class:`RegionTypeError`, one of them: a control-flow
   op whose regions disagree on types; :class:`UnsupportedOpError`, a MAX op that StableHLO
@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     from .dialect_utils.diagnostics import Diagnostic
-    from .dtypes import DType
-    from .weak import PType
+    from .promotion.dtypes import DType
+    from .promotion.weak import PType
 
 __all__ = ["LatticecastError", "LatticecastWarning", "PromotionError", "LiteralRangeError", "DomainError", "UnknownPolicyError",
            "GraphError", "NoCurrentGraphError", "RegionTypeError", "GraphTypeError", "OperandDTypeError",

@@ -17,10 +17,10 @@ import json
 from pathlib import Path
 from typing import Callable, Hashable, cast
 
-from ..audit import AuditReport, audit
-from ..dtypes import UnknownDTypeError
-from ..tables import PromotionTable
-from ..weak import PType, parse_ptype, ptype_name
+from ..promotion.audit import AuditReport, audit
+from ..promotion.dtypes import UnknownDTypeError
+from ..promotion.tables import PromotionTable
+from ..promotion.weak import PType, parse_ptype, ptype_name
 from ..policies import Policy
 from .common import EXIT_OK, EXIT_PROPERTY_FAILS, CliError, write_output
 from .progress import reporter

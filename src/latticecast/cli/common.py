@@ -18,7 +18,7 @@ from ..policies import policy as lookup_policy
 
 if TYPE_CHECKING:  # both load the promotion layer (NumPy, the tables): not for every command line
     from ..policies import Policy
-    from ..weak import PType
+    from ..promotion.weak import PType
 from .exit_codes import EXIT_FAILURE as EXIT_PROPERTY_FAILS, EXIT_OK, EXIT_USAGE
 
 __all__ = ["CliError", "EXIT_OK", "EXIT_PROPERTY_FAILS", "EXIT_USAGE", "load_policy", "parse_types",
@@ -76,11 +76,11 @@ def namer(pol: Policy) -> Callable[[Hashable], str]:
 def parse_types(text: str, pol: Policy, *, notation: str = "bits") -> list[PType]:
     """The types of a ``--types`` list, in the policy's canonical form, duplicates dropped.
 
-    Any spelling :func:`~latticecast.weak.parse_ptype` takes is accepted, and the short codes
+    Any spelling :func:`~latticecast.promotion.weak.parse_ptype` takes is accepted, and the short codes
     a text table shows (``bf``, ``e4m3fn``: :data:`~.table_view.FROM_CODE`); two spellings of one
     type (``i16,int16``, or ``i*`` and a weak ``i16?`` in JAX) show once, so the table stays square.
     """
-    from ..weak import parse_ptype
+    from ..promotion.weak import parse_ptype
     from .table_view import FROM_CODE
 
     names = [n.strip() for n in text.split(",")]

@@ -17,8 +17,8 @@ from typing import Hashable, Iterable
 
 from ..errors import PromotionError
 from ..policies import Policy
-from ..tables import PromotionTable
-from ..weak import PType, Weak, as_ptype, cell_ptype
+from ..promotion.tables import PromotionTable
+from ..promotion.weak import PType, Weak, as_ptype, cell_ptype
 
 __all__ = ["Cell", "differs_from_policy", "differs_from_published", "same_result"]
 

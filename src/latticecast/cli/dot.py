@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Hashable, Mapping, Sequence
 from .drawing import GROUP_ROW, Drawing, dag_drawing, promotion_graph_drawing
 
 if TYPE_CHECKING:
-    from ..promotion_graph import PromotionGraph
+    from ..promotion.promotion_graph import PromotionGraph
 
 __all__ = ["to_dot", "dag_to_dot", "promotion_graph_to_dot", "quote", "GROUP_ROW", "EDGE_ATTRIBUTES"]
 

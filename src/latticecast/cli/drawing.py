@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Hashable, Mapping, Sequence
 
 if TYPE_CHECKING:
     from ..policies import Policy
-    from ..promotion_graph import PromotionGraph
+    from ..promotion.promotion_graph import PromotionGraph
 
 __all__ = ["Node", "Edge", "Group", "Drawing", "EDGE_KINDS", "dag_drawing", "promotion_graph_drawing",
            "diff_drawing", "GROUP_ROW", "GROUP_MIN", "ISOLATED_ROW", "NON_LATTICE_SHOWN"]
@@ -158,14 +158,14 @@ def _non_lattice_note(graph: "PromotionGraph", label: Callable[[Hashable], str])
 def promotion_graph_drawing(graph: "PromotionGraph", *, name: str, title: str,
                             label: Callable[[Hashable], str] = str,
                             is_weak: Callable[[Hashable], bool] = lambda n: False) -> Drawing:
-    """A policy's "promotes to" graph (:func:`~latticecast.promotion_graph.promotion_graph`): the
+    """A policy's "promotes to" graph (:func:`~latticecast.promotion.promotion_graph.promotion_graph`): the
     order's transitive reduction as arrows, refused pairs as dotted red lines, pairs that promote
     to each other as bold red lines, and the results of the cells that break the lattice laws
     filled orange, those cells listed in the caption.
 
     Example:
         >>> from latticecast import policy
-        >>> from latticecast.promotion_graph import promotion_graph
+        >>> from latticecast.promotion.promotion_graph import promotion_graph
         >>> torch = policy("torch")
         >>> g = promotion_graph(torch, [torch.canonical(t) for t in ("i8", "u16")])
         >>> d = promotion_graph_drawing(g, name="torch", title="torch", label=torch.type_name)
@@ -194,8 +194,8 @@ def diff_drawing(this: "Policy", other: "Policy", types: Sequence[Hashable]) -> 
         >>> sorted((d.node(e.src).label, d.node(e.dst).label, e.kind) for e in d.edges)[:3]
         [('i16', 'f16', 'this'), ('i8', 'f16', 'other'), ('i8', 'i16', 'cover')]
     """
-    from ..promotion_graph import promotion_graph
-    from ..weak import Weak, parse_ptype
+    from ..promotion.promotion_graph import promotion_graph
+    from ..promotion.weak import Weak, parse_ptype
     from .common import namer
 
     def known(p: "Policy", t: Hashable) -> object | None:

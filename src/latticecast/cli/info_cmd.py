@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..audit import audit
+from ..promotion.audit import audit
 
 import argparse
 
 from ..errors import PromotionError
 from ..policies import Policy, policies
-from ..promotion import explain
-from ..weak import PType, parse_ptype
+from ..policies.functions import explain
+from ..promotion.weak import PType, parse_ptype
 from .compare import same_result
 from .common import EXIT_OK, CliError, add_policy_options, chosen_policy, load_policy, write_output, yes_no
 from .progress import info

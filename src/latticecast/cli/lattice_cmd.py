@@ -6,7 +6,7 @@ elsewhere (:mod:`.render_graph`); PNG needs Graphviz.
 The picture of a lattice policy is its generating DAG (:meth:`Lattice.hasse_edges`),
 which for JAX is the design note's figure; a table policy whose table is a lattice gets
 the DAG its audit derives. Every other policy (PyTorch, NumPy, TensorFlow, MAX's
-``max.graph``) gets its promotion graph (:mod:`latticecast.promotion_graph`) over the
+``max.graph``) gets its promotion graph (:mod:`latticecast.promotion.promotion_graph`) over the
 common types (or ``--types``): the "promotes to" order, with the refusals and the cells
 that break the lattice laws marked.
 """
@@ -17,8 +17,8 @@ import argparse
 from typing import Hashable
 
 from ..policies import Policy
-from ..promotion_graph import promotion_graph
-from ..weak import PType, Weak
+from ..promotion.promotion_graph import promotion_graph
+from ..promotion.weak import PType, Weak
 from .common import EXIT_OK, CliError, add_policy_options, chosen_policy, namer, parse_types, write_output
 from .dot import to_dot
 from .drawing import Drawing, dag_drawing, promotion_graph_drawing

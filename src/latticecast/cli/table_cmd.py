@@ -24,9 +24,9 @@ from typing import Hashable
 
 from ..evidence import evidence
 from ..policies import Policy
-from ..promotion_graph import promotion_graph
-from ..tables import UNDEFINED, PromotionTable
-from ..weak import PType, Weak, as_ptype
+from ..promotion.promotion_graph import promotion_graph
+from ..promotion.tables import UNDEFINED, PromotionTable
+from ..promotion.weak import PType, Weak, as_ptype
 from .common import (EXIT_OK, CliError, add_policy_options, chosen_policy, load_policy, namer, parse_types,
                      write_output)
 from . import html_page as hp

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence
 
 from ..policies import Policy
-from ..tables import UNDEFINED, PromotionTable
-from ..weak import PType
+from ..promotion.tables import UNDEFINED, PromotionTable
+from ..promotion.weak import PType
 from . import html_page as hp
 from .table_view import DEFAULT_WIDTH, Grid, compact, grid_of, html_grid, legend_lines, render_text
 

@@ -16,8 +16,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Callable, Hashable, Sequence
 
-from ..tables import UNDEFINED, PromotionTable
-from ..weak import Weak
+from ..promotion.tables import UNDEFINED, PromotionTable
+from ..promotion.weak import Weak
 from .html_page import GridCell, grid_table
 
 __all__ = ["Grid", "DEFAULT_WIDTH", "FROM_CODE", "compact", "long_name", "grid_of", "render_text", "legend_lines",

@@ -14,11 +14,11 @@ from __future__ import annotations
 import argparse
 from typing import cast
 
-from ..audit import AuditReport, audit
+from ..promotion.audit import AuditReport, audit
 from ..evidence import evidence
 from ..policies import Policy
-from ..tables import PromotionTable
-from ..weak import PType
+from ..promotion.tables import PromotionTable
+from ..promotion.weak import PType
 from .common import EXIT_OK, EXIT_PROPERTY_FAILS, load_policy, namer, write_output
 from .compare import same_result
 

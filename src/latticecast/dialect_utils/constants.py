@@ -7,7 +7,7 @@ import re
 import numpy as np
 from jaxlib.mlir import ir
 
-from ..dtypes import DType
+from ..promotion.dtypes import DType
 
 __all__ = ["dense_values", "constant_values"]
 

@@ -28,7 +28,7 @@ from jaxlib.mlir import ir
 
 from ..jax_internals import register_jax_dialects, register_upstream_dialects
 
-__all__ = ["make_context", "default_context", "strict_context"]
+__all__ = ["make_context", "default_context", "strict_context", "current_or_default"]
 
 _local = threading.local()
 
@@ -60,3 +60,12 @@ def strict_context() -> ir.Context:
     if ctx is None:
         ctx = _local.strict = make_context(lenient=False)
     return ctx
+
+
+def current_or_default() -> ir.Context:
+    """The current context (a graph's, while it builds), or this thread's default one (:func:`default_context`)."""
+    try:
+        found = ir.Context.current
+    except ValueError:
+        found = None
+    return default_context() if found is None else found

@@ -41,7 +41,7 @@ from dataclasses import replace
 from jaxlib.mlir import ir
 
 from ..errors import LatticecastError
-from ..op_rules import STABLEHLO, UNARY_STABLEHLO
+from ..promotion.op_rules import STABLEHLO, UNARY_STABLEHLO
 from .context import default_context, strict_context
 from .diagnostics import Diagnostic, MLIRParseError
 

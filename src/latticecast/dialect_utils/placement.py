@@ -13,7 +13,7 @@ from typing import Iterable
 
 from jaxlib.mlir import ir
 
-from ..op_rules import CONSTANT_LIKE, EXPLICIT_BROADCAST_ATTR
+from ..promotion.op_rules import CONSTANT_LIKE, EXPLICIT_BROADCAST_ATTR
 
 __all__ = ["after_definition", "before_prologue", "prologue", "PROLOGUE_OPS"]
 

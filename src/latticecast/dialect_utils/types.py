@@ -18,7 +18,7 @@ from typing import Callable, Sequence, cast
 import numpy as np
 from jaxlib.mlir import ir
 
-from ..dtypes import DType, NoStableHLOTypeError, UnknownDTypeError
+from ..promotion.dtypes import DType, NoStableHLOTypeError, UnknownDTypeError
 
 __all__ = ["TypeCache", "type_cache", "Shape", "static_shape"]
 
@@ -56,7 +56,7 @@ class TypeCache:
     def element(self, dtype: DType) -> ir.Type:
         """The MLIR element type of ``dtype``.
 
-        Raises :class:`~latticecast.dtypes.NoStableHLOTypeError` (a ``TypeError``) for ``int1`` and
+        Raises :class:`~latticecast.promotion.dtypes.NoStableHLOTypeError` (a ``TypeError``) for ``int1`` and
         ``uint1``, which StableHLO cannot hold: every IR layer builds its types here, so each
         refuses them with the reason and the dtype to use instead.
         """

@@ -14,8 +14,8 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..tables import PromotionTable
-from ..weak import PType
+from ..promotion.tables import PromotionTable
+from ..promotion.weak import PType
 from .measured import MeasuredRecords, measured_comment, measured_records, measured_table, measured_table_names
 from .seeds import seed_table, seed_table_names
 

@@ -9,8 +9,8 @@ policy is a lattice.
 
 from __future__ import annotations
 
-from ..tables import PromotionTable
-from ..weak import PType, Weak, as_ptype, cell_ptype, dtype_of
+from ..promotion.tables import PromotionTable
+from ..promotion.weak import PType, Weak, as_ptype, cell_ptype, dtype_of
 from . import Evidence
 from .seeds import seed_table
 

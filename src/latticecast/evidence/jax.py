@@ -7,7 +7,7 @@ for every pair of its 32 dtypes and 3 Python scalars in each mode.
 
 from __future__ import annotations
 
-from ..dtypes import DType
+from ..promotion.dtypes import DType
 from . import Evidence, measured
 from .seeds import seed_table
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import functools
 
-from ..dtypes import DType
-from ..tables import PromotionTable
+from ..promotion.dtypes import DType
+from ..promotion.tables import PromotionTable
 from . import Evidence
 from .measured import measured_records
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..dtypes import DType
+from ..promotion.dtypes import DType
 from . import Evidence
 from .seeds import seed_table
 

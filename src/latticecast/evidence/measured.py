@@ -15,8 +15,8 @@ import functools
 from dataclasses import dataclass
 from importlib import resources
 
-from ..tables import PromotionTable
-from ..weak import parse_ptype
+from ..promotion.tables import PromotionTable
+from ..promotion.weak import parse_ptype
 
 __all__ = ["measured_table", "measured_table_names", "measured_comment", "measured_records", "MeasuredRecords"]
 

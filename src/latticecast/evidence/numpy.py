@@ -10,8 +10,8 @@ its errata; the policy follows the measured table in every cell.
 
 from __future__ import annotations
 
-from ..dtypes import DType
-from ..weak import PType, as_ptype, cell_ptype
+from ..promotion.dtypes import DType
+from ..promotion.weak import PType, as_ptype, cell_ptype
 from . import Evidence, measured
 from .measured import measured_table
 from .seeds import seed_table

@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-from ..tables import PromotionTable
-from ..weak import parse_ptype
+from ..promotion.tables import PromotionTable
+from ..promotion.weak import parse_ptype
 
 __all__ = ["seed_table", "seed_table_names"]
 

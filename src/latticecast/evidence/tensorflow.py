@@ -10,10 +10,10 @@ and ``tf.equal`` take two bool tensors).
 
 from __future__ import annotations
 
-from ..dtypes import DType, Kind
+from ..promotion.dtypes import DType, Kind
 from ..policies.lattices import TF_DTYPES
 from ..policies.tensorflow import CONVERTS_TO as _CONVERTS_TO, default_of
-from ..weak import PType, Weak
+from ..promotion.weak import PType, Weak
 from . import Evidence, measured
 from .seeds import seed_table
 

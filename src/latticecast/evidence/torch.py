@@ -9,9 +9,9 @@ then, and two Python floats (or complexes) now give the default dtype.
 
 from __future__ import annotations
 
-from ..dtypes import DType
+from ..promotion.dtypes import DType
 from ..policies.lattices import TORCH_BAREBONES_UNSIGNED
-from ..weak import PType, Weak
+from ..promotion.weak import PType, Weak
 from . import Evidence, measured
 from .seeds import seed_table
 

@@ -2,7 +2,7 @@
 
 from .. import dialect_utils as _dialect_utils  # noqa: F401  (first: it loads jaxlib)
 from ..errors import GraphError
-from ..tensor_type import TensorType
+from ..promotion.tensor_type import TensorType
 from . import ops
 from .current import current_graph
 from .graph import Graph, PassFailure

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..device_ref import DeviceRefLike
-from ..dims import StaticDim, SymbolicDim
-from ..dtypes import DType
+from ..promotion.device_ref import DeviceRefLike
+from ..promotion.dims import StaticDim, SymbolicDim
+from ..promotion.dtypes import DType
 from ..errors import GraphError, PromotionError
 from .current import current_graph
 from .ops.operands import _constant, as_value, graph_of

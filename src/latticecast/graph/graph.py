@@ -30,21 +30,21 @@ import numpy.typing as npt
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ..device_ref import CPU, DeviceRef, DeviceRefLike
+from ..promotion.device_ref import CPU, DeviceRef, DeviceRefLike
 from ..dialect_utils.context import default_context
 from ..dialect_utils.types import TypeCache, type_cache
-from ..dims import AlgebraicDim, Dim, SymbolicDim
-from ..dtypes import DType, DTypeLike
+from ..promotion.dims import AlgebraicDim, Dim, SymbolicDim
+from ..promotion.dtypes import DType, DTypeLike
 from ..errors import MAX_COMPILE_FAILURE, GraphError, LatticecastError, PassFailure
-from ..op_rules import WEAK_ARRAY, WEAK_ATTR, decisions_of
+from ..promotion.op_rules import WEAK_ARRAY, WEAK_ATTR, decisions_of
 from ..passes.options import ImplicitCastOptions, LossyLevel, LowerDTypesOptions, PassOptions
 from ..passes.pipeline import Pipeline
 from ..passes.runner import PipelineRunner
 from ..passes.infer_types import Comparison
 from ..passes.value_sharding import SDY_SHARDING
 from ..policies import Policy, policy as get_policy
-from ..tensor_type import BufferType, TensorType, as_tensor_type
-from ..weak import PType
+from ..promotion.tensor_type import BufferType, TensorType, as_tensor_type
+from ..promotion.weak import PType
 from . import current
 from .current import current_graph
 from .ops.operands import as_value, constant_value

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     import jax
     import jax.sharding
 
-    from ..dims import SymbolicDim
+    from ..promotion.dims import SymbolicDim
 
 __all__ = ["MeshLayout", "MESH_NAME"]
 

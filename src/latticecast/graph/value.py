@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence, Union
 import numpy as np
 from jaxlib.mlir import ir
 
-from ..device_ref import DeviceRef, DeviceRefLike
-from ..dims import DimLike, Shape, SymbolicDim, shape_of
-from ..dtypes import DType, DTypeLike
-from ..tensor_type import BufferType, ChainType, TensorType
-from ..weak import PType, Weak
+from ..promotion.device_ref import DeviceRef, DeviceRefLike
+from ..promotion.dims import Dim, DimLike, Shape, SymbolicDim, shape_of
+from ..promotion.dtypes import DType, DTypeLike
+from ..promotion.tensor_type import BufferType, ChainType, TensorType
+from ..promotion.weak import PType, Weak
 
 if TYPE_CHECKING:
     from .graph import Graph
@@ -67,7 +67,7 @@ class Value:
     __slots__ = ("graph", "ir", "ptype", "_shape", "storage")
     __array_priority__ = 1000
 
-    def __init__(self, graph: "Graph", value: ir.Value[ir.Type], ptype: PType, shape: "Sequence[DimLike]",
+    def __init__(self, graph: "Graph", value: ir.Value[ir.Type], ptype: PType, shape: "Sequence[int | Dim]",
                  storage: DType | None = None) -> None:
         self.graph = graph
         self.ir = value
@@ -80,7 +80,7 @@ class Value:
 
     @property
     def shape(self) -> Shape:
-        """The value's shape: a fresh :class:`~latticecast.dims.Shape` (a list, as MAX's; changing it
+        """The value's shape: a fresh :class:`~latticecast.promotion.dims.Shape` (a list, as MAX's; changing it
         changes nothing else)."""
         out = list.__new__(Shape)
         list.extend(out, self._shape)
@@ -396,7 +396,7 @@ class ChainValue:
 
     @property
     def type(self) -> ChainType:
-        """Its type, a :class:`~latticecast.tensor_type.ChainType`."""
+        """Its type, a :class:`~latticecast.promotion.tensor_type.ChainType`."""
         return ChainType()
 
     def __eq__(self, other: object) -> bool:
@@ -410,17 +410,17 @@ class ChainValue:
 
 
 class BufferValue:
-    """A graph input of a :class:`~latticecast.tensor_type.BufferType` (MAX's ``BufferValue``): it names
+    """A graph input of a :class:`~latticecast.promotion.tensor_type.BufferType` (MAX's ``BufferValue``): it names
     a device and is not part of the computation (StableHLO has no mutable buffers), so it has no IR
     value. Its use is as a collective's signal buffer (:class:`latticecast.max.nn.Signals`).
 
     Args:
         graph: The graph whose input it is.
-        type: Its :class:`~latticecast.tensor_type.BufferType`.
+        type: Its :class:`~latticecast.promotion.tensor_type.BufferType`.
 
     Example:
         >>> from latticecast import DType, Graph, TensorType
-        >>> from latticecast.tensor_type import BufferType
+        >>> from latticecast.promotion.tensor_type import BufferType
         >>> g = Graph("g", input_types=[TensorType(DType.float32, [2]), BufferType(DType.uint8, [8], "gpu:0")])
         >>> b = g.inputs[1].buffer
         >>> b.device, b.shape, g.devices

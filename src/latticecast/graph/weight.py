@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import numpy as np
 
-from ..device_ref import CPU, DeviceRef, DeviceRefLike
-from ..dims import DimLike, Shape, is_static
-from ..dtypes import DType, DTypeLike
+from ..promotion.device_ref import CPU, DeviceRef, DeviceRefLike
+from ..promotion.dims import DimLike, Shape, is_static
+from ..promotion.dtypes import DType, DTypeLike
 from ..errors import GraphError, NoCurrentGraphError
-from ..tensor_type import TensorType
+from ..promotion.tensor_type import TensorType
 from .current import current_graph
 from .quantization import QuantizationEncoding
 
@@ -150,7 +150,7 @@ class Weight:
 
     @property
     def shape(self) -> Shape:
-        """Its sizes, a :class:`~latticecast.dims.Shape` (all static: checked)."""
+        """Its sizes, a :class:`~latticecast.promotion.dims.Shape` (all static: checked)."""
         return Shape(self.type.shape)
 
     @property

@@ -44,9 +44,9 @@ import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
-from ..device_ref import CPU, DeviceRef
-from ..dims import Shape, ShapeLike
-from ..dtypes import DType
+from ..promotion.device_ref import CPU, DeviceRef
+from ..promotion.dims import Shape, ShapeLike
+from ..promotion.dtypes import DType
 from ..errors import MissingWeightsFileError, WeightsFileError
 from .quantization import QuantizationEncoding
 from .weight import Weight

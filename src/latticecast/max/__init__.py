@@ -41,7 +41,7 @@ from .graph.weight import (Segment, ShardingStrategy, axiswise_sharding_strategy
                            head_aware_col_sharding_strategy, replicate_sharding_strategy, row_sharding_strategy,
                            segmented_sharding_strategy, stacked_qkv_sharding_strategy,
                            tensor_parallel_sharding_strategy)
-from ..tensor_type import ConvInputLayout, FilterLayout
+from ..promotion.tensor_type import ConvInputLayout, FilterLayout
 
 import sys as _sys  # noqa: E402
 _sys.modules[f"{__name__}.dtype_promotion"] = dtype_promotion  # the import path of earlier releases still works

@@ -25,8 +25,8 @@ import jax
 import numpy as np
 import numpy.typing as npt
 
-from ..device_ref import DeviceKind, DeviceRef, DeviceRefLike
-from ..dtypes import DType, DTypeLike
+from ..promotion.device_ref import DeviceKind, DeviceRef, DeviceRefLike
+from ..promotion.dtypes import DType, DTypeLike
 from ..errors import LatticecastError
 from ..runtime import available_devices, resolve_device
 from ..runtime.devices import GPU_PLATFORMS

@@ -25,14 +25,14 @@ import jax
 import numpy as np
 import numpy.typing as npt
 
-from ..device_ref import DeviceRef
-from ..dims import SymbolicDim
-from ..dtypes import DType
+from ..promotion.device_ref import DeviceRef
+from ..promotion.dims import SymbolicDim
+from ..promotion.dtypes import DType
 from ..errors import GraphError, LatticecastError
 from ..graph import Graph
 from ..runtime import InputCountError, Model as RuntimeModel, PolymorphicModel
 from ..runtime.compiler import multi_device_target
-from ..tensor_type import TensorType
+from ..promotion.tensor_type import TensorType
 from .driver import CPU, Buffer, Device, DeviceLike, as_device
 
 ArrayValue = Union[Buffer, "jax.Array", npt.ArrayLike]

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from ..device_ref import DeviceRef, DeviceRefLike
-from ..dtypes import DType
-from ..tensor_type import BufferType
+from ..promotion.device_ref import DeviceRef, DeviceRefLike
+from ..promotion.dtypes import DType
+from ..promotion.tensor_type import BufferType
 
 if TYPE_CHECKING:
     from .driver import Buffer
@@ -54,7 +54,7 @@ class Signals:
         """The graph input types of the buffers, one ``uint8[NUM_BYTES]`` per device, in order.
 
         Returns:
-            A list of :class:`~latticecast.tensor_type.BufferType`.
+            A list of :class:`~latticecast.promotion.tensor_type.BufferType`.
 
         Example:
             >>> from latticecast.max import DeviceRef

@@ -3,11 +3,11 @@
 The ``implicit-cast`` pass checks the result types a program declares. This analysis ignores
 them wherever promotion decides them, and asks the policy instead, through the whole program:
 
-- a promoting op (:data:`~latticecast.op_rules.STABLEHLO`) gets :func:`~latticecast.op_rules.decide`'s
+- a promoting op (:data:`~latticecast.promotion.op_rules.STABLEHLO`) gets :func:`~latticecast.promotion.op_rules.decide`'s
   result for its operands' *inferred* types (so a change propagates), with PyTorch's 0-d rule for a
   rank-sensitive policy (an operand of rank 0, or a broadcast of one marked implicit);
 - data movement and the unary ops that keep their operand's type
-  (:data:`~latticecast.op_rules.WEAK_TRANSPARENT`) take their first operand's type, weak when all are;
+  (:data:`~latticecast.promotion.op_rules.WEAK_TRANSPARENT`) take their first operand's type, weak when all are;
 - a constant is its declared type, weak where it carries ``latticecast.weak``;
 - a ``stablehlo.if``/``case`` result is its first branch's yield, a ``stablehlo.while`` result and
   body argument the carried operand's type (nothing promotes across a region boundary);
@@ -34,10 +34,10 @@ from jaxlib.mlir import ir
 
 from ..dialect_utils.diagnostics import location_parts
 from ..dialect_utils.types import TypeCache, type_cache
-from ..dtypes import DType
+from ..promotion.dtypes import DType
 from ..errors import LatticecastError
-from ..op_rules import CONSTANT_LIKE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpPromotion, OpRule, decide
-from ..weak import PType, Weak
+from ..promotion.op_rules import CONSTANT_LIKE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpPromotion, OpRule, decide
+from ..promotion.weak import PType, Weak
 from .base import top_level_functions
 from .rank import BROADCASTS, zero_dim_flag, zero_dim_readings
 

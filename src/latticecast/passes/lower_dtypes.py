@@ -24,9 +24,9 @@ from jaxlib.mlir import ir
 
 from ..dialect_utils.constants import constant_values
 from ..dialect_utils.placement import after_definition
-from ..op_rules import CONSTANT_LIKE
+from ..promotion.op_rules import CONSTANT_LIKE
 from ..dialect_utils.types import TypeCache, static_shape, type_cache
-from ..dtypes import DType
+from ..promotion.dtypes import DType
 from .base import LatticecastPass, PassResult
 from .options import LowerDTypesOptions
 

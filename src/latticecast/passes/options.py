@@ -108,7 +108,7 @@ class PassOptions:
     @classmethod
     def _with(cls, items: "list[tuple[str, str | None]]", base: "Self | None") -> Self:
         from ..policies.base import Policy
-        from ..tables import TableFormatError
+        from ..promotion.tables import TableFormatError
 
         fields = {f.name: f for f in dataclasses.fields(cls)}
         hints = _field_types(cls)

@@ -11,7 +11,7 @@ from itertools import product
 
 from jaxlib.mlir import ir
 
-from ..op_rules import EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR
+from ..promotion.op_rules import EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR
 
 __all__ = ["BROADCAST_FROM_0D", "BROADCASTS", "zero_dim_flag", "zero_dim_readings"]
 

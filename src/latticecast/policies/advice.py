@@ -7,7 +7,7 @@ the smallest type that holds both in the common case. So the advice is JAX's joi
 provided the refusing policy has that dtype; otherwise the wider of the two operands.
 When no reference join fits (JAX refuses ``float8_e4m3fn . float16``; TensorFlow only stores
 ``int4``), the advice is the narrowest dtype of the policy that holds both operands, in
-magnitude (:func:`latticecast.values.magnitude_loss`) and in precision, preferring the
+magnitude (:func:`latticecast.promotion.value_fit.magnitude_loss`) and in precision, preferring the
 widths programs compute in (8-bit integers, 16-bit floats and wider): ``float16`` there,
 ``int8`` for ``int4 . int8``. This is advice, not promotion, so it lives apart from the
 policies' rules.
@@ -18,10 +18,10 @@ from __future__ import annotations
 import functools
 from typing import Callable
 
-from ..dtypes import DType, Kind
-from ..lattice import Lattice
-from ..values import magnitude_loss
-from ..weak import PType, Weak, dtype_of
+from ..promotion.dtypes import DType, Kind
+from ..promotion.lattice import Lattice
+from ..promotion.value_fit import magnitude_loss
+from ..promotion.weak import PType, Weak, dtype_of
 from .lattices import JAX_DTYPES, MAX_DTYPES, MAX_EDGES, jax_lattice
 
 __all__ = ["suggest_cast", "cast_advice"]

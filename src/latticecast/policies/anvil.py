@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import functools
 
-from ..dtypes import DType
+from ..promotion.dtypes import DType
 from ..errors import PromotionError
-from ..weak import PType, Weak, dtype_of, parse_ptype, ptype_name
+from ..promotion.weak import PType, Weak, dtype_of, parse_ptype, ptype_name
 from .base import Decision, LatticePolicy
 from .components import OpTypeRules
 from .lattices import ANVIL_DTYPES, ANVIL_EDGES

@@ -36,9 +36,9 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
-from ..dtypes import DType, Kind
+from ..promotion.dtypes import DType, Kind
 from ..errors import DomainError, PromotionError
-from ..weak import PType, Weak, dtype_of
+from ..promotion.weak import PType, Weak, dtype_of
 from .base import Decision, LatticePolicy
 from .components import NumpyValueRules, OpTypeRules
 from .lattices import ARRAY_API_DTYPES, ARRAY_API_EDGES, ARRAY_API_PROPOSAL_DTYPES, ARRAY_API_PROPOSAL_EDGES

@@ -30,12 +30,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar, Mapping, Sequence
 
-from ..audit import AuditReport
-from ..dtypes import DType, Kind
+from ..promotion.audit import AuditReport
+from ..promotion.dtypes import DType, Kind
 from ..errors import DomainError, PromotionError
-from ..lattice import Lattice
-from ..tables import PromotionTable
-from ..weak import PType, Weak, as_ptype, cell_ptype, dtype_of, parse_ptype, ptype_name
+from ..promotion.lattice import Lattice
+from ..promotion.tables import PromotionTable
+from ..promotion.weak import PType, Weak, as_ptype, cell_ptype, dtype_of, parse_ptype, ptype_name
 from . import views
 from .advice import cast_advice, suggest_cast
 from .components import LiteralRules, NumpyValueRules, OpTypeRules

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from ..dtypes import DType, UnknownDTypeError
+from ..promotion.dtypes import DType, UnknownDTypeError
 from ..errors import LiteralRangeError, PromotionError
-from ..values import Scalar, candidates, literal_fix, scalar_problem
-from ..weak import PType, Weak
+from ..promotion.value_fit import Scalar, candidates, literal_fix, scalar_problem
+from ..promotion.weak import PType, Weak
 
 if TYPE_CHECKING:
     from .base import DivisionOperands, Policy
@@ -84,7 +84,7 @@ class LiteralRules:
     def problem(self, value: Scalar, target: DType) -> str | None:
         """Why the system refuses the literal ``value`` as ``target`` (``None``: it accepts it).
 
-        The shared rule is :func:`latticecast.values.scalar_problem`; where ``overflow_to_inf`` is
+        The shared rule is :func:`latticecast.promotion.value_fit.scalar_problem`; where ``overflow_to_inf`` is
         set, a number too large for a float dtype with infinities is accepted (it becomes inf).
         """
         return scalar_problem(value, target, overflow_to_inf=self.overflow_to_inf)

@@ -27,9 +27,9 @@ from __future__ import annotations
 import functools
 from typing import Mapping, Sequence
 
-from ..dtypes import DType, Kind
+from ..promotion.dtypes import DType, Kind
 from ..errors import PromotionError
-from ..weak import PType, Weak, dtype_of, parse_ptype
+from ..promotion.weak import PType, Weak, dtype_of, parse_ptype
 from .base import Decision, LatticePolicy
 from .components import OpTypeRules
 from .lattices import JAX_DTYPES, JAX_NO_INEXACT, JAX_STRICT_EDGES, jax_lattice, jax_lax_edges

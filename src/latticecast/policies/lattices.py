@@ -15,8 +15,8 @@ its lattice (JAX: ``i*``, ``f*``, ``c*``); the weak node of a kind is
 
 from __future__ import annotations
 
-from ..dtypes import DType
-from ..weak import PType, Weak
+from ..promotion.dtypes import DType
+from ..promotion.weak import PType, Weak
 
 __all__ = [
     "JAX_DTYPES", "JAX_LOW_FLOATS", "JAX_NARROW_INTS", "JAX_NO_INEXACT", "jax_lattice", "JAX_STRICT_EDGES",

@@ -50,10 +50,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ..dtypes import DType, Kind
+from ..promotion.dtypes import DType, Kind
 from ..errors import PromotionError
-from ..values import Scalar, candidates
-from ..weak import PType, Weak
+from ..promotion.value_fit import Scalar, candidates
+from ..promotion.weak import PType, Weak
 from .base import Decision, DivisionOperands, Policy
 from .components import LiteralRules, NumpyValueRules, OpTypeRules
 from .lattices import MAX_PYTHON_DTYPES

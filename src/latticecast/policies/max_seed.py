@@ -22,9 +22,9 @@ from typing import Sequence
 
 import functools
 
-from ..dtypes import DType
-from ..weak import PType, Weak
-from ..values import Scalar
+from ..promotion.dtypes import DType
+from ..promotion.weak import PType, Weak
+from ..promotion.value_fit import Scalar
 from .base import Decision, LatticePolicy
 from .components import LiteralRules, OpTypeRules
 from .lattices import MAX_DTYPES, MAX_EDGES

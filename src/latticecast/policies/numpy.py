@@ -72,9 +72,9 @@ import functools
 
 from typing import Sequence
 
-from ..dtypes import DType, Kind
+from ..promotion.dtypes import DType, Kind
 from ..errors import PromotionError
-from ..weak import PType, Weak, dtype_of
+from ..promotion.weak import PType, Weak, dtype_of
 from .base import Decision, DivisionOperands, Policy
 from .components import LiteralRules, OpTypeRules
 from .lattices import (NUMPY_DTYPES, NUMPY_ML_DTYPES, NUMPY_ML_FLOAT_SAFE_FROM, NUMPY_ML_FLOAT_SAFE_TO,

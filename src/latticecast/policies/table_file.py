@@ -19,7 +19,7 @@ promotion::
 - The rows may come in another order than the columns, but name the same types; every result is
   one of them; the table is symmetric (``a . b`` is ``b . a``). Lines starting with ``#`` are
   comments. The corner cell is empty or a label that is not a type (``lhs\\rhs``).
-- A file that breaks a rule raises :class:`~latticecast.tables.TableFormatError`, one line with
+- A file that breaks a rule raises :class:`~latticecast.promotion.tables.TableFormatError`, one line with
   ``file:line:col`` and the fix: not UTF-8, an unknown type, a row of the wrong length, a
   table that is not square, an asymmetric pair, a result that is not one of the table's types.
 
@@ -42,9 +42,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from ..dtypes import DType, UnknownDTypeError, valid_dtype_names
-from ..tables import PromotionTable, TableFormatError
-from ..weak import PType, Weak, parse_ptype, ptype_name
+from ..promotion.dtypes import DType, UnknownDTypeError, valid_dtype_names
+from ..promotion.tables import PromotionTable, TableFormatError
+from ..promotion.weak import PType, Weak, parse_ptype, ptype_name
 
 __all__ = ["TableFile", "Position", "read_table_file"]
 
@@ -68,7 +68,7 @@ class TableFile:
 
 def read_table_file(path: "str | os.PathLike[str]") -> TableFile:
     """The checked table in the CSV file ``path`` (see the module); raises
-    :class:`~latticecast.tables.TableFormatError` naming ``file:line:col`` and the fix. A file is read
+    :class:`~latticecast.promotion.tables.TableFormatError` naming ``file:line:col`` and the fix. A file is read
     once while it is unchanged (the CLI checks it before the pipeline that names it reads it again)."""
     p = Path(path)
     try:

@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import functools
 
-from ..dtypes import DType, Kind
+from ..promotion.dtypes import DType, Kind
 from ..errors import DomainError
-from ..weak import PType, Weak, dtype_of
+from ..promotion.weak import PType, Weak, dtype_of
 from .base import Decision, Policy
 from .components import LiteralRules, OpTypeRules
 from .lattices import TF_DTYPES, TF_STORAGE_ONLY

@@ -50,11 +50,11 @@ from typing import Sequence
 
 import numpy as np
 
-from ..dtypes import DType, Kind
+from ..promotion.dtypes import DType, Kind
 from ..errors import LiteralRangeError, PromotionError
-from ..lattice import Lattice
-from ..values import Scalar
-from ..weak import PType, Weak, dtype_of
+from ..promotion.lattice import Lattice
+from ..promotion.value_fit import Scalar
+from ..promotion.weak import PType, Weak, dtype_of
 from .base import Decision, Policy
 from .components import LiteralRules, NumpyValueRules, OpTypeRules
 from .lattices import (TORCH_BAREBONES_UNSIGNED, TORCH_BITS_SIGNED, TORCH_BITS_UNSIGNED, TORCH_DTYPES,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Sequence
 
-from ..audit import AuditReport, audit
-from ..tables import PromotionTable
-from ..weak import PType, Weak
+from ..promotion.audit import AuditReport, audit
+from ..promotion.tables import PromotionTable
+from ..promotion.weak import PType, Weak
 
 if TYPE_CHECKING:
     from .base import Decision, Policy

@@ -20,7 +20,7 @@ from .sources import SourceSite, source_sites
 
 if TYPE_CHECKING:
     from ..passes.lift import LiftResult
-    from ..tensor_type import TensorType
+    from ..promotion.tensor_type import TensorType
     from .run import RunComparison
 
 __all__ = ["Entry", "Report", "build_report", "render_text", "short_type"]

@@ -21,10 +21,10 @@ from jaxlib.mlir import ir
 from ..dialect_utils.context import make_context
 from ..dialect_utils.parsing import parse_module
 from ..dialect_utils.types import type_cache
-from ..dims import is_static
+from ..promotion.dims import is_static
 from ..errors import LatticecastError
 from ..passes.lower_dtypes import refresh_function_type
-from ..tensor_type import TensorType
+from ..promotion.tensor_type import TensorType
 
 if TYPE_CHECKING:
     from . import Retargeted
@@ -201,7 +201,7 @@ def _typed(a: np.ndarray, spec: TensorType) -> np.ndarray:
 
 
 def _spec(a: np.ndarray) -> TensorType:
-    from ..dtypes import DType
+    from ..promotion.dtypes import DType
 
     return TensorType(DType.from_numpy(a.dtype), list(a.shape))
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence, Union, cast
 
-from ..device_ref import DeviceRef, DeviceRefLike
-from ..dtypes import DType
+from ..promotion.device_ref import DeviceRef, DeviceRefLike
+from ..promotion.dtypes import DType
 from ..jax_internals import INIT_LOCK, compile_on
 from .cache import MEMORY_CACHE, CacheDir, disk_cache_for, executable_key, memory_key
 from .custom_calls import prepare_custom_calls, unknown_target_error
@@ -42,7 +42,7 @@ from .polymorphic import PolymorphicModel
 from .resources import inline_dense_resources
 from .signature import check_input_names, donated_inputs, read_polymorphic_signature, read_signature
 from ..dialect_utils.parsing import read_source
-from .source import ModuleSource, canonical_digest, parse_module, source_digest, verify_module
+from .source import ModuleSource, canonical_digest, parse_runnable_module, source_digest, verify_module
 
 __all__ = ["compile", "compile_graph", "multi_device_target", "CompilableGraph"]
 
@@ -296,7 +296,7 @@ def _runnable_module(module_or_text: _Given, is_text: bool, name: str, device: "
     kernels loaded): the module and the custom-call targets it calls. The caller's ``ir.Module`` is
     never changed: a copy is, when something must be."""
     if is_text:
-        module = parse_module(cast("str | bytes", module_or_text), source_name=name)  # or a buffer of bytes
+        module = parse_runnable_module(cast("str | bytes", module_or_text), source_name=name)  # or a buffer of bytes
     else:
         module = cast("ir.Module", module_or_text)  # _check_arguments: a module
         verify_module(module, source_name=name)
@@ -307,7 +307,7 @@ def _runnable_module(module_or_text: _Given, is_text: bool, name: str, device: "
     divisions = refuse_what_crashes_xla(module, name, platform, device_name(device))
     if divisions:
         if module is module_or_text:  # the caller's module stays as it was: the copy is changed
-            module = parse_module(cast(str, module.operation.get_asm(enable_debug_info=True)), context=module.context,
+            module = parse_runnable_module(cast(str, module.operation.get_asm(enable_debug_info=True)), context=module.context,
                                   source_name=name)
             divisions = refuse_what_crashes_xla(module, name, platform, device_name(device))
         shield_divisions(divisions)

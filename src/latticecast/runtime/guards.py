@@ -39,7 +39,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ..dialect_utils.diagnostics import Diagnostic
-from ..dtypes import DType
+from ..promotion.dtypes import DType
 from .runtime_errors import UnsupportedModuleError
 from .signature import platform_problem
 

@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from ..dims import SymbolicDim
-from ..dtypes import DType
-from ..values import misfit
+from ..promotion.dims import SymbolicDim
+from ..promotion.dtypes import DType
+from ..promotion.value_fit import misfit
 from .runtime_errors import InputArrayError, InputDTypeError, InputError, InputRangeError, InputShapeError
 from .signature import DONATION_ATTRS, TensorSpec
 
@@ -165,7 +165,7 @@ _KIND_WORDS = {"bool": "Python bools", "int": "Python ints", "float": "Python fl
 def _convert_python(value: "bool | int | float | complex | list[object] | tuple[object, ...]", spec: TensorSpec,
                     where: str) -> np.ndarray:
     """Convert a Python scalar or nested list to ``spec``'s dtype, checking kind and range
-    (the range rule is :func:`latticecast.values.misfit`, the one every layer uses, with underflow)."""
+    (the range rule is :func:`latticecast.promotion.value_fit.misfit`, the one every layer uses, with underflow)."""
     dtype = spec.dtype
     try:
         inferred = np.asarray(value)

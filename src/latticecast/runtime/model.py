@@ -21,7 +21,7 @@ import jax
 import jax.errors
 import numpy as np
 
-from ..dims import SymbolicDim
+from ..promotion.dims import SymbolicDim
 from .devices import device_name
 from .runtime_errors import ExecutionError, InputCountError
 from .execute import SMALL_COPY, private_copy

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Callable, Literal, Sequence, overload
 import numpy as np
 
 from ..dialect_utils.types import dense_elements
-from ..tensor_type import TensorType
+from ..promotion.tensor_type import TensorType
 from .runtime_errors import InputShapeError
 from .inputs import convert_input, describe_input
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, cast
 
-from ..op_rules import CONSTANT_LIKE
+from ..promotion.op_rules import CONSTANT_LIKE
 from .runtime_errors import UnsupportedModuleError
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def inline_dense_resources(module: "ir.Module", source_name: str = "<module>") -
     printed without its resources) is refused with :class:`UnsupportedModuleError`."""
     if not _has_resources(module):
         return module
-    from .source import parse_module
+    from .source import parse_runnable_module
 
     text = cast(str, module.operation.get_asm(enable_debug_info=True))  # object in the stubs
     section = _SECTION.search(text)
@@ -84,4 +84,4 @@ def inline_dense_resources(module: "ir.Module", source_name: str = "<module>") -
             f"{source_name} has dense_resource constants whose bytes it does not hold ({', '.join(sorted(set(missing)))}"
             "): the weights were elided or printed without the module's dialect_resources section; write the "
             "module again with its resources (MLIR's printer elides none unless asked to)")
-    return parse_module(text, context=module.context, source_name=source_name)
+    return parse_runnable_module(text, context=module.context, source_name=source_name)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple, Sequence, cast
 
 
-from ..dtypes import DType, UnknownDTypeError
-from ..tensor_type import TensorType
+from ..promotion.dtypes import DType, UnknownDTypeError
+from ..promotion.tensor_type import TensorType
 from .runtime_errors import UnsupportedModuleError
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Union, cast
 from ..dialect_utils.diagnostics import MIXED_DTYPE_MESSAGES as _MIXED_DTYPE_HINTS, Diagnostic, MLIRParseError
 from ..dialect_utils.parsing import decode_source, parse_module as parse_ir
 
-__all__ = ["ModuleSource", "parse_module", "verify_module", "source_digest", "canonical_digest"]
+__all__ = ["ModuleSource", "parse_runnable_module", "verify_module", "source_digest", "canonical_digest"]
 
 #: What ``compile`` accepts: an ``ir.Module``, MLIR text / bytecode, or the path of a file of either.
 if TYPE_CHECKING:
@@ -51,12 +51,15 @@ def _with_context(err: MLIRParseError, what: str, text: str | None, source_name:
     return MLIRParseError(message, diags)
 
 
-def parse_module(source: "str | bytes", *, context: "ir.Context | None" = None,
-                 source_name: str = "<input>") -> "ir.Module":
-    """Parse MLIR text (or bytecode) into an ``ir.Module`` in a strict context.
+def parse_runnable_module(source: "str | bytes", *, context: "ir.Context | None" = None,
+                          source_name: str = "<input>") -> "ir.Module":
+    """Parse MLIR text (or bytecode) that is to run into an ``ir.Module``, in a strict context.
 
-    Parse and verifier errors raise :class:`MLIRParseError` naming ``source_name:line:col``,
-    with the offending source line.
+    What differs from :func:`latticecast.dialect_utils.parsing.parse_module` (which it calls): the
+    input must be a program to run, so empty text is refused, and a failure's message adds the
+    runtime's hints (what PJRT cannot run, and the pass that would make it runnable). Parse and
+    verifier errors raise :class:`MLIRParseError` naming ``source_name:line:col``, with the
+    offending source line.
     """
     if not isinstance(source, (str, bytes, bytearray, memoryview)):
         raise TypeError(f"expected an ir.Module or MLIR text (str or bytes); got {type(source).__name__}")

@@ -52,16 +52,17 @@ where NumPy's flattens), ``split`` (piece sizes, not cut points), ``tile`` (one 
 
 from __future__ import annotations
 
+import builtins  # this module's max, min, range and print are the ops
 from typing import TYPE_CHECKING, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from ...device_ref import DeviceRef, DeviceRefLike
-from ...dims import MAX_DIM
-from ...dtypes import DType, DTypeLike
+from ...promotion.device_ref import DeviceRef, DeviceRefLike
+from ...promotion.dims import MAX_DIM
+from ...promotion.dtypes import DType, DTypeLike
 from ...errors import GraphError, LiteralRangeError
-from ...values import scalar_problem
+from ...promotion.value_fit import scalar_problem
 from ..current import current_graph
 from ..value import TensorValueLike, Value
 from .call import call
@@ -106,7 +107,7 @@ from .unsupported import (allgather_rms_norm_quant_mxfp6, allgather_rms_norm_qua
                           qmatmul, side_stream)
 
 if TYPE_CHECKING:
-    from ...dims import DimLike
+    from ...promotion.dims import DimLike
 
 __all__ = [
     # arithmetic (NumPy's names and MAX's)
@@ -278,7 +279,7 @@ def range(start: RangeBound, stop: RangeBound, step: RangeBound = 1, out_dim: "D
         assert not isinstance(start, Value) and not isinstance(stop, Value) and not isinstance(step, Value)  # any()
         count = int((stop - start) // step)
         if out_dim is not None and out_dim != count:
-            raise GraphError(f"{what} has {max(count, 0)} elements ((stop - start) // step, as MAX counts), not "
+            raise GraphError(f"{what} has {builtins.max(count, 0)} elements ((stop - start) // step, as MAX counts), not "
                              f"out_dim={out_dim}")
     if count < 0:
         raise GraphError(f"{what}: (stop - start) // step is {count}: a negative count; for a descending range "

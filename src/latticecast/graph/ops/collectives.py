@@ -26,8 +26,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Iterable, Protocol, Sequence, cast
 
-from ...device_ref import DeviceRef, DeviceRefLike
-from ...dims import SymbolicDim
+from ...promotion.device_ref import DeviceRef, DeviceRefLike
+from ...promotion.dims import SymbolicDim
 from ...errors import AxisError, GraphError
 from .external import _max_type, check_same_device
 from ..value import TensorValueLike, Value

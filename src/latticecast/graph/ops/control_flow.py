@@ -42,10 +42,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeAlias, 
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import Dim, SymbolicDim
-from ...dtypes import DType
+from ...promotion.dims import Dim, SymbolicDim
+from ...promotion.dtypes import DType
 from ...errors import GraphError, RegionTypeError
-from ...tensor_type import TensorType, as_tensor_type
+from ...promotion.tensor_type import TensorType, as_tensor_type
 from ..value import TensorValueLike, Value
 from .operands import Literal, as_value, constant_value, convert, emit_literal, graph_of, operand
 

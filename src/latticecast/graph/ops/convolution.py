@@ -7,7 +7,7 @@ channels. ``input_layout="NCHW"`` and the filter layouts ``FCRS``/``FCQRS`` (out
 input channels, spatial axes) are taken too; the result has the input's layout. MAX's
 ``padding`` is ``(before, after)`` per spatial axis, flattened: ``(top, bottom, left, right)``.
 
-The operands promote as a matrix product's do (:data:`latticecast.op_rules.CONVOLUTION`): a
+The operands promote as a matrix product's do (:data:`latticecast.promotion.op_rules.CONVOLUTION`): a
 Python scalar or weak value takes the other operand's dtype, two strong dtypes their promotion
 under the graph's policy (MAX 26.7 too promotes ``bfloat16`` or ``int8`` with a ``float32`` filter
 to ``float32``), and the builder converts the operands itself, since a mixed-dtype
@@ -31,10 +31,10 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...dims import SymbolicDim
-from ...dtypes import DType
+from ...promotion.dims import SymbolicDim
+from ...promotion.dtypes import DType
 from ...errors import GraphError
-from ...op_rules import CONVOLUTION
+from ...promotion.op_rules import CONVOLUTION
 from ..value import TensorValueLike, Value
 from .elementwise import add
 from .external import check_same_device

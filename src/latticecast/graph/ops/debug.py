@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Callable, SupportsFloat
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import GraphError
 from ..current import current_graph
 from ..value import TensorValueLike

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
 from .control_flow import fori_loop
@@ -35,7 +35,7 @@ from .shape import format_shape, stack
 from .sorting import argsort_along
 
 if TYPE_CHECKING:
-    from ...dims import DimLike
+    from ...promotion.dims import DimLike
     from ..graph import Graph
 
 __all__ = ["non_maximum_suppression"]

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Sequence, cast
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import AlgebraicDim, Dim, SymbolicDim, is_static
-from ...dtypes import DType
+from ...promotion.dims import AlgebraicDim, Dim, SymbolicDim, is_static
+from ...promotion.dtypes import DType
 from ..value import Value
 
 if TYPE_CHECKING:

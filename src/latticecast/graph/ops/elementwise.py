@@ -8,7 +8,7 @@ division (integers divide in the system's float: float32 for int16 under JAX),
 ``//`` and ``%`` are floor division and floor modulo as in Python and NumPy (for
 negative integers too), functions such as ``exp`` take integers to the system's
 float, and ``maximum``/``minimum`` order complex numbers lexicographically, as
-NumPy and JAX do. Every promotion is :func:`latticecast.op_rules.decide`'s.
+NumPy and JAX do. Every promotion is :func:`latticecast.promotion.op_rules.decide`'s.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...dtypes import DType, DTypeLike
+from ...promotion.dtypes import DType, DTypeLike
 from ...errors import DomainError, OperandDTypeError, PromotionError
-from ...op_rules import FLOAT_FUNCTION, FLOOR_DIVIDE, INEXACT_BINARY, STABLEHLO, TRUE_DIVIDE, OpRule, decide
-from ...weak import PType, Weak
+from ...promotion.op_rules import FLOAT_FUNCTION, FLOOR_DIVIDE, INEXACT_BINARY, STABLEHLO, TRUE_DIVIDE, OpRule, decide
+from ...promotion.weak import PType, Weak
 from ..value import TensorValueLike, Value
 from .external import check_same_device
 from .selection import where

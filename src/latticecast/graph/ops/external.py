@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping
 
-from ...dims import SymbolicDim
+from ...promotion.dims import SymbolicDim
 from ...errors import GraphError
-from ...tensor_type import TensorType, as_tensor_type
+from ...promotion.tensor_type import TensorType, as_tensor_type
 from ..current import current_graph
 from ..value import BufferValue, Value
 from ..weight import Weight

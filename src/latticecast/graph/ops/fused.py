@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
 from .collectives import allgather, reducescatter_sum
@@ -29,7 +29,7 @@ from .nn import rms_norm
 from .operands import graph_of, operand
 
 if TYPE_CHECKING:
-    from ...tensor_type import TensorType
+    from ...promotion.tensor_type import TensorType
 
 __all__ = ["allgather_rms_norm", "reduce_scatter_rms_norm", "parallel"]
 

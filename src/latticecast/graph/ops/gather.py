@@ -38,10 +38,10 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...dims import SymbolicDim, is_static, static_dims, static_size
-from ...dtypes import DType
+from ...promotion.dims import SymbolicDim, is_static, static_dims, static_size
+from ...promotion.dtypes import DType
 from ...errors import GraphError, PromotionError
-from ...op_rules import STABLEHLO
+from ...promotion.op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, iota, shape_value
 from .elementwise import add, floor_divide, less, logical_not, not_equal, remainder
@@ -57,7 +57,7 @@ __all__ = ["gather", "gather_nd", "take", "take_along_axis", "scatter", "scatter
            "scatter_nd_mul", "nonzero", "masked_scatter"]
 
 if TYPE_CHECKING:
-    from ...dims import Dim, DimLike
+    from ...promotion.dims import Dim, DimLike
 
 Dims = Sequence["int | Dim"]
 """A shape as the gathers read it: sizes and dimensions."""

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence, SupportsIndex, TypeAl
 
 from jaxlib.mlir import ir
 
-from ...dims import StaticDim, SymbolicDim, is_dynamic, is_static
-from ...dtypes import DType
+from ...promotion.dims import StaticDim, SymbolicDim, is_dynamic, is_static
+from ...promotion.dtypes import DType
 from ...errors import GraphError
 from ..value import Index, IndexItem, TensorValueLike, Value
 from .dynamic import dim_value, vector_value
@@ -36,7 +36,7 @@ from .selection import where
 from .shape import _reshaped, format_shape
 
 if TYPE_CHECKING:
-    from ...dims import Dim
+    from ...promotion.dims import Dim
     from ..graph import Graph
 
 __all__ = ["slice_tensor", "getitem"]

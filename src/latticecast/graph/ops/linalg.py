@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Sequence
 
 from jaxlib.mlir.dialects import stablehlo
 
-from ...dims import SymbolicDim
+from ...promotion.dims import SymbolicDim
 
 if TYPE_CHECKING:
-    from ...dims import Dim
-from ...dtypes import DType
+    from ...promotion.dims import Dim
+from ...promotion.dtypes import DType
 from ...errors import GraphError
-from ...op_rules import STABLEHLO
+from ...promotion.op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .dynamic import iota
 from .elementwise import bitwise_and, greater_equal, invert, less_equal, multiply, subtract

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
 from .elementwise import (add, cast, divide, erf, exp, float_operand, log, maximum, multiply, rsqrt, sigmoid,

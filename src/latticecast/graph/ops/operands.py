@@ -5,7 +5,7 @@ into graph values (Python scalars stay weak :class:`Literal` s until the decisio
 known; NumPy arrays and scalars become strongly typed constants, except under a policy
 that makes them weak, MAX 26.7's, where a NumPy scalar is a :class:`Literal` of the
 Python number it holds and an array a :class:`WeakArray`), asks
-:func:`latticecast.op_rules.decide`, broadcasts the operands to a common shape, and
+:func:`latticecast.promotion.op_rules.decide`, broadcasts the operands to a common shape, and
 emits each literal and weak array as a weak constant checked against the type it
 promotes to. The operands themselves are left unconverted: the IR the builder writes
 is the mixed-dtype IR that ``implicit-cast`` legalises with the same decision.
@@ -23,21 +23,21 @@ from typing import Literal as _Literally  # Literal is this module's Python-scal
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import AlgebraicDim, StaticDim, SymbolicDim, is_static, static_dims
-from ...dtypes import DType, UnknownDTypeError
+from ...promotion.dims import AlgebraicDim, StaticDim, SymbolicDim, is_static, static_dims
+from ...promotion.dtypes import DType, UnknownDTypeError
 from ...errors import MAX_COMPILE_FAILURE, DomainError, GraphError, LiteralRangeError, PromotionError
-from ...op_rules import (EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, UNARY, Needs, OpPromotion, OpRule,
+from ...promotion.op_rules import (EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, UNARY, Needs, OpPromotion, OpRule,
                          check_unary, decide)
 from ...passes.value_sharding import copy_sharding
-from ...values import Scalar, array_problem, candidates, convert_array, scalar_problem
-from ...weak import PType, Weak
+from ...promotion.value_fit import Scalar, array_problem, candidates, convert_array, scalar_problem
+from ...promotion.weak import PType, Weak
 from ..current import current_graph
 from ..value import TensorValueLike, Value
 from ..weight import Weight
 from .dynamic import shape_value
 
 if TYPE_CHECKING:
-    from ...dims import Dim
+    from ...promotion.dims import Dim
     from ...policies.base import Policy
     from ..graph import Graph
 
@@ -293,7 +293,7 @@ def promote(rule: OpRule, symbol: str, *xs: TensorValueLike, graph: "Graph | Non
 
 def decide_operands(g: "Graph", rule: OpRule, symbol: str,
                     ops: Sequence["Value | Literal | WeakArray"]) -> OpPromotion:
-    """:func:`latticecast.op_rules.decide` for graph operands, the error prefixed with the op (a
+    """:func:`latticecast.promotion.op_rules.decide` for graph operands, the error prefixed with the op (a
     rank-sensitive policy is told which operands are 0-d tensors)."""
     zero_dim = [o.__class__ is Value and not o.shape for o in ops] if g.policy.rank_sensitive else None
     try:
@@ -329,7 +329,7 @@ def unary_operand(x: TensorValueLike, what: str) -> Value:
 
 
 def checked_unary_operand(x: TensorValueLike, name: str) -> tuple[Value, bool]:
-    """The operand of the unary op or reduction ``name`` (a key of :data:`latticecast.op_rules.UNARY`),
+    """The operand of the unary op or reduction ``name`` (a key of :data:`latticecast.promotion.op_rules.UNARY`),
     checked against the op's domain there: the one place the builder asks which dtypes a unary op takes.
 
     Returns the value, and whether StableHLO's op takes its dtype as it is (``False``: the builder

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import DomainError, GraphError
 from ..value import TensorValueLike, Value
 from .elementwise import divide

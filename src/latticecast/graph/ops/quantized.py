@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ...dims import StaticDim
-from ...dtypes import DType
+from ...promotion.dims import StaticDim
+from ...promotion.dtypes import DType
 from ...errors import GraphError, GraphTypeError
 from ..quantization import QuantizationEncoding
 from ..value import TensorValueLike, Value

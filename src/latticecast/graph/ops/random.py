@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from jaxlib.mlir.dialects import stablehlo
 
-from ...device_ref import DeviceRef, DeviceRefLike
-from ...dims import is_static
-from ...dtypes import DType
+from ...promotion.device_ref import DeviceRef, DeviceRefLike
+from ...promotion.dims import is_static
+from ...promotion.dtypes import DType
 from ...errors import GraphError
-from ...tensor_type import TensorType
+from ...promotion.tensor_type import TensorType
 from ..current import current_graph
 from ..value import TensorValueLike, Value
 from .operands import as_value, constant_value, graph_of

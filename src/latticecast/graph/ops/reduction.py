@@ -26,8 +26,8 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...dims import SymbolicDim
-from ...dtypes import DType
+from ...promotion.dims import SymbolicDim
+from ...promotion.dtypes import DType
 from ...errors import DomainError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import iota
@@ -41,7 +41,7 @@ __all__ = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "var", "stde
 
 
 if TYPE_CHECKING:
-    from ...dims import Dim
+    from ...promotion.dims import Dim
     from ..graph import Graph
 
 Axes: TypeAlias = "SupportsIndex | Sequence[SupportsIndex] | None"

@@ -28,7 +28,7 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import DomainError, GraphError
 from ..value import TensorValueLike, Value
 from .elementwise import add, cast, multiply

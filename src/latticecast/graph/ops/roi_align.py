@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import GraphError
 from ..value import TensorValueLike, Value
 from .operands import as_value, graph_of
@@ -80,7 +80,7 @@ def roi_align(input: TensorValueLike, rois: TensorValueLike, output_height: int,
     oh, ow = int(output_height), int(output_width)
     compute = DType.float64 if x.dtype == DType.float64 else DType.float32
     from .elementwise import ceil, floor, maximum, minimum
-    from .reduction import max as reduce_max
+    from .reduction import reduce_max
     from .selection import where
 
     data = x.cast(compute) if x.dtype != compute else x

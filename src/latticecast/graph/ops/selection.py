@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import OperandDTypeError
-from ...op_rules import STABLEHLO
+from ...promotion.op_rules import STABLEHLO
 from ..value import TensorValueLike, Value
 from .external import check_same_device
 from .operands import Literal, broadcast, broadcast_shapes, constant_value, graph_of, operand, promote

@@ -16,9 +16,9 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...device_ref import DeviceRef, DeviceRefLike
-from ...dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, check_shape, is_static, solve_for, static_size, symbols
-from ...dtypes import DType
+from ...promotion.device_ref import DeviceRef, DeviceRefLike
+from ...promotion.dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, check_shape, is_static, solve_for, static_size, symbols
+from ...promotion.dtypes import DType
 from ...errors import AxisError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import dim_value, shape_value
@@ -26,7 +26,7 @@ from .external import check_same_device
 from .operands import Literal, broadcast, graph_of, operand, unary_operand
 
 if TYPE_CHECKING:
-    from ...dims import AlgebraicDim, ShapeLike
+    from ...promotion.dims import AlgebraicDim, ShapeLike
 
 Dimension: TypeAlias = "StaticDim | SymbolicDim | AlgebraicDim"
 """A checked dimension (what :func:`~latticecast.dims.as_dim` gives): a size, a name, or an algebraic

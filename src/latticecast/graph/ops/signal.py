@@ -16,8 +16,8 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...device_ref import DeviceRefLike
-from ...dtypes import DType, DTypeLike
+from ...promotion.device_ref import DeviceRefLike
+from ...promotion.dtypes import DType, DTypeLike
 from ...errors import GraphError, GraphTypeError
 from ..current import current_graph
 from ..value import TensorValueLike, Value

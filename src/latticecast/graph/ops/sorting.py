@@ -30,8 +30,8 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ...dialect_utils.types import dense_elements
-from ...dims import SymbolicDim
-from ...dtypes import DType
+from ...promotion.dims import SymbolicDim
+from ...promotion.dtypes import DType
 from ...errors import DomainError, GraphError
 from ..value import TensorValueLike, Value
 from .dynamic import iota
@@ -40,7 +40,7 @@ from .reduction import _Body
 from .shape import format_shape, normalize_axis
 
 if TYPE_CHECKING:
-    from ...dims import Dim
+    from ...promotion.dims import Dim
 
 __all__ = ["top_k", "bottom_k", "argsort", "argsort_along", "sort", "cumsum"]
 

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 import numpy as np
 from jaxlib.mlir import ir
 
-from ...dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, is_static, static_size
-from ...dtypes import DType
+from ...promotion.dims import Dim, DimensionError, StaticDim, SymbolicDim, as_dim, is_static, static_size
+from ...promotion.dtypes import DType
 from ...errors import AxisError, GraphError, GraphTypeError
 from ..value import TensorValueLike, Value
 from .dynamic import iota, shape_value
@@ -41,7 +41,7 @@ from .shape import _reshaped, format_shape, normalize_axis
 from .sorting import cumsum
 
 if TYPE_CHECKING:
-    from ...dims import DimLike
+    from ...promotion.dims import DimLike
     from .shape import Dimension
 
 __all__ = ["pad", "split", "chunk", "tile", "repeat_interleave", "fold"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ...dtypes import DType as _DType
+from ...promotion.dtypes import DType as _DType
 from ...policies import policy
 
 __all__ = ["DType", "MAX_POLICY"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ml_dtypes
 
-from ...dtypes import DType as _DType, DTypeLike
+from ...promotion.dtypes import DType as _DType, DTypeLike
 
 __all__ = ["finfo"]
 

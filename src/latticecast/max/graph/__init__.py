@@ -2,7 +2,7 @@
 here after ``max.`` becomes ``latticecast.max.``.
 
 Each name lives in latticecast's own modules (the graph builder :mod:`latticecast.graph`, the types
-:mod:`latticecast.tensor_type`, the dimensions :mod:`latticecast.dims`); this package and its modules
+:mod:`latticecast.promotion.tensor_type`, the dimensions :mod:`latticecast.promotion.dims`); this package and its modules
 (``graph``, ``type``, ``value``, ``weight``, ``weights``, ``quantization``, ``dim``, ``shape``,
 ``dtype_promotion``, ``ops``) give them MAX's module names. :class:`Graph` here defaults to MAX's promotion
 (``"max-python"``).
@@ -17,14 +17,14 @@ Example:
     [2.0, 2.0]
 """
 
-from ...device_ref import DeviceKind, DeviceRef
-from ...dims import AlgebraicDim, Dim, DimLike, Shape, ShapeLike, StaticDim, SymbolicDim
+from ...promotion.device_ref import DeviceKind, DeviceRef
+from ...promotion.dims import AlgebraicDim, Dim, DimLike, Shape, ShapeLike, StaticDim, SymbolicDim
 from ...graph.value import BufferValue, BufferValueLike, TensorValueLike, Value
 from ...graph.weight import Weight
 from ...graph.weight_sharding import ShardingStrategy
-from ...tensor_type import BufferType, Type
-from ...tensor_type import ChainType as _ChainType
-from ...tensor_type import OpaqueType as _OpaqueType
+from ...promotion.tensor_type import BufferType, Type
+from ...promotion.tensor_type import ChainType as _ChainType
+from ...promotion.tensor_type import OpaqueType as _OpaqueType
 from ...graph.value import ChainValue as _ChainValue
 from . import dim, dtype_promotion, graph, quantization, shape, type, value, weight  # noqa: A004  # MAX's names
 from .graph import DevicePlacementPolicy, Graph, KernelLibrary

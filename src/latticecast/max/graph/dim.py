@@ -1,4 +1,4 @@
-"""MAX's ``max.graph.dim``: the dimensions of a shape (latticecast's :mod:`latticecast.dims`).
+"""MAX's ``max.graph.dim``: the dimensions of a shape (latticecast's :mod:`latticecast.promotion.dims`).
 
 Example:
     >>> from latticecast.max.graph.dim import Dim, StaticDim
@@ -6,6 +6,6 @@ Example:
     (True, Dim('batch') + Dim(1))
 """
 
-from ...dims import AlgebraicDim, Dim, DimLike, StaticDim, SymbolicDim
+from ...promotion.dims import AlgebraicDim, Dim, DimLike, StaticDim, SymbolicDim
 
 __all__ = ["AlgebraicDim", "Dim", "DimLike", "StaticDim", "SymbolicDim"]

@@ -26,7 +26,7 @@ from ...policies import Policy
 from ..dtype.dtype import MAX_POLICY
 
 if TYPE_CHECKING:
-    from ...tensor_type import BufferType, TensorType
+    from ...promotion.tensor_type import BufferType, TensorType
 
 __all__ = ["DevicePlacementPolicy", "Graph", "KernelLibrary", "MAX_POLICY", "default_policy"]
 

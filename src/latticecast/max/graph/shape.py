@@ -1,4 +1,4 @@
-"""MAX's ``max.graph.shape``: :class:`Shape`, a list of dimensions (latticecast's :mod:`latticecast.dims`).
+"""MAX's ``max.graph.shape``: :class:`Shape`, a list of dimensions (latticecast's :mod:`latticecast.promotion.dims`).
 
 Example:
     >>> from latticecast.max.graph.shape import Shape
@@ -6,6 +6,6 @@ Example:
     [2]
 """
 
-from ...dims import Shape, ShapeLike
+from ...promotion.dims import Shape, ShapeLike
 
 __all__ = ["Shape", "ShapeLike"]

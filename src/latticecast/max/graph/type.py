@@ -1,4 +1,4 @@
-"""MAX's ``max.graph.type``: the types of a graph's values (their home: :mod:`latticecast.tensor_type`).
+"""MAX's ``max.graph.type``: the types of a graph's values (their home: :mod:`latticecast.promotion.tensor_type`).
 
 Example:
     >>> from latticecast.max.graph.type import DeviceRef, TensorType
@@ -7,10 +7,10 @@ Example:
     [Dim('batch'), Dim(3)]
 """
 
-from ...device_ref import DeviceKind, DeviceRef
-from ...dims import Shape, ShapeLike, SymbolicDim
-from ...tensor_type import BufferType, ConvInputLayout, FilterLayout, TensorType, Type
-from ...tensor_type import OpaqueType as _OpaqueType
+from ...promotion.device_ref import DeviceKind, DeviceRef
+from ...promotion.dims import Shape, ShapeLike, SymbolicDim
+from ...promotion.tensor_type import BufferType, ConvInputLayout, FilterLayout, TensorType, Type
+from ...promotion.tensor_type import OpaqueType as _OpaqueType
 from ..driver import CPU, Accelerator, Device
 from ..dtype import DType
 

@@ -17,14 +17,14 @@ Example:
 from __future__ import annotations
 
 
-from ...device_ref import DeviceRef
-from ...dims import Dim, DimLike, Shape, ShapeLike
+from ...promotion.device_ref import DeviceRef
+from ...promotion.dims import Dim, DimLike, Shape, ShapeLike
 from ...graph import ops
 from ...graph.ops.operands import as_value, graph_of
 from ...graph.value import BufferValue, BufferValueLike, Numeric, StrongTensorValueLike, TensorValueLike, Value
 from ...graph.weight import Weight
-from ...tensor_type import BufferType, FilterLayout, TensorType, Type
-from ...values import Scalar
+from ...promotion.tensor_type import BufferType, FilterLayout, TensorType, Type
+from ...promotion.value_fit import Scalar
 from ..dtype import DType
 
 __all__ = ["BufferType", "BufferValue", "BufferValueLike", "Numeric", "StrongTensorValueLike", "DType", "DeviceRef", "Dim", "DimLike", "FilterLayout", "Scalar", "Shape",

@@ -8,8 +8,8 @@ Example:
     'w'
 """
 
-from ...device_ref import DeviceRef
-from ...dims import Shape, ShapeLike
+from ...promotion.device_ref import DeviceRef
+from ...promotion.dims import Shape, ShapeLike
 from ...graph import ops
 from ...graph.quantization import QuantizationEncoding
 from ...graph.value import Value

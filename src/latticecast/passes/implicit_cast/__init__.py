@@ -1,7 +1,7 @@
 """The ``implicit-cast`` pass: join operand types on a policy's lattice, insert ``stablehlo.convert``.
 
-For every op whose operands must share an element type (:data:`latticecast.op_rules.STABLEHLO`)
-the pass decides the promotion with :func:`latticecast.op_rules.decide` (the decision
+For every op whose operands must share an element type (:data:`latticecast.promotion.op_rules.STABLEHLO`)
+the pass decides the promotion with :func:`latticecast.promotion.op_rules.decide` (the decision
 the graph builder makes too), converts the operands that differ and checks the
 declared result type. One conversion is made per (value, target type), placed right
 after the value's definition so that it dominates every use, and it carries the
@@ -34,8 +34,8 @@ from jaxlib.mlir import ir
 from ...dialect_utils.diagnostics import Diagnostic
 from ...dialect_utils.placement import after_definition, before_prologue
 from ...dialect_utils.types import type_cache
-from ...dtypes import DType
-from ...op_rules import (CONSTANT_LIKE, CONVERT_AT_USE_ATTR, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR,
+from ...promotion.dtypes import DType
+from ...promotion.op_rules import (CONSTANT_LIKE, CONVERT_AT_USE_ATTR, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR,
                          STABLEHLO, UNARY_STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule, UnaryRule)
 from ..base import LatticecastPass, PassResult, top_level_functions
 from ..infer_types import retype_results
@@ -312,7 +312,7 @@ class _Run:
     def _check_unary(self, op: ir.Operation, rule: UnaryRule) -> None:
         """Report a unary op whose operand's element type the op is not defined for (``stablehlo.negate``
         of ``i1``), naming the fix. Only what StableHLO's verifier rejects too is reported
-        (:attr:`UnaryRule.needs <latticecast.op_rules.UnaryRule.needs>`), so a legal op is never touched."""
+        (:attr:`UnaryRule.needs <latticecast.promotion.op_rules.UnaryRule.needs>`), so a legal op is never touched."""
         operands = op.operands
         if len(operands) != 1:
             return  # malformed: the verifier reports it

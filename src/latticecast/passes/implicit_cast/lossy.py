@@ -5,7 +5,7 @@ No seed system warns when ``int64 + float16`` overflows to inf above 65504;
 ``diagnose-precision=...`` does the same for conversions that round (``int32 -> float32``).
 ``report-promotions`` names every conversion and retyped weak literal with its kind, which is what
 NumPy's ``weak_and_warn`` and JAX's strict mode give in part. The arithmetic ("can this conversion
-lose magnitude, or precision") is :mod:`latticecast.values`; this module turns it into diagnostics
+lose magnitude, or precision") is :mod:`latticecast.promotion.value_fit`; this module turns it into diagnostics
 at the op that asked for the conversion.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from ...dialect_utils.diagnostics import Diagnostic
-from ...dtypes import DType
-from ...values import magnitude_loss, precision_loss
+from ...promotion.dtypes import DType
+from ...promotion.value_fit import magnitude_loss, precision_loss
 from ..base import PassResult
 from ..options import ImplicitCastOptions, LossyLevel
 

@@ -2,7 +2,7 @@
 
 Ops with the same name, operand types, result type and weak operands get the same
 rewrite, so the plan is computed once per such key (a million-op chain has a handful
-of keys) and the walk only applies it. The decision itself is :func:`latticecast.op_rules.decide`,
+of keys) and the walk only applies it. The decision itself is :func:`latticecast.promotion.op_rules.decide`,
 the one the graph builder makes too; this module only reads the types off the IR and
 turns a decision into operand conversions.
 
@@ -22,11 +22,11 @@ from typing import Sequence
 from jaxlib.mlir import ir
 
 from ...dialect_utils.types import TypeCache
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import DomainError, PromotionError
-from ...op_rules import WEAK_ARRAY, OpPromotion, OpRule, UnaryRule, decide, unary_problem
+from ...promotion.op_rules import WEAK_ARRAY, OpPromotion, OpRule, UnaryRule, decide, unary_problem
 from ...policies import Policy
-from ...weak import PType, Weak
+from ...promotion.weak import PType, Weak
 from ..rank import BROADCAST_FROM_0D, BROADCASTS, zero_dim_flag, zero_dim_readings
 
 __all__ = ["Plan", "Refusal", "NOTHING", "Planner", "BROADCAST_FROM_0D", "BROADCASTS", "zero_dim_flag",
@@ -77,7 +77,7 @@ class Planner:
              flags: "tuple[bool | str, ...] | None", zero_dim: "tuple[bool | str, ...] | None" = None,
              at_use: bool = False) -> Plan | Refusal:
         """The plan for an op of ``rule`` whose promoted operands have ``types`` (weak where ``flags``
-        says: ``True`` a literal, :data:`~latticecast.op_rules.WEAK_ARRAY` a weak array; 0-d tensors
+        says: ``True`` a literal, :data:`~latticecast.promotion.op_rules.WEAK_ARRAY` a weak array; 0-d tensors
         where ``zero_dim`` says, for a rank-sensitive policy) and whose result has ``rtype``; a :class:`Refusal`
         is the error to report at the op. ``at_use``: the op is marked ``latticecast.convert_at_use``
         (a frontend converted its operands), so a mixed dot promotes too, although StableHLO allows it."""

@@ -3,7 +3,7 @@
 A value is weak when its defining op carries ``latticecast.weak`` (a Python literal,
 as the builder writes it), when it is a function argument marked so in ``arg_attrs``,
 or when every operand of an elementwise or data-movement op producing it is weak
-(:data:`latticecast.op_rules.WEAK_TRANSPARENT`: ``-k`` is as weak as ``k``). A constant
+(:data:`latticecast.promotion.op_rules.WEAK_TRANSPARENT`: ``-k`` is as weak as ``k``). A constant
 marked ``latticecast.weak = "array"`` is a weakly typed *array* (a NumPy array under MAX
 26.7), and so is what is computed from one: it promotes as ``policy.numpy_values.array_type``
 says and is checked by ``policy.numpy_values.array_problem`` instead of element by element as
@@ -28,13 +28,13 @@ from jaxlib.mlir import ir
 from ...dialect_utils.constants import constant_values
 from ...dialect_utils.diagnostics import Diagnostic
 from ...dialect_utils.types import TypeCache, static_shape
-from ...dtypes import DType
+from ...promotion.dtypes import DType
 from ...errors import PromotionError
-from ...op_rules import (CONSTANT_LIKE, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO,
+from ...promotion.op_rules import (CONSTANT_LIKE, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO,
                          WEAK_ARRAY, WEAK_ATTR, WEAK_TRANSPARENT)
 from ...policies import Policy
-from ...values import convert_array
-from ...weak import Weak
+from ...promotion.value_fit import convert_array
+from ...promotion.weak import Weak
 from ..base import PassResult
 
 __all__ = ["WeakValues"]
@@ -93,7 +93,7 @@ class WeakValues:
 
     def flag(self, value: ir.Value[ir.Type]) -> "bool | str":
         """How ``value`` takes part in a promotion: ``False`` strongly typed, ``True`` weak (a
-        literal), :data:`~latticecast.op_rules.WEAK_ARRAY` a weak array."""
+        literal), :data:`~latticecast.promotion.op_rules.WEAK_ARRAY` a weak array."""
         if value not in self.values:
             return False
         return WEAK_ARRAY if value in self.arrays else True

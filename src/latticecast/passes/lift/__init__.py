@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from jaxlib.mlir import ir
 
 from ...dialect_utils.types import type_cache
-from ...op_rules import CONSTANT_LIKE, CONVERT_AT_USE_ATTR, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, WEAK_ATTR
+from ...promotion.op_rules import CONSTANT_LIKE, CONVERT_AT_USE_ATTR, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR, WEAK_ATTR
 from ..base import LatticecastPass, PassResult
 from ..implicit_cast.planning import Planner
 from ..infer_types import Program

@@ -1,6 +1,6 @@
 """Reading a legal module for the promotions a policy made: which converts ``implicit-cast`` would write.
 
-For every promoted op (:data:`~latticecast.op_rules.STABLEHLO`) the reader finds what may have
+For every promoted op (:data:`~latticecast.promotion.op_rules.STABLEHLO`) the reader finds what may have
 been an implicit promotion (:class:`Candidates`):
 
 - a ``stablehlo.convert`` feeding one of its promoted operands (:class:`Convert`), or feeding a
@@ -22,7 +22,7 @@ several users that do not all need it) and stays.
 
 Weakness flows as the pass makes it flow: a weak literal makes an op's result weak where the
 policy says so (JAX's ``int32 * 0.5`` is a weak float), and data movement and the unary ops of
-:data:`~latticecast.op_rules.WEAK_TRANSPARENT` keep it. So the reading is made in program order,
+:data:`~latticecast.promotion.op_rules.WEAK_TRANSPARENT` keep it. So the reading is made in program order,
 with the weak values that the readings before it make, and what is shared is settled together
 (:func:`settle`): a convert is lifted only when every op that reads it lifts it, a weak value
 only when every promoted op that meets it reads the module as it is.
@@ -39,8 +39,8 @@ from jaxlib.mlir import ir
 from ...dialect_utils.constants import constant_values
 from ...dialect_utils.placement import prologue
 from ...dialect_utils.types import TypeCache, static_shape
-from ...dtypes import DType
-from ...op_rules import CONSTANT_LIKE, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule
+from ...promotion.dtypes import DType
+from ...promotion.op_rules import CONSTANT_LIKE, IMPLICIT_BROADCAST_ATTR, RETYPABLE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule
 from ...policies import Policy
 from ..rank import zero_dim_flag
 from ..implicit_cast.planning import Plan, Planner

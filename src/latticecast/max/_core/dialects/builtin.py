@@ -14,7 +14,7 @@ from typing import Mapping
 
 from jaxlib.mlir import ir
 
-from ....dims import _context
+from ....dialect_utils.context import current_or_default as _context
 
 __all__ = ["BoolAttr", "DictionaryAttr", "IntegerAttr", "IntegerType", "SignednessSemantics", "StringAttr",
            "TypedAttr"]

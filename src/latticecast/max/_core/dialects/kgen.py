@@ -1,7 +1,7 @@
 """MAX's parameter expressions (``max._core.dialects.kgen``) in latticecast's encoding of dimensions: a symbolic
 dimension is a ``FlatSymbolRefAttr`` (``@batch``), an algebraic one an ``ArrayAttr`` of its operator's name and
-its operands (``["add", @batch, 10 : i64]``), as :meth:`Dim.to_mlir <latticecast.dims.Dim.to_mlir>` writes them
-and :meth:`Dim.from_mlir <latticecast.dims.Dim.from_mlir>` reads them.
+its operands (``["add", @batch, 10 : i64]``), as :meth:`Dim.to_mlir <latticecast.promotion.dims.Dim.to_mlir>` writes them
+and :meth:`Dim.from_mlir <latticecast.promotion.dims.Dim.from_mlir>` reads them.
 
 Example:
     >>> from latticecast.max.graph import AlgebraicDim, Dim
@@ -16,13 +16,14 @@ from typing import Iterable
 
 from jaxlib.mlir import ir
 
-from ....dims import DimOperator, _context
+from ....dialect_utils.context import current_or_default as _context
+from ....promotion.dims import DimOperator
 
 __all__ = ["POC", "ParamDeclArrayAttr", "ParamDeclRefAttr", "ParamOperatorAttr"]
 
 
 POC = DimOperator
-"""The operators of an algebraic dimension (MAX's ``kgen.POC``; its home: :class:`latticecast.dims.DimOperator`)."""
+"""The operators of an algebraic dimension (MAX's ``kgen.POC``; its home: :class:`latticecast.promotion.dims.DimOperator`)."""
 
 
 def ParamDeclRefAttr(name: str, type: object = None) -> ir.Attribute:  # noqa: N802,A002  # MAX's names

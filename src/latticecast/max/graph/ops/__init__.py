@@ -16,9 +16,9 @@ import importlib
 
 import numpy as np
 
-from ....device_ref import DeviceRef, DeviceRefLike
-from ....dtypes import DTypeLike
-from ....dtypes import DType as _DType
+from ....promotion.device_ref import DeviceRef, DeviceRefLike
+from ....promotion.dtypes import DTypeLike
+from ....promotion.dtypes import DType as _DType
 from ....errors import GraphError, GraphTypeError
 from ....graph.ops import *  # noqa: F401,F403
 from ....graph.ops import __all__ as _ops
@@ -26,7 +26,7 @@ from ....graph.ops import ConstantValue, constant as _constant
 from ....graph.value import Value
 from ....graph.ops.resize import InterpolationMode
 from ....graph.value import TensorValueLike
-from ....tensor_type import TensorType
+from ....promotion.tensor_type import TensorType
 from ...dtype import DType
 from ..graph import Graph
 from ..value import TensorValue

@@ -6,7 +6,7 @@ Example:
     'mul'
 """
 
-from ....dims import StaticDim
+from ....promotion.dims import StaticDim
 from ....graph.ops import as_interleaved_complex, reshape, stack
 from ....graph.ops.complex import mul
 from ....graph.value import TensorValueLike

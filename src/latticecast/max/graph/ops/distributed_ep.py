@@ -11,7 +11,7 @@ Example:
 from ....graph.ops.experts import (combine, dispatch_bf16, dispatch_block_scaled_nv,
                                    dispatch_block_scaled_nv_dyn_global_scales, dispatch_fp8, dispatch_mxfp4)
 from ....graph.value import BufferValue, Value
-from ....tensor_type import TensorType
+from ....promotion.tensor_type import TensorType
 from ..graph import Graph
 from ..value import TensorValue
 

@@ -8,10 +8,10 @@ Example:
 
 from ....graph.ops.elementwise import *  # noqa: F401,F403
 from ....graph.ops.elementwise import __all__ as _names
-from ....device_ref import DeviceRef
+from ....promotion.device_ref import DeviceRef
 from ....graph.ops import assert_same_device, custom, gelu, logsoftmax, max, min, relu, silu, softmax  # noqa: A004
 from ....graph.value import TensorValueLike
-from ....tensor_type import TensorType
+from ....promotion.tensor_type import TensorType
 from ...dtype import DType
 from .. import dtype_promotion
 from ..graph import Graph

@@ -7,12 +7,12 @@ Example:
     ['backward', 'ortho', 'forward']
 """
 
-from ....device_ref import DeviceKind
-from ....dims import Dim, StaticDim
+from ....promotion.device_ref import DeviceKind
+from ....promotion.dims import Dim, StaticDim
 from ....graph.ops import concat, constant, custom, pad, sqrt, transpose, unsqueeze
 from ....graph.ops.signal import Normalization, irfft
 from ....graph.value import StrongTensorValueLike
-from ....tensor_type import TensorType
+from ....promotion.tensor_type import TensorType
 from ...dtype import DType
 from ..value import TensorValue
 

@@ -6,10 +6,10 @@ Example:
     DType.uint64
 """
 
-from ....device_ref import DeviceRef
+from ....promotion.device_ref import DeviceRef
 from ....graph.ops.random import SeedType, assert_scalar, gaussian, normal, set_seed, uniform
 from ....graph.value import TensorValueLike
-from ....tensor_type import TensorType
+from ....promotion.tensor_type import TensorType
 from ...dtype import DType
 from .. import dtype_promotion
 from ..graph import Graph

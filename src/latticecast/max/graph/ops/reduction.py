@@ -8,9 +8,9 @@ Example:
 
 from ....graph.ops.reduction import *  # noqa: F401,F403
 from ....graph.ops.reduction import __all__ as _names
-from ....dims import Dim, Shape
+from ....promotion.dims import Dim, Shape
 from ....graph.value import TensorValueLike
-from ....tensor_type import TensorType
+from ....promotion.tensor_type import TensorType
 from ...dtype import DType
 from ..graph import Graph
 from ..value import TensorValue

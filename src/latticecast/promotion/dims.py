@@ -12,10 +12,9 @@ A graph computes an algebraic dimension's size from its names' sizes when it run
 accepted wherever a dimension is (duck-typed), so MAX stays optional.
 
 Each dimension converts to an MLIR attribute and back (:meth:`Dim.to_mlir`,
-:meth:`Dim.from_mlir`), in the current context or latticecast's default one
-(:mod:`latticecast.dialect_utils.context`). So this module sits in MLIR's layer (rank 1 in
-``tools/import_graph.py``, with :mod:`latticecast.tensor_type`), not in the promotion layer, which has
-no MLIR; it imports MLIR only when it converts, so ``import latticecast.dims`` stays light.
+:meth:`Dim.from_mlir`), in the current context or latticecast's default one. This module imports
+no MLIR (the promotion layer has none): the attributes are read and made by MLIR's layer,
+:mod:`latticecast.dialect_utils.graph_types`, reached through :mod:`.mlir_bridge`.
 """
 
 from __future__ import annotations
@@ -23,11 +22,15 @@ from __future__ import annotations
 import enum
 import math
 import re
-from typing import Any, Iterable, NamedTuple, Sequence, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence, SupportsIndex, Union, cast
 
 import numpy as np
 
-from .errors import GraphError, GraphTypeError
+from ..errors import GraphError, GraphTypeError
+from .mlir_bridge import conversions as _mlir
+
+if TYPE_CHECKING:  # types only: this module imports no MLIR at run time
+    from jaxlib.mlir import ir
 
 __all__ = ["SymbolicDim", "Dim", "StaticDim", "AlgebraicDim", "Shape", "DimLike", "ShapeLike", "DimensionError", "MAX_DIM", "as_dim",
            "check_shape", "is_dynamic", "is_static", "shape_of", "static_dims", "static_size", "symbols"]
@@ -50,10 +53,23 @@ _NOT_DIMS = (enum.Enum,)
 # expressions have equal polynomials (``4 * x + 4 == (x + 1) * 4``), and the printed form follows
 # MAX's: products and quotients before bare names, names sorted, the constant last.
 
-_Atom = tuple[Any, ...]
+_Atom = tuple[object, ...]
+"""``("s", name)`` or ``("d", numerator, denominator)``: read through :func:`_symbol` and :func:`_quotient`."""
 _Mono = tuple[_Atom, ...]
 _Poly = dict[_Mono, int]
 _Frozen = tuple[tuple[_Mono, int], ...]
+_Key = tuple[object, ...]
+"""A sort key of the normal form (tuples of ranks, names and nested keys)."""
+
+
+def _symbol(atom: _Atom) -> "str | None":
+    """The name of a symbol atom, ``None`` for a quotient."""
+    return cast(str, atom[1]) if atom[0] == "s" else None
+
+
+def _quotient(atom: _Atom) -> "tuple[_Poly, _Poly]":
+    """The numerator and denominator of a quotient atom."""
+    return dict(cast(_Frozen, atom[1])), dict(cast(_Frozen, atom[2]))
 
 _OPS = {"add": "+", "mul": "*", "floordiv": "//"}
 
@@ -70,16 +86,18 @@ class OperatorAttr(NamedTuple):
     """An algebraic dimension's outermost operator and its operands' attributes (:attr:`AlgebraicDim.attr`)."""
 
     opcode: DimOperator
-    operands: list[Any]
+    operands: list[ir.Attribute]
 
 
-def _atom_key(atom: _Atom) -> tuple[Any, ...]:
-    if atom[0] == "s":
-        return (2, atom[1])
-    return (0, _poly_key(dict(atom[1])), _poly_key(dict(atom[2])))
+def _atom_key(atom: _Atom) -> _Key:
+    name = _symbol(atom)
+    if name is not None:
+        return (2, name)
+    numerator, denominator = _quotient(atom)
+    return (0, _poly_key(numerator), _poly_key(denominator))
 
 
-def _term_key(mono: _Mono, coef: int) -> tuple[Any, ...]:
+def _term_key(mono: _Mono, coef: int) -> _Key:
     if not mono:
         return (3, coef)
     if len(mono) == 1 and coef == 1:
@@ -87,7 +105,7 @@ def _term_key(mono: _Mono, coef: int) -> tuple[Any, ...]:
     return (1, [_atom_key(a) for a in mono] + ([(3, coef)] if coef != 1 else []))
 
 
-def _poly_key(poly: _Poly) -> tuple[Any, ...]:
+def _poly_key(poly: _Poly) -> _Key:
     terms = _sorted_terms(poly)
     if len(terms) == 1:
         return _term_key(*terms[0])
@@ -169,11 +187,18 @@ class _Node:
 
     __slots__ = ("op", "args")
 
-    def __init__(self, op: str, args: list[Any]) -> None:
+    def __init__(self, op: str, args: "list[_Expr]") -> None:
         self.op, self.args = op, args
 
 
-def _node(poly: _Poly) -> Any:
+_Expr = Union[_Node, int, str, "Dim"]
+"""An expression tree: an operator's node, a size, a name, or (while rebuilding one) a dimension."""
+
+_Tree = Union[tuple[str, list["_Tree"]], int, str]
+"""An expression tree as plain data (what a pickled :class:`AlgebraicDim` holds)."""
+
+
+def _node(poly: _Poly) -> _Expr:
     """The expression tree of ``poly``: a ``_Node``, an ``int`` or a name (``str``)."""
     terms = _sorted_terms(poly)
     if not terms:
@@ -182,25 +207,28 @@ def _node(poly: _Poly) -> Any:
     return parts[0] if len(parts) == 1 else _Node("add", parts)
 
 
-def _atom_node(atom: _Atom) -> Any:
-    if atom[0] == "s":
-        return atom[1]
-    return _Node("floordiv", [_node(dict(atom[1])), _node(dict(atom[2]))])
+def _atom_node(atom: _Atom) -> _Expr:
+    name = _symbol(atom)
+    if name is not None:
+        return name
+    numerator, denominator = _quotient(atom)
+    return _Node("floordiv", [_node(numerator), _node(denominator)])
 
 
-def _term_node(mono: _Mono, coef: int) -> Any:
-    parts = [_atom_node(a) for a in mono] + ([coef] if coef != 1 or not mono else [])
+def _term_node(mono: _Mono, coef: int) -> _Expr:
+    parts: list[_Expr] = [_atom_node(a) for a in mono]
+    parts += [coef] if coef != 1 or not mono else []
     return parts[0] if len(parts) == 1 else _Node("mul", parts)
 
 
-def _format(node: Any, leaf: Any) -> str:
+def _format(node: _Expr, leaf: Callable[[_Expr], object]) -> str:
     if isinstance(node, _Node):
         return f" {_OPS[node.op]} ".join(
             f"({_format(a, leaf)})" if isinstance(a, _Node) else _format(a, leaf) for a in node.args)
     return str(leaf(node))
 
 
-def _poly_of(d: Any) -> "_Poly | None":
+def _poly_of(d: object) -> "_Poly | None":
     """``d`` (a dimension, ``int`` or name) as a polynomial, or ``None`` if it is not a dimension."""
     if isinstance(d, AlgebraicDim):
         return d._poly
@@ -224,15 +252,17 @@ def _dim_of(poly: _Poly) -> "Dim":
         return StaticDim(value) if -MAX_DIM - 1 <= value <= MAX_DIM else cast(Dim, value)
     if len(poly) == 1:
         ((m, c),) = poly.items()
-        if c == 1 and len(m) == 1 and m[0][0] == "s":
-            return SymbolicDim(m[0][1])
+        name = _symbol(m[0]) if c == 1 and len(m) == 1 else None
+        if name is not None:
+            return SymbolicDim(name)
     return AlgebraicDim._of(poly)
 
 
-def _apply(op: str, a: Any, b: Any) -> Any:
+def _apply(op: str, a: object, b: object) -> "Dim | None":
+    """``a op b`` for dimensions (``op``: ``add``, ``mul`` or ``floordiv``), ``None`` if either is not one."""
     pa, pb = _poly_of(a), _poly_of(b)
     if pa is None or pb is None:
-        return NotImplemented
+        return None
     if op == "add":
         return _dim_of(_add(pa, pb))
     if op == "mul":
@@ -240,12 +270,19 @@ def _apply(op: str, a: Any, b: Any) -> Any:
     return _dim_of(_floordiv(pa, pb))
 
 
-def _is_max_dim(d: Any) -> bool:
+def _operator(op: str, a: object, b: object) -> Any:
+    """:func:`_apply` for an operator: ``NotImplemented`` (hence ``Any``) where an operand is not a dimension,
+    so that its own reflected operator answers."""
+    found = _apply(op, a, b)
+    return NotImplemented if found is None else found
+
+
+def _is_max_dim(d: object) -> bool:
     """Whether ``d`` is one of MAX's own dimension objects (duck-typed: MAX stays optional)."""
     return type(d).__name__ in ("StaticDim", "SymbolicDim", "AlgebraicDim") and not isinstance(d, Dim)
 
 
-def _is_max_operator_attr(value: Any) -> bool:
+def _is_max_operator_attr(value: object) -> bool:
     """Whether ``value`` looks like MAX's ``kgen.ParamOperatorAttr`` (an opcode and operands)."""
     try:
         return getattr(value, "opcode", None) is not None and getattr(value, "operands", None) is not None
@@ -255,37 +292,41 @@ def _is_max_operator_attr(value: Any) -> bool:
 
 class _Arithmetic:
     """MAX's dimension arithmetic: ``+ - * //`` and unary ``-`` with dimensions, sizes and names give a
-    dimension (static when every operand is); any other operand (a graph value) is left to it."""
+    dimension (static when every operand is); any other operand (a graph value) is left to it.
+
+    The results are typed ``Any`` deliberately: :class:`StaticDim` is also an ``int``, whose operators'
+    types these must stay compatible with, and an operand that is not a dimension gets ``NotImplemented``
+    so that its own reflected operator (a graph value's) answers."""
 
     __slots__ = ()
 
-    def __add__(self, other: Any) -> Any:
-        return _apply("add", self, other)
+    def __add__(self, other: object) -> Any:
+        return _operator("add", self, other)
 
-    def __radd__(self, other: Any) -> Any:
-        return _apply("add", other, self)
+    def __radd__(self, other: object) -> Any:
+        return _operator("add", other, self)
 
-    def __sub__(self, other: Any) -> Any:
-        negated = _apply("mul", other, -1)
-        return negated if negated is NotImplemented else _apply("add", self, negated)
+    def __sub__(self, other: object) -> Any:
+        negated = _operator("mul", other, -1)
+        return negated if negated is NotImplemented else _operator("add", self, negated)
 
-    def __rsub__(self, other: Any) -> Any:
-        return _apply("add", other, _apply("mul", self, -1))
+    def __rsub__(self, other: object) -> Any:
+        return _operator("add", other, _operator("mul", self, -1))
 
-    def __mul__(self, other: Any) -> Any:
-        return _apply("mul", self, other)
+    def __mul__(self, other: object) -> Any:
+        return _operator("mul", self, other)
 
-    def __rmul__(self, other: Any) -> Any:
-        return _apply("mul", other, self)
+    def __rmul__(self, other: object) -> Any:
+        return _operator("mul", other, self)
 
-    def __floordiv__(self, other: Any) -> Any:
-        return _apply("floordiv", self, other)
+    def __floordiv__(self, other: object) -> Any:
+        return _operator("floordiv", self, other)
 
-    def __rfloordiv__(self, other: Any) -> Any:
-        return _apply("floordiv", other, self)
+    def __rfloordiv__(self, other: object) -> Any:
+        return _operator("floordiv", other, self)
 
     def __neg__(self) -> Any:
-        return _apply("mul", self, -1)
+        return _operator("mul", self, -1)
 
 
 class _DimType(type):
@@ -293,7 +334,7 @@ class _DimType(type):
     dimension an MLIR attribute describes, as in MAX; every dimension a shape holds (a plain ``int``
     size included) is an instance of ``Dim``."""
 
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+    def __call__(cls, *args: object, **kwargs: object) -> Any:  # Any: the checker then reads each class's __new__
         if cls is Dim:
             if len(args) != 1 or kwargs:
                 raise TypeError("Dim(value) takes one value: a size such as 3 or a name such as 'batch'")
@@ -306,16 +347,15 @@ class _DimType(type):
                 return SymbolicDim(value)
             if _is_max_operator_attr(value):
                 return AlgebraicDim(value)
-            attr = _as_attribute(value)
-            if attr is not None:
-                return Dim.from_mlir(attr)
+            if _mlir().is_attribute(value):
+                return Dim.from_mlir(value)
             found = _parse_dim(value)  # MAX's own Dim objects
             if isinstance(found, str):
                 raise TypeError(f"Unsupported dimension type {value!r} ({type(value)}): {found}")
             return StaticDim(found) if isinstance(found, int) else found
         return super().__call__(*args, **kwargs)
 
-    def __instancecheck__(cls, obj: Any) -> bool:
+    def __instancecheck__(cls, obj: object) -> bool:
         if cls is Dim:
             return isinstance(obj, (SymbolicDim, AlgebraicDim)) or (isinstance(obj, int) and not isinstance(obj, bool))
         return super().__instancecheck__(obj)
@@ -342,7 +382,7 @@ class Dim(metaclass=_DimType):
 
     __slots__ = ()
 
-    def __new__(cls, value: Any) -> "Dim":  # the metaclass picks the kind; typed here for the checkers
+    def __new__(cls, value: object) -> "Dim":  # the metaclass picks the kind (MAX's own objects too); for the checkers
         return object.__new__(cls)
 
     def __int__(self) -> int:
@@ -352,13 +392,13 @@ class Dim(metaclass=_DimType):
     def __index__(self) -> int:
         raise TypeError(f"{self!r} is not a size: Int conversions only supported for static dims")
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.Attribute:
         """This dimension as an MLIR attribute (see :class:`Dim`), in the current MLIR context or
         latticecast's default one."""
         raise NotImplementedError
 
     @staticmethod
-    def from_mlir(attr: Any) -> "Dim":
+    def from_mlir(attr: ir.Attribute) -> "Dim":
         """The dimension an MLIR attribute made by :meth:`to_mlir` describes.
 
         Args:
@@ -374,12 +414,12 @@ class Dim(metaclass=_DimType):
             >>> Dim.from_mlir(Dim(3).to_mlir()), Dim.from_mlir(Dim("n").to_mlir())
             (Dim(3), Dim('n'))
         """
-        from jaxlib.mlir import ir
-        if _cast_attr(attr, ir.IntegerAttr) is not None:
+        mlir = _mlir()
+        if mlir.integer_value(attr) is not None:
             return StaticDim.from_mlir(attr)
-        if _cast_attr(attr, ir.FlatSymbolRefAttr) is not None:
+        if mlir.symbol_name(attr) is not None:
             return SymbolicDim.from_mlir(attr)
-        if _cast_attr(attr, ir.ArrayAttr) is not None:
+        if mlir.array_items(attr) is not None:
             return AlgebraicDim.from_mlir(attr)
         raise GraphError(f"{attr} describes no dimension: latticecast writes a size as an integer attribute, a "
                          "name as a symbol reference (@batch) and an expression as [\"add\", ...]; graph api does "
@@ -391,44 +431,8 @@ class Dim(metaclass=_DimType):
         return []
 
 
-def _cast_attr(attr: Any, kind: Any) -> Any:
-    """``attr`` as an MLIR attribute of ``kind`` (``ir.IntegerAttr`` ...), or ``None``."""
-    from jaxlib.mlir import ir
-    if not isinstance(attr, ir.Attribute):
-        return None
-    try:
-        return kind(attr)
-    except (ValueError, TypeError):
-        return None
-
-
-def _as_attribute(value: Any) -> Any:
-    """``value`` if it is an MLIR attribute, else ``None``."""
-    from jaxlib.mlir import ir
-    return value if isinstance(value, ir.Attribute) else None
-
-
-def _context() -> Any:
-    """The current MLIR context (a graph's, when it converts), or latticecast's default one
-    (:func:`latticecast.dialect_utils.context.default_context`: the one home of contexts)."""
-    from jaxlib.mlir import ir
-
-    from .dialect_utils.context import default_context
-    try:
-        found = ir.Context.current
-    except ValueError:
-        found = None
-    return default_context() if found is None else found
-
-
-def _i64_attr(value: int) -> Any:
-    from jaxlib.mlir import ir
-    with _context():
-        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
-
-
 class _StaticDimType(_DimType):
-    def __instancecheck__(cls, obj: Any) -> bool:
+    def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, int) and not isinstance(obj, bool)
 
 
@@ -454,15 +458,15 @@ class StaticDim(_Arithmetic, int, Dim, metaclass=_StaticDimType):
 
     __slots__ = ()
 
-    def __new__(cls, value: Any) -> "StaticDim":
-        if value.__class__ is StaticDim:
+    def __new__(cls, value: "int | np.integer | ir.Attribute") -> "StaticDim":
+        if isinstance(value, StaticDim) and value.__class__ is StaticDim:
             return value  # the same object, as MAX
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            attr = _cast_attr(value, _ir().IntegerAttr)
-            if attr is not None:
-                value = attr.value
+            found = _mlir().integer_value(value)
+            if found is not None:
+                value = found
             elif _is_max_dim(value) and type(value).__name__ == "StaticDim":
-                value = cast(Any, value).dim
+                value = int(getattr(value, "dim"))  # MAX's own StaticDim (MAX is untyped here)
             else:
                 raise TypeError(f"StaticDim.__init__ only accepts int, builtin.IntegerAttr, or StaticDim, got "
                                 f"{_attr_type_name(value)} (latticecast: a size such as 3; Dim(value) converts "
@@ -493,15 +497,15 @@ class StaticDim(_Arithmetic, int, Dim, metaclass=_StaticDimType):
     __eq__ = int.__eq__
     __ne__ = int.__ne__
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> "tuple[type[StaticDim], tuple[int]]":
         return (StaticDim, (int(self),))
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.Attribute:
         """``i64`` ``IntegerAttr`` of the size."""
-        return _i64_attr(int(self))
+        return _mlir().integer_attr(int(self))
 
     @staticmethod
-    def from_mlir(attr: Any) -> "StaticDim":
+    def from_mlir(attr: ir.Attribute) -> "StaticDim":
         """The size an ``IntegerAttr`` holds.
 
         Args:
@@ -517,27 +521,24 @@ class StaticDim(_Arithmetic, int, Dim, metaclass=_StaticDimType):
             >>> StaticDim.from_mlir(StaticDim(5).to_mlir())
             Dim(5)
         """
-        found = _cast_attr(attr, _ir().IntegerAttr)
+        found = _mlir().integer_value(attr)
         if found is None:
             raise TypeError(f"StaticDim.from_mlir only accepts builtin.IntegerAttr, got {_attr_type_name(attr)} "
                             "(latticecast: the attribute StaticDim.to_mlir() gives)")
-        return StaticDim(found.value)
+        return StaticDim(found)
 
 
-def _ir() -> Any:
-    from jaxlib.mlir import ir
-    return ir
-
-
-def _attr_type_name(value: Any) -> str:
+def _attr_type_name(value: object) -> str:
     """``value``'s type name as MAX's messages spell it (an MLIR attribute by its kind)."""
-    ir = _ir()
-    if isinstance(value, ir.Attribute):
+    mlir = _mlir()
+    if mlir.is_attribute(value):
         # latticecast's encodings of MAX's dimension attributes, by MAX's names for them
-        for kind, max_name in ((ir.IntegerAttr, "IntegerAttr"), (ir.FlatSymbolRefAttr, "ParamDeclRefAttr"),
-                               (ir.ArrayAttr, "ParamOperatorAttr")):
-            if _cast_attr(value, kind) is not None:
-                return max_name
+        if mlir.integer_value(value) is not None:
+            return "IntegerAttr"
+        if mlir.symbol_name(value) is not None:
+            return "ParamDeclRefAttr"
+        if mlir.array_items(value) is not None:
+            return "ParamOperatorAttr"
     return type(value).__name__
 
 
@@ -562,30 +563,30 @@ class SymbolicDim(_Arithmetic, Dim):
     __slots__ = ("name",)
     name: str
 
-    def __new__(cls, name: Any) -> "SymbolicDim":
-        if name.__class__ is SymbolicDim:
+    def __new__(cls, name: "str | SymbolicDim | ir.Attribute") -> "SymbolicDim":
+        if isinstance(name, SymbolicDim) and name.__class__ is SymbolicDim:
             return name  # the same object, as MAX
         return object.__new__(cls)
 
-    def __init__(self, name: "str | SymbolicDim") -> None:
+    def __init__(self, name: "str | SymbolicDim | ir.Attribute") -> None:
         if name is self:
             return
         if not isinstance(name, str):
-            attr = _cast_attr(name, _ir().FlatSymbolRefAttr)
-            if attr is not None:
-                name = attr.value
+            found = _mlir().symbol_name(name)
+            if found is not None:
+                name = found
             elif _is_max_dim(name) and type(name).__name__ == "SymbolicDim":
-                name = name.name
+                name = str(getattr(name, "name"))  # MAX's own SymbolicDim (MAX is untyped here)
             else:
                 raise TypeError(f"SymbolicDim.__init__ only accepts str, kgen.ParamDeclRefAttr, or SymbolicDim, "
                                 f"got {_attr_type_name(name)} (latticecast: a name such as 'batch', or a "
                                 "FlatSymbolRefAttr)")
-        if not _NAME.match(cast(str, name)):
+        if not _NAME.match(name):
             raise GraphError(f"Invalid name for symbolic dimension: {name!r}; use an identifier such as 'batch' "
                              "(letters, digits and _, not starting with a digit), as MAX requires")
         object.__setattr__(self, "name", name)
 
-    def __setattr__(self, key: str, value: Any) -> None:
+    def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("a SymbolicDim is immutable")
 
     def __eq__(self, other: object) -> bool:
@@ -605,21 +606,19 @@ class SymbolicDim(_Arithmetic, Dim):
     def __str__(self) -> str:
         return self.name
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> "tuple[type[SymbolicDim], tuple[str]]":
         return (SymbolicDim, (self.name,))
 
     @property
     def parameters(self) -> list["SymbolicDim"]:
         return [self]
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.Attribute:
         """A ``FlatSymbolRefAttr`` of the name (``@batch``)."""
-        ir = _ir()
-        with _context():
-            return ir.FlatSymbolRefAttr.get(self.name)
+        return _mlir().symbol_attr(self.name)
 
     @staticmethod
-    def from_mlir(attr: Any) -> "SymbolicDim":
+    def from_mlir(attr: ir.Attribute) -> "SymbolicDim":
         """The name a ``FlatSymbolRefAttr`` holds.
 
         Args:
@@ -635,13 +634,13 @@ class SymbolicDim(_Arithmetic, Dim):
             >>> SymbolicDim.from_mlir(SymbolicDim("n").to_mlir())
             Dim('n')
         """
-        found = _cast_attr(attr, _ir().FlatSymbolRefAttr)
+        found = _mlir().symbol_name(attr)
         if found is None:
             raise TypeError(f"SymbolicDim.from_mlir only accepts kgen.ParamDeclRefAttr, got {_attr_type_name(attr)} "
                             "(latticecast: the FlatSymbolRefAttr SymbolicDim.to_mlir() gives)")
-        return SymbolicDim(found.value)
+        return SymbolicDim(found)
 
-    def substitute(self, mapping: Any) -> "Dim":
+    def substitute(self, mapping: "Mapping[str, DimLike]") -> "Dim":
         """This dimension with names replaced per ``mapping`` (name -> dimension)."""
         replacement = mapping.get(self.name)
         return self if replacement is None else Dim(replacement)
@@ -671,17 +670,17 @@ class AlgebraicDim(_Arithmetic, Dim):
 
     __slots__ = ("_normal", "_source")
     _normal: "_Poly | None"
-    _source: Any
+    _source: object  # MAX's own attribute (MAX is untyped here), read when first needed
 
-    def __new__(cls, attr: Any) -> "AlgebraicDim":
-        if attr.__class__ is AlgebraicDim:
+    def __new__(cls, attr: object) -> "AlgebraicDim":
+        if isinstance(attr, AlgebraicDim) and attr.__class__ is AlgebraicDim:
             return attr  # the same object, as MAX
         return object.__new__(cls)
 
-    def __init__(self, attr: Any) -> None:
+    def __init__(self, attr: object) -> None:
         if attr is self:
             return
-        if _cast_attr(attr, _ir().ArrayAttr) is not None:
+        if _mlir().is_attribute(attr) and _mlir().array_items(attr) is not None:
             found = _parse_attr(attr)
             if not isinstance(found, AlgebraicDim):
                 raise TypeError(f"AlgebraicDim.__init__: {attr} describes {found!r}, not an algebraic dimension")
@@ -710,7 +709,7 @@ class AlgebraicDim(_Arithmetic, Dim):
             object.__setattr__(self, "_normal", found)
         return cast(_Poly, self._normal)
 
-    def __setattr__(self, key: str, value: Any) -> None:
+    def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("an AlgebraicDim is immutable")
 
     @property
@@ -723,8 +722,10 @@ class AlgebraicDim(_Arithmetic, Dim):
             >>> a.opcode, [Dim.from_mlir(x) for x in a.operands]
             (<DimOperator.add: 'add'>, [Dim('n'), Dim(1)])
         """
-        items = list(_cast_attr(self.to_mlir(), _ir().ArrayAttr))
-        return OperatorAttr(DimOperator(_cast_attr(items[0], _ir().StringAttr).value), items[1:])
+        mlir = _mlir()
+        items = mlir.array_items(self.to_mlir())
+        assert items is not None  # to_mlir writes an expression as an ArrayAttr
+        return OperatorAttr(DimOperator(mlir.string_value(items[0])), items[1:])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, AlgebraicDim) and self._poly == other._poly
@@ -741,7 +742,7 @@ class AlgebraicDim(_Arithmetic, Dim):
     def __repr__(self) -> str:
         return _format(_node(self._poly), lambda leaf: Dim(leaf).__repr__())
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> "tuple[Callable[[_Tree], Dim], tuple[_Tree]]":
         return (_rebuild, (_node_tuple(_node(self._poly)),))
 
     @property
@@ -750,21 +751,21 @@ class AlgebraicDim(_Arithmetic, Dim):
         _collect(self._poly, names)
         return names
 
-    def substitute(self, mapping: Any) -> "Dim":
+    def substitute(self, mapping: "Mapping[str, DimLike]") -> "Dim":
         """This dimension with names replaced per ``mapping`` (name -> dimension); sizes fold.
 
         Example:
             >>> (Dim("x") * 2 + 1).substitute({"x": 3})
             Dim(7)
         """
-        return cast(Dim, _eval_node(_node(self._poly), lambda name: Dim(mapping.get(name, name))))
+        return _eval_node(_node(self._poly), lambda name: Dim(mapping.get(name, name)))
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.Attribute:
         """An ``ArrayAttr``: the operator's name, then its operands' attributes (``["add", @x, 1 : i64]``)."""
         return _node_attr(_node(self._poly))
 
     @staticmethod
-    def from_mlir(attr: Any) -> "AlgebraicDim":
+    def from_mlir(attr: ir.Attribute) -> "AlgebraicDim":
         """The algebraic dimension an ``ArrayAttr`` from :meth:`to_mlir` describes.
 
         Args:
@@ -780,7 +781,7 @@ class AlgebraicDim(_Arithmetic, Dim):
             >>> AlgebraicDim.from_mlir((Dim("n") * 2).to_mlir())
             Dim('n') * Dim(2)
         """
-        if _cast_attr(attr, _ir().ArrayAttr) is None:
+        if _mlir().array_items(attr) is None:
             raise TypeError(f"AlgebraicDim.from_mlir only accepts kgen.ParamOperatorAttr, got {_attr_type_name(attr)} "
                             "(latticecast: the ArrayAttr AlgebraicDim.to_mlir() gives)")
         return AlgebraicDim(attr)
@@ -789,77 +790,86 @@ class AlgebraicDim(_Arithmetic, Dim):
 def _collect(poly: _Poly, names: list[SymbolicDim]) -> None:
     for mono in poly:
         for atom in mono:
-            if atom[0] == "s":
-                if atom[1] not in names:
-                    names.append(SymbolicDim(atom[1]))
+            name = _symbol(atom)
+            if name is not None:
+                if name not in names:
+                    names.append(SymbolicDim(name))
             else:
-                _collect(dict(atom[1]), names)
-                _collect(dict(atom[2]), names)
+                numerator, denominator = _quotient(atom)
+                _collect(numerator, names)
+                _collect(denominator, names)
 
 
-def _eval_node(node: Any, leaf: Any) -> Any:
+def _eval_node(node: _Expr, leaf: Callable[[str], "Dim"]) -> "Dim":
     """Rebuild ``node`` with dimension arithmetic (``leaf(name)`` for each name)."""
     if isinstance(node, _Node):
         args = [_eval_node(a, leaf) for a in node.args]
         out = args[0]
         for a in args[1:]:
-            out = out + a if node.op == "add" else out * a if node.op == "mul" else out // a
+            found = _apply(node.op, out, a)  # the operators' own rule: out + a, out * a, out // a
+            assert found is not None  # both are dimensions
+            out = found
         return out
-    if node.__class__ in (StaticDim, SymbolicDim, AlgebraicDim):
-        return node
-    return leaf(node) if isinstance(node, str) else StaticDim(node)
+    if node.__class__ in _DIMS:
+        return cast(Dim, node)
+    if isinstance(node, str):
+        return leaf(node)
+    return StaticDim(cast(int, node))
 
 
-def _node_tuple(node: Any) -> Any:
-    return (node.op, [_node_tuple(a) for a in node.args]) if isinstance(node, _Node) else node
+def _node_tuple(node: _Expr) -> _Tree:
+    if isinstance(node, _Node):
+        return (node.op, [_node_tuple(a) for a in node.args])
+    return node if isinstance(node, str) else int(cast(int, node))
 
 
-def _rebuild(tree: Any) -> Any:
-    def to_node(t: Any) -> Any:
+def _rebuild(tree: _Tree) -> "Dim":
+    def to_node(t: _Tree) -> _Expr:
         return _Node(t[0], [to_node(a) for a in t[1]]) if isinstance(t, tuple) else t
     return _eval_node(to_node(tree), SymbolicDim)
 
 
-def _node_attr(node: Any) -> Any:
-    ir = _ir()
+def _node_attr(node: _Expr) -> ir.Attribute:
+    mlir = _mlir()
     if isinstance(node, _Node):
-        with _context():
-            return ir.ArrayAttr.get([ir.StringAttr.get(node.op)] + [_node_attr(a) for a in node.args])
-    return SymbolicDim(node).to_mlir() if isinstance(node, str) else _i64_attr(node)
+        return mlir.array_attr([mlir.string_attr(node.op)] + [_node_attr(a) for a in node.args])
+    return SymbolicDim(node).to_mlir() if isinstance(node, str) else mlir.integer_attr(int(cast(int, node)))
 
 
-def _parse_attr(attr: Any) -> Any:
+def _parse_attr(attr: ir.Attribute) -> "Dim":
     """The dimension an attribute of :meth:`Dim.to_mlir`'s form describes."""
-    ir = _ir()
-    array = _cast_attr(attr, ir.ArrayAttr)
-    if array is None:
+    mlir = _mlir()
+    items = mlir.array_items(attr)
+    if items is None:
         return Dim.from_mlir(attr)
-    items = list(array)
-    op = _cast_attr(items[0], ir.StringAttr) if items else None
-    if op is None or op.value not in _OPS or len(items) < 3:
+    op = mlir.string_value(items[0]) if items else None
+    if op is None or op not in _OPS or len(items) < 3:
         raise GraphError(f"{attr} is not an algebraic dimension: latticecast writes one as [\"add\" | \"mul\" | "
                          "\"floordiv\", operands...]")
-    operands = [_parse_attr(a) for a in items[1:]]
-    return _eval_node(_Node(op.value, operands), SymbolicDim)
+    operands: list[_Expr] = [_parse_attr(a) for a in items[1:]]
+    return _eval_node(_Node(op, operands), SymbolicDim)
 
 
 _MAX_OPCODES = {"add": "add", "mul_no_wrap": "mul", "mul": "mul", "div": "floordiv"}
 
 
-def _from_max_attr(attr: Any) -> Any:
-    """A dimension from MAX's own attributes (``kgen.ParamOperatorAttr`` and its operands)."""
+def _from_max_attr(attr: object) -> "Dim":
+    """A dimension from MAX's own attributes (``kgen.ParamOperatorAttr`` and its operands; MAX is untyped
+    here, so they are read by name)."""
     if _is_max_operator_attr(attr):
-        name = getattr(attr.opcode, "name", str(attr.opcode)).rsplit(".", 1)[-1]
+        opcode = getattr(attr, "opcode")
+        name = str(getattr(opcode, "name", str(opcode))).rsplit(".", 1)[-1]
         if name not in _MAX_OPCODES:
             raise GraphError(f"MAX's dimension operator {name} has no latticecast counterpart (add, mul, div)")
-        return _eval_node(_Node(_MAX_OPCODES[name], [_from_max_attr(o) for o in attr.operands]), SymbolicDim)
+        operands: list[_Expr] = [_from_max_attr(o) for o in getattr(attr, "operands")]
+        return _eval_node(_Node(_MAX_OPCODES[name], operands), SymbolicDim)
     value = getattr(attr, "value", None)
     if isinstance(value, int):
         return StaticDim(value)
-    name = getattr(attr, "name", None)
-    name = getattr(name, "value", name)
-    if isinstance(name, str):
-        return SymbolicDim(name)
+    found = getattr(attr, "name", None)
+    found = getattr(found, "value", found)
+    if isinstance(found, str):
+        return SymbolicDim(found)
     return Dim(attr)
 
 
@@ -873,7 +883,7 @@ ShapeLike = Iterable[DimLike]
 _DIMS = (StaticDim, SymbolicDim, AlgebraicDim)
 
 
-def as_dim(d: Any, what: str) -> "StaticDim | SymbolicDim | AlgebraicDim":
+def as_dim(d: object, what: str) -> "StaticDim | SymbolicDim | AlgebraicDim":
     """``d`` as a dimension: a :class:`StaticDim` in ``[0, MAX_DIM]``, a :class:`SymbolicDim` or an
     :class:`AlgebraicDim`, else a :class:`GraphError` that names ``what``."""
     if d.__class__ is int and 0 <= d <= MAX_DIM:
@@ -886,7 +896,7 @@ def as_dim(d: Any, what: str) -> "StaticDim | SymbolicDim | AlgebraicDim":
     return found
 
 
-def _parse_dim(d: Any) -> "StaticDim | SymbolicDim | AlgebraicDim | str":
+def _parse_dim(d: object) -> "StaticDim | SymbolicDim | AlgebraicDim | str":
     """``d`` as a dimension, or (a ``str``) why it is not one."""
     if isinstance(d, str):
         return SymbolicDim(d) if _NAME.match(d) else (
@@ -902,7 +912,7 @@ def _parse_dim(d: Any) -> "StaticDim | SymbolicDim | AlgebraicDim | str":
         kind = type(d).__name__
         if kind == "AlgebraicDim":
             return AlgebraicDim(d)
-        return _parse_dim(d.name if kind == "SymbolicDim" else d.dim)
+        return _parse_dim(getattr(d, "name" if kind == "SymbolicDim" else "dim"))  # MAX's own (untyped here)
     return f"{d!r} is not a dimension: dimensions must be non-negative integers (sizes) or names such as 'batch'"
 
 
@@ -911,7 +921,7 @@ class DimensionError(GraphTypeError):
     (``ValueError``), and a ``TypeError`` as MAX raises for it."""
 
 
-def check_shape(shape: Any, what: str) -> "Shape":
+def check_shape(shape: object, what: str) -> "Shape":
     """``shape`` as a :class:`Shape`, or a :class:`DimensionError` naming the problem."""
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
         raise DimensionError(f"{what} must be a sequence of dimensions such as [2, 3] or ['batch', 3], not {shape!r}")
@@ -919,7 +929,7 @@ def check_shape(shape: Any, what: str) -> "Shape":
     out = list.__new__(Shape)
     for d in dims:
         if d.__class__ is int and 0 <= d <= MAX_DIM:
-            found: Any = int.__new__(StaticDim, d)
+            found: "StaticDim | SymbolicDim | AlgebraicDim | str" = int.__new__(StaticDim, d)
         elif d.__class__ in _DIMS and (d.__class__ is not StaticDim or d >= 0):
             found = d
         else:
@@ -930,7 +940,7 @@ def check_shape(shape: Any, what: str) -> "Shape":
     return out
 
 
-def shape_of(dims: Iterable[Any]) -> "Shape":
+def shape_of(dims: "Iterable[int | Dim]") -> "Shape":
     """A :class:`Shape` of dimensions already checked (sizes, names' dimensions, algebraic ones):
     the graph builder's fast path (a plain ``int`` becomes a :class:`StaticDim`)."""
     out = list.__new__(Shape)
@@ -938,7 +948,7 @@ def shape_of(dims: Iterable[Any]) -> "Shape":
     return out
 
 
-def is_static(shape: Iterable[Any]) -> bool:
+def is_static(shape: Iterable[object]) -> bool:
     """Whether every dimension of ``shape`` is a size (no symbolic or algebraic dimension)."""
     return all(isinstance(d, int) for d in shape)
 
@@ -948,23 +958,23 @@ def static_dims(shape: Sequence["int | Dim"]) -> tuple[int, ...] | None:
     return tuple(int(d) for d in shape) if is_static(shape) else None
 
 
-def static_size(shape: Iterable[Any]) -> "int | None":
+def static_size(shape: "Iterable[int | Dim]") -> "int | None":
     """The number of elements of ``shape``, or ``None`` when it has a symbolic or algebraic dimension."""
     dims = list(shape)
     return math.prod([int(d) for d in dims]) if is_static(dims) else None
 
 
-def symbols(shape: Iterable[Any]) -> list[SymbolicDim]:
+def symbols(shape: Iterable[object]) -> list[SymbolicDim]:
     """The symbolic dimensions of ``shape``, in order (repeats included)."""
     return [d for d in shape if d.__class__ is SymbolicDim]
 
 
-def is_dynamic(d: Any) -> bool:
+def is_dynamic(d: object) -> bool:
     """Whether ``d`` is a symbolic or algebraic dimension (its size known only when the graph runs)."""
     return d.__class__ is SymbolicDim or d.__class__ is AlgebraicDim
 
 
-class Shape(list[Any]):
+class Shape(list[Any]):  # Any: see the note at the end of the docstring
     """A tensor's shape as MAX's ``Shape``: a list of dimensions, equal to the same dimensions as a
     list or tuple.
 
@@ -986,9 +996,13 @@ class Shape(list[Any]):
         >>> s[0] = 4; s.pop(); s
         Dim(3)
         [Dim(4), Dim('batch')]
+
+    Its elements are typed ``Any`` deliberately, for now: each is a :class:`StaticDim`,
+    :class:`SymbolicDim` or :class:`AlgebraicDim`, but the graph's ops read them as sizes or names
+    where their own checks have made sure of which, and saying so to the type checker is theirs to do.
     """
 
-    def __init__(self, dims: Iterable[Any] = ()) -> None:
+    def __init__(self, dims: "Iterable[DimLike]" = ()) -> None:
         super().__init__(dims if isinstance(dims, Shape) else check_shape(dims, "Shape"))
 
     @property
@@ -1010,7 +1024,7 @@ class Shape(list[Any]):
         return out
 
     @staticmethod
-    def is_static(shape: Iterable[Any]) -> bool:
+    def is_static(shape: Iterable[object]) -> bool:
         """Whether every dimension of ``shape`` is a non-negative size (MAX's ``Shape.is_static``)."""
         return all(isinstance(d, int) and d >= 0 for d in shape)
 
@@ -1028,42 +1042,42 @@ class Shape(list[Any]):
     def __hash__(self) -> int:  # type: ignore[override]  # a list that hashes, as types holding it must
         return hash(tuple(self))
 
-    def __getitem__(self, index: Any) -> Any:
+    def __getitem__(self, index: "SupportsIndex | slice") -> Any:
         if isinstance(index, slice):
             return shape_of(list.__getitem__(self, index))
         return list.__getitem__(self, index)
 
-    def __setitem__(self, index: Any, value: Any) -> None:
+    def __setitem__(self, index: "SupportsIndex | slice", value: object) -> None:
         if isinstance(index, slice):
             list.__setitem__(self, index, check_shape(value, "Shape"))
         else:
             list.__setitem__(self, index, check_shape([value], "Shape")[0])
 
-    def append(self, value: Any) -> None:
+    def append(self, value: "DimLike") -> None:
         list.append(self, check_shape([value], "Shape")[0])
 
-    def insert(self, index: Any, value: Any) -> None:
+    def insert(self, index: SupportsIndex, value: "DimLike") -> None:
         list.insert(self, index, check_shape([value], "Shape")[0])
 
-    def extend(self, values: Iterable[Any]) -> None:
+    def extend(self, values: "Iterable[DimLike]") -> None:
         list.extend(self, check_shape(values, "Shape"))
 
-    def __iadd__(self, values: Iterable[Any]) -> "Shape":  # type: ignore[misc]
+    def __iadd__(self, values: "Iterable[DimLike]") -> "Shape":  # type: ignore[misc,override]
         self.extend(values)
         return self
 
-    def __add__(self, other: Any) -> Any:
+    def __add__(self, other: object) -> Any:
         """``shape + [dims]`` (or ``+ (dims,)``) is a :class:`Shape`."""
         if isinstance(other, (list, tuple)):
             return shape_of([*self, *check_shape(other, "Shape")])
         return NotImplemented
 
-    def __radd__(self, other: Any) -> Any:
+    def __radd__(self, other: object) -> Any:
         if isinstance(other, (list, tuple)):
             return shape_of([*check_shape(other, "Shape"), *self])
         return NotImplemented
 
-    def __mul__(self, n: Any) -> "Shape":
+    def __mul__(self, n: SupportsIndex) -> "Shape":
         return shape_of(list.__mul__(self, n))
 
     def copy(self) -> "Shape":
@@ -1076,27 +1090,25 @@ class Shape(list[Any]):
         """``[2, batch]``: the dimensions as they read in messages (``repr`` gives MAX's ``[Dim(2), Dim('batch')]``)."""
         return "[" + ", ".join(map(str, self)) + "]"
 
-    def to_mlir(self) -> Any:
+    def to_mlir(self) -> ir.Attribute:
         """An ``ArrayAttr`` of the dimensions' attributes (:meth:`Dim.to_mlir`)."""
-        ir = _ir()
-        with _context():
-            return ir.ArrayAttr.get([Dim(d).to_mlir() for d in self])
+        return _mlir().array_attr([Dim(d).to_mlir() for d in self])
 
     @classmethod
-    def from_mlir(cls, attr: Any) -> "Shape":
+    def from_mlir(cls, attr: ir.Attribute) -> "Shape":
         """The shape an ``ArrayAttr`` from :meth:`to_mlir` describes.
 
         Example:
             >>> Shape.from_mlir(Shape([2, "n"]).to_mlir())
             [Dim(2), Dim('n')]
         """
-        array = _cast_attr(attr, _ir().ArrayAttr)
+        array = _mlir().array_items(attr)
         if array is None:
             raise TypeError(f"Shape.from_mlir only supported for an ArrayAttr of dimensions, got {attr}")
         return cls([Dim.from_mlir(a) for a in array])
 
 
-def solve_for(d: Any, name: "str | SymbolicDim") -> "tuple[int, Dim] | None":
+def solve_for(d: object, name: "str | SymbolicDim") -> "tuple[int, Dim] | None":
     """``(c, rest)`` such that ``d == c * name + rest`` with ``name`` nowhere in ``rest``, or ``None``
     when ``d`` is not of that form: how ``x.rebind([Dim("n") * 4])`` finds the new name's size.
 

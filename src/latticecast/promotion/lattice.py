@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Generic, Hashable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
-from .errors import LatticecastError
+from ..errors import LatticecastError
 
 __all__ = ["Lattice", "LatticeError"]
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import contextlib
 from typing import Iterator
 
-from typing import Any
 
 import numpy as np
 
-from .dtypes import DType
-from .policies import Policy, policy as get_policy
-from .weak import PType, Weak, parse_ptype
+from ..promotion.dtypes import DType
+from .base import Policy
+from .registry import policy as get_policy
+from ..promotion.weak import PType, Weak, parse_ptype
 
 __all__ = ["promote_types", "implicit_cast_type", "result_type", "explain", "default_policy",
            "set_default_policy"]
@@ -78,7 +78,7 @@ def _resolve(policy: "str | Policy | None") -> Policy:
 _BUILTIN_DTYPES = {int: DType.int64, float: DType.float64, complex: DType.complex128}
 
 
-def _type_of(pol: Policy, x: Any, *, values: bool = True) -> "PType | str":
+def _type_of(pol: Policy, x: object, *, values: bool = True) -> "PType | str":
     """The promotion type of one argument: a type (a dtype, a spelling, a Python type), or, with
     ``values``, a value (a Python or NumPy scalar, an array), each by the policy's rules for that kind
     of argument. Without ``values`` (``promote_types``, as NumPy's and JAX's), a value is refused as no
@@ -86,14 +86,14 @@ def _type_of(pol: Policy, x: Any, *, values: bool = True) -> "PType | str":
     return _operand_of(pol, x, values=values)[0]
 
 
-def _is_value(x: Any) -> bool:
+def _is_value(x: object) -> bool:
     """Whether a ``result_type`` argument is a value (an array, a NumPy or Python scalar) rather than a type."""
     if isinstance(x, (np.generic, bool, int, float, complex)) and not isinstance(x, type):
         return True
     return getattr(x, "dtype", None) is not None and not isinstance(x, (type, str, DType, Weak, np.dtype))
 
 
-def _operand_of(pol: Policy, x: Any, *, values: bool = True) -> "tuple[PType | str, bool]":
+def _operand_of(pol: Policy, x: object, *, values: bool = True) -> "tuple[PType | str, bool]":
     """:func:`_type_of`, and whether the argument is a 0-d array (a rank PyTorch's rule tells apart)."""
     if isinstance(x, type) and x in _BUILTIN_DTYPES:
         builtin = _BUILTIN_DTYPES[x]
@@ -191,7 +191,7 @@ def implicit_cast_type(lhs: "PType | str", rhs: "PType | str", policy: "str | Po
     return p.materialize(p.promote_types(lhs, rhs))
 
 
-def result_type(*types: Any, policy: "str | Policy | None" = None, left_to_right: bool = False) -> PType:
+def result_type(*types: object, policy: "str | Policy | None" = None, left_to_right: bool = False) -> PType:
     """The type of an op over several operands, by the policy's system's own rule for many operands.
 
     As NumPy's and JAX's ``result_type``, each argument may be a type or a value: a dtype (or its

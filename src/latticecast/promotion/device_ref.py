@@ -14,9 +14,9 @@ This module imports nothing from MLIR or JAX.
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Union
 
-from .errors import GraphError
+from ..errors import GraphError
 
 __all__ = ["DeviceKind", "DeviceRef", "DeviceRefLike"]
 
@@ -77,7 +77,7 @@ class DeviceRef:
         return hash((self.device_type, self.id))
 
     @staticmethod
-    def from_device(device: Any) -> "DeviceRef":
+    def from_device(device: object) -> "DeviceRef":
         """The reference to a driver device (MAX's ``DeviceRef.from_device``): ``latticecast.max.driver``'s
         ``CPU()``/``Accelerator()``, MAX's own driver devices, or a ``DeviceRef`` (returned as it is).
 
@@ -121,8 +121,10 @@ class DeviceRef:
                          "as 'cpu' or 'gpu:1'")
 
 
-DeviceRefLike = Any
-"""A :class:`DeviceRef`, MAX's ``DeviceRef`` or driver device, or a name such as ``"gpu:1"``."""
+DeviceRefLike = Union["DeviceRef", str, None, object]
+"""A :class:`DeviceRef`, MAX's ``DeviceRef`` or driver device, or a name such as ``"gpu:1"``: MAX's
+objects are duck-typed (MAX stays optional), so any object is accepted and :meth:`DeviceRef.parse`
+checks it."""
 
 CPU = DeviceRef.CPU()
 """The default device of a :class:`~latticecast.TensorType` (MAX's graphs always have the host CPU)."""

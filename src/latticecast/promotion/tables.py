@@ -13,9 +13,9 @@ import html
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence, TypeVar
+from typing import Callable, Hashable, Iterable, Mapping, Sequence, TypeVar, cast
 
-from .errors import LatticecastError
+from ..errors import LatticecastError
 
 __all__ = ["PromotionTable", "TableFormatError", "UNDEFINED"]
 
@@ -53,17 +53,18 @@ class PromotionTable:
         return cls(tuple(rows), cols, {(r, c): fn(r, c) for r in rows for c in cols}, name)
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping[_L, Any], name: str = "") -> "PromotionTable":
+    def from_mapping(cls, mapping: "Mapping[_L, Hashable | None] | Mapping[_L, Mapping[_L, Hashable | None]]",
+                     name: str = "") -> "PromotionTable":
         """From ``{(row, col): result}`` or ``{row: {col: result}}``; ``None``/``"-"`` is undefined."""
         cells: dict[tuple[Hashable, Hashable], Hashable | None] = {}
         rows: list[Hashable] = []
         cols: list[Hashable] = []
         for key, value in mapping.items():
-            pairs: list[tuple[tuple[Hashable, Hashable], Any]]
+            pairs: list[tuple[tuple[Hashable, Hashable], Hashable | None]]
             if isinstance(key, tuple):
                 pairs = [(key, value)]
             else:
-                pairs = [((key, c), v) for c, v in value.items()]
+                pairs = [((key, c), v) for c, v in cast("Mapping[Hashable, Hashable | None]", value).items()]
             for (r, c), v in pairs:
                 if r not in rows:
                     rows.append(r)

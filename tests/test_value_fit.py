@@ -1,4 +1,4 @@
-"""latticecast.values, the one home of "does this value fit" and "can this conversion lose magnitude",
+"""latticecast.promotion.value_fit, the one home of "does this value fit" and "can this conversion lose magnitude",
 on the low-precision dtypes: float8's missing infinities, float4's saturation, e8m0's missing zero."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from latticecast import DType, policy
-from latticecast.values import array_problem, magnitude_loss, candidates, scalar_problem
+from latticecast.promotion.value_fit import array_problem, magnitude_loss, candidates, scalar_problem
 
 D = DType
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Sequence
 from .weak import PType
 
 if TYPE_CHECKING:
-    from .policies import Policy
+    from ..policies import Policy
 
 __all__ = ["PromotionGraph", "promotion_graph"]
 

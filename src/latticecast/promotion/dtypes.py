@@ -55,12 +55,15 @@ import builtins
 import enum
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ml_dtypes
 import numpy as np
 
-from .errors import LatticecastError
+from ..errors import LatticecastError
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = ["DType", "DTypeInfo", "Kind", "UnknownDTypeError", "NoStableHLOTypeError", "DTypeLike",
            "valid_dtype_names"]
@@ -340,7 +343,7 @@ class DType(enum.Enum):
         return self.np_dtype
 
     @classmethod
-    def from_numpy(cls, dtype: Any) -> "DType":
+    def from_numpy(cls, dtype: "npt.DTypeLike") -> "DType":
         """The dtype of NumPy dtype ``dtype`` (MAX's ``DType.from_numpy``).
 
         Args:
@@ -569,7 +572,9 @@ class NoStableHLOTypeError(LatticecastError, TypeError):
 
 
 DTypeLike = Any
-"""What :meth:`DType.parse` accepts: a DType, a name, or a NumPy/JAX/ml_dtypes/MAX dtype object."""
+"""What :meth:`DType.parse` accepts: a DType, a name, or a NumPy/JAX/ml_dtypes/MAX dtype object. ``Any``
+deliberately: MAX's and JAX's dtype objects are read by duck typing (neither is a dependency here), and
+:meth:`DType.parse` checks whatever it is given, naming the dtypes it knows."""
 
 
 # -- the table ---------------------------------------------------------------------------------
@@ -587,7 +592,7 @@ def _has_nan(host: np.dtype) -> builtins.bool:
         return bool(np.isnan(float(np.array(np.nan).astype(host).astype(np.float64))))
 
 
-def _float(name: str, host: Any, mlir: str, bytes_code: str, bits_code: str, short: str,
+def _float(name: str, host: "npt.DTypeLike", mlir: str, bytes_code: str, bits_code: str, short: str,
            stored_as: str | None = None, mantissa: int | None = None, dense: bool = True,
            bits: int | None = None) -> DTypeInfo:
     finfo = ml_dtypes.finfo(host)
@@ -606,7 +611,7 @@ def _low_float(name: str) -> DTypeInfo:
     return _float(name, getattr(ml_dtypes, name), mlir, mlir.lower(), mlir.lower(), mlir.lower())
 
 
-def _complex(name: str, bits: int, host: Any, part: Any, mlir: str, bytes_code: str, short: str) -> DTypeInfo:
+def _complex(name: str, bits: int, host: "npt.DTypeLike", part: "npt.DTypeLike", mlir: str, bytes_code: str, short: str) -> DTypeInfo:
     finfo = np.finfo(part)
     return DTypeInfo(name, Kind.COMPLEX, bits, np.dtype(host), mlir, bytes_code, short, short, name,
                      mantissa_bits=int(finfo.nmant), exponent_bits=int(finfo.nexp), max_finite=float(finfo.max),
