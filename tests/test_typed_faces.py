@@ -22,7 +22,8 @@ from typing import assert_type
 
 import latticecast as lc
 from latticecast import ImplicitCastOptions, Policy
-from latticecast.passes import LiftOptions, LossyLevel
+from latticecast.dialect_utils.diagnostics import Diagnostic
+from latticecast.passes import LiftOptions, LossyLevel, LowerDTypesOptions, MLIRPass, Pipeline, PipelineResult
 
 options = ImplicitCastOptions(policy="max", diagnose_lossy="warning")   # the documented form
 assert_type(options.policy, Policy)
@@ -30,12 +31,22 @@ assert_type(options.diagnose_lossy, LossyLevel)
 assert_type(ImplicitCastOptions(policy=lc.policy("torch")).policy, Policy)
 assert_type(LiftOptions(policy="torch").policy, Policy)
 assert_type(lc.PassFailure("x", []).diagnostics, list[str])
+assert_type(lc.PassFailure("x", []).located, list[Diagnostic])
+assert_type(ImplicitCastOptions.parse("policy=torch"), ImplicitCastOptions)   # parse keeps the class
+assert_type(LowerDTypesOptions.read_option("everywhere", None), LowerDTypesOptions)
+pipeline = Pipeline((options, MLIRPass("cse")))
+assert_type(pipeline.pass_names, tuple[str, ...])
+result = lc.run_pipeline("module {}", pipeline)
+assert_type(result, PipelineResult)               # one answer for text and for a module
+assert_type(result.diagnostics, list[Diagnostic])
 """
 
 REFUSED = """
 from latticecast import ImplicitCastOptions
 ImplicitCastOptions(policy=3)
 ImplicitCastOptions(lower_dtypes="yes")
+import latticecast as lc
+lc.run_pipeline("module {}").no_such_field
 """
 
 
@@ -59,7 +70,7 @@ def test_the_documented_options_type_check_as_user_code(tmp_path: Path) -> None:
 def test_wrong_options_are_refused_by_the_type_checker(tmp_path: Path) -> None:
     proc = _mypy(tmp_path, REFUSED)
     assert proc.returncode == 1
-    assert "user.py:3: error" in proc.stdout and "user.py:4: error" in proc.stdout, proc.stdout
+    assert all(f"user.py:{n}: error" in proc.stdout for n in (3, 4, 6)), proc.stdout
 
 
 # -- the graph, the runtime and the engine ---------------------------------------------------------------

@@ -68,8 +68,8 @@ def promotion_graph(policy: "Policy", types: Sequence[PType] | None = None) -> P
         >>> g = promotion_graph(policy("torch"), [policy("torch").canonical(t) for t in ("u8", "i8", "i16", "u16")])
         >>> [policy("torch").type_name(t) for t in g.covers[policy("torch").canonical("u8")]]
         ['i16']
-        >>> len(g.refusals)      # u16 with i8, and with i16
-        2
+        >>> len(g.refusals)      # u16 with u8, i8 and i16 (torch promotes uint16 only with itself)
+        3
     """
     shown = tuple(policy.types if types is None else types)
     nodes: list[PType] = list(shown)
