@@ -263,3 +263,12 @@ def test_a_warm_start_reads_no_metadata(tmp_path: Path) -> None:
     probe = "import sys, latticecast; print('importlib.metadata' in sys.modules, latticecast.__version__)"
     out = subprocess.run([sys.executable, "-c", probe], env=env, check=True, capture_output=True, text=True).stdout
     assert out.split() == ["False", _versions.package_version()]
+    mlir = tmp_path / "small.mlir"  # a run of the pass too: the runtime's version gates read the cache
+    mlir.write_text('func.func @f(%a: tensor<2xi8>, %b: tensor<2xf32>) -> tensor<2xf32> {\n'
+                    '  %0 = "stablehlo.add"(%a, %b) : (tensor<2xi8>, tensor<2xf32>) -> tensor<2xf32>\n'
+                    '  return %0 : tensor<2xf32>\n}\n')
+    run = ("import sys, io, contextlib; from latticecast.cli.opt import main\n"
+           f"with contextlib.redirect_stdout(io.StringIO()): code = main([{str(mlir)!r}, '--implicit-cast'])\n"
+           "print(code, 'importlib.metadata' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", run], env=env, check=True, capture_output=True, text=True).stdout
+    assert out.split() == ["0", "False"]

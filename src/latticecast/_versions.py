@@ -28,9 +28,11 @@ from pathlib import Path
 from typing import Callable
 
 __all__ = ["UnsupportedVersionWarning", "package_version", "supported_ranges", "check_supported_versions",
-           "cache_dir", "installed_answers", "save_installed_answers", "warn_unsupported"]
+           "cache_dir", "installed_answers", "tested_ranges", "save_installed_answers", "warn_unsupported"]
 
 DISTRIBUTION = "latticecast"
+Ranges = dict[str, list[tuple[str, str]]]
+"""Version specifiers by package: ``{"jaxlib": [(">=", "0.10.2"), ("<", "0.13")]}``."""
 CHECKED = ("jax", "jaxlib")  # the packages whose internals the IR and runtime layers rely on
 
 
@@ -71,7 +73,7 @@ def parse_requirement(text: str) -> tuple[str, list[tuple[str, str]]] | None:
     return _normalize(match.group(1)), specifiers
 
 
-def supported_ranges(requires: list[str] | None = None) -> dict[str, list[tuple[str, str]]]:
+def supported_ranges(requires: list[str] | None = None) -> Ranges:
     """The specifiers of the jax and jaxlib requirements in latticecast's metadata (empty when
     latticecast is not installed)."""
     if requires is None:
@@ -177,8 +179,11 @@ def _installation_key() -> str:
     return h.hexdigest()[:24]
 
 
-_unsaved: "tuple[Path, tuple[str, str | None]] | None" = None
+_Answers = tuple[str, "str | None", Ranges]
+_unsaved: "tuple[Path, _Answers] | None" = None
 """Answers read from the metadata that the cache does not hold yet (:func:`save_installed_answers`)."""
+_answers: "_Answers | None" = None
+"""This process's answers, once read (from the cache or the metadata)."""
 
 
 def installed_answers(use_cache: bool = True) -> tuple[str, str | None]:
@@ -198,19 +203,38 @@ def installed_answers(use_cache: bool = True) -> tuple[str, str | None]:
         >>> version == package_version()
         True
     """
-    global _unsaved
+    global _unsaved, _answers
     root = cache_dir()
     path = root / f"installed-{_installation_key()}.json" if root is not None else None
     if use_cache and path is not None:
         try:
-            version, message = json.loads(path.read_text())
-            if isinstance(version, str) and (message is None or isinstance(message, str)):
+            version, message, ranges = json.loads(path.read_text())
+            if isinstance(version, str) and (message is None or isinstance(message, str)) and isinstance(ranges, dict):
+                _answers = version, message, {k: [(op, bound) for op, bound in v] for k, v in ranges.items()}
                 return version, message
-        except (OSError, ValueError):
-            pass  # absent or damaged: read again
-    answers = package_version(), unsupported_message(supported_ranges())
-    _unsaved = (path, answers) if path is not None else None
-    return answers
+        except (OSError, ValueError, TypeError):
+            pass  # absent, damaged or of an older layout: read again
+    ranges = supported_ranges()
+    _answers = package_version(), unsupported_message(ranges), ranges
+    _unsaved = (path, _answers) if path is not None else None
+    return _answers[0], _answers[1]
+
+
+def tested_ranges() -> Ranges:
+    """:func:`supported_ranges`, as :func:`installed_answers` found them for this process (from the cache
+    on a warm start), so that the runtime's version gates read no metadata either.
+
+    Returns:
+        The specifiers of the jax and jaxlib requirements, by package.
+
+    Example:
+        >>> tested_ranges() == supported_ranges()
+        True
+    """
+    if _answers is None:
+        installed_answers()
+    assert _answers is not None  # installed_answers sets it
+    return _answers[2]
 
 
 def save_installed_answers() -> None:

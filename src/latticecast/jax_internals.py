@@ -114,7 +114,7 @@ def _version(text: str) -> tuple[int, ...]:
 JAXLIB_VERSION = _version(getattr(_jaxlib_version, "__version__", "0"))
 """The installed jaxlib's version, as a tuple (``(0, 12, 0)``)."""
 
-TESTED_JAX = _versions.supported_ranges().get("jaxlib", [])
+TESTED_JAX = _versions.tested_ranges().get("jaxlib", [])
 """The jaxlib versions the gated names were tested with: latticecast's own requirement on jaxlib
 (pyproject.toml, read from the installed metadata), e.g. ``[(">=", "0.10.2"), ("<", "0.13")]``."""
 
