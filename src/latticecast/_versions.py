@@ -18,7 +18,7 @@ directory there for every install). A stale or unreadable cache is read again fr
 
 from __future__ import annotations
 
-import hashlib
+import binascii
 import json
 import os
 import re
@@ -168,19 +168,27 @@ def cache_dir() -> Path | None:
 
 def _installation_key() -> str:
     """Changes when pip installs or removes a package where this interpreter looks (see the module)."""
-    h = hashlib.sha256(f"{__file__} {sys.version}".encode())
+    parts = [__file__, sys.version]
     # sys.path[0] is the script's directory or the working directory (not where pip installs), and it
     # differs between `python -m`, `python -c` and a console script: left out, so they share the answers
     for entry in (sys.path if sys.flags.safe_path else sys.path[1:]):
         try:
-            h.update(f"{entry}:{os.stat(entry or '.').st_mtime_ns}".encode())
+            parts.append(f"{entry}:{os.stat(entry or '.').st_mtime_ns}")
         except OSError:
-            h.update(entry.encode())
-    return h.hexdigest()[:24]
+            parts.append(entry)
+    return "\n".join(parts)
+
+
+def _cache_file(key: str) -> Path | None:
+    """Where the answers for ``key`` are kept: a file named by a checksum of it (the file holds the key,
+    so two keys with one checksum never share answers). A checksum, not hashlib: loading OpenSSL would cost
+    a small run more memory than the answers save."""
+    root = cache_dir()
+    return root / f"installed-{binascii.crc32(key.encode()):08x}.json" if root is not None else None
 
 
 _Answers = tuple[str, "str | None", Ranges]
-_unsaved: "tuple[Path, _Answers] | None" = None
+_unsaved: "tuple[Path, tuple[str, str, str | None, Ranges]] | None" = None
 """Answers read from the metadata that the cache does not hold yet (:func:`save_installed_answers`)."""
 _answers: "_Answers | None" = None
 """This process's answers, once read (from the cache or the metadata)."""
@@ -204,19 +212,20 @@ def installed_answers(use_cache: bool = True) -> tuple[str, str | None]:
         True
     """
     global _unsaved, _answers
-    root = cache_dir()
-    path = root / f"installed-{_installation_key()}.json" if root is not None else None
+    key = _installation_key()
+    path = _cache_file(key)
     if use_cache and path is not None:
         try:
-            version, message, ranges = json.loads(path.read_text())
-            if isinstance(version, str) and (message is None or isinstance(message, str)) and isinstance(ranges, dict):
+            stored, version, message, ranges = json.loads(path.read_text())
+            if stored == key and isinstance(version, str) and (message is None or isinstance(message, str)) \
+                    and isinstance(ranges, dict):
                 _answers = version, message, {k: [(op, bound) for op, bound in v] for k, v in ranges.items()}
                 return version, message
         except (OSError, ValueError, TypeError):
             pass  # absent, damaged or of an older layout: read again
     ranges = supported_ranges()
     _answers = package_version(), unsupported_message(ranges), ranges
-    _unsaved = (path, _answers) if path is not None else None
+    _unsaved = (path, (key, *_answers)) if path is not None else None
     return _answers[0], _answers[1]
 
 
