@@ -103,6 +103,7 @@ class PipelineRunner:
 
     Example:
         >>> import latticecast as lc
+        >>> from latticecast.passes import Pipeline, PipelineRunner
         >>> module = lc.parse('''func.func @f(%a: tensor<2xi8>, %b: tensor<2xf32>) -> tensor<2xf32> {
         ...   %0 = "stablehlo.add"(%a, %b) : (tensor<2xi8>, tensor<2xf32>) -> tensor<2xf32>
         ...   return %0 : tensor<2xf32>
