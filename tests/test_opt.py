@@ -478,3 +478,25 @@ def test_only_the_selected_passes_dumps_are_kept() -> None:
             "// -----// IR Dump Before CSEPass: cse //----- //\nC\n")
     assert keep_dumps(text, IRPrinting(after=("cse",))) == "// -----// IR Dump After CSEPass: cse //----- //\nB\n"
     assert keep_dumps(text, IRPrinting(before=("cse",))).splitlines()[-1] == "C"
+
+
+def test_option_text_errors_name_the_problem() -> None:
+    """Quoted option values: an unclosed quote, and a path that cannot be written back in quotes."""
+    from latticecast.passes import PassOptionError
+    from latticecast.passes.options import _quoted
+
+    with pytest.raises(PassOptionError, match=r"unbalanced quotes in options 'policy-file=\"a b.csv'"):
+        ImplicitCastOptions.parse('policy-file="a b.csv')
+    with pytest.raises(PassOptionError, match="an option value cannot hold a double quote"):
+        _quoted('tables/"v2".csv')
+    assert _quoted("plain.csv") == "plain.csv" and _quoted("a b,{c}.csv") == '"a b,{c}.csv"'
+
+
+def test_a_pipeline_of_objects_refuses_what_is_not_a_pass() -> None:
+    from latticecast.passes import PipelineError
+
+    with pytest.raises(PipelineError, match="a pipeline element is a pass's options, an MLIRPass or a pass name, "
+                                            "not int"):
+        Pipeline.of_passes("cse", 3)  # type: ignore[arg-type]  # the mistake under test
+    with pytest.raises(PipelineError, match=r"move them out of foo\(\.\.\.\)"):
+        Pipeline.parse("func.func(foo(lift-implicit-casts))")

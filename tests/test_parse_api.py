@@ -54,7 +54,7 @@ def test_run_pipeline_on_text_returns_the_legal_module() -> None:
 
 def test_run_pipeline_refuses_what_is_neither_text_nor_a_module() -> None:
     with pytest.raises(lc.LatticecastError, match=r"not int; parse text with latticecast.parse"):
-        lc.run_pipeline(3)  # type: ignore[call-overload]  # the mistake under test
+        lc.run_pipeline(3)  # type: ignore[arg-type]  # the mistake under test
 
 
 def test_a_pass_warning_is_a_python_warning_through_run_pipeline() -> None:

@@ -116,7 +116,7 @@ def bar(description: str, total: float | None, unit: str = "it", *, scale: bool 
     from tqdm import tqdm
 
     with tqdm(total=total, desc=description, unit=unit, unit_scale=scale, file=sys.stderr, leave=False,
-              disable=not _shown(), delay=0 if _level >= VERBOSE else DELAY, dynamic_ncols=True,
+              delay=0 if _level >= VERBOSE else DELAY, dynamic_ncols=True,
               mininterval=0.2) as progress:
         yield progress
 

@@ -238,13 +238,13 @@ def _element(name: str, options: str, nested: str | None, whole: str) -> Pipelin
             raise PipelineError(f"{name}{{{options}}}: {err}") from None
     inner = None
     if nested is not None:
-        inner = tuple(_element(*_raw_element(p, whole), whole) for p in _split(nested, whole))
-        if any(isinstance(e, PassOptions) for e in inner) or any(
-                n in _OPTIONS for e in inner if isinstance(e, MLIRPass) for n in e.names()):
+        read = [_element(*_raw_element(p, whole), whole) for p in _split(nested, whole)]
+        inner = tuple(e for e in read if isinstance(e, MLIRPass))
+        if len(inner) < len(read):  # a latticecast pass at this level (deeper ones raised already)
             raise PipelineError(
                 f"latticecast's passes run on the whole module; move them out of {name}(...) to the "
                 f"top level, e.g. builtin.module(implicit-cast, {name}(...))")
-    return MLIRPass(name, options, inner)  # type: ignore[arg-type]  # inner holds MLIRPass only (checked above)
+    return MLIRPass(name, options, inner)
 
 
 # -- the text: split at commas, then each element into name{options}(nested) ------------------------

@@ -129,7 +129,7 @@ def compose_pipeline(flags: Sequence[PassFlag], implicit_cast: "ImplicitCastOpti
             continue
         base = implicit_cast if kind is ImplicitCastOptions else None
         try:
-            elements.append(kind.parse(f.options or "", base) if f.options or base is None else base)
+            elements.append(kind.parse(f.options or "", base))  # "" changes nothing: the base, or the defaults
         except PassOptionError as e:
             raise PipelineError(f"--{f.name}={f.options}: {e}") from None
     return Pipeline(tuple(elements))
