@@ -75,7 +75,6 @@ if "jax" not in sys.modules and "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
     import jax  # noqa: F401
 
 import jaxlib.version as _jaxlib_version
-from jaxlib import _jax
 
 from . import _versions
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
@@ -141,13 +140,41 @@ def _get(what: str, getter: Callable[[], Jaxlib], *, gated: bool = True) -> Jaxl
         return None
 
 
-DeviceList = _get("jaxlib._jax.DeviceList", lambda: _jax.DeviceList)
-GSPMDSharding = _get("jaxlib._jax.GSPMDSharding", lambda: _jax.GSPMDSharding)
-batched_device_put = _get("jaxlib._jax.batched_device_put", lambda: _jax.batched_device_put)
-_array_result_handler = _get("jaxlib._jax.array_result_handler", lambda: _jax.array_result_handler)
-ZERO_COPY = _get("jaxlib._jax.HostBufferSemantics.ZERO_COPY", lambda: _jax.HostBufferSemantics.ZERO_COPY)
-_serialize_portable_artifact = _get("jaxlib._jax.mlir.serialize_portable_artifact",
-                                    lambda: _jax.mlir.serialize_portable_artifact)
+_FROM_JAXLIB_JAX: dict[str, Callable[[Jaxlib], Jaxlib]] = {
+    "DeviceList": lambda _jax: _jax.DeviceList,
+    "GSPMDSharding": lambda _jax: _jax.GSPMDSharding,
+    "batched_device_put": lambda _jax: _jax.batched_device_put,
+    "_array_result_handler": lambda _jax: _jax.array_result_handler,
+    "ZERO_COPY": lambda _jax: _jax.HostBufferSemantics.ZERO_COPY,
+    "_serialize_portable_artifact": lambda _jax: _jax.mlir.serialize_portable_artifact,
+}
+"""The names of jaxlib's compiled runtime extension (``jaxlib._jax``), each found on first use (as a module
+attribute, :func:`__getattr__`): loading that extension takes about 10 ms, and MLIR tools such as
+``latticecast-opt`` use none of it. Each then stays a module attribute (tests replace it)."""
+_DOTTED = {"_array_result_handler": "array_result_handler", "ZERO_COPY": "HostBufferSemantics.ZERO_COPY",
+           "_serialize_portable_artifact": "mlir.serialize_portable_artifact"}
+
+
+def __getattr__(name: str) -> Jaxlib:
+    """One of :data:`_FROM_JAXLIB_JAX`, found now (``None`` where it is not used: :data:`MISSING` says why)."""
+    getter = _FROM_JAXLIB_JAX.get(name)
+    if getter is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+    def find() -> Jaxlib:
+        from jaxlib import _jax
+
+        return getter(_jax)
+
+    value = globals()[name] = _get(f"jaxlib._jax.{_DOTTED.get(name, name)}", find)
+    return value
+
+
+def _jaxlib_name(name: str) -> Jaxlib:
+    """A name of :data:`_FROM_JAXLIB_JAX` as this module holds it now (found on first use)."""
+    return globals()[name] if name in globals() else __getattr__(name)
+
+
 register_upstream_dialects = _get("jaxlib.mlir._mlir_libs._jax_mlir_ext.register_dialects",
                                   lambda: _jax_mlir_ext.register_dialects, gated=False)
 
@@ -170,9 +197,11 @@ def register_jax_dialects(context: ir.Context) -> None:
     """
     for library, function, public, public_function in _DIALECT_LIBRARIES:
         register = None
-        # Shardy's native libraries import their public module while they initialise (jaxlib 0.12):
-        # loaded first, they would leave that module without the attribute classes it re-exports.
-        if PRIVATE_ALLOWED and not library.startswith("_sdy"):
+        # Shardy's native libraries import their public module while they initialise from jaxlib
+        # 0.11 on (so they save nothing there), and, loaded first, would leave that module without
+        # the attribute classes it re-exports. Before 0.11 they load alone, and the public module
+        # imported later is whole (tests/test_jax_internals.py checks both).
+        if PRIVATE_ALLOWED and (not library.startswith("_sdy") or JAXLIB_VERSION < (0, 11, 0)):
             try:
                 register = getattr(importlib.import_module(f"jaxlib.mlir._mlir_libs.{library}"), function)
             except (ImportError, AttributeError) as e:
@@ -189,11 +218,12 @@ def result_handler(aval: jax.core.ShapedArray, sharding: jax.sharding.Sharding) 
     jaxlib before 0.11 takes ``_skip_checks`` (skip re-checking what the executable guarantees);
     0.11 and later take three arguments.
     """
-    if _array_result_handler is None:
+    handler = _jaxlib_name("_array_result_handler")
+    if handler is None:
         return None
     if JAXLIB_VERSION < (0, 11, 0):
-        return _array_result_handler(aval, sharding, True, _skip_checks=True)
-    return _array_result_handler(aval, sharding, True)
+        return handler(aval, sharding, True, _skip_checks=True)
+    return handler(aval, sharding, True)
 
 
 def portable_artifact(bytecode: bytes, *, mixed: bool = True) -> bytes:
@@ -205,8 +235,9 @@ def portable_artifact(bytecode: bytes, *, mixed: bool = True) -> bytes:
     from jaxlib.mlir.dialects import stablehlo
 
     target = stablehlo.get_current_version()
-    if _serialize_portable_artifact is not None:
-        return bytes(_serialize_portable_artifact(bytecode, target, mixed))
+    serialize = _jaxlib_name("_serialize_portable_artifact")
+    if serialize is not None:
+        return bytes(serialize(bytecode, target, mixed))
     return bytes(stablehlo.serialize_portable_artifact_str(bytecode, target))
 
 
@@ -218,8 +249,9 @@ def compile_on(devices: Sequence[jax.Device], module: ir.Module, options: xla_cl
     ``compiler.backend_compile_and_load`` passes its lowering's callbacks the same way)."""
     client = devices[0].client
     extra = {"host_callbacks": list(host_callbacks)} if host_callbacks else {}
-    if DeviceList is not None:
-        return client.compile_and_load(module, DeviceList(tuple(devices)), options, **extra)
+    device_list = _jaxlib_name("DeviceList")
+    if device_list is not None:
+        return client.compile_and_load(module, device_list(tuple(devices)), options, **extra)
     import io
 
     buffer = io.BytesIO()
@@ -238,8 +270,9 @@ def sharding_of(op_sharding: xla_client.OpSharding | xla_client.HloSharding,
     dimension takes part of one. An explicit device list that is not in partition order has no
     such mesh: :class:`ValueError`.
     """
-    if GSPMDSharding is not None and DeviceList is not None:
-        gspmd: jax.sharding.Sharding = GSPMDSharding(DeviceList(tuple(devices)), op_sharding)  # a Sharding subclass
+    gspmd_sharding, device_list = _jaxlib_name("GSPMDSharding"), _jaxlib_name("DeviceList")
+    if gspmd_sharding is not None and device_list is not None:
+        gspmd: jax.sharding.Sharding = gspmd_sharding(device_list(tuple(devices)), op_sharding)  # a Sharding subclass
         return gspmd
     import numpy as np
     from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding

@@ -14,28 +14,45 @@ where an ``implicit-cast`` after the lift has made the IR legal again.
 
 from __future__ import annotations
 
+import importlib
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from jaxlib.mlir import ir, passmanager
 
 from ..dialect_utils.diagnostics import Diagnostic
 from ..errors import LatticecastWarning, PassFailure
 from .base import LatticecastPass
-from .implicit_cast import ImplicitCastPass
-from .lift import LiftImplicitCastsPass
-from .lower_dtypes import LowerDTypesPass
 from .options import PassOptions
 from .pipeline import ANCHOR, DEFAULT_PIPELINE, MLIRPass, Pipeline, PipelineError, element_text
 
 __all__ = ["PASSES", "PipelineRunner", "PipelineResult", "run_pipeline", "build_pass_manager", "one_line_error",
            "merge_diagnostics"]
 
-PASSES: Mapping[str, type[LatticecastPass]] = {p.argument: p for p in (ImplicitCastPass, LowerDTypesPass,
-                                                                        LiftImplicitCastsPass)}
-"""latticecast's passes, by the name a pipeline gives them."""
+class _PassClasses(Mapping[str, "type[LatticecastPass]"]):
+    """latticecast's pass classes by name, each module imported when its pass is first looked up: a
+    pipeline of ``implicit-cast`` alone does not load the lift (``latticecast-opt``'s start-up)."""
+
+    _WHERE = {"implicit-cast": (".implicit_cast", "ImplicitCastPass"),
+              "lower-dtypes": (".lower_dtypes", "LowerDTypesPass"),
+              "lift-implicit-casts": (".lift", "LiftImplicitCastsPass")}
+
+    def __getitem__(self, name: str) -> type[LatticecastPass]:
+        module, cls = self._WHERE[name]
+        found: type[LatticecastPass] = getattr(importlib.import_module(module, __package__), cls)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._WHERE)
+
+    def __len__(self) -> int:
+        return len(self._WHERE)
+
+
+PASSES: Mapping[str, type[LatticecastPass]] = _PassClasses()
+"""latticecast's passes, by the name a pipeline gives them (each class's ``argument``)."""
 
 
 def build_pass_manager(pipeline: Pipeline, context: ir.Context) -> tuple[passmanager.PassManager,

@@ -28,9 +28,8 @@ import functools
 import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar, Mapping, Sequence
 
-from ..promotion.audit import AuditReport
 from ..promotion.dtypes import DType, Kind
 from ..errors import DomainError, PromotionError
 from ..promotion.lattice import Lattice
@@ -40,6 +39,9 @@ from . import views
 from .advice import cast_advice, suggest_cast
 from .components import LiteralRules, NumpyValueRules, OpTypeRules
 from .table_file import Position, TableFile, read_table_file
+
+if TYPE_CHECKING:  # the audit loads only when asked for (latticecast-opt's start-up)
+    from ..promotion.audit import AuditReport
 
 __all__ = ["Policy", "LatticePolicy", "TablePolicy", "CsvTablePolicy", "Decision", "DivisionOperands"]
 

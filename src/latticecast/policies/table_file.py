@@ -36,7 +36,6 @@ is for ``latticecast audit --policy-file my.csv`` to say.
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -280,6 +279,8 @@ class _Reader:
         try:
             return parse_ptype(text)
         except UnknownDTypeError:
+            import difflib  # only for an error's suggestion (start-up)
+
             close = difflib.get_close_matches(text, valid_dtype_names(), n=1)
             fix = f"did you mean {close[0]}?" if close else (
                 f"use a dtype name ({', '.join(valid_dtype_names()[:9])}, ...) or a weak type (i*, f*, c*)")

@@ -10,11 +10,11 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Sequence
 
-from ..promotion.audit import AuditReport, audit
 from ..promotion.tables import PromotionTable
 from ..promotion.weak import PType, Weak
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the audit loads when one is asked for, not with every policy (start-up)
+    from ..promotion.audit import AuditReport
     from .base import Decision, Policy
 
 __all__ = ["policy_table", "policy_audit", "explain_promotion"]
@@ -64,6 +64,8 @@ def policy_audit(policy: Policy) -> AuditReport:
     """
     found = _AUDITS.get(policy)
     if found is None:
+        from ..promotion.audit import audit
+
         found = _AUDITS[policy] = audit(policy_table(policy))
     return found
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
-__all__ = ["main"]
+__all__ = ["main", "console"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -53,3 +53,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .driver import execute
 
     return execute(config)
+
+
+def console() -> NoReturn:
+    """The ``latticecast-opt`` command (and ``python -m latticecast.cli.opt``): :func:`main` on the
+    process's command line, then :func:`~latticecast.cli.exit_codes.leave` with its exit code, which
+    skips the interpreter's teardown (as long as a small run itself). Call :func:`main` to keep the
+    process.
+
+    Returns:
+        Never: the process exits.
+
+    Example:
+        >>> import subprocess, sys
+        >>> done = subprocess.run([sys.executable, "-m", "latticecast.cli.opt", "--version"],
+        ...                       capture_output=True, text=True)
+        >>> (done.returncode, done.stdout.startswith("latticecast-opt "))
+        (0, True)
+    """
+    from ..exit_codes import leave
+
+    leave(main())

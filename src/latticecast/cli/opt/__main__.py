@@ -1,7 +1,5 @@
 """``python -m latticecast.cli.opt``: the same as the ``latticecast-opt`` command."""
 
-import sys
+from . import console
 
-from . import main
-
-sys.exit(main())
+console()

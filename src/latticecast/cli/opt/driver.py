@@ -26,7 +26,6 @@ from .chunk import ChunkResult, PrintOptions, process_chunk
 from .ir_printing import instrument
 from .report import without_op_dumps
 from .split import OUTPUT_SEPARATOR, split_input
-from .verify import parse_expectations, verify_diagnostics
 
 __all__ = ["execute", "run", "OptError", "list_passes", "mixed_dtype_hint"]
 
@@ -154,6 +153,8 @@ def _judge(result: ChunkResult, text: "str | bytes", source_name: str, first_lin
     ``--verify-diagnostics`` the mismatches with its ``expected-*`` comments (a failing
     pipeline passes when every error it reports was expected)."""
     if verify and isinstance(text, str):
+        from .verify import parse_expectations, verify_diagnostics  # only with --verify-diagnostics (start-up)
+
         report = verify_diagnostics(without_op_dumps(result.diagnostics),
                                     parse_expectations(text, source_name, first_line))
         return not report, report

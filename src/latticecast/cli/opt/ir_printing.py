@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import tempfile
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -73,6 +72,8 @@ def captured_dumps(printing: IRPrinting | None) -> Iterator[None]:
         sys.stderr.flush()
         yield
         return
+    import tempfile  # only with --mlir-print-ir-*: it loads shutil and random (start-up)
+
     sys.stderr.flush()
     saved = os.dup(2)
     with tempfile.TemporaryFile() as spool:
