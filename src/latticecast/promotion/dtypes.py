@@ -53,20 +53,21 @@ from __future__ import annotations
 
 import builtins
 import enum
+import functools
 import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import ml_dtypes
 import numpy as np
 
 from ..errors import LatticecastError
+from .dtype_facts import FACTS
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = ["DType", "DTypeInfo", "Kind", "UnknownDTypeError", "NoStableHLOTypeError", "DTypeLike",
-           "valid_dtype_names"]
+           "valid_dtype_names", "host_dtype"]
 
 
 class Kind(str, enum.Enum):
@@ -112,21 +113,23 @@ class DTypeInfo:
     the host and in PJRT (itself, except for ``index``, ``address`` and
     ``tensor_float32``). ``dense_constants`` says whether MLIR can hold a dense
     constant of the type. For floats (the real part, for complex) ``mantissa_bits``,
-    ``exponent_bits``, ``max_finite``, ``min_finite`` and ``smallest_subnormal`` come
-    from ``ml_dtypes.finfo`` (``min_finite`` is positive for ``float8_e8m0fnu``, which
-    has no zero and no sign), and for integers ``min_finite``/``max_finite`` from
-    ``iinfo``, so range checks and lossy-promotion diagnostics need no tables of their
+    ``exponent_bits``, ``max_finite``, ``min_finite`` and ``smallest_subnormal`` are
+    ``ml_dtypes.finfo``'s (``min_finite`` is positive for ``float8_e8m0fnu``, which
+    has no zero and no sign), and for integers ``min_finite``/``max_finite`` are
+    ``iinfo``'s, so range checks and lossy-promotion diagnostics need no tables of their
     own. ``overflow`` is what converting a too-large value gives (``"inf"``, ``"nan"``
     for the float8 types without infinities, ``"max"`` for the float6/float4 types,
-    which saturate; empty for integers), read from ``ml_dtypes`` by converting an
-    infinity; ``has_nan`` likewise, by converting a NaN. ``stablehlo_gap`` says why StableHLO has no element type for the dtype
+    which saturate; empty for integers), found by converting an infinity; ``has_nan``
+    likewise, by converting a NaN. All of these are measured from the live libraries
+    (:mod:`.dtype_facts`). ``host_name`` names the host dtype; :attr:`host` is that
+    dtype itself, which loads ``ml_dtypes`` where it is one of its. ``stablehlo_gap`` says why StableHLO has no element type for the dtype
     (empty where it has one).
     """
 
     name: str
     kind: Kind
     bits: int
-    host: np.dtype
+    host_name: str
     mlir: str
     bytes_code: str  # JAX / NumPy / Array API code: kind letter and byte count ("i2", "f4", "c8", "bf")
     bits_code: str  # design-note / anvil / MLIR-ish code: kind letter and bit count ("i16", "ui16", "f32")
@@ -141,6 +144,11 @@ class DTypeInfo:
     overflow: str = ""
     has_nan: bool = False
     stablehlo_gap: str = ""
+
+    @property
+    def host(self) -> np.dtype:
+        """The NumPy (or ``ml_dtypes``) dtype that stores this one on the host."""
+        return host_dtype(self.host_name)
 
 
 class DType(enum.Enum):
@@ -210,7 +218,7 @@ class DType(enum.Enum):
     @property
     def itemsize(self) -> int:
         """Bytes per element on the host (``index``/``address`` are 8, ``tensor_float32`` is 4)."""
-        return _INFO[self].host.itemsize
+        return FACTS[_INFO[self].host_name].itemsize
 
     @property
     def is_bool(self) -> builtins.bool:
@@ -547,7 +555,7 @@ class DType(enum.Enum):
             raise UnknownDTypeError(
                 f"cannot interpret {obj!r} as a dtype; valid names are: {', '.join(valid_dtype_names())}"
             ) from None
-        found = _BY_HOST.get(np_dtype.newbyteorder("=") if np_dtype.byteorder not in "=|" else np_dtype)
+        found = _by_host().get(np_dtype.newbyteorder("=") if np_dtype.byteorder not in "=|" else np_dtype)
         if found is None:
             raise UnknownDTypeError(f"NumPy dtype {np_dtype} has no latticecast dtype; valid names are: "
                                     f"{', '.join(valid_dtype_names())}")
@@ -580,51 +588,37 @@ deliberately: MAX's and JAX's dtype objects are read by duck typing (neither is 
 # -- the table ---------------------------------------------------------------------------------
 
 
-def _overflow(host: np.dtype) -> str:
-    """What ``ml_dtypes`` (and XLA, which agrees on float conversions) makes of an infinity."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        got = float(np.array(np.inf).astype(host).astype(np.float64))
-    return "inf" if np.isinf(got) else "nan" if np.isnan(got) else "max"
-
-
-def _has_nan(host: np.dtype) -> builtins.bool:
-    with np.errstate(invalid="ignore"):
-        return bool(np.isnan(float(np.array(np.nan).astype(host).astype(np.float64))))
-
-
-def _float(name: str, host: "npt.DTypeLike", mlir: str, bytes_code: str, bits_code: str, short: str,
+def _float(name: str, host: str, mlir: str, bytes_code: str, bits_code: str, short: str,
            stored_as: str | None = None, mantissa: int | None = None, dense: bool = True,
            bits: int | None = None) -> DTypeInfo:
-    finfo = ml_dtypes.finfo(host)
-    return DTypeInfo(name, Kind.FLOAT, int(finfo.bits if bits is None else bits), np.dtype(host), mlir, bytes_code,
-                     bits_code, short, stored_as or name, dense,
-                     mantissa_bits=int(finfo.nmant if mantissa is None else mantissa),
-                     exponent_bits=int(finfo.nexp), max_finite=float(finfo.max), min_finite=float(finfo.min),
-                     smallest_subnormal=float(finfo.smallest_subnormal), overflow=_overflow(np.dtype(host)),
-                     has_nan=_has_nan(np.dtype(host)))
+    f = FACTS[host]
+    return DTypeInfo(name, Kind.FLOAT, f.bits if bits is None else bits, host, mlir, bytes_code, bits_code, short,
+                     stored_as or name, dense, mantissa_bits=f.mantissa_bits if mantissa is None else mantissa,
+                     exponent_bits=f.exponent_bits, max_finite=f.max_finite, min_finite=f.min_finite,
+                     smallest_subnormal=f.smallest_subnormal, overflow=f.overflow, has_nan=f.has_nan)
 
 
 def _low_float(name: str) -> DTypeInfo:
     """An ``ml_dtypes`` float: MLIR spells ``float8_e4m3fn`` as ``f8E4M3FN``; tables say ``f8e4m3fn``."""
     width, fmt = name[len("float"):].split("_", 1)
     mlir = f"f{width}{fmt.upper()}"
-    return _float(name, getattr(ml_dtypes, name), mlir, mlir.lower(), mlir.lower(), mlir.lower())
+    return _float(name, name, mlir, mlir.lower(), mlir.lower(), mlir.lower())
 
 
-def _complex(name: str, bits: int, host: "npt.DTypeLike", part: "npt.DTypeLike", mlir: str, bytes_code: str, short: str) -> DTypeInfo:
-    finfo = np.finfo(part)
-    return DTypeInfo(name, Kind.COMPLEX, bits, np.dtype(host), mlir, bytes_code, short, short, name,
-                     mantissa_bits=int(finfo.nmant), exponent_bits=int(finfo.nexp), max_finite=float(finfo.max),
-                     min_finite=float(finfo.min), smallest_subnormal=float(finfo.smallest_subnormal),
-                     overflow="inf", has_nan=True)
+def _complex(name: str, mlir: str, bytes_code: str, short: str) -> DTypeInfo:
+    f = FACTS[name]  # the real part's finfo
+    return DTypeInfo(name, Kind.COMPLEX, f.bits, name, mlir, bytes_code, short, short, name,
+                     mantissa_bits=f.mantissa_bits, exponent_bits=f.exponent_bits, max_finite=f.max_finite,
+                     min_finite=f.min_finite, smallest_subnormal=f.smallest_subnormal, overflow=f.overflow,
+                     has_nan=f.has_nan)
 
 
 def _int(name: str, kind: Kind, mlir: str, bytes_code: str, bits_code: str, short: str,
          stored_as: str | None = None, dense: bool = True, stablehlo_gap: str = "") -> DTypeInfo:
-    host = np.dtype(getattr(ml_dtypes, stored_as or name, None) or (stored_as or name))
-    iinfo = ml_dtypes.iinfo(host)
-    return DTypeInfo(name, kind, int(iinfo.bits), host, mlir, bytes_code, bits_code, short, stored_as or name, dense,
-                     max_finite=int(iinfo.max), min_finite=int(iinfo.min), stablehlo_gap=stablehlo_gap)
+    host = stored_as or name
+    f = FACTS[host]
+    return DTypeInfo(name, kind, f.bits, host, mlir, bytes_code, bits_code, short, host, dense,
+                     max_finite=f.max_finite, min_finite=f.min_finite, stablehlo_gap=stablehlo_gap)
 
 
 _NO_I1 = ("int1 has no StableHLO element type: MLIR's i1 is StableHLO's bool (pred), so an int1 value would "
@@ -636,8 +630,8 @@ _NO_UI1 = ("uint1 has no StableHLO element type: StableHLO's integers have 2, 4,
 
 _S, _U = Kind.SIGNED, Kind.UNSIGNED
 _INFO: dict[DType, DTypeInfo] = {
-    DType.bool: DTypeInfo("bool", Kind.BOOL, 1, np.dtype(np.bool_), "i1", "b1", "i1", "b", "bool",
-                          max_finite=1, min_finite=0),
+    DType.bool: DTypeInfo("bool", Kind.BOOL, FACTS["bool"].bits, "bool", "i1", "b1", "i1", "b", "bool",
+                          max_finite=FACTS["bool"].max_finite, min_finite=FACTS["bool"].min_finite),
     DType.int8: _int("int8", _S, "i8", "i1", "i8", "i8"),
     DType.int16: _int("int16", _S, "i16", "i2", "i16", "i16"),
     DType.int32: _int("int32", _S, "i32", "i4", "i32", "i32"),
@@ -649,14 +643,14 @@ _INFO: dict[DType, DTypeInfo] = {
     DType.index: _int("index", _U, "index", "index", "index", "index", stored_as="uint64"),
     DType.address: _int("address", _U, "!latticecast.address", "address", "address", "address",
                         stored_as="uint64", dense=False),
-    DType.float16: _float("float16", np.float16, "f16", "f2", "f16", "f16"),
-    DType.bfloat16: _float("bfloat16", ml_dtypes.bfloat16, "bf16", "bf", "bf16", "bf16"),
-    DType.float32: _float("float32", np.float32, "f32", "f4", "f32", "f32"),
-    DType.tensor_float32: _float("tensor_float32", np.float32, "tf32", "tf32", "tf32", "tf32",
+    DType.float16: _float("float16", "float16", "f16", "f2", "f16", "f16"),
+    DType.bfloat16: _float("bfloat16", "bfloat16", "bf16", "bf", "bf16", "bf16"),
+    DType.float32: _float("float32", "float32", "f32", "f4", "f32", "f32"),
+    DType.tensor_float32: _float("tensor_float32", "float32", "tf32", "tf32", "tf32", "tf32",
                                  stored_as="float32", mantissa=10, dense=False, bits=19),
-    DType.float64: _float("float64", np.float64, "f64", "f8", "f64", "f64"),
-    DType.complex64: _complex("complex64", 64, np.complex64, np.float32, "complex<f32>", "c4", "c64"),
-    DType.complex128: _complex("complex128", 128, np.complex128, np.float64, "complex<f64>", "c8", "c128"),
+    DType.float64: _float("float64", "float64", "f64", "f8", "f64", "f64"),
+    DType.complex64: _complex("complex64", "complex<f32>", "c4", "c64"),
+    DType.complex128: _complex("complex128", "complex<f64>", "c8", "c128"),
     **{DType(n): _low_float(n) for n in (
         "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
         "float8_e5m2", "float8_e5m2fnuz", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn")},
@@ -680,8 +674,32 @@ def _limits(info: DTypeInfo) -> tuple[int | float, int | float]:
 
 _LIMITS: dict[DType, tuple[int | float, int | float]] = {d: _limits(info) for d, info in _INFO.items()}
 
-# A NumPy dtype names exactly one latticecast dtype: the one it stores exactly.
-_BY_HOST: dict[np.dtype, DType] = {info.host: d for d, info in _INFO.items() if _STORED_AS[d] is d}
+
+
+@functools.cache
+def host_dtype(name: str) -> np.dtype:
+    """The NumPy dtype named ``name`` (a :class:`DTypeInfo`'s ``host_name``), from ``ml_dtypes`` where
+    NumPy has none: ``ml_dtypes`` is imported here, on first use, not with the dtype table.
+
+    Args:
+        name: NumPy's name of the dtype (``"int16"``, ``"bfloat16"``, ``"float8_e4m3fn"``).
+
+    Returns:
+        The dtype.
+
+    Example:
+        >>> host_dtype("bfloat16").itemsize, host_dtype("int16") == np.int16
+        (2, True)
+    """
+    import ml_dtypes
+
+    return np.dtype(getattr(ml_dtypes, name, None) or name)
+
+
+@functools.cache
+def _by_host() -> dict[np.dtype, DType]:
+    """A NumPy dtype names exactly one latticecast dtype: the one it stores exactly."""
+    return {info.host: d for d, info in _INFO.items() if _STORED_AS[d] is d}
 
 
 def _names() -> tuple[dict[str, DType], dict[str, DType]]:
@@ -693,7 +711,7 @@ def _names() -> tuple[dict[str, DType], dict[str, DType]]:
     for d, info in _INFO.items():
         shared[d.value] = d
         if _STORED_AS[d] is d:
-            shared[info.host.name] = d
+            shared[info.host_name] = d
         for code in (info.mlir, info.bits_code, info.short):
             if code:
                 bits_codes[code] = d
