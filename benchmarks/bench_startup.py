@@ -38,7 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from before_after import checkout  # noqa: E402  (one home for checking out a revision)
+from before_after import checkout, compile_bytecode  # noqa: E402  (one home for checking out a revision)
 
 SMALL_PROGRAM = """\
 func.func @f(%a: tensor<4xi16>, %b: tensor<4xf32>) -> tensor<4xf32> {
@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(tmp) / "small.mlir"
         path.write_text(SMALL_PROGRAM)
         cmds = commands(path)
+        compile_bytecode(HERE.parent / "src")  # as pip install does; the revision's is compiled by checkout
         trees: dict[str, Path | None] = {"this tree": None}
         if before is not None:
             _check_source(before)
