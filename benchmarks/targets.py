@@ -136,16 +136,23 @@ def chains_vs_jax(n: int, repeats: int, floor: Floor | None = None) -> list[Row]
             if not literal:
                 build_per_op.append(build_s / n * 1e6)
         r = statistics.median(ratios)
-        target = 5.0 if literal else 10.0
+        target = 10.0  # both chains (issue 29)
         what = "with a literal every 4th op" if literal else "without literals"
         rows.append((f"{n:,}-op chain {what}: build + implicit-cast + print vs jax.jit(f).lower().as_text()",
                      f"{r:.1f}x ({statistics.median(ours):.3f} s vs {statistics.median(theirs):.3f} s"
                      f"{x_floor(statistics.median(ours), n, floor)})", f">= {target:g}x", r >= target))
     per_op = statistics.median(build_per_op)
     versus = f" ({per_op / floor.per_op_us:.1f}x floor)" if floor is not None else ""
-    rows.append(("per-op build cost, chain without literals", f"{per_op:.2f} us/op{versus}", "<= 5 us",
-                 per_op <= 5))
+    if floor is not None and floor.per_op_us > BUILD_TARGET_US:  # each op is at least one create and a type read
+        versus = (f" ({per_op / floor.per_op_us:.1f}x floor; the target is {BUILD_TARGET_US / floor.per_op_us:.2f}x "
+                  f"the floor of {floor.per_op_us:.2f} us: below what the bindings allow)")
+    rows.append(("per-op build cost, chain without literals", f"{per_op:.2f} us/op{versus}",
+                 f"<= {BUILD_TARGET_US:g} us", per_op <= BUILD_TARGET_US))
     return rows
+
+
+BUILD_TARGET_US = 3.0
+"""The per-op build cost to reach (issue 29), in microseconds."""
 
 
 def max_builder(n: int, repeats: int) -> list[Row]:
@@ -306,8 +313,8 @@ def round_trip(rounds: int, calls: int) -> list[Row]:
                               lambda: per_call_us(lambda: np.asarray(jitted(x, y)), calls)], rounds)
     r = ratio(ours, theirs)
     return [("round trip NumPy -> result, small program, vs np.asarray(jax.jit(f)(x, y))",
-             f"{r:.2f}x ({statistics.median(ours):.1f} us vs {statistics.median(theirs):.1f} us)", "<= 1.2x",
-             r <= 1.2)]
+             f"{r:.2f}x ({statistics.median(ours):.1f} us vs {statistics.median(theirs):.1f} us)", "<= 1.0x",
+             r <= 1.0)]
 
 
 def jax_module(layers: int, repeats: int, floor: Floor | None = None) -> list[Row]:
@@ -378,7 +385,8 @@ def main() -> int:
         ("chains", lambda: chains_vs_jax(10_000, args.repeats, floor)),
         ("MAX", lambda: max_builder(10_000, args.repeats)),
         ("million", lambda: million_literals(1_000_000 // scale, floor)),
-        ("pass vs cse", lambda: pass_vs_cse(100_000 // scale, max(3, args.repeats // 2), floor)),
+        ("pass vs cse", lambda: [row for n in sorted({10_000, 100_000 // scale})  # at 10k and at 100k ops
+                                 for row in pass_vs_cse(n, max(3, args.repeats // 2), floor)]),
         ("inputs", lambda: many_inputs(10_000 // scale, 100_000 // scale, floor)),
         ("audit", lambda: audit_thousand(1_000)),
         ("round trip", lambda: round_trip(max(5, args.repeats * 2), 2000)),
