@@ -20,13 +20,9 @@ from jaxlib.mlir import ir
 from ..errors import LatticecastError, LatticecastWarning
 
 __all__ = ["Diagnostic", "MLIRParseError", "LossyPromotionWarning", "location_parts", "SEVERITIES",
-           "MIXED_DTYPE_MESSAGES", "read_source_line"]
+           "read_source_line"]
 
 SEVERITIES = ("error", "warning", "remark", "note")
-MIXED_DTYPE_MESSAGES = ("same type", "same element type", "different type", "compatible",
-                        "all of {", "must be statically shaped tensor")
-"""Words of the verifier's messages for an op whose operands mix element types: the input needs
-implicit-cast first (the runtime's and latticecast-opt's hint)."""
 
 _FILE_LOC = re.compile(r'"(?P<file>(?:[^"\\]|\\.)*)":(?P<line>\d+):(?P<col>\d+)')
 _NAME_LOC = re.compile(r'loc\("(?P<name>(?:[^"\\]|\\.)*)"')

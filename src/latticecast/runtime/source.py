@@ -15,8 +15,11 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Union, cast
 
-from ..dialect_utils.diagnostics import MIXED_DTYPE_MESSAGES as _MIXED_DTYPE_HINTS, Diagnostic, MLIRParseError
+from ..dialect_utils.diagnostics import Diagnostic, MLIRParseError
 from ..dialect_utils.parsing import decode_source, parse_module as parse_ir
+from ..dialect_utils.context import default_context
+from ..passes.readiness import (foreign_ops, mixed_ops, parse_leniently, unrunnable_element_types,
+                                unrunnable_types_quoted)
 
 __all__ = ["ModuleSource", "parse_runnable_module", "verify_module", "source_digest", "canonical_digest"]
 
@@ -26,29 +29,42 @@ if TYPE_CHECKING:
 
 ModuleSource = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", "ir.Module"]
 
-_LOWERED_TYPES = ("xindex>", "xtf32>", "<index>", "<tf32>", "latticecast")
-
-
-def _with_context(err: MLIRParseError, what: str, text: str | None, source_name: str) -> MLIRParseError:
-    """``err`` with what the runtime was doing, the source line under each error, and a hint where
-    the cause is a known one (mixed dtypes or lowered dtypes: run implicit-cast first)."""
+def _with_context(err: MLIRParseError, what: str, text: str | None, source_name: str,
+                  module: "ir.Module | None" = None) -> MLIRParseError:
+    """``err`` with what the runtime was doing, the source line under each error, and a hint for each
+    fix the module needs (:mod:`latticecast.passes.readiness`, read from ``module``, or from ``text``
+    parsed leniently): implicit-cast for mixed-dtype ops and MAX's dtypes, a lowering for another
+    dialect."""
     diags = list(err.diagnostics)
     out: list[str] = []
     for d in diags:  # each with its source line and a caret, as every latticecast error prints them
         out.extend(d.source_lines(text, source_name) if text is not None else d.lines())
     message = f"{what}:\n" + ("\n".join(out) if out else str(err))
-    if any(h in d.message for d in diags for h in _MIXED_DTYPE_HINTS):
-        message += ("\nhint: the runtime takes legal StableHLO. A module with mixed-dtype ops "
-                    "must go through latticecast's implicit-cast pass first "
-                    "(Graph.mlir() or `latticecast-opt --implicit-cast`).")
-    if any(t in d.message for d in diags for t in _LOWERED_TYPES):
-        message += ("\nhint: PJRT has no index, address or tf32 buffers. latticecast's "
-                    "implicit-cast pass lowers index and !latticecast.address to ui64 and tf32 "
-                    "to f32; run it first (Graph.mlir() or `latticecast-opt --implicit-cast`).")
-    if any("unregistered dialect" in d.message for d in diags) and "latticecast" not in message:
-        message += ("\nhint: the runtime runs StableHLO (with the func, chlo, sdy and mhlo dialects); "
-                    "other dialects must be lowered to StableHLO first.")
+    if module is None and text is not None:
+        module = parse_leniently(text, source_name)
+    if module is None:  # not even the builder's lenient parser reads it: only the types MLIR quotes
+        unrunnable = unrunnable_types_quoted([d.message for d in diags], default_context())
+        return MLIRParseError(message + (_unrunnable_hint(unrunnable) if unrunnable else ""), diags)
+    mixed = mixed_ops(module)
+    if mixed:
+        message += (f"\nhint: the runtime takes legal StableHLO, and '{mixed[0].name}' mixes element types "
+                    f"({', '.join(mixed[0].element_types)}). A module with mixed-dtype ops must go through "
+                    "latticecast's implicit-cast pass first (Graph.mlir() or `latticecast-opt --implicit-cast`).")
+    unrunnable = unrunnable_element_types(module)
+    if unrunnable:
+        message += _unrunnable_hint(unrunnable)
+    foreign = foreign_ops(module)
+    if foreign:
+        message += (f"\nhint: the runtime runs StableHLO (with the func, chlo, sdy and mhlo dialects); "
+                    f"other dialects ({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}) must be "
+                    "lowered to StableHLO first.")
     return MLIRParseError(message, diags)
+
+
+def _unrunnable_hint(element_types: list[str]) -> str:
+    return (f"\nhint: PJRT has no {', '.join(element_types)} buffers. latticecast's implicit-cast pass lowers "
+            "index and !latticecast.address to ui64 and tf32 to f32; run it first (Graph.mlir() or "
+            "`latticecast-opt --implicit-cast`).")
 
 
 def parse_runnable_module(source: "str | bytes", *, context: "ir.Context | None" = None,
@@ -82,7 +98,7 @@ def verify_module(module: "ir.Module", *, source_name: str = "<module>") -> None
         module.operation.verify()
     except ir.MLIRError as err:
         raise _with_context(MLIRParseError.from_mlir(err, source_name), f"{source_name} does not verify as StableHLO",
-                            None, source_name) from None
+                            None, source_name, module) from None
 
 
 _MEMO_MIN = 1 << 16  # texts at least this long have their digest remembered

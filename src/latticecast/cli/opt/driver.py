@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 import textwrap
 import time
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import TextIO
 
 from jaxlib.mlir import ir
 
 from ...dialect_utils.context import make_context
-from ...dialect_utils.diagnostics import MIXED_DTYPE_MESSAGES, Diagnostic, MLIRParseError
+from ...dialect_utils.diagnostics import MLIRParseError
 from ...dialect_utils.parsing import decode_source, is_bytecode
 from ...errors import LatticecastError
 from ...passes.pipeline import Pipeline, PipelineError
+from ...passes.readiness import mixed_ops, parse_leniently
 from ...passes.runner import PipelineRunner
 from ..common import write_file
 from ..exit_codes import EXIT_FAILURE, EXIT_OK, report
@@ -98,7 +98,7 @@ def _run_chunks(config: OptConfig, runner: PipelineRunner, context: ir.Context, 
             for line in lines:
                 print(line, file=err)
             if not chunk_ok and config.pipeline is None and not config.verify_diagnostics and isinstance(text, str):
-                hint = mixed_dtype_hint(result.diagnostics, text, first_line, config.input)
+                hint = mixed_dtype_hint(text, source_name, first_line, config.input)
                 if hint:
                     info(hint)
             outputs.append(result.output or ("" if not printing.bytecode else b""))
@@ -114,37 +114,32 @@ def _run_chunks(config: OptConfig, runner: PipelineRunner, context: ir.Context, 
     return EXIT_OK if ok else EXIT_FAILURE
 
 
-_OP_AT = re.compile(r'\s*(?:%[\w#:, %]*=\s*)?"?([A-Za-z_][\w$]*\.[\w$.]+)"?')
-_ELEMENT = re.compile(r"tensor<(?:[?\d]+x)*([a-z]\w*(?:<\w+>)?)>")
+def mixed_dtype_hint(text: str, source_name: str, first_line: int, path: str) -> str | None:
+    """One line naming an op that mixes element types and ``--implicit-cast``, for a chunk that failed
+    with no pass asked for; ``None`` when no op mixes them (read from the chunk parsed leniently:
+    :func:`~latticecast.passes.readiness.mixed_ops`).
 
+    Args:
+        text: The chunk's text.
+        source_name: The file it came from.
+        first_line: The line of that file where the chunk starts.
+        path: The input as the command line gave it (``-`` for standard input).
 
-def mixed_dtype_hint(diagnostics: Sequence[Diagnostic], text: str, first_line: int, path: str) -> str | None:
-    """One line naming the op and ``--implicit-cast`` when the verifier rejected an op for mixing
-    element types and no pass was asked for; ``None`` otherwise.
+    Returns:
+        The hint, or ``None``.
 
     Example:
-        >>> d = Diagnostic("error", "op requires the same element type for all operands and results", "m.mlir", 1, 6)
-        >>> print(mixed_dtype_hint([d], '%0 = "stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> '
-        ...                        'tensor<4xf32>', 1, "m.mlir"))
+        >>> print(mixed_dtype_hint('func.func @f(%a: tensor<4xi16>, %b: tensor<4xf32>) -> tensor<4xf32> {\\n'
+        ...     '  %0 = "stablehlo.add"(%a, %b) : (tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>\\n'
+        ...     '  return %0 : tensor<4xf32>\\n}', "m.mlir", 1, "m.mlir"))
         hint: 'stablehlo.add' mixes element types (i16, f32): run implicit-cast first (latticecast-opt m.mlir --implicit-cast)
     """
-    rows = text.split("\n")
-    for d in diagnostics:
-        if d.severity != "error" or not any(m in d.message for m in MIXED_DTYPE_MESSAGES):
-            continue
-        index = d.line - first_line
-        if not 0 <= index < len(rows):
-            continue
-        row = rows[index]
-        op = _OP_AT.match(row[max(d.col - 1, 0):]) or _OP_AT.match(row)
-        signature = row[row.rfind(" : "):] if " : " in row else ""
-        types = list(dict.fromkeys(_ELEMENT.findall(signature)))
-        if op is None or len(types) < 2:  # not an op whose own types mix (a use of a value, a region, ...)
-            continue
-        shown = path if path != "-" else "-"
-        return (f"hint: '{op.group(1)}' mixes element types ({', '.join(types)}): run implicit-cast first "
-                f"({PROG} {shown} --implicit-cast)")
-    return None
+    module = parse_leniently(text, source_name, first_line)
+    mixed = mixed_ops(module) if module is not None else []
+    if not mixed:
+        return None
+    return (f"hint: '{mixed[0].name}' mixes element types ({', '.join(mixed[0].element_types)}): run implicit-cast "
+            f"first ({PROG} {path} --implicit-cast)")
 
 
 def _judge(result: ChunkResult, text: "str | bytes", source_name: str, first_line: int,
