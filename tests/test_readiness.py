@@ -91,3 +91,30 @@ def test_modules_torch_mlir_wrote_need_nothing() -> None:
         module = parse_leniently(path.read_text(), str(path))
         assert module is not None, path
         assert (mixed_ops(module), unrunnable_element_types(module), foreign_ops(module)) == ([], [], []), path
+
+
+def test_a_value_used_after_its_region_is_found_in_the_graph() -> None:
+    from latticecast import DType, Graph, TensorType, ops
+    from latticecast.passes.readiness import EscapingUse, escaping_uses
+
+    with Graph("leak", input_types=[TensorType(DType.float32, [])]) as g:
+        (x,) = g.inputs
+        inside = []
+        ops.cond(x > 0, [TensorType(DType.float32, [])], lambda: inside.append(x * 3) or inside[-1], lambda: x)
+        g.output(inside[0] + 1)
+    assert escaping_uses(g._module) == [EscapingUse("stablehlo.multiply", "stablehlo.if", "stablehlo.add")]
+
+
+def test_control_flow_jax_wrote_has_no_escaping_uses() -> None:
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+
+    from latticecast.passes.readiness import escaping_uses
+
+    def f(p: jax.Array, x: jax.Array) -> jax.Array:
+        y = jax.lax.cond(p, lambda v: v * 3, lambda v: v, x)
+        return jax.lax.fori_loop(0, 3, lambda i, v: v + y, y)
+
+    text = jax.jit(f).lower(jnp.bool_(True), jnp.ones(3, jnp.float32)).as_text()
+    module = parse_leniently(text)
+    assert module is not None and escaping_uses(module) == []

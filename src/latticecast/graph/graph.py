@@ -899,10 +899,15 @@ class Graph:
         try:
             reported = runner.run(self._module.operation)
         except PassFailure as e:
+            from ..passes.readiness import escaping_uses
+
             hint = ""
-            if any("does not dominate" in d for d in e.diagnostics):  # the builder appends in order: only a region
-                hint = ("\n  a value made inside a region of cond, while_loop, fori_loop or switch is used after "
-                        "the region; return it from the branch or body and use the op's result instead")
+            escaping = escaping_uses(self._module)  # read from the graph, not from MLIR's words
+            if escaping:
+                first = escaping[0]
+                hint = (f"\n  a value made inside a region of cond, while_loop, fori_loop or switch ({first.made_by} "
+                        f"in {first.inside}) is used after the region (by {first.used_by}); return it from the "
+                        "branch or body and use the op's result instead")
             self._failure = PassFailure(f"implicit-cast rejected graph {self.name!r}:\n  "
                                         + "\n  ".join(e.diagnostics) + hint, e.diagnostics, e.located)
             raise self._failure from None

@@ -20,7 +20,7 @@ from ..dialect_utils.parsing import parse_module
 from ..promotion.op_rules import STABLEHLO
 
 __all__ = ["MixedOp", "mixed_ops", "unrunnable_element_types", "unrunnable_types_quoted", "foreign_ops",
-           "parse_leniently"]
+           "parse_leniently", "EscapingUse", "escaping_uses"]
 
 UNRUNNABLE = ("index", "tf32", "!latticecast.address")
 """Element types the implicit-cast pass lowers (to ``ui64``, ``f32``, ``ui64``) because PJRT has no
@@ -195,3 +195,76 @@ def foreign_ops(module: ir.Module | ir.Operation) -> list[str]:
         if not op.context.is_registered_operation(op.name):
             found[op.name] = None
     return list(found)
+
+
+@dataclass(frozen=True)
+class EscapingUse:
+    """A value made inside a region (a branch of ``stablehlo.if``, a loop body) and used outside it,
+    which MLIR refuses (the definition does not dominate the use).
+
+    Attributes:
+        made_by: The name of the op that made the value.
+        inside: The name of the op whose region holds it (``stablehlo.if``).
+        used_by: The name of the op outside that region that uses it.
+    """
+
+    made_by: str
+    inside: str
+    used_by: str
+
+
+def _blocks_around(op: ir.Operation) -> list[ir.Block]:
+    """The blocks that hold ``op``, innermost first, up to the module."""
+    found = []
+    while True:
+        try:
+            block = op.block
+        except ValueError:  # the top: an op in no block
+            return found
+        found.append(block)
+        parent = op.parent
+        if parent is None:
+            return found
+        op = parent.operation
+
+
+def escaping_uses(module: ir.Module | ir.Operation) -> list[EscapingUse]:
+    """The uses in ``module`` of a value outside the region it was made in, in program order.
+
+    Args:
+        module: The module.
+
+    Returns:
+        One :class:`EscapingUse` per such use.
+
+    Example:
+        >>> m = parse_leniently('''func.func @f(%p: tensor<i1>, %a: tensor<2xf32>) -> tensor<2xf32> {
+        ...   %0 = "stablehlo.if"(%p) ({
+        ...     %1 = stablehlo.negate %a : tensor<2xf32>
+        ...     stablehlo.return %1 : tensor<2xf32>
+        ...   }, {
+        ...     stablehlo.return %a : tensor<2xf32>
+        ...   }) : (tensor<i1>) -> tensor<2xf32>
+        ...   return %0 : tensor<2xf32>
+        ... }''')
+        >>> escaping_uses(m)
+        []
+    """
+    found = []
+    for op in _walk(module):
+        around: list[ir.Block] | None = None
+        for value in op.operands:
+            owner = value.owner
+            if isinstance(owner, ir.Block):
+                home = owner
+            else:
+                home = owner.operation.block
+            if around is None:
+                around = _blocks_around(op)
+            if any(home == b for b in around):
+                continue
+            made = owner.operation if not isinstance(owner, ir.Block) else None
+            holder = home.owner
+            found.append(EscapingUse(made.name if made is not None else "a block argument",
+                                     holder.name if holder is not None else "?", op.name))
+    return found
