@@ -215,7 +215,7 @@ class EscapingUse:
 
 def _blocks_around(op: ir.Operation) -> list[ir.Block]:
     """The blocks that hold ``op``, innermost first, up to the module."""
-    found = []
+    found: list[EscapingUse] = []
     while True:
         try:
             block = op.block
