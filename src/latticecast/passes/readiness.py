@@ -215,7 +215,7 @@ class EscapingUse:
 
 def _blocks_around(op: ir.Operation) -> list[ir.Block]:
     """The blocks that hold ``op``, innermost first, up to the module."""
-    found: list[EscapingUse] = []
+    found: list[ir.Block] = []
     while True:
         try:
             block = op.block
