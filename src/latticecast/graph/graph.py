@@ -36,7 +36,7 @@ from ..dialect_utils.types import TypeCache, type_cache
 from ..promotion.dims import AlgebraicDim, Dim, SymbolicDim
 from ..promotion.dtypes import DType, DTypeLike
 from ..errors import MAX_COMPILE_FAILURE, GraphError, LatticecastError, PassFailure
-from ..promotion.op_rules import WEAK_ARRAY, WEAK_ATTR, decisions_of
+from ..promotion.op_rules import WEAK_ARRAY, WEAK_ATTR, OpPromotion, decisions_of
 from ..passes.options import ImplicitCastOptions, LossyLevel, LowerDTypesOptions, PassOptions
 from ..passes.pipeline import Pipeline
 from ..passes.runner import PipelineRunner
@@ -273,9 +273,11 @@ class Graph:
         only reads it on the builder's hot path)."""
         self.literal_types: dict[tuple[Hashable, ...], PType] = {}
         self.literal_constants: dict[tuple[Hashable, ...], Value] = {}
+        self.literal_operands: dict[tuple[Hashable, ...], tuple[OpPromotion, Value]] = {}
         self.checked_literals: set[tuple[Hashable, ...]] = set()
         """What the builder decided once per graph: each Python literal's type, each weak constant per
-        (literal, type, shape), and the (literal, target) pairs found to fit (see
+        (literal, type, shape), the decision and constant of a literal operand per (op, side, literal, other
+        operand's type and shape), and the (literal, target) pairs found to fit (see
         ``ops.operands.fast_operands`` and ``emit_literal``). Op promotions are ``op_rules``' memo."""
         self._passed = False
         self._before: ir.Operation | None = None
@@ -636,16 +638,19 @@ class Graph:
         forgotten on the way out, since it does not dominate anything after the region. The region
         orders its own host callbacks (a token of its own, see :attr:`effect_token`).
         """
-        saved = (self.ip, self.literal_constants, self._dim_values, self._shape_values, self.effect_token)
+        saved = (self.ip, self.literal_constants, self.literal_operands, self._dim_values, self._shape_values,
+                 self.effect_token)
         self.ip = ir.InsertionPoint(block)
         self.literal_constants = dict(self.literal_constants)
+        self.literal_operands = dict(self.literal_operands)
         self._dim_values = dict(self._dim_values)
         self._shape_values = dict(self._shape_values)
         self.effect_token = None
         try:
             yield block
         finally:
-            self.ip, self.literal_constants, self._dim_values, self._shape_values, self.effect_token = saved
+            (self.ip, self.literal_constants, self.literal_operands, self._dim_values, self._shape_values,
+             self.effect_token) = saved
 
     def location(self) -> ir.Location:
         """Where a new op comes from: the user's source line with ``debug_locations``."""

@@ -65,7 +65,7 @@ def _binary(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str,
     g = a.graph
     if len(g.devices) > 1:
         check_same_device(g, lhs=a, rhs=b)
-    shape = a.shape
+    shape = a._shape  # the result's too: a value's shape is never changed in place (.shape is a fresh copy)
     op = g._add_op(name, [g.tc.tensor(d.result, shape)], [a.ir, b.ir], attributes, weak=d.result_weak)
     return Value(g, op.result, d.result_ptype, shape, d.result)
 

@@ -232,35 +232,67 @@ def fast_operands(rule: OpRule, symbol: str, x: Any, y: Any) -> "tuple[OpPromoti
     :func:`promote`: broadcasts, NumPy values, which a policy may make weak, and lists).
 
     The op decisions are ``op_rules``' (one memo per policy, shared with the pass, which the graph
-    reads as ``op_decisions``), and a graph keeps
-    its literal constants per (literal, type, shape), so a chain of a million ops asks the policy a
-    handful of questions, and each op costs a few dictionary lookups here.
+    reads as ``op_decisions``), and a graph keeps its literal constants per (literal, type, shape)
+    and what a literal operand made of each (op, side, other operand's type and shape) it met, so a
+    chain of a million ops asks the policy a handful of questions, and each op costs a few
+    dictionary lookups here. Two values found to have equal shapes share one shape object from then
+    on (a value's ``_shape`` is never changed in place), so the next comparison of the two is by identity.
     """
     if x.__class__ is Value:
         g = x.graph
         if y.__class__ is Value:
-            if y.graph is not g or x._shape != y._shape:  # not .shape: that is a fresh copy per read
+            if y.graph is not g:
                 return None
-        elif y.__class__ not in _SCALARS:
+            if x._shape is not y._shape:  # not .shape: that is a fresh copy per read
+                if x._shape != y._shape:
+                    return None
+                y._shape = x._shape
+            if g.policy.rank_sensitive:
+                return None
+            if g._closed:
+                g.check_open()
+            decision = g.op_decisions.get((rule.name, (x.ptype, y.ptype), None))
+            if decision is None:
+                decision = decide_operands(g, rule, symbol, (x, y))
+            return decision, x, y
+        if y.__class__ not in _SCALARS:
             return None
+        value, scalar, side = x, y, 1
     elif y.__class__ is Value and x.__class__ in _SCALARS:
         g = y.graph
+        value, scalar, side = y, x, 0
     else:
         return None
     if g.policy.rank_sensitive:
         return None
     if g._closed:
         g.check_open()
-    a = x if x.__class__ is Value else _literal(g, x)
-    b = y if y.__class__ is Value else _literal(g, y)
-    decision = g.op_decisions.get((rule.name, (a.ptype, b.ptype), None))
+    cls = scalar.__class__
+    key = (rule.name, side, value.ptype, cls, scalar if cls is int or cls is bool else repr(scalar), value._shape)
+    found = g.literal_operands.get(key)
+    if found is None:
+        decision, constant, reusable = _literal_operand(g, rule, symbol, value, scalar, side)
+        if reusable:
+            g.literal_operands[key] = (decision, constant)
+    else:
+        decision, constant = found
+    return (decision, constant, value) if side == 0 else (decision, value, constant)
+
+
+def _literal_operand(g: "Graph", rule: OpRule, symbol: str, value: Value, scalar: Scalar,
+                     side: int) -> tuple[OpPromotion, Value, bool]:
+    """:func:`fast_operands` for ``value`` and the Python scalar ``scalar`` (on the left when ``side``
+    is 0): the decision, the literal's constant, and whether the graph may reuse both for the same
+    (op, side, literal, value type and shape): the constant is the graph's shared weak constant."""
+    lit = _literal(g, scalar)
+    ops = (lit, value) if side == 0 else (value, lit)
+    decision = g.op_decisions.get((rule.name, (ops[0].ptype, ops[1].ptype), None))
     if decision is None:
-        decision = decide_operands(g, rule, symbol, (a, b))
-    if a.__class__ is Literal:
-        a = emit_literal(g, a, decision.target, b.shape)
-    elif b.__class__ is Literal:
-        b = emit_literal(g, b, decision.target, a.shape)
-    return decision, a, b  # type: ignore[return-value]  # Values: `__class__ is` does not narrow
+        decision = decide_operands(g, rule, symbol, ops)
+    shared = _shared_literal(g, lit, decision.target, value._shape)
+    if shared is not None:
+        return decision, shared, True
+    return decision, emit_literal(g, lit, decision.target, value._shape), False
 
 
 def _literal(g: "Graph", value: Scalar) -> Literal:
@@ -371,28 +403,42 @@ def emit_literal(g: "Graph", lit: Literal, target: DType, shape: Sequence[int | 
     only ever appended, and a region's constants are forgotten when it is left
     (:meth:`Graph.building_in`), so the first use's constant dominates the later ones.
     """
+    shared = _shared_literal(g, lit, target, shape)
+    if shared is not None:
+        return shared
+    dims = static_dims(shape)
+    if dims is None:  # a constant has a static shape: broadcast it when the graph runs
+        return broadcast(emit_literal(g, lit, target, ()), shape)
+    # a strong literal (a JAX bool), or one its weak storage cannot hold: build it at the target
+    dtype = target if isinstance(lit.ptype, Weak) else lit.ptype
+    return _constant(g, _host_array(lit.value, dtype), dtype, dims)
+
+
+def _shared_literal(g: "Graph", lit: Literal, target: DType, shape: Sequence[int | Dim]) -> Value | None:
+    """:func:`emit_literal`'s check of ``lit`` against ``target``, then the graph's one weak constant for
+    ``lit`` at ``shape`` (made on first use); ``None`` where the literal is built anew at each use (a
+    strong literal, one its weak storage cannot hold, or a shape that is not static)."""
     key = _literal_key(lit.value)
     if (key, target) not in g.checked_literals:
         g.policy.literals.check(lit.value, target)
         g.checked_literals.add((key, target))
+    if not isinstance(lit.ptype, Weak):
+        return None
     dims = static_dims(shape)
-    if dims is None:  # a constant has a static shape: broadcast it when the graph runs
-        return broadcast(emit_literal(g, lit, target, ()), shape)
-    if isinstance(lit.ptype, Weak):
-        storage = g.policy.materialize(lit.ptype)
-        if (target.is_inexact and storage.is_inexact and target.is_complex == storage.is_complex
-                and target.bitwidth > storage.bitwidth and target.has_dense_constants):
-            storage = target  # 0.1 - float64 (PyTorch's float32 default): 0.1 as a double, not float32's 0.1
-        if scalar_problem(lit.value, storage) is None and storage.has_dense_constants:
-            found = g.literal_constants.get((key, lit.ptype, shape, storage))
-            if found is None:
-                attr = g.tc.dense_attr(np.asarray(lit.value, dtype=storage.np_dtype), storage, dims)
-                op = g._add_op("stablehlo.constant", [g.tc.tensor(storage, shape)], [], {"value": attr}, weak=True)
-                found = g.literal_constants[(key, lit.ptype, shape, storage)] = Value(g, op.result, lit.ptype, shape)
-            return found
-    # a strong literal (a JAX bool), or one its weak storage cannot hold: build it at the target
-    dtype = target if isinstance(lit.ptype, Weak) else lit.ptype
-    return _constant(g, _host_array(lit.value, dtype), dtype, dims)
+    if dims is None:
+        return None
+    storage = g.policy.materialize(lit.ptype)
+    if (target.is_inexact and storage.is_inexact and target.is_complex == storage.is_complex
+            and target.bitwidth > storage.bitwidth and target.has_dense_constants):
+        storage = target  # 0.1 - float64 (PyTorch's float32 default): 0.1 as a double, not float32's 0.1
+    if scalar_problem(lit.value, storage) is not None or not storage.has_dense_constants:
+        return None
+    found = g.literal_constants.get((key, lit.ptype, shape, storage))
+    if found is None:
+        attr = g.tc.dense_attr(np.asarray(lit.value, dtype=storage.np_dtype), storage, dims)
+        op = g._add_op("stablehlo.constant", [g.tc.tensor(storage, shape)], [], {"value": attr}, weak=True)
+        found = g.literal_constants[(key, lit.ptype, shape, storage)] = Value(g, op.result, lit.ptype, shape)
+    return found
 
 
 def emit_weak_array(g: "Graph", arr: WeakArray, target: DType, shape: Sequence[int | Dim]) -> Value:
