@@ -410,6 +410,41 @@ def test_a_literal_is_one_constant_however_often_it_is_written() -> None:
     np.testing.assert_array_equal(out_b, np.full(4, -50, np.float32))
 
 
+def test_a_literal_operand_is_reused_per_op_side_type_and_shape_and_a_refusal_each_time() -> None:
+    """What the builder made of a literal operand is reused only for the same op, side, other operand's
+    type and shape; a refusal is no answer it remembers: the same literal is refused again."""
+    with Graph("memo", input_types=[TensorType(DType.uint8, [2]), TensorType(DType.int8, [2]),
+                                     TensorType(DType.uint8, [3])]) as g:
+        u, i, w = g.inputs
+        for _ in range(2):
+            with pytest.raises(LiteralRangeError, match="300 out of range for uint8"):
+                u + 300
+        outs = (u - 1, 1 - u, i - 1, w - 1, u - 1, 1 - u, u + 255)
+        assert [o.dtype for o in outs] == [DType.uint8, DType.uint8, DType.int8, DType.uint8, DType.uint8,
+                                           DType.uint8, DType.uint8]
+        assert [o.shape for o in outs] == [[2], [2], [2], [3], [2], [2], [2]]
+        g.output(*outs)
+    got = g.compile()(np.array([5, 6], np.uint8), np.array([-1, 2], np.int8), np.array([1, 2, 3], np.uint8))
+    expected = [[4, 5], [252, 251], [-2, 1], [0, 1, 2], [4, 5], [252, 251], [4, 5]]
+    for out, want in zip(got, expected):
+        np.testing.assert_array_equal(out, want)
+
+
+def test_values_found_to_have_equal_shapes_still_hand_out_their_own() -> None:
+    """The builder lets values of equal shapes share one shape object; each ``.shape`` is still a fresh
+    copy, so changing one changes no value."""
+    with Graph("shapes", input_types=[TensorType(DType.float32, [3]), TensorType(DType.float32, [3])]) as g:
+        x, y = g.inputs
+        z = x + y
+        s = z.shape
+        s[0] = 7
+        t = y.shape
+        t.append(2)
+        assert x.shape == y.shape == z.shape == (y + 1).shape == (x * z).shape == [3]
+        assert (s, t) == ([7], [3, 2])
+        g.output(z)
+
+
 def test_literals_python_calls_equal_stay_apart() -> None:
     """``0.0 == -0.0`` and ``1 == 1.0 == True`` in Python, but they are different literals."""
     with Graph("apart", input_types=[TensorType(DType.float32, [2]), TensorType(DType.int32, [2])]) as g:

@@ -33,7 +33,7 @@ from jaxlib.mlir.dialects import stablehlo
 from ..promotion.device_ref import CPU, DeviceRef, DeviceRefLike
 from ..dialect_utils.context import default_context
 from ..dialect_utils.types import TypeCache, type_cache
-from ..promotion.dims import AlgebraicDim, Dim, SymbolicDim
+from ..promotion.dims import AlgebraicDim, Dim, Shape, SymbolicDim
 from ..promotion.dtypes import DType, DTypeLike
 from ..errors import MAX_COMPILE_FAILURE, GraphError, LatticecastError, PassFailure
 from ..promotion.op_rules import WEAK_ARRAY, WEAK_ATTR, OpPromotion, decisions_of
@@ -273,8 +273,12 @@ class Graph:
         only reads it on the builder's hot path)."""
         self.literal_types: dict[tuple[Hashable, ...], PType] = {}
         self.literal_constants: dict[tuple[Hashable, ...], Value] = {}
-        self.literal_operands: dict[tuple[Hashable, ...], tuple[OpPromotion, Value]] = {}
+        self.literal_operands: dict[tuple[object, ...], tuple[OpPromotion, Value]] = {}  # object: a Shape (a list that hashes) is in the key
         self.checked_literals: set[tuple[Hashable, ...]] = set()
+        self._fast_types: tuple[Shape | None, dict[DType, ir.RankedTensorType]] = (None, {})
+        """The result types of the builder's common binary ops (``ops.elementwise._binary``) at the shape
+        the last one was built at, by dtype: a value's shape object, never changed in place, so that
+        consecutive ops at one shape find their type by identity, not by hashing the shape."""
         """What the builder decided once per graph: each Python literal's type, each weak constant per
         (literal, type, shape), the decision and constant of a literal operand per (op, side, literal, other
         operand's type and shape), and the (literal, target) pairs found to fit (see

@@ -66,7 +66,15 @@ def _binary(name: str, x: TensorValueLike, y: TensorValueLike, symbol: str,
     if len(g.devices) > 1:
         check_same_device(g, lhs=a, rhs=b)
     shape = a._shape  # the result's too: a value's shape is never changed in place (.shape is a fresh copy)
-    op = g._add_op(name, [g.tc.tensor(d.result, shape)], [a.ir, b.ir], attributes, weak=d.result_weak)
+    at, types = g._fast_types
+    t = types.get(d.result) if at is shape else None
+    if t is None:
+        t = g.tc.tensor(d.result, shape)
+        if at is shape:
+            types[d.result] = t
+        else:
+            g._fast_types = (shape, {d.result: t})
+    op = g._add_op(name, [t], [a.ir, b.ir], attributes, weak=d.result_weak)
     return Value(g, op.result, d.result_ptype, shape, d.result)
 
 
