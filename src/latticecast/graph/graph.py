@@ -273,16 +273,17 @@ class Graph:
         only reads it on the builder's hot path)."""
         self.literal_types: dict[tuple[Hashable, ...], PType] = {}
         self.literal_constants: dict[tuple[Hashable, ...], Value] = {}
-        self.literal_operands: dict[tuple[object, ...], tuple[OpPromotion, Value]] = {}  # object: a Shape (a list that hashes) is in the key
+        # object: the key holds a Shape, a list that hashes
+        self.literal_operands: dict[tuple[object, ...], tuple[OpPromotion, Value]] = {}
         self.checked_literals: set[tuple[Hashable, ...]] = set()
-        self._fast_types: tuple[Shape | None, dict[DType, ir.RankedTensorType]] = (None, {})
-        """The result types of the builder's common binary ops (``ops.elementwise._binary``) at the shape
-        the last one was built at, by dtype: a value's shape object, never changed in place, so that
-        consecutive ops at one shape find their type by identity, not by hashing the shape."""
         """What the builder decided once per graph: each Python literal's type, each weak constant per
         (literal, type, shape), the decision and constant of a literal operand per (op, side, literal, other
         operand's type and shape), and the (literal, target) pairs found to fit (see
         ``ops.operands.fast_operands`` and ``emit_literal``). Op promotions are ``op_rules``' memo."""
+        self._fast_types: tuple[Shape | None, dict[DType, ir.RankedTensorType]] = (None, {})
+        """The result types of the builder's common binary ops (``ops.elementwise._binary``) at the shape
+        the last one was built at, by dtype: a value's shape object, never changed in place, so that
+        consecutive ops at one shape find their type by identity, not by hashing the shape."""
         self._passed = False
         self._before: ir.Operation | None = None
         self._failure: PassFailure | None = None
