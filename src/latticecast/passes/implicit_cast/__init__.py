@@ -50,7 +50,11 @@ __all__ = ["ImplicitCastPass", "ImplicitCastOptions", "run_implicit_cast"]
 
 _Known = tuple[ir.Type, int, "bool | str", int]
 """What the walk knows of a value: its type, the number of that type in the run, its weak flag, and the
-value's own number in the run."""
+value's own number in the run (never reused, also after :attr:`_Run.known` forgets the value)."""
+
+_KNOWN_LIMIT = 4096
+"""How many values :attr:`_Run.known` keeps at most: enough for every value a chain or a layer reads
+again soon, few enough that a million-op walk holds no Python object per op."""
 
 
 class ImplicitCastPass(LatticecastPass):
@@ -102,6 +106,7 @@ class _Run:
         """What the walk read of the values that took part in a plan (:data:`_Known`), so that the next
         op that reads one reads no type again: in a chain each op reads the one before it."""
         self.numbers: dict[ir.Type, int] = {}
+        self.values_seen = 0  # the number the next value kept in known gets
         self.converted_on_walk: dict[tuple[int, int], ir.Value[ir.Type]] = {}
         """:attr:`converted` as the walk finds it: by (the value's number in :attr:`known`, ``id`` of the
         target dtype), hashing neither an MLIR value nor an enum member (whose ``__hash__`` is Python's)."""
@@ -269,21 +274,25 @@ class _Run:
                 op.attributes["compare_type"] = plan.compare_type
         if plan.weak_result:  # only a plan makes a promoted op's result weak
             self.weak.values.add(result)
-            known[result] = (rtype, rnumber, self.weak.flag(result), len(known))
+            self._remember(result, rtype, self.weak.flag(result), rnumber)
         else:
-            known[result] = (rtype, rnumber, False, len(known))
+            self._remember(result, rtype, False, rnumber)
 
     def _know(self, value: ir.Value[ir.Type]) -> _Known:
         """Read ``value``'s type and weakness, and keep them (:meth:`_remember`)."""
         weak = self.weak
         return self._remember(value, value.type, weak.flag(value) if weak.values else False)
 
-    def _remember(self, value: ir.Value[ir.Type], t: ir.Type, flag: "bool | str") -> _Known:
-        """Keep what the walk read of ``value`` (:attr:`known`): its type ``t`` and weak ``flag``. A value's
-        weakness is settled when its definition is visited, before any use of it, and the walk changes
-        no value's type."""
+    def _remember(self, value: ir.Value[ir.Type], t: ir.Type, flag: "bool | str", number: int | None = None) -> _Known:
+        """Keep what the walk read of ``value`` (:attr:`known`): its type ``t`` (whose :meth:`_number` is
+        ``number``) and weak ``flag``. A value's weakness is settled when its definition is visited, before
+        any use of it, and the walk changes no value's type. Only the last :data:`_KNOWN_LIMIT` values are
+        kept (each holds its defining op's Python object): a chain reads the value just made."""
         known = self.known
-        found = known[value] = (t, self._number(t), flag, len(known))
+        if len(known) >= _KNOWN_LIMIT:
+            known.clear()
+        self.values_seen += 1
+        found = known[value] = (t, self._number(t) if number is None else number, flag, self.values_seen)
         return found
 
     def _number(self, t: ir.Type) -> int:
