@@ -48,6 +48,14 @@ from .weak_values import WeakValues
 
 __all__ = ["ImplicitCastPass", "ImplicitCastOptions", "run_implicit_cast"]
 
+_Known = tuple[ir.Type, int, "bool | str", int]
+"""What the walk knows of a value: its type, the number of that type in the run, its weak flag, and the
+value's own number in the run (never reused, also after :attr:`_Run.known` forgets the value)."""
+
+_KNOWN_LIMIT = 4096
+"""How many values :attr:`_Run.known` keeps at most: enough for every value a chain or a layer reads
+again soon, few enough that a million-op walk holds no Python object per op."""
+
 
 class ImplicitCastPass(LatticecastPass):
     """The pass, for jaxlib's ``PassManager``: ``ImplicitCastPass(policy="max").add_to(pm)``.
@@ -91,7 +99,17 @@ class _Run:
         self.tc = type_cache(root.context)
         self.result = PassResult()
         self.planner = Planner(self.policy, self.tc)
-        self.plans = self.planner.plans  # read directly on the hot path
+        self.plans: dict[tuple[object, ...], Plan | Refusal] = {}
+        """The plans of this run by (op name, operand type numbers, result type number, weak flags, 0-d
+        flags, at use): the planner's own keys hash MLIR types, each hash a call into the bindings."""
+        self.known: dict[ir.Value[ir.Type], _Known] = {}
+        """What the walk read of the values that took part in a plan (:data:`_Known`), so that the next
+        op that reads one reads no type again: in a chain each op reads the one before it."""
+        self.numbers: dict[ir.Type, int] = {}
+        self.values_seen = 0  # the number the next value kept in known gets
+        self.converted_on_walk: dict[tuple[int, int], ir.Value[ir.Type]] = {}
+        """:attr:`converted` as the walk finds it: by (the value's number in :attr:`known`, ``id`` of the
+        target dtype), hashing neither an MLIR value nor an enum member (whose ``__hash__`` is Python's)."""
         self.weak = WeakValues(self.policy, self.tc, self.result)
         self.converted: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]] = {}  # (value, target) -> its conversion
         self.created: set[ir.Operation] = set()  # the converts this run inserted
@@ -121,31 +139,36 @@ class _Run:
                 name = op.name
                 rule = rules.get(name)
                 attributes = op.attributes
+                if rule is not None:  # most ops of a module; a binary one has no attributes at all
+                    if len(attributes):
+                        if WEAK_ATTR in attributes:
+                            weak.mark(op, False)
+                        if CONVERT_AT_USE_ATTR in attributes:
+                            at_use.append(op)
+                            promote(op, rule, True)
+                            return advance
+                    promote(op, rule)
+                    return advance
                 if WEAK_ATTR in attributes:
-                    weak.mark(op, rule is None)
+                    weak.mark(op, True)
                 if name in broadcasts and (IMPLICIT_BROADCAST_ATTR in attributes
                                            or EXPLICIT_BROADCAST_ATTR in attributes):
                     marked.append(op)
-                if rule is not None:
-                    if CONVERT_AT_USE_ATTR in attributes:
-                        at_use.append(op)
-                        promote(op, rule, True)
-                    else:
-                        promote(op, rule)
-                else:
-                    unary = unary_rules.get(name)
-                    if unary is not None:
-                        check_unary(op, unary)
-                    if weak_values and name in transparent:
-                        propagate(op)
-                    elif name in _REGION_BOUNDARY:
-                        boundary(op)
+                unary = unary_rules.get(name)
+                if unary is not None:
+                    check_unary(op, unary)
+                if weak_values and name in transparent:
+                    propagate(op)
+                elif name in _REGION_BOUNDARY:
+                    boundary(op)
             except Exception as e:  # re-raised below as itself, not as the binding's RuntimeError
                 failure.append(e)
                 return interrupt
             return advance
 
         self.root.walk(visit, ir.WalkOrder.PRE_ORDER)
+        self.known.clear()  # what the walk read: later steps erase ops, whose values it names
+        self.converted_on_walk.clear()
         if failure:
             raise failure[0]
         weak.materialize_escapes(self._materialize, self.created, _settled_by_region)
@@ -171,22 +194,40 @@ class _Run:
     # -- promotion --------------------------------------------------------------------------
 
     def _promote(self, op: ir.Operation, rule: OpRule, at_use: bool = False) -> None:
-        # The hot path of the pass: a million-op module spends most of its time here, so the
-        # common case (two operands of one type, no weak value) costs a few comparisons.
+        # The hot path of the pass: a million-op module spends most of its time here, nearly all of
+        # it in calls into jaxlib's bindings (each several times a dict lookup of a value). So the
+        # types of the values that took part in a plan are kept (:attr:`known`), a plan is found by
+        # type numbers, hashing no MLIR type, and the common case (two operands of one type, no weak
+        # value) costs two lookups, two type reads and a comparison.
         operands = op.operands
         positions = rule.operands
-        weak_values = self.weak.values
-        flags: tuple[bool | str, ...] | None = None
+        known = self.known
+        flags: tuple[bool | str, ...] | None
         if positions is None and len(operands) == 2:  # binary ops: most of every module
             a = operands[0]
             b = operands[1]
-            values: tuple[ir.Value[ir.Type], ...] = (a, b)
-            if weak_values and (a in weak_values or b in weak_values):
-                flags = (a in weak_values, b in weak_values) if not self.weak.arrays else \
-                    (self.weak.flag(a), self.weak.flag(b))
-            types: tuple[ir.Type, ...] = (a.type, b.type)
-            if flags is None and types[0] == types[1]:
+            ka = known.get(a)
+            kb = known.get(b)
+            if ka is None or kb is None:  # a value seen first: kept only where a plan is made for it
+                weak = self.weak
+                ta = a.type if ka is None else ka[0]
+                tb = b.type if kb is None else kb[0]
+                fa = ka[2] if ka is not None else weak.flag(a) if weak.values else False
+                fb = kb[2] if kb is not None else weak.flag(b) if weak.values else False
+                if not fa and not fb and ta == tb:
+                    return
+                ka = ka or self._remember(a, ta, fa)
+                kb = kb or self._remember(b, tb, fb)
+            fa, fb = ka[2], kb[2]
+            if fa or fb:
+                flags = (fa, fb)
+            elif ka[1] == kb[1]:
                 return
+            else:
+                flags = None
+            values: tuple[ir.Value[ir.Type], ...] = (a, b)
+            entries: tuple[_Known, ...] = (ka, kb)
+            numbers: tuple[int, ...] = (ka[1], kb[1])
         else:
             if positions is None:
                 values = tuple(operands)
@@ -196,62 +237,104 @@ class _Run:
                 if len(operands) <= positions[-1]:
                     return
                 values = tuple([operands[i] for i in positions])
-            if weak_values:
-                flags = tuple([self.weak.flag(v) for v in values])
-                if not any(flags):
-                    flags = None
-            types = tuple([v.type for v in values])
-            first = types[0]
-            if flags is None and all(t == first for t in types):
-                return
+            entries = tuple([known.get(v) or self._know(v) for v in values])
+            flags = tuple([e[2] for e in entries])
+            numbers = tuple([e[1] for e in entries])
+            if not any(flags):
+                flags = None
+                if all(n == numbers[0] for n in numbers):
+                    return
         try:
             result = op.result  # one result: cheaper than op.results[0]
         except ValueError:
             return  # malformed: the verifier reports it
         zero_dim = tuple([zero_dim_flag(v) for v in values]) if self.policy.rank_sensitive else None
         rtype = result.type
-        plan: Plan | Refusal | None
-        if at_use:  # converts of the op's own, where a frontend writes them (mixed dots promote too)
-            plan = self.planner.plan(rule, types, rtype, flags, zero_dim, at_use=True)
-        else:
-            plan = self.plans.get((rule.name, types, rtype, flags, zero_dim))
-            if plan is None:
-                plan = self.planner.plan(rule, types, rtype, flags, zero_dim)
+        rnumber = self.numbers.get(rtype)
+        if rnumber is None:
+            rnumber = self._number(rtype)
+        key = (rule.name, numbers, rnumber, flags, zero_dim, at_use)
+        plan = self.plans.get(key)
+        if plan is None:
+            # at_use: converts of the op's own, where a frontend writes them (mixed dots promote too)
+            plan = self.plans[key] = self.planner.plan(rule, tuple([e[0] for e in entries]), rtype, flags,
+                                                       zero_dim, at_use=at_use)
         if isinstance(plan, Refusal):
             self.result.error(op, plan.message)
             return
         if plan.remark is not None:
             self.result.diagnostics.append(Diagnostic.at(op.location, "remark", f"'{op.name}' op {plan.remark}"))
-        self._apply(op, plan, values, positions, result, at_use)
-
-    def _apply(self, op: ir.Operation, plan: Plan, values: tuple[ir.Value[ir.Type], ...],
-               positions: tuple[int, ...] | None, result: ir.Value[ir.Type], at_use: bool = False) -> None:
-        """Carry out ``plan`` on ``op``: its operands ``values`` (at ``positions``; ``None``: all) become
-        the converts the plan names, a compare's type follows the promotion, a weak result stays weak.
-        ``at_use``: the op converts its operands itself (:meth:`_materialize_at_use`)."""
-        converted = self.converted
-        operands = op.operands
-        stops = [self._converted_source(values[i]) for i, _ in plan.converts
-                 if not self._converted_at_constant(values[i])] if at_use else []
-        locations = iter(_recorded_locations(op) if at_use else ())
-        for i, target in plan.converts:
-            if at_use:
-                loc = op.location if self._converted_at_constant(values[i]) else next(locations, op.location)
-                new = self._materialize_at_use(values[i], target, op, i if positions is None else positions[i],
-                                               stops, loc)
-            else:
-                new = converted.get((values[i], target))
-                if new is None:
-                    new = self._materialize(values[i], target, op, i if positions is None else positions[i])
-            if new is None:
-                return
-            operands[i if positions is None else positions[i]] = new
+        done = self._apply_at_use(op, plan, values, positions) if at_use else \
+            self._apply(op, operands, plan, values, entries, positions)
+        if not done:
+            return
         if plan.compare_type is not None and "compare_type" in op.attributes:
             # SIGNED/UNSIGNED/FLOAT follow the promoted type; a float TOTALORDER stays one
             if not (plan.float_target and "TOTALORDER" in str(op.attributes["compare_type"])):
                 op.attributes["compare_type"] = plan.compare_type
-        if plan.weak_result:
+        if plan.weak_result:  # only a plan makes a promoted op's result weak
             self.weak.values.add(result)
+            self._remember(result, rtype, self.weak.flag(result), rnumber)
+        else:
+            self._remember(result, rtype, False, rnumber)
+
+    def _know(self, value: ir.Value[ir.Type]) -> _Known:
+        """Read ``value``'s type and weakness, and keep them (:meth:`_remember`)."""
+        weak = self.weak
+        return self._remember(value, value.type, weak.flag(value) if weak.values else False)
+
+    def _remember(self, value: ir.Value[ir.Type], t: ir.Type, flag: "bool | str", number: int | None = None) -> _Known:
+        """Keep what the walk read of ``value`` (:attr:`known`): its type ``t`` (whose :meth:`_number` is
+        ``number``) and weak ``flag``. A value's weakness is settled when its definition is visited, before
+        any use of it, and the walk changes no value's type. Only the last :data:`_KNOWN_LIMIT` values are
+        kept (each holds its defining op's Python object): a chain reads the value just made."""
+        known = self.known
+        if len(known) >= _KNOWN_LIMIT:
+            known.clear()
+        self.values_seen += 1
+        found = known[value] = (t, self._number(t) if number is None else number, flag, self.values_seen)
+        return found
+
+    def _number(self, t: ir.Type) -> int:
+        """The number of type ``t`` in this run: equal types, equal numbers (a plan's key hashes no type)."""
+        found = self.numbers.get(t)
+        if found is None:
+            found = self.numbers[t] = len(self.numbers)
+        return found
+
+    def _apply(self, op: ir.Operation, operands: "ir.OpOperandList[ir.Type]", plan: Plan,
+               values: tuple[ir.Value[ir.Type], ...],
+               entries: "tuple[_Known, ...]", positions: tuple[int, ...] | None) -> bool:
+        """Make ``op``'s operands ``values`` (at ``positions``; ``None``: all; ``entries``: what
+        :attr:`known` has of them) the conversions ``plan`` names, each made once per (value, type);
+        ``False`` when one could not be made (an error was reported)."""
+        walked = self.converted_on_walk
+        for i, target in plan.converts:
+            key = (entries[i][3], id(target))
+            new = walked.get(key)
+            if new is None:
+                new = self._materialize(values[i], target, op, i if positions is None else positions[i])
+                if new is None:
+                    return False
+                walked[key] = new
+            operands[i if positions is None else positions[i]] = new
+        return True
+
+    def _apply_at_use(self, op: ir.Operation, plan: Plan, values: tuple[ir.Value[ir.Type], ...],
+                      positions: tuple[int, ...] | None) -> bool:
+        """:meth:`_apply` for an op that converts its operands itself (:meth:`_materialize_at_use`)."""
+        operands = op.operands
+        stops = [self._converted_source(values[i]) for i, _ in plan.converts
+                 if not self._converted_at_constant(values[i])]
+        locations = iter(_recorded_locations(op))
+        for i, target in plan.converts:
+            loc = op.location if self._converted_at_constant(values[i]) else next(locations, op.location)
+            new = self._materialize_at_use(values[i], target, op, i if positions is None else positions[i],
+                                           stops, loc)
+            if new is None:
+                return False
+            operands[i if positions is None else positions[i]] = new
+        return True
 
     # -- region boundaries ------------------------------------------------------------------
 

@@ -11,6 +11,8 @@ at the op that asked for the conversion.
 
 from __future__ import annotations
 
+from functools import cache
+
 from jaxlib.mlir import ir
 
 from ...dialect_utils.diagnostics import Diagnostic
@@ -45,8 +47,10 @@ def check_lossy(level: LossyLevel, source: DType, target: DType, user: ir.Operat
     result.diagnostics.append(Diagnostic.at(user.location, level.value, f"'{user.name}' op {message}"))
 
 
+@cache
 def _kind(source: DType, target: DType) -> tuple[str, str]:
-    """The kind of a conversion, and why (the reason without its "can lose ...:" lead)."""
+    """The kind of a conversion, and why (the reason without its "can lose ...:" lead). Decided once per
+    pair of dtypes: a module with a convert per input asks the same question for each."""
     why = magnitude_loss(source, target)
     if why is not None:
         return "magnitude loss", why.split(": ", 1)[-1]
