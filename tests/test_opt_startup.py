@@ -22,9 +22,9 @@ NOT_NEEDED = ("jax", "jaxlib._jax", "latticecast.runtime", "latticecast.graph", 
               "latticecast.evidence", "latticecast.cli.lattice_cmd", "latticecast.cli.compare_cmd",
               "jaxlib.mlir.dialects._stablehlo_ops_gen", "jaxlib.mlir.dialects._chlo_ops_gen",
               "latticecast.passes.lift", "latticecast.promotion.audit", "latticecast.cli.opt.verify",
-              "html", "difflib", "tempfile", "importlib.metadata", "ml_dtypes")
-"""What a pass run loads none of. Shardy's op classes are checked only before jaxlib 0.11: from 0.11 on,
-its native library imports them itself."""
+              "html", "difflib", "tempfile", "importlib.metadata", "ml_dtypes",
+              "jaxlib.mlir.dialects._sdy_ops_gen", "jaxlib.mlir.dialects._mpmd_ops_gen")
+"""What a pass run loads none of (Shardy's dialects load only for an input or pipeline that names them)."""
 
 PROGRAM = """\
 func.func @f(%a: tensor<4xi16>, %b: tensor<4xf32>) -> tensor<4xf32> {
@@ -70,10 +70,6 @@ def test_a_pass_run_imports_only_what_it_needs(tmp_path: Path, args: tuple[str, 
     modules = set(result["modules"])  # type: ignore[arg-type]  # json: a list of str
     assert result["code"] == (0 if args else 1)  # no pass: the mixed add does not verify
     assert [m for m in NOT_NEEDED if m in modules] == []
-    from latticecast.jax_internals import JAXLIB_VERSION
-
-    if JAXLIB_VERSION < (0, 11, 0):
-        assert "jaxlib.mlir.dialects._sdy_ops_gen" not in modules
     if args:
         assert "stablehlo.convert" in str(result["output"])  # the pass did run
 
@@ -154,3 +150,34 @@ def test_help_lists_the_passes_the_pipeline_runs() -> None:
     assert [kind.Options for kind in PASSES.values()] == list(PASS_OPTIONS)
     assert [kind.argument for kind in PASSES.values()] == list(PASSES)  # each found under its own name
     assert [kind.description for kind in PASSES.values()] == [o.pass_description for o in PASS_OPTIONS]
+
+
+SHARDED = """\
+module @jit_f attributes {mhlo.num_partitions = 2 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%a: tensor<8xi16> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}, %b: tensor<8xf32>)
+      -> tensor<8xf32> {
+    %0 = "stablehlo.add"(%a, %b) : (tensor<8xi16>, tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("args", [("--implicit-cast",), ("--pass-pipeline=builtin.module(sdy-close-shardings)",)])
+def test_shardy_loads_for_an_input_or_a_pipeline_that_names_it(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """Shardy's dialects are left out of a run until the input (or the pipeline) spells them."""
+    path = tmp_path / "sharded.mlir"
+    if "--implicit-cast" in args:
+        path.write_text(SHARDED)
+    else:
+        path.write_text(PROGRAM.replace('"stablehlo.add"(%a, %b)', '"stablehlo.add"(%b, %b)')
+                        .replace("(tensor<4xi16>, tensor<4xf32>) -> tensor<4xf32>", "(tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), LATTICECAST_CACHE_DIR=str(tmp_path))
+    child = subprocess.run([sys.executable, "-c", RUN_AND_LIST, str(path), *args], capture_output=True, text=True,
+                           env=env)
+    assert child.returncode == 0, child.stderr
+    result = json.loads(child.stdout.splitlines()[-1])
+    assert result["code"] == 0, child.stderr
+    if "--implicit-cast" in args:
+        assert "sdy.mesh @mesh" in result["output"] and "stablehlo.convert" in result["output"]

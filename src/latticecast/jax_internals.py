@@ -82,7 +82,8 @@ from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 __all__ = ["MISSING", "TESTED_JAX", "JAXLIB_VERSION", "PRIVATE_ALLOWED", "DeviceList", "GSPMDSharding",
            "batched_device_put", "ZERO_COPY", "result_handler", "compile_on", "sharding_of", "backend_errors",
            "portable_artifact",
-           "INIT_LOCK", "register_upstream_dialects", "register_jax_dialects", "lapack_targets", "prepare_lapack",
+           "INIT_LOCK", "register_upstream_dialects", "register_jax_dialects", "register_shardy_dialects",
+           "lapack_targets", "prepare_lapack",
            "registered_custom_call_targets", "lazily_registered_cpu_targets", "gspmd_device_count", "NAMES"]
 
 if TYPE_CHECKING:
@@ -187,28 +188,43 @@ _DIALECT_LIBRARIES = (("_sdy", "register_dialect", "sdy", "register_dialect"),
 that re-exports it (``jaxlib.mlir.dialects.stablehlo`` is ``_stablehlo`` plus generated op classes)."""
 
 
-def register_jax_dialects(context: ir.Context) -> None:
-    """Register StableHLO, CHLO, MHLO, Shardy and MPMD in ``context`` (an ``ir.Context``).
+def register_jax_dialects(context: ir.Context, *, shardy: bool = True) -> None:
+    """Register StableHLO, CHLO, MHLO, and (``shardy``) Shardy's ``sdy`` and ``mpmd`` in ``context``
+    (an ``ir.Context``); :func:`register_shardy_dialects` adds the last two later.
 
     The native registration functions are called directly where the jaxlib is a tested one:
     importing the public dialect modules would also load their generated op classes, which
     nothing that parses, runs passes and prints needs. Elsewhere (or with
     ``LATTICECAST_PUBLIC_ONLY=1``) the public modules register them.
     """
-    for library, function, public, public_function in _DIALECT_LIBRARIES:
-        register = None
-        # Shardy's native libraries import their public module while they initialise from jaxlib
-        # 0.11 on (so they save nothing there), and, loaded first, would leave that module without
-        # the attribute classes it re-exports. Before 0.11 they load alone, and the public module
-        # imported later is whole (tests/test_jax_internals.py checks both).
-        if PRIVATE_ALLOWED and (not library.startswith("_sdy") or JAXLIB_VERSION < (0, 11, 0)):
-            try:
-                register = getattr(importlib.import_module(f"jaxlib.mlir._mlir_libs.{library}"), function)
-            except (ImportError, AttributeError) as e:
-                MISSING[f"jaxlib.mlir._mlir_libs.{library}.{function}"] = f"{type(e).__name__}: {e}"
-        if register is None:
-            register = getattr(importlib.import_module(f"jaxlib.mlir.dialects.{public}"), public_function)
-        register(context)
+    for entry in _DIALECT_LIBRARIES:
+        if shardy or not entry[0].startswith("_sdy"):
+            _register_library(context, *entry)
+
+
+def register_shardy_dialects(context: ir.Context) -> None:
+    """Register Shardy's ``sdy`` and ``mpmd`` dialects in ``context`` (left out of
+    :func:`register_jax_dialects` with ``shardy=False``): from jaxlib 0.11 on, their native libraries
+    load their generated Python op classes too, a tenth of a small ``latticecast-opt`` run."""
+    for entry in _DIALECT_LIBRARIES:
+        if entry[0].startswith("_sdy"):
+            _register_library(context, *entry)
+
+
+def _register_library(context: ir.Context, library: str, function: str, public: str, public_function: str) -> None:
+    register = None
+    # Shardy's native libraries import their public module while they initialise from jaxlib
+    # 0.11 on (so they save nothing there), and, loaded first, would leave that module without
+    # the attribute classes it re-exports. Before 0.11 they load alone, and the public module
+    # imported later is whole (tests/test_jax_internals.py checks both).
+    if PRIVATE_ALLOWED and (not library.startswith("_sdy") or JAXLIB_VERSION < (0, 11, 0)):
+        try:
+            register = getattr(importlib.import_module(f"jaxlib.mlir._mlir_libs.{library}"), function)
+        except (ImportError, AttributeError) as e:
+            MISSING[f"jaxlib.mlir._mlir_libs.{library}.{function}"] = f"{type(e).__name__}: {e}"
+    if register is None:
+        register = getattr(importlib.import_module(f"jaxlib.mlir.dialects.{public}"), public_function)
+    register(context)
 
 
 def result_handler(aval: jax.core.ShapedArray, sharding: jax.sharding.Sharding) -> Jaxlib:

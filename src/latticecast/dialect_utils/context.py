@@ -26,24 +26,59 @@ import threading
 
 from jaxlib.mlir import ir
 
-from ..jax_internals import register_jax_dialects, register_upstream_dialects
+from ..jax_internals import register_jax_dialects, register_shardy_dialects, register_upstream_dialects
 
-__all__ = ["make_context", "default_context", "strict_context", "current_or_default"]
+__all__ = ["make_context", "default_context", "strict_context", "current_or_default", "load_shardy_for"]
 
 _local = threading.local()
 
 
-def make_context(*, lenient: bool = False) -> ir.Context:
-    """A new context with the dialects and passes JAX registers (``lenient``: unregistered ops allowed)."""
+def make_context(*, lenient: bool = False, shardy: bool = True) -> ir.Context:
+    """A new context with the dialects and passes JAX registers (``lenient``: unregistered ops allowed;
+    ``shardy=False``: Shardy's ``sdy`` and ``mpmd`` wait for :func:`load_shardy_for`)."""
     registry = ir.DialectRegistry()
     register_upstream_dialects(registry)
     ctx = ir.Context()
     ctx.append_dialect_registry(registry)
     ctx.load_all_available_dialects()
-    register_jax_dialects(ctx)
+    register_jax_dialects(ctx, shardy=shardy)
     ctx.enable_multithreading(False)
     ctx.allow_unregistered_dialects = lenient
     return ctx
+
+
+_SHARDY_NAMES = ("sdy", "mpmd")
+
+
+def load_shardy_for(context: ir.Context, source: "str | bytes") -> bool:
+    """Register Shardy's dialects in ``context`` (made with ``shardy=False``) if ``source``, MLIR text or
+    bytecode, may hold any of theirs; returns whether it did. MLIR spells every op, attribute and type
+    with its dialect's name (``sdy.sharding``, ``#sdy.mesh<...>``), and bytecode keeps the names of
+    its dialects as strings: a source that never spells ``sdy`` or ``mpmd`` has nothing of theirs.
+    ``latticecast-opt`` loads them so, per input, as MLIR loads a registered dialect when it first
+    meets it (from jaxlib 0.11 on, their native libraries load their Python op classes too).
+
+    Args:
+        context: The context.
+        source: The text or bytecode about to be parsed in it.
+
+    Returns:
+        Whether the dialects were registered now (``False`` also when they were already).
+
+    Example:
+        >>> ctx = make_context(lenient=True, shardy=False)
+        >>> load_shardy_for(ctx, "func.func @f() { return }"), ctx.is_registered_operation("sdy.mesh")
+        (False, False)
+        >>> load_shardy_for(ctx, 'sdy.mesh @m = <["x"=2]>'), ctx.is_registered_operation("sdy.mesh")
+        (True, True)
+    """
+    if context.is_registered_operation("sdy.mesh"):
+        return False
+    names = _SHARDY_NAMES if isinstance(source, str) else tuple(n.encode() for n in _SHARDY_NAMES)
+    if not any(n in source for n in names):  # type: ignore[operator]  # str in str, bytes in bytes
+        return False
+    register_shardy_dialects(context)
+    return True
 
 
 def default_context() -> ir.Context:

@@ -43,7 +43,8 @@ class MixedOp:
     element_types: tuple[str, ...]
 
 
-def parse_leniently(text: str, source_name: str = "-", first_line: int = 1) -> ir.Module | None:
+def parse_leniently(text: str, source_name: str = "-", first_line: int = 1,
+                    context: ir.Context | None = None) -> ir.Module | None:
     """``text`` parsed as the graph builder's context parses it (mixed element types and other
     dialects allowed), or ``None`` when it does not parse even so.
 
@@ -51,6 +52,7 @@ def parse_leniently(text: str, source_name: str = "-", first_line: int = 1) -> i
         text: MLIR text.
         source_name: The file it came from, for locations.
         first_line: The line of that file where ``text`` starts.
+        context: A lenient context to parse in (default: this thread's).
 
     Returns:
         The module, or ``None``.
@@ -62,7 +64,7 @@ def parse_leniently(text: str, source_name: str = "-", first_line: int = 1) -> i
         True
     """
     try:
-        return parse_module(text, lenient=True, source_name=source_name, first_line=first_line)
+        return parse_module(text, context, lenient=True, source_name=source_name, first_line=first_line)
     except MLIRParseError:
         return None
 

@@ -11,7 +11,7 @@ from typing import TextIO
 
 from jaxlib.mlir import ir
 
-from ...dialect_utils.context import make_context
+from ...dialect_utils.context import load_shardy_for, make_context
 from ...dialect_utils.diagnostics import MLIRParseError
 from ...dialect_utils.parsing import decode_source, is_bytecode
 from ...errors import LatticecastError
@@ -54,7 +54,9 @@ def run(config: OptConfig, stdout: TextIO | None = None, stderr: TextIO | None =
     """Do what ``config`` says; returns the exit code (raises :class:`OptError` for tool errors)."""
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    context = make_context(lenient=True)
+    context = make_context(lenient=True, shardy=False)  # Shardy's dialects load when the input names them
+    if config.pipeline is not None:
+        load_shardy_for(context, str(config.pipeline))  # a pipeline of Shardy's passes needs them too
     runner = _runner(config, context)
     if config.dump_pass_pipeline:
         _dump_pipeline(runner, err)
@@ -69,6 +71,7 @@ def _run_chunks(config: OptConfig, runner: PipelineRunner, context: ir.Context, 
                 err: TextIO) -> int:
     """Read, split and run the input; print what each chunk gave."""
     data, source_name = _read_input(config.input)
+    load_shardy_for(context, data)
     printing = PrintOptions(config.print_generic, config.print_debuginfo, config.pretty_debuginfo,
                             config.print_local_scope, config.emit_bytecode)
     try:
@@ -98,7 +101,7 @@ def _run_chunks(config: OptConfig, runner: PipelineRunner, context: ir.Context, 
             for line in lines:
                 print(line, file=err)
             if not chunk_ok and config.pipeline is None and not config.verify_diagnostics and isinstance(text, str):
-                hint = mixed_dtype_hint(text, source_name, first_line, config.input)
+                hint = mixed_dtype_hint(text, source_name, first_line, config.input, context)
                 if hint:
                     info(hint)
             outputs.append(result.output or ("" if not printing.bytecode else b""))
@@ -114,7 +117,8 @@ def _run_chunks(config: OptConfig, runner: PipelineRunner, context: ir.Context, 
     return EXIT_OK if ok else EXIT_FAILURE
 
 
-def mixed_dtype_hint(text: str, source_name: str, first_line: int, path: str) -> str | None:
+def mixed_dtype_hint(text: str, source_name: str, first_line: int, path: str,
+                     context: ir.Context | None = None) -> str | None:
     """One line naming an op that mixes element types and ``--implicit-cast``, for a chunk that failed
     with no pass asked for; ``None`` when no op mixes them (read from the chunk parsed leniently:
     :func:`~latticecast.passes.readiness.mixed_ops`).
@@ -124,6 +128,7 @@ def mixed_dtype_hint(text: str, source_name: str, first_line: int, path: str) ->
         source_name: The file it came from.
         first_line: The line of that file where the chunk starts.
         path: The input as the command line gave it (``-`` for standard input).
+        context: The lenient context to read it in (default: this thread's).
 
     Returns:
         The hint, or ``None``.
@@ -134,7 +139,7 @@ def mixed_dtype_hint(text: str, source_name: str, first_line: int, path: str) ->
         ...     '  return %0 : tensor<4xf32>\\n}', "m.mlir", 1, "m.mlir"))
         hint: 'stablehlo.add' mixes element types (i16, f32): run implicit-cast first (latticecast-opt m.mlir --implicit-cast)
     """
-    module = parse_leniently(text, source_name, first_line)
+    module = parse_leniently(text, source_name, first_line, context)
     mixed = mixed_ops(module) if module is not None else []
     if not mixed:
         return None
