@@ -28,7 +28,8 @@ from jaxlib.mlir import ir
 
 from ..jax_internals import register_jax_dialects, register_shardy_dialects, register_upstream_dialects
 
-__all__ = ["make_context", "default_context", "strict_context", "current_or_default", "load_shardy_for"]
+__all__ = ["make_context", "default_context", "strict_context", "current_or_default", "load_shardy",
+           "load_shardy_for", "SHARDY_DIALECTS"]
 
 _local = threading.local()
 
@@ -47,7 +48,29 @@ def make_context(*, lenient: bool = False, shardy: bool = True) -> ir.Context:
     return ctx
 
 
-_SHARDY_NAMES = ("sdy", "mpmd")
+SHARDY_DIALECTS = ("sdy", "mpmd")
+"""Shardy's dialects, which a context made with ``shardy=False`` leaves out: the prefix of each of their
+ops, attributes, types and passes (``sdy.mesh``, ``sdy-close-shardings``)."""
+
+
+def load_shardy(context: ir.Context) -> bool:
+    """Register Shardy's dialects in ``context`` unless they are; returns whether it did now.
+
+    Args:
+        context: A context made with ``shardy=False``, or any other.
+
+    Returns:
+        ``True`` when they were registered now.
+
+    Example:
+        >>> ctx = make_context(shardy=False)
+        >>> load_shardy(ctx), load_shardy(ctx)
+        (True, False)
+    """
+    if context.is_registered_operation("sdy.mesh"):
+        return False
+    register_shardy_dialects(context)
+    return True
 
 
 def load_shardy_for(context: ir.Context, source: "str | bytes") -> bool:
@@ -72,13 +95,11 @@ def load_shardy_for(context: ir.Context, source: "str | bytes") -> bool:
         >>> load_shardy_for(ctx, 'sdy.mesh @m = <["x"=2]>'), ctx.is_registered_operation("sdy.mesh")
         (True, True)
     """
-    if context.is_registered_operation("sdy.mesh"):
-        return False
-    names = _SHARDY_NAMES if isinstance(source, str) else tuple(n.encode() for n in _SHARDY_NAMES)
-    if not any(n in source for n in names):  # type: ignore[operator]  # str in str, bytes in bytes
-        return False
-    register_shardy_dialects(context)
-    return True
+    if isinstance(source, str):
+        named = any(n in source for n in SHARDY_DIALECTS)
+    else:
+        named = any(n.encode() in source for n in SHARDY_DIALECTS)
+    return named and load_shardy(context)
 
 
 def default_context() -> ir.Context:

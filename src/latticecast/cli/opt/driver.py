@@ -11,7 +11,7 @@ from typing import TextIO
 
 from jaxlib.mlir import ir
 
-from ...dialect_utils.context import load_shardy_for, make_context
+from ...dialect_utils.context import SHARDY_DIALECTS, load_shardy, load_shardy_for, make_context
 from ...dialect_utils.diagnostics import MLIRParseError
 from ...dialect_utils.parsing import decode_source, is_bytecode
 from ...errors import LatticecastError
@@ -55,8 +55,8 @@ def run(config: OptConfig, stdout: TextIO | None = None, stderr: TextIO | None =
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     context = make_context(lenient=True, shardy=False)  # Shardy's dialects load when the input names them
-    if config.pipeline is not None:
-        load_shardy_for(context, str(config.pipeline))  # a pipeline of Shardy's passes needs them too
+    if config.pipeline is not None and any(n.startswith(SHARDY_DIALECTS) for n in config.pipeline.all_pass_names()):
+        load_shardy(context)  # Shardy's passes need their dialects
     runner = _runner(config, context)
     if config.dump_pass_pipeline:
         _dump_pipeline(runner, err)
