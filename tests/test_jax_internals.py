@@ -164,3 +164,10 @@ def test_shardys_public_module_is_whole_after_latticecast_registers_the_dialects
             "from jaxlib.mlir.dialects import sdy\nprint(hasattr(sdy, 'TensorShardingPerValueAttr'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip() == "True", out.stderr
+
+
+def test_a_name_jax_internals_does_not_hold_is_an_attribute_error_that_names_it() -> None:
+    """The lazily found jaxlib names answer through the module's ``__getattr__``; any other name is
+    Python's usual AttributeError, naming the module and the name."""
+    with pytest.raises(AttributeError, match=r"module 'latticecast.jax_internals' has no attribute 'no_such_name'"):
+        jax_internals.no_such_name  # noqa: B018

@@ -141,33 +141,35 @@ def _get(what: str, getter: Callable[[], Jaxlib], *, gated: bool = True) -> Jaxl
         return None
 
 
-_FROM_JAXLIB_JAX: dict[str, Callable[[Jaxlib], Jaxlib]] = {
-    "DeviceList": lambda _jax: _jax.DeviceList,
-    "GSPMDSharding": lambda _jax: _jax.GSPMDSharding,
-    "batched_device_put": lambda _jax: _jax.batched_device_put,
-    "_array_result_handler": lambda _jax: _jax.array_result_handler,
-    "ZERO_COPY": lambda _jax: _jax.HostBufferSemantics.ZERO_COPY,
-    "_serialize_portable_artifact": lambda _jax: _jax.mlir.serialize_portable_artifact,
+_FROM_JAXLIB_JAX: dict[str, str] = {
+    "DeviceList": "DeviceList",
+    "GSPMDSharding": "GSPMDSharding",
+    "batched_device_put": "batched_device_put",
+    "_array_result_handler": "array_result_handler",
+    "ZERO_COPY": "HostBufferSemantics.ZERO_COPY",
+    "_serialize_portable_artifact": "mlir.serialize_portable_artifact",
 }
-"""The names of jaxlib's compiled runtime extension (``jaxlib._jax``), each found on first use (as a module
-attribute, :func:`__getattr__`): loading that extension takes about 10 ms, and MLIR tools such as
-``latticecast-opt`` use none of it. Each then stays a module attribute (tests replace it)."""
-_DOTTED = {"_array_result_handler": "array_result_handler", "ZERO_COPY": "HostBufferSemantics.ZERO_COPY",
-           "_serialize_portable_artifact": "mlir.serialize_portable_artifact"}
+"""The names of jaxlib's compiled runtime extension (``jaxlib._jax``) this module holds, each with its
+dotted path in that extension, found on first use (as a module attribute, :func:`__getattr__`): loading
+the extension takes about 10 ms, and MLIR tools such as ``latticecast-opt`` use none of it. Each then
+stays a module attribute (tests replace it)."""
 
 
 def __getattr__(name: str) -> Jaxlib:
     """One of :data:`_FROM_JAXLIB_JAX`, found now (``None`` where it is not used: :data:`MISSING` says why)."""
-    getter = _FROM_JAXLIB_JAX.get(name)
-    if getter is None:
+    path = _FROM_JAXLIB_JAX.get(name)
+    if path is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
     def find() -> Jaxlib:
         from jaxlib import _jax
 
-        return getter(_jax)
+        found: Jaxlib = _jax
+        for part in path.split("."):
+            found = getattr(found, part)
+        return found
 
-    value = globals()[name] = _get(f"jaxlib._jax.{_DOTTED.get(name, name)}", find)
+    value = globals()[name] = _get(f"jaxlib._jax.{path}", find)
     return value
 
 
