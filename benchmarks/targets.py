@@ -324,6 +324,7 @@ def jax_module(layers: int, repeats: int, floor: Floor | None = None) -> list[Ro
     from bench_jax_module import T, D, make_step, parameters
     from latticecast.dialect_utils.context import make_context
     from latticecast.dialect_utils.parsing import parse_module
+    from latticecast.dialect_utils.printing import asm
     from latticecast.passes import run_pipeline
 
     ps, x = parameters(layers), np.ones((T, D), np.float32)
@@ -336,7 +337,7 @@ def jax_module(layers: int, repeats: int, floor: Floor | None = None) -> list[Ro
         t1 = time.perf_counter()
         module = parse_module(text, ctx, lenient=True, source_name="step.mlir")
         run_pipeline(module, "builtin.module(implicit-cast)")
-        out = module.operation.get_asm(assume_verified=True)
+        out = asm(module, assume_verified=True)  # as latticecast-opt prints
         t2 = time.perf_counter()
         theirs.append(t1 - t0)
         ours.append(t2 - t1)

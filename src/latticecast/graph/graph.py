@@ -32,6 +32,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..promotion.device_ref import CPU, DeviceRef, DeviceRefLike
 from ..dialect_utils.context import default_context
+from ..dialect_utils.printing import asm
 from ..dialect_utils.types import TypeCache, type_cache
 from ..promotion.dims import AlgebraicDim, Dim, Shape, SymbolicDim
 from ..promotion.dtypes import DType, DTypeLike
@@ -935,10 +936,9 @@ class Graph:
         which prints the generic form: mixed-dtype ops do not verify)."""
         if before_passes:
             op = self._before if self._before is not None else self._module.operation
-            return str(op.get_asm(print_generic_op_form=True, enable_debug_info=debug_info))  # object in the stubs
+            return asm(op, generic=True, debug_info=debug_info)
         self._run_pass()
-        return str(self._module.operation.get_asm(print_generic_op_form=generic, enable_debug_info=debug_info,
-                                                  assume_verified=True))
+        return asm(self._module, generic=generic, debug_info=debug_info, assume_verified=True)
 
     def compare(self, policy: "str | Policy") -> "Comparison":
         """This program's dtypes under another policy: every op's result type inferred again under

@@ -20,6 +20,7 @@ from jaxlib.mlir import ir
 
 from ..dialect_utils.context import make_context
 from ..dialect_utils.parsing import parse_module
+from ..dialect_utils.printing import asm
 from ..dialect_utils.types import type_cache
 from ..promotion.dims import is_static
 from ..errors import LatticecastError
@@ -84,8 +85,8 @@ def run_both(retargeted: "Retargeted", inputs: "Sequence[np.ndarray] | Mapping[s
     """Compile and run both versions of ``retargeted`` on the same inputs; see :class:`RunComparison`."""
     from ..runtime import compile as compile_module
 
-    source_text = str(retargeted.source.operation.get_asm(enable_debug_info=True))
-    target_text = str(retargeted.module.operation.get_asm(enable_debug_info=True))
+    source_text = asm(retargeted.source, debug_info=True)
+    target_text = asm(retargeted.module, debug_info=True)
     source_model = compile_module(str(source_text), device, source_name=retargeted.source_name)
     target_model = compile_module(str(target_text), device, source_name=retargeted.source_name)
     specs = tuple(getattr(source_model, "input_types", ()))
@@ -316,7 +317,7 @@ def _instrumented(text: str, chunk: range) -> str:
             main.attributes["res_attrs"] = ir.ArrayAttr.get(old + [ir.DictAttr.get({})] * len(values))
     with module.context:
         refresh_function_type(main)
-    return str(module.operation.get_asm(enable_debug_info=True))
+    return asm(module, debug_info=True)
 
 
 def _first_difference(retargeted: "Retargeted", source_text: str, target_text: str, arrays: list[np.ndarray],

@@ -19,6 +19,7 @@ from jaxlib.mlir import ir
 
 from ...dialect_utils.diagnostics import Diagnostic, MLIRParseError
 from ...dialect_utils.parsing import parse_module
+from ...dialect_utils.printing import asm
 from ...errors import LatticecastWarning, PassFailure
 from ...passes.runner import PipelineRunner
 from .args import IRPrinting
@@ -72,7 +73,6 @@ def _print(module: ir.Module, printing: PrintOptions, verified: bool = True) -> 
         buf = io.BytesIO()
         module.operation.write_bytecode(buf)
         return buf.getvalue()
-    text = module.operation.get_asm(
-        print_generic_op_form=printing.generic, enable_debug_info=printing.debuginfo or printing.pretty_debuginfo,
-        pretty_debug_info=printing.pretty_debuginfo, use_local_scope=printing.local_scope, assume_verified=verified)
-    return str(text).rstrip("\n") + "\n"
+    text = asm(module, generic=printing.generic, debug_info=printing.debuginfo or printing.pretty_debuginfo,
+               pretty_debug_info=printing.pretty_debuginfo, local_scope=printing.local_scope, assume_verified=verified)
+    return text.rstrip("\n") + "\n"
