@@ -24,7 +24,8 @@ broadcast marked ``latticecast.explicit_broadcast`` (the program's own, as torch
 never does."""
 
 
-def after_definition(value: ir.Value[ir.Type]) -> tuple[ir.InsertionPoint, ir.Location]:
+def after_definition(value: ir.Value[ir.Type],
+                     owner: "ir.Block | ir.OpView | ir.Operation | None" = None) -> tuple[ir.InsertionPoint, ir.Location]:
     """The insertion point right after ``value`` is defined, and the location a new op reading it takes.
 
     A block argument's is the start of its block, at the argument's location; an op result's
@@ -33,6 +34,8 @@ def after_definition(value: ir.Value[ir.Type]) -> tuple[ir.InsertionPoint, ir.Lo
 
     Args:
         value: an SSA value: an op's result or a block argument.
+        owner: ``value.owner``, where the caller has read it already (each read makes a Python
+            object of the defining op: a few microseconds).
 
     Returns:
         ``(insertion_point, location)``.
@@ -42,7 +45,8 @@ def after_definition(value: ir.Value[ir.Type]) -> tuple[ir.InsertionPoint, ir.Lo
         ip, loc = after_definition(op.operands[0])
         ir.Operation.create("stablehlo.convert", results=[t], operands=[value], loc=loc, ip=ip)
     """
-    owner = value.owner
+    if owner is None:
+        owner = value.owner
     if isinstance(owner, ir.Block):
         return ir.InsertionPoint.at_block_begin(owner), value.location
     return ir.InsertionPoint.after(owner), owner.location

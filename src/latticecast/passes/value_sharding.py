@@ -28,12 +28,15 @@ _SHARDING_OPS = frozenset({"sdy.sharding_constraint", "sdy.reshard"})
 """Shardy ops whose one result has the sharding in their ``sharding`` attribute."""
 
 
-def value_sharding(value: ir.Value[ir.Type]) -> tuple[str, ir.Attribute] | None:
+def value_sharding(value: ir.Value[ir.Type],
+                   owner: "ir.Block | ir.OpView | ir.Operation | None" = None) -> tuple[str, ir.Attribute] | None:
     """``(attribute name, sharding of this one value)`` as written in the module, or ``None``.
 
     For Shardy the sharding is a ``#sdy.sharding<...>``; for GSPMD the ``mhlo.sharding`` string.
+    ``owner`` is ``value.owner`` where the caller has read it already.
     """
-    owner = value.owner
+    if owner is None:
+        owner = value.owner
     if isinstance(owner, ir.Block):
         view = owner.owner
         if view is None:
@@ -71,9 +74,11 @@ def value_sharding(value: ir.Value[ir.Type]) -> tuple[str, ir.Attribute] | None:
     return None
 
 
-def copy_sharding(value: ir.Value[ir.Type], op: ir.Operation) -> None:
-    """Give ``op`` (one result, elementwise in ``value``) the sharding of ``value``, if it has one."""
-    found = value_sharding(value)
+def copy_sharding(value: ir.Value[ir.Type], op: ir.Operation,
+                  owner: "ir.Block | ir.OpView | ir.Operation | None" = None) -> None:
+    """Give ``op`` (one result, elementwise in ``value``) the sharding of ``value``, if it has one
+    (``owner``: ``value.owner``, where the caller has read it already)."""
+    found = value_sharding(value, owner)
     if found is None:
         return
     name, sharding = found

@@ -37,7 +37,7 @@ from ...dialect_utils.types import type_cache
 from ...promotion.dtypes import DType
 from ...promotion.op_rules import (CONSTANT_LIKE, CONVERT_AT_USE_ATTR, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR,
                          STABLEHLO, UNARY_STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule, UnaryRule)
-from ..base import LatticecastPass, PassResult, top_level_functions
+from ..base import LatticecastPass, PassResult, collector_paused, top_level_functions
 from ..infer_types import retype_results
 from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
@@ -82,7 +82,7 @@ def run_implicit_cast(root: "ir.Operation | ir.Module", options: ImplicitCastOpt
     op = root.operation if isinstance(root, ir.Module) else root
     options = options or ImplicitCastOptions()
     run = _Run(op.operation if hasattr(op, "operation") else op, options)
-    with op.context, ir.Location.unknown():
+    with op.context, ir.Location.unknown(), collector_paused():
         if options.retype_results:
             retype_results(run.root, options.policy)
         run.run()
@@ -483,11 +483,12 @@ class _Run:
     def _convert(self, value: ir.Value[ir.Type], target: DType, ip: ir.InsertionPoint | None = None,
                  loc: ir.Location | None = None) -> ir.Value[ir.Type]:
         """A ``stablehlo.convert`` of ``value`` to ``target``: right after its definition, or at ``ip``."""
+        owner = value.owner  # read once: each read makes a Python object of the defining op
         if ip is None:
-            ip, loc = after_definition(value)
+            ip, loc = after_definition(value, owner)
         op = ir.Operation.create("stablehlo.convert", results=[self.tc.with_element(value.type, target)],
                                  operands=[value], loc=loc, ip=ip)
-        copy_sharding(value, op)
+        copy_sharding(value, op, owner)
         self.created.add(op)
         self.result.converts += 1
         return op.result
