@@ -34,7 +34,10 @@ def test_the_chains_build_the_same_program_as_jax() -> None:
 def test_the_other_measurements_run_at_a_small_size() -> None:
     _check(targets.pass_vs_cse(200, 1))
     _check(targets.audit_thousand(60))
-    _check(targets.many_inputs(10, 20))
+    _check(targets.many_inputs(10, 20, repeats=1))
+    (row,) = targets.round_trip(1, 5)
+    _check([row])
+    assert "the dispatcher it calls" in row[1]
     _check(targets.million_literals(200))
     _check(targets.lift_and_compare(1, 1))
 
