@@ -1,9 +1,11 @@
 """The performance targets, each measured side by side in one run: ``python3 dev.py bench``.
 
-    python benchmarks/targets.py [--quick] [--repeats 5]
+    python benchmarks/targets.py [--quick] [--repeats 5] [--markdown]
 
-One row per target of the performance issue: what is measured, the value, the target,
-and whether it is met. Ratios against JAX (and MAX, where an interpreter with MAX 26.7
+One row per target of the performance issue: what is measured, latticecast's value, JAX's
+value for the same work with the ratio JAX / latticecast (or why there is none: JAX has no
+pass, no lift), latticecast's time per op as a multiple of the binding floor, the target, and
+whether it is met. ``--markdown`` prints the table in Markdown. Ratios against JAX (and MAX, where an interpreter with MAX 26.7
 is given in ``$LATTICECAST_MAX_PYTHON``) are measured in the same run, alternating the
 two sides, and quoted as medians over ``--repeats``: the machines are shared and noisy.
 ``--quick`` shrinks the million-op and 100k measurements tenfold (for a smoke test; the
@@ -23,7 +25,10 @@ The programs:
 The first row is the *binding floor* (``binding_floor.py``): what jaxlib's MLIR bindings cost
 per op with no latticecast code, one ``Operation.create`` and one type read. Each row that
 handles ops shows its time per op as a multiple of it ("x floor"; for the JAX module, per line
-of the module): where a target is below what the bindings allow, the row says so in numbers.
+of the module): where a target is below what the bindings allow, the row says so in numbers
+(the build row states its target as a multiple of the floor; the JAX module's row what JAX's
+ratio would be if the pass and the verifier cost nothing; the round trip's row the dispatcher
+the model calls, JAX's own).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import binding_floor  # noqa: E402  (the floor's one home)
 from binding_floor import Floor  # noqa: E402
@@ -105,19 +110,46 @@ def lower_jax(n: int, literal: bool) -> tuple[float, str]:
 
 # -- rows ---------------------------------------------------------------------------------------
 
-Row = tuple[str, str, str, bool]
+class Row(NamedTuple):
+    """One row of the table: latticecast's measurement, JAX's beside it, and the binding floor's."""
+
+    what: str
+    value: str
+    """latticecast's side: its time (or the ratio the target is about)."""
+    jax: str
+    """JAX's side of the same work and the ratio JAX / latticecast (above 1: latticecast is faster), or why
+    the row has none."""
+    floor: str
+    """latticecast's time per op over the binding floor's per op, or why the row has none."""
+    target: str
+    met: bool
+
+
+NO_FLOOR = "-"
+"""The floor column of a row that handles no IR ops one by one (a process, a table)."""
 
 
 def x_floor(seconds: float, ops: int, floor: Floor | None) -> str:
-    """``"; 4.2x floor"``: ``seconds`` over ``ops`` ops as a multiple of the binding floor per op
-    (nothing without a floor)."""
-    return f"; {seconds / ops * 1e6 / floor.per_op_us:.1f}x floor" if floor is not None else ""
+    """``"4.2x"``: ``seconds`` over ``ops`` ops as a multiple of the binding floor per op (``"not measured"``
+    without a floor)."""
+    return f"{seconds / ops * 1e6 / floor.per_op_us:.1f}x" if floor is not None else "not measured"
+
+
+def versus_jax(jax_s: float, ours_s: float, unit: str = "s", digits: int = 3) -> str:
+    """``"1.920 s (8.3x)"``: JAX's time and its ratio to latticecast's."""
+    return f"{jax_s:.{digits}f} {unit} ({jax_s / ours_s:.2f}x)"
 
 
 def floor_row(floor: Floor) -> Row:
     """The binding floor as a row of the table (not a target: ``main`` counts it out)."""
-    return ("binding floor: jaxlib's Operation.create + one type read per op, no latticecast code",
-            f"{floor.per_op_us:.2f} us/op ({floor.create_us:.2f} + {floor.type_us:.2f})", "(the floor)", True)
+    return Row("binding floor: jaxlib's Operation.create + one type read per op, no latticecast code",
+               f"{floor.per_op_us:.2f} us/op ({floor.create_us:.2f} + {floor.type_us:.2f})", "-", "1.0x",
+               "(the floor)", True)
+
+
+JAX_US_PER_OP: list[float] = []
+"""JAX's trace + lower + print per op on the plain chain, once :func:`chains_vs_jax` has measured it
+(the rows too large to lower with JAX quote it)."""
 
 
 def chains_vs_jax(n: int, repeats: int, floor: Floor | None = None) -> list[Row]:
@@ -125,6 +157,7 @@ def chains_vs_jax(n: int, repeats: int, floor: Floor | None = None) -> list[Row]
     lower_jax(200, True)
     rows = []
     build_per_op = []
+    jax_per_op = []
     for literal in (True, False):
         ratios, ours, theirs = [], [], []
         for _ in range(repeats):
@@ -135,19 +168,24 @@ def chains_vs_jax(n: int, repeats: int, floor: Floor | None = None) -> list[Row]
             ratios.append(jax_s / lc_s)
             if not literal:
                 build_per_op.append(build_s / n * 1e6)
+                jax_per_op.append(jax_s / n * 1e6)
         r = statistics.median(ratios)
         target = 10.0  # both chains (issue 29)
         what = "with a literal every 4th op" if literal else "without literals"
-        rows.append((f"{n:,}-op chain {what}: build + implicit-cast + print vs jax.jit(f).lower().as_text()",
-                     f"{r:.1f}x ({statistics.median(ours):.3f} s vs {statistics.median(theirs):.3f} s"
-                     f"{x_floor(statistics.median(ours), n, floor)})", f">= {target:g}x", r >= target))
+        ours_s, theirs_s = statistics.median(ours), statistics.median(theirs)
+        rows.append(Row(f"{n:,}-op chain {what}: build + implicit-cast + print vs jax.jit(f).lower().as_text()",
+                        f"{ours_s:.3f} s", f"{theirs_s:.3f} s ({r:.2f}x)", x_floor(ours_s, n, floor),
+                        f">= {target:g}x", r >= target))
     per_op = statistics.median(build_per_op)
-    versus = f" ({per_op / floor.per_op_us:.1f}x floor)" if floor is not None else ""
+    jax_us = statistics.median(jax_per_op)
+    JAX_US_PER_OP[:] = [jax_us]
+    versus = x_floor(per_op * 1e-6, 1, floor)
     if floor is not None and floor.per_op_us > BUILD_TARGET_US:  # each op is at least one create and a type read
-        versus = (f" ({per_op / floor.per_op_us:.1f}x floor; the target is {BUILD_TARGET_US / floor.per_op_us:.2f}x "
-                  f"the floor of {floor.per_op_us:.2f} us: below what the bindings allow)")
-    rows.append(("per-op build cost, chain without literals", f"{per_op:.2f} us/op{versus}",
-                 f"<= {BUILD_TARGET_US:g} us", per_op <= BUILD_TARGET_US))
+        versus += (f"; the target is {BUILD_TARGET_US / floor.per_op_us:.2f}x the floor of {floor.per_op_us:.2f} us: "
+                   "below what the bindings allow")
+    rows.append(Row("per-op build cost, chain without literals (JAX: its trace + lower + print per op)",
+                    f"{per_op:.2f} us/op", versus_jax(jax_us, per_op, "us/op", 1), versus,
+                    f"<= {BUILD_TARGET_US:g} us", per_op <= BUILD_TARGET_US))
     return rows
 
 
@@ -155,13 +193,13 @@ BUILD_TARGET_US = 3.0
 """The per-op build cost to reach (issue 29), in microseconds."""
 
 
-def max_builder(n: int, repeats: int) -> list[Row]:
+def max_builder(n: int, repeats: int, floor: Floor | None = None) -> list[Row]:
     """MAX 26.7's own graph builder on the literal chain (build only: MAX's graph is MLIR already),
     against latticecast's build + pass + print, where an interpreter with MAX is given."""
     python = os.environ.get("LATTICECAST_MAX_PYTHON")
     if not python:
-        return [("MAX 26.7's graph builder on the literal chain", "not measured",
-                 "set LATTICECAST_MAX_PYTHON to a python with max==26.7", True)]
+        return [Row("MAX 26.7's graph builder on the literal chain", "not measured", "-", NO_FLOOR,
+                    "set LATTICECAST_MAX_PYTHON to a python with max==26.7", True)]
     code = textwrap.dedent(f"""
         import json, statistics, sys, time
         sys.path.insert(0, {str(HERE)!r})
@@ -179,12 +217,14 @@ def max_builder(n: int, repeats: int) -> list[Row]:
     """)
     proc = subprocess.run([python, "-c", code], capture_output=True, text=True)
     if proc.returncode:
-        return [("MAX 26.7's graph builder", "failed: " + proc.stderr.strip().splitlines()[-1], "", False)]
+        return [Row("MAX 26.7's graph builder", "failed: " + proc.stderr.strip().splitlines()[-1], "-", NO_FLOOR, "",
+                    False)]
     max_s = json.loads(proc.stdout)
     ours = statistics.median(build_latticecast(n, True)[1] for _ in range(repeats))
     r = max_s / ours
-    return [(f"MAX 26.7's builder on the {n:,}-op literal chain vs latticecast's build + pass + print",
-             f"{r:.1f}x ({max_s:.3f} s vs {ours:.3f} s)", "keep the lead (> 1x)", r > 1)]
+    return [Row(f"MAX 26.7's builder on the {n:,}-op literal chain vs latticecast's build + pass + print",
+                f"{ours:.3f} s; MAX {max_s:.3f} s ({r:.2f}x)", "the literal chain's row", x_floor(ours, n, floor),
+                "keep the lead (> 1x)", r > 1)]
 
 
 def _child(code: str) -> dict:
@@ -216,13 +256,14 @@ def million_literals(n: int, floor: Floor | None = None) -> list[Row]:
         """)
     per_op = runs[True]["seconds"] / runs[False]["seconds"]
     memory = runs[True]["rss_mb"] / runs[False]["rss_mb"]
-    return [(f"{n:,}-op chain, a literal every other op, vs the plain one: time per op",
-             f"{per_op:.2f}x ({runs[True]['seconds']:.1f} s vs {runs[False]['seconds']:.1f} s"
-             f"{x_floor(runs[True]['seconds'], n, floor)})", "<= 1.5x",
-             per_op <= 1.5),
-            (f"{n:,}-op chain, a literal every other op, vs the plain one: peak memory",
-             f"{memory:.2f}x ({runs[True]['rss_mb']:.0f} MB vs {runs[False]['rss_mb']:.0f} MB)", "<= 1.2x",
-             memory <= 1.2)]
+    jax = (f"not run: {JAX_US_PER_OP[0]:.0f} us/op (its 10,000-op rate) is {n * JAX_US_PER_OP[0] * 1e-6:.0f} s; "
+           f"{n * JAX_US_PER_OP[0] * 1e-6 / runs[True]['seconds']:.0f}x" if JAX_US_PER_OP else "not run")
+    return [Row(f"{n:,}-op chain, a literal every other op, vs the plain one: time per op",
+                f"{per_op:.2f}x ({runs[True]['seconds']:.1f} s vs {runs[False]['seconds']:.1f} s)", jax,
+                x_floor(runs[True]["seconds"], n, floor), "<= 1.5x", per_op <= 1.5),
+            Row(f"{n:,}-op chain, a literal every other op, vs the plain one: peak memory",
+                f"{memory:.2f}x ({runs[True]['rss_mb']:.0f} MB vs {runs[False]['rss_mb']:.0f} MB)", "not run",
+                NO_FLOOR, "<= 1.2x", memory <= 1.2)]
 
 
 def pass_vs_cse(n: int, repeats: int, floor: Floor | None = None) -> list[Row]:
@@ -254,9 +295,10 @@ def pass_vs_cse(n: int, repeats: int, floor: Floor | None = None) -> list[Row]:
         cse.append(t3 - t2)
         ratios.append((t1 - t0) / (t3 - t2))
     r = statistics.median(ratios)
-    return [(f"implicit-cast alone vs builtin.module(cse), {n:,}-op literal chain",
-             f"{r:.2f}x ({statistics.median(ours):.3f} s vs {statistics.median(cse):.3f} s"
-             f"{x_floor(statistics.median(ours), n, floor)})", "<= 2x", r <= 2)]
+    return [Row(f"implicit-cast alone vs builtin.module(cse), {n:,}-op literal chain",
+                f"{r:.2f}x ({statistics.median(ours):.3f} s vs {statistics.median(cse):.3f} s)",
+                "none: JAX promotes while it traces, in no pass", x_floor(statistics.median(ours), n, floor), "<= 2x",
+                r <= 2)]
 
 
 def many_inputs(small: int, large: int, floor: Floor | None = None, repeats: int = 3) -> list[Row]:
@@ -267,10 +309,11 @@ def many_inputs(small: int, large: int, floor: Floor | None = None, repeats: int
     times = {n: statistics.median(s) for n, s in samples.items()}
     growth = times[large] / times[small]
     limit = large / small
-    return [(f"implicit-cast + print, graph with {large:,} inputs each converted, vs {small:,}",
-             f"{growth:.1f}x ({times[large]:.2f} s vs {times[small]:.3f} s"
-             f"{x_floor(times[large], 2 * large, floor)})",  # per op: a convert and an add per input
-             f"<= {limit:g}x (linear)", growth <= limit)]
+    return [Row(f"implicit-cast + print, graph with {large:,} inputs each converted, vs {small:,}",
+                f"{growth:.1f}x ({times[large]:.2f} s vs {times[small]:.3f} s)",
+                "none: JAX promotes while it traces, in no pass",
+                x_floor(times[large], 2 * large, floor),  # per op: a convert and an add per input
+                f"<= {limit:g}x (linear)", growth <= limit)]
 
 
 def _one_input_graph(n: int) -> float:
@@ -302,8 +345,8 @@ def audit_thousand(types: int) -> list[Row]:
     t0 = time.perf_counter()
     report = audit(table)
     seconds = time.perf_counter() - t0
-    return [(f"audit of a {types:,}-type table (a lattice: {report.is_lattice})", f"{seconds:.1f} s", "<= 10 s",
-             seconds <= 10)]
+    return [Row(f"audit of a {types:,}-type table (a lattice: {report.is_lattice})", f"{seconds:.1f} s",
+                "none: JAX proves no lattice laws", NO_FLOOR, "<= 10 s", seconds <= 10)]
 
 
 def round_trip(rounds: int, calls: int) -> list[Row]:
@@ -327,10 +370,10 @@ def round_trip(rounds: int, calls: int) -> list[Row]:
                                      lambda: per_call_us(lambda: np.asarray(jitted(x, y)), calls),
                                      lambda: per_call_us(lambda: [np.asarray(dispatcher(x, y))], calls)], rounds)
     r = ratio(ours, theirs)
-    return [("round trip NumPy -> result, small program, vs np.asarray(jax.jit(f)(x, y))",
-             f"{r:.2f}x ({statistics.median(ours):.1f} us vs {statistics.median(theirs):.1f} us; "
-             f"{ratio(ours, floor):.2f}x the dispatcher it calls, {statistics.median(floor):.1f} us)", "<= 1.0x",
-             r <= 1.0)]
+    return [Row("round trip NumPy -> result, small program, vs np.asarray(jax.jit(f)(x, y))",
+                f"{statistics.median(ours):.1f} us", f"{statistics.median(theirs):.1f} us ({1 / r:.2f}x)",
+                f"{ratio(ours, floor):.2f}x the dispatcher it calls ({statistics.median(floor):.1f} us)", "<= 1.0x",
+                r <= 1.0)]
 
 
 def jax_module(layers: int, repeats: int, floor: Floor | None = None) -> list[Row]:
@@ -347,23 +390,32 @@ def jax_module(layers: int, repeats: int, floor: Floor | None = None) -> list[Ro
     text = jax.jit(make_step()).lower(ps, x).as_text()
     ctx = make_context(lenient=True)
     ratios, ours, theirs = [], [], []
+    parts: dict[str, list[float]] = {"parse": [], "pass + verify": [], "print": []}
     for _ in range(repeats):
         t0 = time.perf_counter()
         jax.jit(make_step()).lower(ps, x).as_text()
         t1 = time.perf_counter()
         module = parse_module(text, ctx, lenient=True, source_name="step.mlir")
+        t_parsed = time.perf_counter()
         run_pipeline(module, "builtin.module(implicit-cast)")
+        t_passed = time.perf_counter()
         out = asm(module, assume_verified=True)  # as latticecast-opt prints
         t2 = time.perf_counter()
         theirs.append(t1 - t0)
         ours.append(t2 - t1)
         ratios.append((t1 - t0) / (t2 - t1))
+        for key, dt in zip(parts, (t_parsed - t1, t_passed - t_parsed, t2 - t_passed)):
+            parts[key].append(dt)
     assert out == text, "implicit-cast changed JAX's legal module"
     r = statistics.median(ratios)
-    return [(f"{text.count(chr(10)):,}-line JAX module ({layers}-layer transformer): parse + pass + print "
-             f"in process vs JAX's trace + lower", f"{r:.1f}x ({statistics.median(ours):.3f} s vs "
-             f"{statistics.median(theirs):.3f} s{x_floor(statistics.median(ours), text.count(chr(10)), floor)})",
-             ">= 10x", r >= 10)]
+    part = {key: statistics.median(v) for key, v in parts.items()}
+    mlir_only = part["parse"] + part["print"]  # MLIR's own parser and printer: no latticecast code runs in them
+    return [Row(f"{text.count(chr(10)):,}-line JAX module ({layers}-layer transformer): parse + pass + print "
+                f"in process vs JAX's trace + lower",
+                f"{statistics.median(ours):.3f} s (" + ", ".join(f"{k} {v:.3f}" for k, v in part.items()) + ")",
+                f"{statistics.median(theirs):.3f} s ({r:.2f}x; {statistics.median(theirs) / mlir_only:.1f}x if the "
+                "pass and verifier cost nothing)", x_floor(statistics.median(ours), text.count(chr(10)), floor),
+                ">= 10x", r >= 10)]
 
 
 def lift_and_compare(layers: int, repeats: int, floor: Floor | None = None) -> list[Row]:
@@ -376,31 +428,45 @@ def lift_and_compare(layers: int, repeats: int, floor: Floor | None = None) -> l
     parts = in_process(text, repeats)
     lines = f"{text.count(chr(10)):,}-line"
     per_line = text.count(chr(10))
-    return [(f"{lines} JAX module: latticecast compare --from jax-x32 --vs torch vs latticecast-opt --implicit-cast",
-             f"{compare_s / opt_s:.2f}x ({compare_s:.2f} s vs {opt_s:.2f} s)",  # processes: start-up, no floor
-             "<= 2x", compare_s / opt_s <= 2),
-            (f"{lines} JAX module in process: lift + compare vs implicit-cast (lift {parts['lift']:.3f} s, "
-             f"compare {parts['compare']:.3f} s)", f"{parts['ratio']:.2f}x ({parts['lift'] + parts['compare']:.3f} s "
-             f"vs {parts['implicit-cast']:.3f} s{x_floor(parts['lift'] + parts['compare'], per_line, floor)})", "<= 2x",
-             parts["ratio"] <= 2)]
+    return [Row(f"{lines} JAX module: latticecast compare --from jax-x32 --vs torch vs latticecast-opt "
+                "--implicit-cast", f"{compare_s / opt_s:.2f}x ({compare_s:.2f} s vs {opt_s:.2f} s)",
+                "none: JAX has no lift", NO_FLOOR, "<= 2x", compare_s / opt_s <= 2),  # processes: start-up, no floor
+            Row(f"{lines} JAX module in process: lift + compare vs implicit-cast (lift {parts['lift']:.3f} s, "
+                f"compare {parts['compare']:.3f} s)",
+                f"{parts['ratio']:.2f}x ({parts['lift'] + parts['compare']:.3f} s vs {parts['implicit-cast']:.3f} s)",
+                "none: JAX has no lift", x_floor(parts["lift"] + parts["compare"], per_line, floor), "<= 2x",
+                parts["ratio"] <= 2)]
+
+
+def text_row(row: Row, met: str) -> str:
+    """A row for a terminal: what is measured on one line, the columns on the next (each fits 100 columns)."""
+    return (f"{row.what}\n    latticecast {row.value} | JAX {row.jax} | x floor {row.floor} | target {row.target}"
+            f" | {met}")
+
+
+def markdown_row(row: Row, met: str) -> str:
+    """A row of the Markdown table (``--markdown``)."""
+    return f"| {row.what} | {row.value} | {row.jax} | {row.floor} | {row.target} | {met} |"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="the large measurements at a tenth of their size")
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--markdown", action="store_true", help="print the table in Markdown")
     args = ap.parse_args()
     if args.repeats < 1:
         ap.error("--repeats must be at least 1")
     scale = 10 if args.quick else 1
-    width = 96
-    print(f"{'measure':{width}s} {'measured':>36s}  {'target':>14s}  met")
+    show = markdown_row if args.markdown else text_row
+    if args.markdown:
+        print("| measure | latticecast | JAX (JAX / latticecast) | x binding floor | target | met |\n"
+              "|---|---|---|---|---|---|")
     floor = binding_floor.measure(100_000 // scale, args.repeats)
-    what, value, target, _ = floor_row(floor)
-    print(f"{what:{width}s} {value:>36s}  {target:>14s}  -", flush=True)
+    print(show(floor_row(floor), "-"), flush=True)
     measurements: list[tuple[str, Callable[[], list[Row]]]] = [
         ("chains", lambda: chains_vs_jax(10_000, args.repeats, floor)),
-        ("MAX", lambda: max_builder(10_000, args.repeats)),
+        ("MAX", lambda: max_builder(10_000, args.repeats, floor)),
         ("million", lambda: million_literals(1_000_000 // scale, floor)),
         ("pass vs cse", lambda: [row for n in sorted({10_000, 100_000 // scale})  # at 10k and at 100k ops
                                  for row in pass_vs_cse(n, max(3, args.repeats // 2), floor)]),
@@ -414,9 +480,8 @@ def main() -> int:
     for name, measure in measurements:
         for row in measure():
             rows.append(row)
-            what, value, target, met = row
-            print(f"{what:{width}s} {value:>36s}  {target:>14s}  {'yes' if met else 'NO'}", flush=True)
-    missed = [r[0] for r in rows if not r[3]]
+            print(show(row, "yes" if row.met else "NO"), flush=True)
+    missed = [r.what for r in rows if not r.met]
     print(f"\n{len(rows) - len(missed)} of {len(rows)} targets met" + (f"; missed: {'; '.join(missed)}" if missed
                                                                      else ""))
     return 0

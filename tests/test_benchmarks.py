@@ -18,8 +18,9 @@ binding_floor = pytest.importorskip("binding_floor")
 
 
 def _check(rows) -> None:
-    for what, value, target, met in rows:
-        assert what and value and isinstance(met, bool)
+    for row in rows:
+        assert isinstance(row, targets.Row)
+        assert row.what and row.value and row.jax and row.floor and isinstance(row.met, bool)
 
 
 def test_the_chains_build_the_same_program_as_jax() -> None:
@@ -37,7 +38,7 @@ def test_the_other_measurements_run_at_a_small_size() -> None:
     _check(targets.many_inputs(10, 20, repeats=1))
     (row,) = targets.round_trip(1, 5)
     _check([row])
-    assert "the dispatcher it calls" in row[1]
+    assert "the dispatcher it calls" in row.floor and row.jax.endswith("x)")
     _check(targets.million_literals(200))
     _check(targets.lift_and_compare(1, 1))
 
@@ -45,12 +46,18 @@ def test_the_other_measurements_run_at_a_small_size() -> None:
 def test_the_table_shows_the_binding_floor_and_rows_as_multiples_of_it() -> None:
     floor = binding_floor.measure(200, 1)
     assert 0 < floor.type_us < floor.per_op_us and floor.create_us > 0
-    what, value, target, met = targets.floor_row(floor)
-    assert "Operation.create" in what and f"{floor.per_op_us:.2f} us/op" in value
+    row = targets.floor_row(floor)
+    assert "Operation.create" in row.what and f"{floor.per_op_us:.2f} us/op" in row.value
     rows = targets.chains_vs_jax(40, 1, floor) + targets.pass_vs_cse(200, 1, floor)
     _check(rows)
-    assert all("x floor" in value for _, value, _, _ in rows)
-    assert all("x floor" not in value for _, value, _, _ in targets.chains_vs_jax(40, 1))
+    assert all(r.floor.split(";")[0].endswith("x") for r in rows)  # "2.3x", a multiple of the floor
+    assert all(r.floor == "not measured" for r in targets.chains_vs_jax(40, 1))
+    chain, _, build = targets.chains_vs_jax(40, 1, floor)
+    assert chain.jax.endswith("x)") and build.jax.endswith("x)")  # JAX's time beside ours, and the ratio
+    assert "us/op" in build.jax and targets.JAX_US_PER_OP
+    # both forms of the table name every column
+    assert "latticecast" in targets.text_row(chain, "NO") and "x floor" in targets.text_row(chain, "NO")
+    assert targets.markdown_row(chain, "NO").count("|") == 7
 
 
 before_after = pytest.importorskip("before_after")
