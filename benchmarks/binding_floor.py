@@ -93,6 +93,19 @@ def measure(ops: int = 100_000, repeats: int = 5) -> Floor:
     return Floor(statistics.median(creates), statistics.median(types))
 
 
+def per_op_us(ops: int = 10_000) -> float:
+    """One sample of the floor per op (one ``Operation.create`` and one type read), in microseconds: what
+    ``targets.py`` takes beside each sample of a row, so that a row and its floor are measured moments
+    apart (this machine's speed drifts by as much as half over minutes).
+
+    Example:
+        >>> per_op_us(100) > 0
+        True
+    """
+    create, read = sample(ops)
+    return create + read
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ops", type=int, default=100_000, help="ops per sample (default 100,000)")

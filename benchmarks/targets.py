@@ -25,7 +25,9 @@ The programs:
 The first row is the *binding floor* (``binding_floor.py``): what jaxlib's MLIR bindings cost
 per op with no latticecast code, one ``Operation.create`` and one type read. Each row that
 handles ops shows its time per op as a multiple of it ("x floor"; for the JAX module, per line
-of the module): where a target is below what the bindings allow, the row says so in numbers
+of the module), each sample of a row over a sample of the floor taken right after it (this
+machine's speed drifts by as much as half over minutes; the first row is a standalone sample):
+where a target is below what the bindings allow, the row says so in numbers
 (the build row states its target as a multiple of the floor; the JAX module's row what JAX's
 ratio would be if the pass and the verifier cost nothing; the round trip's row the dispatcher
 the model calls, JAX's own).
@@ -129,10 +131,23 @@ NO_FLOOR = "-"
 """The floor column of a row that handles no IR ops one by one (a process, a table)."""
 
 
-def x_floor(seconds: float, ops: int, floor: Floor | None) -> str:
-    """``"4.2x"``: ``seconds`` over ``ops`` ops as a multiple of the binding floor per op (``"not measured"``
-    without a floor)."""
-    return f"{seconds / ops * 1e6 / floor.per_op_us:.1f}x" if floor is not None else "not measured"
+FLOOR_OPS = 10_000
+"""Ops per sample of the binding floor taken beside a row's samples (about 40 ms)."""
+
+
+def floor_beside(floor: bool) -> float | None:
+    """A sample of the binding floor per op (us), taken right after a sample of a row; ``None`` when the row
+    is measured without its floor."""
+    return binding_floor.per_op_us(FLOOR_OPS) if floor else None
+
+
+def x_floor(seconds: Sequence[float], ops: int, floors: Sequence[float | None]) -> str:
+    """``"4.2x"``: the median over a row's samples of each sample's time per op (``seconds`` over ``ops``)
+    over the floor sampled beside it; ``"not measured"`` without floor samples."""
+    pairs = [(s, f) for s, f in zip(seconds, floors) if f is not None]
+    if not pairs:
+        return "not measured"
+    return f"{statistics.median(s / ops * 1e6 / f for s, f in pairs):.1f}x"
 
 
 def versus_jax(jax_s: float, ours_s: float, unit: str = "s", digits: int = 3) -> str:
@@ -152,37 +167,44 @@ JAX_US_PER_OP: list[float] = []
 (the rows too large to lower with JAX quote it)."""
 
 
-def chains_vs_jax(n: int, repeats: int, floor: Floor | None = None) -> list[Row]:
+def chains_vs_jax(n: int, repeats: int, floor: bool = False) -> list[Row]:
     build_latticecast(200, True)
     lower_jax(200, True)
     rows = []
-    build_per_op = []
+    build_per_op: list[float] = []
+    build_floors: list[float | None] = []
     jax_per_op = []
     for literal in (True, False):
         ratios, ours, theirs = [], [], []
+        floors: list[float | None] = []
         for _ in range(repeats):
             build_s, lc_s, text = build_latticecast(n, literal)
+            floors.append(floor_beside(floor))
             jax_s, _ = lower_jax(n, literal)
             ours.append(lc_s)
             theirs.append(jax_s)
             ratios.append(jax_s / lc_s)
             if not literal:
                 build_per_op.append(build_s / n * 1e6)
+                build_floors.append(floors[-1])
                 jax_per_op.append(jax_s / n * 1e6)
         r = statistics.median(ratios)
         target = 10.0  # both chains (issue 29)
         what = "with a literal every 4th op" if literal else "without literals"
         ours_s, theirs_s = statistics.median(ours), statistics.median(theirs)
         rows.append(Row(f"{n:,}-op chain {what}: build + implicit-cast + print vs jax.jit(f).lower().as_text()",
-                        f"{ours_s:.3f} s", f"{theirs_s:.3f} s ({r:.2f}x)", x_floor(ours_s, n, floor),
+                        f"{ours_s:.3f} s", f"{theirs_s:.3f} s ({r:.2f}x)", x_floor(ours, n, floors),
                         f">= {target:g}x", r >= target))
     per_op = statistics.median(build_per_op)
     jax_us = statistics.median(jax_per_op)
     JAX_US_PER_OP[:] = [jax_us]
-    versus = x_floor(per_op * 1e-6, 1, floor)
-    if floor is not None and floor.per_op_us > BUILD_TARGET_US:  # each op is at least one create and a type read
-        versus += (f"; the target is {BUILD_TARGET_US / floor.per_op_us:.2f}x the floor of {floor.per_op_us:.2f} us: "
-                   "below what the bindings allow")
+    versus = x_floor([t * 1e-6 for t in build_per_op], 1, build_floors)
+    measured = [f for f in build_floors if f is not None]
+    if measured:  # each op is at least one create and a type read
+        beside = statistics.median(measured)
+        versus += f"; the target is {BUILD_TARGET_US / beside:.2f}x the floor of {beside:.2f} us"
+        if beside > BUILD_TARGET_US:
+            versus += ": below what the bindings allow"
     rows.append(Row("per-op build cost, chain without literals (JAX: its trace + lower + print per op)",
                     f"{per_op:.2f} us/op", versus_jax(jax_us, per_op, "us/op", 1), versus,
                     f"<= {BUILD_TARGET_US:g} us", per_op <= BUILD_TARGET_US))
@@ -193,7 +215,7 @@ BUILD_TARGET_US = 3.0
 """The per-op build cost to reach (issue 29), in microseconds."""
 
 
-def max_builder(n: int, repeats: int, floor: Floor | None = None) -> list[Row]:
+def max_builder(n: int, repeats: int, floor: bool = False) -> list[Row]:
     """MAX 26.7's own graph builder on the literal chain (build only: MAX's graph is MLIR already),
     against latticecast's build + pass + print, where an interpreter with MAX is given."""
     python = os.environ.get("LATTICECAST_MAX_PYTHON")
@@ -220,10 +242,14 @@ def max_builder(n: int, repeats: int, floor: Floor | None = None) -> list[Row]:
         return [Row("MAX 26.7's graph builder", "failed: " + proc.stderr.strip().splitlines()[-1], "-", NO_FLOOR, "",
                     False)]
     max_s = json.loads(proc.stdout)
-    ours = statistics.median(build_latticecast(n, True)[1] for _ in range(repeats))
+    samples, floors = [], []
+    for _ in range(repeats):
+        samples.append(build_latticecast(n, True)[1])
+        floors.append(floor_beside(floor))
+    ours = statistics.median(samples)
     r = max_s / ours
     return [Row(f"MAX 26.7's builder on the {n:,}-op literal chain vs latticecast's build + pass + print",
-                f"{ours:.3f} s; MAX {max_s:.3f} s ({r:.2f}x)", "the literal chain's row", x_floor(ours, n, floor),
+                f"{ours:.3f} s; MAX {max_s:.3f} s ({r:.2f}x)", "the literal chain's row", x_floor(samples, n, floors),
                 "keep the lead (> 1x)", r > 1)]
 
 
@@ -243,8 +269,9 @@ def _child(code: str) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def million_literals(n: int, floor: Floor | None = None) -> list[Row]:
+def million_literals(n: int, floor: bool = False) -> list[Row]:
     runs = {}
+    floors: dict[bool, float | None] = {}
     for literal in (True, False):
         runs[literal] = _child(f"""
             from targets import build_latticecast, every_other_literal
@@ -254,19 +281,20 @@ def million_literals(n: int, floor: Floor | None = None) -> list[Row]:
             _, total, text = build_latticecast({n}, {literal}, every_other_literal)
             done(seconds=total, lines=text.count(chr(10)))
         """)
+        floors[literal] = floor_beside(floor)
     per_op = runs[True]["seconds"] / runs[False]["seconds"]
     memory = runs[True]["rss_mb"] / runs[False]["rss_mb"]
     jax = (f"not run: {JAX_US_PER_OP[0]:.0f} us/op (its 10,000-op rate) is {n * JAX_US_PER_OP[0] * 1e-6:.0f} s; "
            f"{n * JAX_US_PER_OP[0] * 1e-6 / runs[True]['seconds']:.0f}x" if JAX_US_PER_OP else "not run")
     return [Row(f"{n:,}-op chain, a literal every other op, vs the plain one: time per op",
                 f"{per_op:.2f}x ({runs[True]['seconds']:.1f} s vs {runs[False]['seconds']:.1f} s)", jax,
-                x_floor(runs[True]["seconds"], n, floor), "<= 1.5x", per_op <= 1.5),
+                x_floor([runs[True]["seconds"]], n, [floors[True]]), "<= 1.5x", per_op <= 1.5),
             Row(f"{n:,}-op chain, a literal every other op, vs the plain one: peak memory",
                 f"{memory:.2f}x ({runs[True]['rss_mb']:.0f} MB vs {runs[False]['rss_mb']:.0f} MB)", "not run",
                 NO_FLOOR, "<= 1.2x", memory <= 1.2)]
 
 
-def pass_vs_cse(n: int, repeats: int, floor: Floor | None = None) -> list[Row]:
+def pass_vs_cse(n: int, repeats: int, floor: bool = False) -> list[Row]:
     from jaxlib.mlir import passmanager
 
     from latticecast.passes import ImplicitCastOptions, run_implicit_cast
@@ -277,11 +305,13 @@ def pass_vs_cse(n: int, repeats: int, floor: Floor | None = None) -> list[Row]:
         g.output(chain(g.inputs, n, True))
     module = g._module  # as built, before the pass: the same module for both
     ratios, ours, cse = [], [], []
+    floors: list[float | None] = []
     for _ in range(repeats):
         op = module.operation.clone()
         t0 = time.perf_counter()
         run_implicit_cast(op, ImplicitCastOptions(policy="jax"))
         t1 = time.perf_counter()
+        floors.append(floor_beside(floor))
         op.erase()
         op = module.operation.clone()
         with g.context:
@@ -297,22 +327,24 @@ def pass_vs_cse(n: int, repeats: int, floor: Floor | None = None) -> list[Row]:
     r = statistics.median(ratios)
     return [Row(f"implicit-cast alone vs builtin.module(cse), {n:,}-op literal chain",
                 f"{r:.2f}x ({statistics.median(ours):.3f} s vs {statistics.median(cse):.3f} s)",
-                "none: JAX promotes while it traces, in no pass", x_floor(statistics.median(ours), n, floor), "<= 2x",
+                "none: JAX promotes while it traces, in no pass", x_floor(ours, n, floors), "<= 2x",
                 r <= 2)]
 
 
-def many_inputs(small: int, large: int, floor: Floor | None = None, repeats: int = 3) -> list[Row]:
+def many_inputs(small: int, large: int, floor: bool = False, repeats: int = 3) -> list[Row]:
     samples: dict[int, list[float]] = {small: [], large: []}
+    floors: list[float | None] = []
     for _ in range(repeats):  # alternating, each in a fresh process; the medians are compared
         for n in (small, large):
             samples[n].append(_one_input_graph(n))
+        floors.append(floor_beside(floor))
     times = {n: statistics.median(s) for n, s in samples.items()}
     growth = times[large] / times[small]
     limit = large / small
     return [Row(f"implicit-cast + print, graph with {large:,} inputs each converted, vs {small:,}",
                 f"{growth:.1f}x ({times[large]:.2f} s vs {times[small]:.3f} s)",
                 "none: JAX promotes while it traces, in no pass",
-                x_floor(times[large], 2 * large, floor),  # per op: a convert and an add per input
+                x_floor(samples[large], 2 * large, floors),  # per op: a convert and an add per input
                 f"<= {limit:g}x (linear)", growth <= limit)]
 
 
@@ -376,7 +408,7 @@ def round_trip(rounds: int, calls: int) -> list[Row]:
                 r <= 1.0)]
 
 
-def jax_module(layers: int, repeats: int, floor: Floor | None = None) -> list[Row]:
+def jax_module(layers: int, repeats: int, floor: bool = False) -> list[Row]:
     import jax
     import numpy as np
 
@@ -391,6 +423,7 @@ def jax_module(layers: int, repeats: int, floor: Floor | None = None) -> list[Ro
     ctx = make_context(lenient=True)
     ratios, ours, theirs = [], [], []
     parts: dict[str, list[float]] = {"parse": [], "pass + verify": [], "print": []}
+    floors: list[float | None] = []
     for _ in range(repeats):
         t0 = time.perf_counter()
         jax.jit(make_step()).lower(ps, x).as_text()
@@ -406,6 +439,7 @@ def jax_module(layers: int, repeats: int, floor: Floor | None = None) -> list[Ro
         ratios.append((t1 - t0) / (t2 - t1))
         for key, dt in zip(parts, (t_parsed - t1, t_passed - t_parsed, t2 - t_passed)):
             parts[key].append(dt)
+        floors.append(floor_beside(floor))
     assert out == text, "implicit-cast changed JAX's legal module"
     r = statistics.median(ratios)
     part = {key: statistics.median(v) for key, v in parts.items()}
@@ -414,11 +448,11 @@ def jax_module(layers: int, repeats: int, floor: Floor | None = None) -> list[Ro
                 f"in process vs JAX's trace + lower",
                 f"{statistics.median(ours):.3f} s (" + ", ".join(f"{k} {v:.3f}" for k, v in part.items()) + ")",
                 f"{statistics.median(theirs):.3f} s ({r:.2f}x; {statistics.median(theirs) / mlir_only:.1f}x if the "
-                "pass and verifier cost nothing)", x_floor(statistics.median(ours), text.count(chr(10)), floor),
+                "pass and verifier cost nothing)", x_floor(ours, text.count(chr(10)), floors),
                 ">= 10x", r >= 10)]
 
 
-def lift_and_compare(layers: int, repeats: int, floor: Floor | None = None) -> list[Row]:
+def lift_and_compare(layers: int, repeats: int, floor: bool = False) -> list[Row]:
     """``compare --from`` (lift + compare) against implicit-cast alone on the JAX module, as commands and
     in process (:mod:`bench_lift`)."""
     from bench_lift import commands, in_process, module_text
@@ -426,6 +460,7 @@ def lift_and_compare(layers: int, repeats: int, floor: Floor | None = None) -> l
     text = module_text(layers)
     opt_s, compare_s = commands(text, max(2, repeats // 2))
     parts = in_process(text, repeats)
+    beside = floor_beside(floor)  # after the in-process medians: one sample
     lines = f"{text.count(chr(10)):,}-line"
     per_line = text.count(chr(10))
     return [Row(f"{lines} JAX module: latticecast compare --from jax-x32 --vs torch vs latticecast-opt "
@@ -434,7 +469,7 @@ def lift_and_compare(layers: int, repeats: int, floor: Floor | None = None) -> l
             Row(f"{lines} JAX module in process: lift + compare vs implicit-cast (lift {parts['lift']:.3f} s, "
                 f"compare {parts['compare']:.3f} s)",
                 f"{parts['ratio']:.2f}x ({parts['lift'] + parts['compare']:.3f} s vs {parts['implicit-cast']:.3f} s)",
-                "none: JAX has no lift", x_floor(parts["lift"] + parts["compare"], per_line, floor), "<= 2x",
+                "none: JAX has no lift", x_floor([parts["lift"] + parts["compare"]], per_line, [beside]), "<= 2x",
                 parts["ratio"] <= 2)]
 
 
@@ -465,16 +500,16 @@ def main() -> int:
     floor = binding_floor.measure(100_000 // scale, args.repeats)
     print(show(floor_row(floor), "-"), flush=True)
     measurements: list[tuple[str, Callable[[], list[Row]]]] = [
-        ("chains", lambda: chains_vs_jax(10_000, args.repeats, floor)),
-        ("MAX", lambda: max_builder(10_000, args.repeats, floor)),
-        ("million", lambda: million_literals(1_000_000 // scale, floor)),
+        ("chains", lambda: chains_vs_jax(10_000, args.repeats, True)),
+        ("MAX", lambda: max_builder(10_000, args.repeats, True)),
+        ("million", lambda: million_literals(1_000_000 // scale, True)),
         ("pass vs cse", lambda: [row for n in sorted({10_000, 100_000 // scale})  # at 10k and at 100k ops
-                                 for row in pass_vs_cse(n, max(3, args.repeats // 2), floor)]),
-        ("inputs", lambda: many_inputs(10_000 // scale, 100_000 // scale, floor, max(3, args.repeats // 2))),
+                                 for row in pass_vs_cse(n, max(3, args.repeats // 2), True)]),
+        ("inputs", lambda: many_inputs(10_000 // scale, 100_000 // scale, True, max(3, args.repeats // 2))),
         ("audit", lambda: audit_thousand(1_000)),
         ("round trip", lambda: round_trip(max(5, args.repeats * 2), 2000)),
-        ("JAX module", lambda: jax_module(32, args.repeats, floor)),
-        ("lift", lambda: lift_and_compare(32 // scale if scale > 1 else 32, args.repeats, floor)),
+        ("JAX module", lambda: jax_module(32, args.repeats, True)),
+        ("lift", lambda: lift_and_compare(32 // scale if scale > 1 else 32, args.repeats, True)),
     ]
     rows: list[Row] = []
     for name, measure in measurements:

@@ -48,11 +48,12 @@ def test_the_table_shows_the_binding_floor_and_rows_as_multiples_of_it() -> None
     assert 0 < floor.type_us < floor.per_op_us and floor.create_us > 0
     row = targets.floor_row(floor)
     assert "Operation.create" in row.what and f"{floor.per_op_us:.2f} us/op" in row.value
-    rows = targets.chains_vs_jax(40, 1, floor) + targets.pass_vs_cse(200, 1, floor)
+    rows = targets.chains_vs_jax(40, 1, True) + targets.pass_vs_cse(200, 1, True)
     _check(rows)
     assert all(r.floor.split(";")[0].endswith("x") for r in rows)  # "2.3x", a multiple of the floor
     assert all(r.floor == "not measured" for r in targets.chains_vs_jax(40, 1))
-    chain, _, build = targets.chains_vs_jax(40, 1, floor)
+    chain, _, build = targets.chains_vs_jax(40, 1, True)
+    assert "the target is" in build.floor  # as a multiple of the floor measured beside the build
     assert chain.jax.endswith("x)") and build.jax.endswith("x)")  # JAX's time beside ours, and the ratio
     assert "us/op" in build.jax and targets.JAX_US_PER_OP
     # both forms of the table name every column
@@ -65,6 +66,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # -- the guard: python3 dev.py bench --against REF (no timing asserted) -------------------------------
+
+def test_a_row_is_divided_by_the_floor_sampled_beside_each_of_its_samples() -> None:
+    # two samples of 2 ms and 4 ms per 1,000 ops, each beside a floor of 1 and 4 us/op: 2x and 1x, median 1.5x
+    assert targets.x_floor([0.002, 0.004], 1000, [1.0, 4.0]) == "1.5x"
+    assert targets.x_floor([0.002], 1000, [None]) == "not measured"
+    assert targets.floor_beside(False) is None and targets.floor_beside(True) > 0
+
 
 def test_the_decision_rule_on_synthetic_timings() -> None:
     judge = before_after.judge

@@ -16,7 +16,6 @@ from ...dialect_utils.diagnostics import MLIRParseError
 from ...dialect_utils.parsing import decode_source, is_bytecode
 from ...errors import LatticecastError
 from ...passes.pipeline import Pipeline, PipelineError
-from ...passes.readiness import mixed_ops, parse_leniently
 from ...passes.runner import PipelineRunner
 from ..common import write_file
 from ..exit_codes import EXIT_FAILURE, EXIT_OK, report
@@ -139,6 +138,8 @@ def mixed_dtype_hint(text: str, source_name: str, first_line: int, path: str,
         ...     '  return %0 : tensor<4xf32>\\n}', "m.mlir", 1, "m.mlir"))
         hint: 'stablehlo.add' mixes element types (i16, f32): run implicit-cast first (latticecast-opt m.mlir --implicit-cast)
     """
+    from ...passes.readiness import mixed_ops, parse_leniently  # only for a chunk that failed: not at start-up
+
     module = parse_leniently(text, source_name, first_line, context)
     mixed = mixed_ops(module) if module is not None else []
     if not mixed:

@@ -38,7 +38,6 @@ from ...promotion.dtypes import DType
 from ...promotion.op_rules import (CONSTANT_LIKE, CONVERT_AT_USE_ATTR, EXPLICIT_BROADCAST_ATTR, IMPLICIT_BROADCAST_ATTR,
                          STABLEHLO, UNARY_STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpRule, UnaryRule)
 from ..base import LatticecastPass, PassResult, collector_paused, top_level_functions
-from ..infer_types import retype_results
 from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
 from ..value_sharding import copy_sharding
@@ -84,6 +83,8 @@ def run_implicit_cast(root: "ir.Operation | ir.Module", options: ImplicitCastOpt
     run = _Run(op.operation if hasattr(op, "operation") else op, options)
     with op.context, ir.Location.unknown(), collector_paused():
         if options.retype_results:
+            from ..infer_types import retype_results  # the inference under a policy: not at start-up
+
             retype_results(run.root, options.policy)
         run.run()
     return run.result
