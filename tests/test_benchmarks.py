@@ -219,3 +219,18 @@ def test_head_against_itself_is_judged_by_the_decision_rule(monkeypatch: pytest.
     assert row.rstrip().endswith(verdicts[-1].word)
     assert code == (1 if verdicts[-1].slower else 0)
     assert "latticecast-before-after-" not in _worktrees()
+
+
+def test_the_chain_s_parts_and_their_floors_add_up(capsys) -> None:
+    chain_parts = pytest.importorskip("chain_parts")
+    assert chain_parts.main(["--ops", "50", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    for part in ("build", "clone", "implicit-cast", "verify", "print", "total"):
+        assert any(line.startswith(part) for line in out.splitlines()), part
+    assert "JAX / the floor" in out
+
+
+def test_the_cache_measurement_refuses_sizes_that_do_not_grow() -> None:
+    inputs_cache = pytest.importorskip("inputs_cache")
+    with pytest.raises(SystemExit):
+        inputs_cache.main(["--small", "100", "--large", "100"])

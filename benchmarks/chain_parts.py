@@ -1,0 +1,130 @@
+"""Where the time of the 10,000-op chain row goes, part by part, beside what MLIR's bindings cost for
+the same parts with no latticecast code (medians of ``--repeats``, parts alternating).
+
+    python benchmarks/chain_parts.py [--ops 10000] [--repeats 7] [--literal]
+
+The parts of ``build_latticecast`` (``targets.py``): the build, the clone that keeps the module as
+built (for ``g.mlir(before_passes=True)`` and ``g.compare``), ``implicit-cast``, the verifier after
+it, and the print. Beside them:
+
+* *create floor*: ``Operation.create`` of each op with its operands and result type, and reading its
+  result (``binding_floor.py``'s create): the least a builder pays per op;
+* *read floor*: a walk that reads, for every op, what the pass must read to decide it (its name,
+  attributes, operands, its result and the result's type) and sets one operand, deciding nothing:
+  the least a Python pass over jaxlib's walk pays per op;
+* the verifier and the printer are MLIR's own: no latticecast code runs in them.
+
+So the row's floor is the sum of the two floors, the verifier and the print, and the ratio JAX /
+that sum is the most this row can reach on these bindings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import binding_floor  # noqa: E402
+from targets import LITERAL_CHAIN_DTYPES, chain, lower_jax  # noqa: E402
+
+
+def parts(n: int, literal: bool) -> dict[str, float]:
+    """One sample of every part, in seconds."""
+    from latticecast import DType, Graph, TensorType
+    from latticecast.dialect_utils.printing import asm
+    from latticecast.passes import ImplicitCastOptions, run_implicit_cast
+
+    out: dict[str, float] = {}
+    t0 = time.perf_counter()
+    g = Graph("chain", input_types=[TensorType(DType(d), (8,)) for d in LITERAL_CHAIN_DTYPES], policy="jax")
+    with g:
+        g.output(chain(g.inputs, n, literal))
+    t1 = time.perf_counter()
+    before = g._module.operation.clone()  # as Graph._run_pass keeps the module as built
+    t2 = time.perf_counter()
+    op = g._module.operation
+    t3 = time.perf_counter()
+    run_implicit_cast(op, ImplicitCastOptions(policy="jax"))
+    t4 = time.perf_counter()
+    with g.context:
+        op.verify()
+    t5 = time.perf_counter()
+    asm(op, assume_verified=True)
+    t6 = time.perf_counter()
+    out.update({"build": t1 - t0, "clone": t2 - t1, "implicit-cast": t4 - t3, "verify": t5 - t4, "print": t6 - t5})
+    out["read floor"] = _read_floor(before)
+    before.erase()
+    out["create floor"] = _create_floor(n)
+    return out
+
+
+def _read_floor(op: "object") -> float:
+    from jaxlib.mlir import ir
+
+    advance = ir.WalkResult.ADVANCE
+
+    def visit(o: ir.Operation) -> ir.WalkResult:
+        o.name
+        len(o.attributes)
+        operands = o.operands
+        if len(operands) == 2:
+            a, b = operands[0], operands[1]
+            result = o.result
+            result.type
+            operands[1] = b
+            return advance
+        return advance
+
+    t0 = time.perf_counter()
+    op.walk(visit, ir.WalkOrder.PRE_ORDER)  # type: ignore[attr-defined]  # an ir.Operation
+    return time.perf_counter() - t0
+
+
+def _create_floor(n: int) -> float:
+    create_us, _ = binding_floor.sample(n)  # each op created and its result read, as the builder does
+    return create_us * n * 1e-6
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ops", type=int, default=10_000)
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--literal", action="store_true", help="the literal chain (default: the plain one)")
+    args = ap.parse_args(argv)
+    if args.ops < 1 or args.repeats < 1:
+        ap.error("--ops and --repeats must be at least 1")
+    parts(200, args.literal)
+    lower_jax(200, args.literal)
+    samples: list[dict[str, float]] = []
+    jax_s: list[float] = []
+    for _ in range(args.repeats):
+        samples.append(parts(args.ops, args.literal))
+        jax_s.append(lower_jax(args.ops, args.literal)[0])
+    med: Callable[[str], float] = lambda key: statistics.median(s[key] for s in samples)  # noqa: E731
+    ours = ["build", "clone", "implicit-cast", "verify", "print"]
+    total = sum(med(k) for k in ours)
+    floor = med("create floor") + med("read floor") + med("verify") + med("print")
+    jax = statistics.median(jax_s)
+    kind = "literal" if args.literal else "plain"
+    print(f"{args.ops:,}-op {kind} chain, medians of {args.repeats} (ms); JAX's trace + lower + print: {jax * 1e3:.0f} ms")
+    print(f"{'part':16s} {'latticecast':>12s} {'floor':>12s}  floor is")
+    for key, floor_key, what in (("build", "create floor", "Operation.create + op.result per op"),
+                                 ("clone", None, "-"),
+                                 ("implicit-cast", "read floor", "a walk reading what the pass reads"),
+                                 ("verify", "verify", "MLIR's verifier"),
+                                 ("print", "print", "MLIR's printer")):
+        f = f"{med(floor_key) * 1e3:12.1f}" if floor_key else f"{'-':>12s}"
+        print(f"{key:16s} {med(key) * 1e3:12.1f} {f}  {what}")
+    print(f"{'total':16s} {total * 1e3:12.1f} {floor * 1e3:12.1f}")
+    print(f"JAX / latticecast: {jax / total:.1f}x; JAX / the floor: {jax / floor:.1f}x (the most this row can reach "
+          "on these bindings)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
