@@ -112,6 +112,7 @@ def collector_paused() -> Iterator[None]:
 
     Example:
         >>> import gc
+        >>> from latticecast.passes.base import collector_paused
         >>> with collector_paused():
         ...     gc.isenabled()
         False
