@@ -230,7 +230,38 @@ def test_the_chain_s_parts_and_their_floors_add_up(capsys) -> None:
     assert "JAX / the floor" in out
 
 
-def test_the_cache_measurement_refuses_sizes_that_do_not_grow() -> None:
+def test_the_cache_measurement_refuses_sizes_that_do_not_grow(capsys) -> None:
     inputs_cache = pytest.importorskip("inputs_cache")
     with pytest.raises(SystemExit):
         inputs_cache.main(["--small", "100", "--large", "100"])
+    assert "--small must be positive and below --large" in capsys.readouterr().err
+
+
+def test_the_cache_measurement_names_valgrind_when_it_is_missing(capsys, monkeypatch) -> None:
+    inputs_cache = pytest.importorskip("inputs_cache")
+    monkeypatch.setattr(inputs_cache.shutil, "which", lambda name: None)
+    assert inputs_cache.main(["--small", "10", "--large", "20"]) == 2
+    assert "valgrind is not on PATH: install it" in capsys.readouterr().err
+
+
+def test_the_chain_s_parts_refuse_an_empty_chain(capsys) -> None:
+    chain_parts = pytest.importorskip("chain_parts")
+    with pytest.raises(SystemExit):
+        chain_parts.main(["--ops", "0"])
+    assert "--ops and --repeats must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, module, fails", [
+    ("compare --from", "cli/main.py", "latticecast compare --from failed on this tree: nothing is measured"),
+    ("latticecast-opt --implicit-cast", "cli/opt/__init__.py", "latticecast-opt failed on this tree"),
+])
+def test_a_cli_row_refuses_a_tree_whose_command_fails(tmp_path: Path, name: str, module: str, fails: str) -> None:
+    # a tree whose command exits non-zero (1eccc12 has no compare --from): its usage error is not a time
+    src = tmp_path / "src"
+    for package in ("latticecast", "latticecast/cli", "latticecast/cli/opt"):
+        (src / package).mkdir(parents=True, exist_ok=True)
+        (src / package / "__init__.py").write_text("")
+    (src / "latticecast" / module).write_text("def main(args):\n    return 2\n")
+    measure = next(m for m in before_after.MEASURES if name in m.name)
+    with pytest.raises(before_after.MeasureFailed, match=fails):
+        before_after.run(measure, src, 1, tmp_path / "step.mlir")

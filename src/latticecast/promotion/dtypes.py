@@ -588,14 +588,23 @@ deliberately: MAX's and JAX's dtype objects are read by duck typing (neither is 
 # -- the table ---------------------------------------------------------------------------------
 
 
+def _measured(host: str, **overrides: int) -> dict[str, Any]:
+    """The measured facts of ``host`` (:mod:`.dtype_facts`) as :class:`DTypeInfo`'s keyword arguments; for
+    an integer or bool the float facts are the measurement's zeros, which are the fields' defaults."""
+    f = FACTS[host]
+    facts: dict[str, Any] = dict(mantissa_bits=f.mantissa_bits, exponent_bits=f.exponent_bits,
+                                 max_finite=f.max_finite, min_finite=f.min_finite,
+                                 smallest_subnormal=f.smallest_subnormal, overflow=f.overflow, has_nan=f.has_nan)
+    facts.update(overrides)
+    return facts
+
+
 def _float(name: str, host: str, mlir: str, bytes_code: str, bits_code: str, short: str,
            stored_as: str | None = None, mantissa: int | None = None, dense: bool = True,
            bits: int | None = None) -> DTypeInfo:
-    f = FACTS[host]
-    return DTypeInfo(name, Kind.FLOAT, f.bits if bits is None else bits, host, mlir, bytes_code, bits_code, short,
-                     stored_as or name, dense, mantissa_bits=f.mantissa_bits if mantissa is None else mantissa,
-                     exponent_bits=f.exponent_bits, max_finite=f.max_finite, min_finite=f.min_finite,
-                     smallest_subnormal=f.smallest_subnormal, overflow=f.overflow, has_nan=f.has_nan)
+    overrides = {} if mantissa is None else {"mantissa_bits": mantissa}
+    return DTypeInfo(name, Kind.FLOAT, FACTS[host].bits if bits is None else bits, host, mlir, bytes_code, bits_code,
+                     short, stored_as or name, dense, **_measured(host, **overrides))
 
 
 def _low_float(name: str) -> DTypeInfo:
@@ -606,19 +615,15 @@ def _low_float(name: str) -> DTypeInfo:
 
 
 def _complex(name: str, mlir: str, bytes_code: str, short: str) -> DTypeInfo:
-    f = FACTS[name]  # the real part's finfo
-    return DTypeInfo(name, Kind.COMPLEX, f.bits, name, mlir, bytes_code, short, short, name,
-                     mantissa_bits=f.mantissa_bits, exponent_bits=f.exponent_bits, max_finite=f.max_finite,
-                     min_finite=f.min_finite, smallest_subnormal=f.smallest_subnormal, overflow=f.overflow,
-                     has_nan=f.has_nan)
+    return DTypeInfo(name, Kind.COMPLEX, FACTS[name].bits, name, mlir, bytes_code, short, short, name,
+                     **_measured(name))  # the real part's finfo
 
 
 def _int(name: str, kind: Kind, mlir: str, bytes_code: str, bits_code: str, short: str,
          stored_as: str | None = None, dense: bool = True, stablehlo_gap: str = "") -> DTypeInfo:
     host = stored_as or name
-    f = FACTS[host]
-    return DTypeInfo(name, kind, f.bits, host, mlir, bytes_code, bits_code, short, host, dense,
-                     max_finite=f.max_finite, min_finite=f.min_finite, stablehlo_gap=stablehlo_gap)
+    return DTypeInfo(name, kind, FACTS[host].bits, host, mlir, bytes_code, bits_code, short, host, dense,
+                     stablehlo_gap=stablehlo_gap, **_measured(host))
 
 
 _NO_I1 = ("int1 has no StableHLO element type: MLIR's i1 is StableHLO's bool (pred), so an int1 value would "
@@ -631,7 +636,7 @@ _NO_UI1 = ("uint1 has no StableHLO element type: StableHLO's integers have 2, 4,
 _S, _U = Kind.SIGNED, Kind.UNSIGNED
 _INFO: dict[DType, DTypeInfo] = {
     DType.bool: DTypeInfo("bool", Kind.BOOL, FACTS["bool"].bits, "bool", "i1", "b1", "i1", "b", "bool",
-                          max_finite=FACTS["bool"].max_finite, min_finite=FACTS["bool"].min_finite),
+                          **_measured("bool")),
     DType.int8: _int("int8", _S, "i8", "i1", "i8", "i8"),
     DType.int16: _int("int16", _S, "i16", "i2", "i16", "i16"),
     DType.int32: _int("int32", _S, "i32", "i4", "i32", "i32"),
