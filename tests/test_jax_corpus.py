@@ -87,7 +87,8 @@ def test_the_pass_in_jaxs_own_context_leaves_a_legal_module_alone(corpus, case) 
     low = corpus[case]
     module = ir.Module.parse(low.text_debug, context=low.jax_module.context)
     for policy in POLICIES:
-        run_pipeline(module, f"builtin.module(implicit-cast{{policy={policy}}})")
+        (p,) = run_pipeline(module, f"builtin.module(implicit-cast{{policy={policy}}})").passes
+        assert not p.results[0].changed, policy  # so a runner told the module verified verifies it once
     assert jc._print(module, True) == low.text_debug
     assert jc._print(module, False) == low.text
 
@@ -159,7 +160,11 @@ def test_recovery_of_the_converts_jax_wrote(corpus, case) -> None:
     theirs, removed_there = _stripped(low, low.jax_module.context)
     assert removed == removed_there
     for module in (ours, theirs):
-        run_pipeline(module, f"builtin.module(implicit-cast{{policy={low.policy}}})")
+        before = jc._print(module, False)
+        (p,) = run_pipeline(module, f"builtin.module(implicit-cast{{policy={low.policy}}})").passes
+        # a run that says it changed nothing changed nothing (a runner then skips the verifier)
+        assert p.results[0].changed or jc._print(module, False) == before
+        assert p.results[0].changed == (p.results[0].converts > 0)  # the corpus has no weak markers
         module.operation.verify()
     recovered = jc._print(ours, False)
     assert recovered == jc._print(theirs, False)  # the same in latticecast's context and JAX's

@@ -1,5 +1,7 @@
 """The implicit-cast pass on IR text: rewrites, weak values, regions, diagnostics, pipelines."""
 
+from pathlib import Path
+
 import pytest
 
 import latticecast as lc
@@ -8,6 +10,7 @@ from jaxlib.mlir import ir, passmanager
 from latticecast.dialect_utils.context import make_context
 from latticecast.dialect_utils.diagnostics import MLIRParseError
 from latticecast.dialect_utils.parsing import parse_module
+from latticecast.promotion.op_rules import ResultKind
 from latticecast.passes import (ImplicitCastOptions, ImplicitCastPass, PassOptionError, PipelineError,
                                 run_implicit_cast, run_pipeline)
 
@@ -308,3 +311,167 @@ def test_inserted_converts_keep_the_sharding_of_the_value_they_convert(ctx):
     # a value without a sharding (the result of a named computation) gets a plain convert
     assert "%7 = stablehlo.convert %6 : (tensor<8x8xi16>) -> tensor<8x8xf32>" in out
     assert "sdy.mesh @mesh" in out and 'sdy.named_computation<"inner">' in out
+
+
+# -- what the pass changed (PassResult.changed), and the verifier a runner skips for it -------------
+
+
+_LIT = Path(__file__).resolve().parent.parent / "lit_tests"
+
+
+def _lit_chunks() -> list[tuple[str, str]]:
+    """Every ``// -----`` chunk of the lit tests' inputs: hand-written IR of every shape the pass meets
+    (weak values, regions, markers, lowered dtypes, errors)."""
+    from latticecast.cli.opt.split import split_input
+
+    out = []
+    for path in sorted(_LIT.rglob("*.mlir")):
+        for n, chunk in enumerate(split_input(path.read_text(encoding="utf-8"))):
+            out.append((f"{path.relative_to(_LIT)}#{n}", chunk.text))
+    return out
+
+
+@pytest.mark.parametrize("policy", ["jax", "max", "torch"])
+def test_a_run_that_reports_no_change_changed_nothing(ctx, policy):
+    """``changed`` is False only where the printed module is exactly what it was: over every chunk of
+    the lit tests under three policies (MAX's lowers dtypes). And a run that inserts a convert says so."""
+    said_unchanged = said_changed = 0
+    for name, text in _lit_chunks():
+        try:
+            m = parse_module(text, ctx, lenient=True, source_name=name)
+        except MLIRParseError:
+            continue  # a test of the parser's errors
+        before = m.operation.get_asm(print_generic_op_form=True)
+        result = run_implicit_cast(m.operation, ImplicitCastOptions(policy=policy))
+        after = m.operation.get_asm(print_generic_op_form=True)
+        if not result.changed:
+            assert after == before, name
+            said_unchanged += 1
+        else:
+            said_changed += 1
+        if result.converts:
+            assert result.changed, name
+    assert said_unchanged >= 20 and said_changed >= 50, (said_unchanged, said_changed)
+
+
+def test_changed_names_each_kind_of_change(ctx):
+    """Each thing the pass can change on its own makes ``changed`` true: a convert, a retyped weak
+    literal, a weak marker removed from a legal op or argument, a lowered dtype."""
+    def changed(text, policy="jax"):
+        m = parse_module(text, ctx, lenient=True)
+        return run_implicit_cast(m.operation, ImplicitCastOptions(policy=policy)).changed
+
+    assert changed(MIXED)
+    assert changed(WEAK)
+    legal = "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.add %a, %a : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}"
+    assert not changed(legal)
+    marked = legal.replace("%0 = stablehlo.add %a, %a", "%0 = stablehlo.add %a, %a {latticecast.weak}")
+    assert changed(marked)  # the marker is removed
+    weak_arg = legal.replace("%a: tensor<2xf32>)", "%a: tensor<2xf32> {latticecast.weak})")
+    assert changed(weak_arg)
+    index = ("func.func @f(%i: tensor<2xindex>) -> tensor<2xindex> {\n"  # no convert: lowered to ui64 only
+             '  %0 = "stablehlo.add"(%i, %i) : (tensor<2xindex>, tensor<2xindex>) -> tensor<2xindex>\n'
+             "  return %0 : tensor<2xindex>\n}")
+    assert changed(index, "max")
+
+
+def test_a_runner_told_the_module_verified_skips_the_verifier_after_a_pass_that_changed_nothing(ctx):
+    """As MLIR's pass manager skips the verifier after a pass that preserved all analyses. Shown by
+    telling it an untrue thing: a module that does not verify, which the pass leaves as it is, passes
+    when the runner is told it verified, and fails the verifier when it is not."""
+    from latticecast.passes import Pipeline, PipelineRunner
+
+    legal = ("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.add %a, %a : tensor<2xf32>\n"
+             "  return %0 : tensor<2xf32>\n}")
+    runner = PipelineRunner(Pipeline.parse("implicit-cast"), ctx)
+
+    def broken(marked: bool = False) -> ir.Module:
+        text = legal.replace("%a, %a :", "%a, %a {latticecast.weak} :") if marked else legal
+        m = parse_module(text, ctx)
+        with ctx, ir.Location.unknown():  # the function now returns tensor<2xf32> as f16: does not verify
+            f = m.body.operations[0]
+            f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+                [ir.RankedTensorType.get([2], ir.F32Type.get())], [ir.RankedTensorType.get([2], ir.F16Type.get())]))
+        return m
+
+    runner.run(broken().operation, verified=True)  # the pass changed nothing: not verified again
+    with pytest.raises(lc.PassFailure, match="doesn't match function result type"):
+        runner.run(broken().operation)
+    with pytest.raises(lc.PassFailure, match="doesn't match function result type"):
+        runner.run(broken().operation, verified=False)
+    # a pass that changed the module (here: removed a weak marker) is verified after it, whatever the
+    # runner was told
+    with pytest.raises(lc.PassFailure, match="doesn't match function result type"):
+        runner.run(broken(marked=True).operation, verified=True)
+
+
+def _rule_instance(name: str, mixed: bool) -> str:
+    """``name`` (an implicit-cast rule) in the generic form on operands whose element types differ
+    (``mixed``) or agree, everything else the same: of one kind (float, integer or fp8), so that only
+    the element types' agreement differs between the two."""
+    from latticecast.promotion.op_rules import Needs, STABLEHLO
+
+    rule = STABLEHLO[name]
+    if rule.mixed_is_legal:
+        a, b, result = "f8E4M3FN", ("f8E5M2" if mixed else "f8E4M3FN"), "f32"
+    elif rule.needs in (Needs.INTEGER, Needs.INTEGER_OR_BOOL):
+        a, b, result = "i32", ("i16" if mixed else "i32"), "i32"
+    else:
+        a, b, result = "f32", ("f16" if mixed else "f32"), "f32"
+    attrs = ""
+    if name == "stablehlo.compare":
+        attrs, result = " {comparison_direction = #stablehlo<comparison_direction LT>}", "i1"
+    elif name == "stablehlo.complex":
+        result = "complex<f32>"
+    elif name == "stablehlo.dot_general":
+        attrs = " {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>}"
+    dot = rule.result is ResultKind.ACCUMULATE
+    shape = "" if dot else "2x"
+    operands = {"stablehlo.select": [("p", "i1"), ("x", a), ("y", b)],
+                "stablehlo.clamp": [("lo", a), ("x", b), ("hi", a)]}.get(name, [("x", a), ("y", b)])
+    args = ", ".join(f"%{n}: tensor<2x{t}>" for n, t in operands)
+    names = ", ".join(f"%{n}" for n, _ in operands)
+    types = ", ".join(f"tensor<2x{t}>" for _, t in operands)
+    out = f"tensor<{shape}{result}>"
+    return (f"func.func @f({args}) -> {out} {{\n  %0 = \"{name}\"({names}){attrs} : ({types}) -> {out}\n"
+            f"  return %0 : {out}\n}}")
+
+
+@pytest.mark.parametrize("name", sorted(__import__("latticecast.promotion.op_rules", fromlist=["STABLEHLO"]).STABLEHLO))
+def test_mixed_is_legal_is_what_stablehlos_verifier_says(name):
+    """The fact a verified module's walk relies on (``run_implicit_cast(verified=True)``): StableHLO's
+    verifier rejects operands of different element types for every rule not ``mixed_is_legal``, and
+    accepts them for the others; the same op with agreeing operands verifies, so it is the element
+    types the verifier judges, not a malformed instance."""
+    from latticecast.promotion.op_rules import STABLEHLO
+
+    strict = make_context()
+    parse_module(_rule_instance(name, mixed=False), strict)  # verifies
+    if STABLEHLO[name].mixed_is_legal:
+        parse_module(_rule_instance(name, mixed=True), strict)
+    else:
+        with pytest.raises(MLIRParseError):
+            parse_module(_rule_instance(name, mixed=True), strict)
+
+
+def test_a_verified_module_walks_to_the_same_result(ctx):
+    """``verified=True`` changes what the walk reads, never what it decides: every lit chunk that verifies
+    as parsed prints the same after the pass either way, with the same diagnostics."""
+    from latticecast.dialect_utils.parsing import parse_checked
+
+    compared = 0
+    for name, text in _lit_chunks():
+        try:
+            first, verified = parse_checked(text, ctx, lenient=True, source_name=name)
+        except MLIRParseError:
+            continue
+        if not verified:
+            continue
+        second = parse_module(text, ctx, lenient=True, source_name=name)
+        results = [run_implicit_cast(m.operation, ImplicitCastOptions(policy="jax"), verified=v)
+                   for m, v in ((first, True), (second, False))]
+        assert first.operation.get_asm(print_generic_op_form=True) == \
+            second.operation.get_asm(print_generic_op_form=True), name
+        assert [d.format() for d in results[0].diagnostics] == [d.format() for d in results[1].diagnostics], name
+        compared += 1
+    assert compared >= 20, compared

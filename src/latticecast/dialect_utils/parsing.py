@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from typing import TypeVar, cast, overload
+from typing import NamedTuple, TypeVar, cast, overload
 from dataclasses import replace
 
 from jaxlib.mlir import ir
@@ -45,7 +45,7 @@ from ..promotion.op_rules import STABLEHLO, UNARY_STABLEHLO
 from .context import default_context, strict_context
 from .diagnostics import Diagnostic, MLIRParseError
 
-__all__ = ["parse", "parse_module", "read_source", "is_source_path", "SourceFileError", "SOURCE_SUFFIXES", "SourceText", "generic_form", "decode_source", "is_bytecode", "bytecode_producer", "is_portable_artifact",
+__all__ = ["parse", "parse_module", "parse_checked", "Parsed", "read_source", "is_source_path", "SourceFileError", "SOURCE_SUFFIXES", "SourceText", "generic_form", "decode_source", "is_bytecode", "bytecode_producer", "is_portable_artifact",
            "BYTECODE_MAGIC", "PORTABLE_PRODUCER", "MAX_NESTING"]
 
 BYTECODE_MAGIC = b"ML\xefR"
@@ -223,6 +223,45 @@ def parse_module(source: "str | bytes", context: ir.Context | None = None, *, le
     ``first_line`` is the line of that file where the text starts (a chunk of a split
     file), so locations and errors count lines of the whole file.
     """
+    return parse_checked(source, context, lenient=lenient, source_name=source_name, first_line=first_line).module
+
+
+class Parsed(NamedTuple):
+    """A parsed module, and whether MLIR's parser verified it as it is."""
+
+    module: ir.Module
+    verified: bool
+    """The parser verified the module (text or bytecode): no op was parsed as a placeholder (a
+    mixed-dtype op in the generic form, which :meth:`SourceText.parse` restores unverified)."""
+
+
+def parse_checked(source: "str | bytes", context: ir.Context | None = None, *, lenient: bool = False,
+                  source_name: str = "-", first_line: int = 1) -> Parsed:
+    """:func:`parse_module`, saying whether the parser verified the module it returns: a runner that
+    is told so verifies a module that a pass left as it was no second time
+    (:meth:`~latticecast.passes.runner.PipelineRunner.run`).
+
+    Args:
+        source: MLIR text or bytecode.
+        context: The context (by default this thread's lenient or strict one).
+        lenient: Accept mixed-dtype ops in the generic form (parsed unverified).
+        source_name: The file name locations and errors give the input.
+        first_line: The line of that file where ``source`` starts.
+
+    Returns:
+        The module, and whether MLIR's verifier accepted it as it is.
+
+    Example:
+        >>> from latticecast.dialect_utils.parsing import parse_checked
+        >>> mixed = '''func.func @f(%a: tensor<2xi8>, %b: tensor<2xf32>) -> tensor<2xf32> {
+        ...   %0 = "stablehlo.add"(%a, %b) : (tensor<2xi8>, tensor<2xf32>) -> tensor<2xf32>
+        ...   return %0 : tensor<2xf32>
+        ... }'''
+        >>> parse_checked(mixed, lenient=True).verified     # a mixed op: parsed, not verified
+        False
+        >>> parse_checked("func.func @g(%a: tensor<2xf32>) -> tensor<2xf32> { return %a : tensor<2xf32> }").verified
+        True
+    """
     shift = first_line - 1
     data = decode_source(source, source_name)
     ctx = context or (default_context() if lenient else strict_context())
@@ -232,14 +271,15 @@ def parse_module(source: "str | bytes", context: ir.Context | None = None, *, le
         if not ctx.allow_unregistered_dialects:
             _check_unknown_element_types(data, ctx, source_name, shift)
         with ctx:
-            return SourceText(data, source_name, first_line, lenient).parse()
+            text = SourceText(data, source_name, first_line, lenient)
+            return Parsed(text.parse(), not text.placeholder)
     if _CRASH_OP_BYTES in data and not os.environ.get(_CHILD):
         _verify_bytecode_apart(data, source_name)
     if is_portable_artifact(data):
-        return _deserialize_portable(data, ctx, source_name)
+        return Parsed(_deserialize_portable(data, ctx, source_name), False)
     with ctx:
         try:
-            return ir.Module.parse(data)
+            return Parsed(ir.Module.parse(data), True)
         except ir.MLIRError as e:
             raise MLIRParseError.from_mlir(e, source_name) from None
 

@@ -38,6 +38,10 @@ class PassResult:
     retyped_constants: int = 0
     promotions: dict[str, int] = field(default_factory=dict)
     """Inserted conversions and retyped weak literals by kind (:data:`~.implicit_cast.lossy.KINDS`)."""
+    changed: bool = True
+    """Whether the run may have changed the IR: ``False`` only when it certainly did not (the pass found
+    the module legal and wrote nothing), as an MLIR pass marks all analyses preserved. A runner then
+    skips the verifier after the pass where the module verified before it, as MLIR's pass manager does."""
 
     def error(self, op: ir.Operation, message: str) -> None:
         """Emit ``'op.name' op message`` at ``op`` through MLIR, and record it."""
@@ -62,6 +66,9 @@ class LatticecastPass(ABC):
         self.options = options
         self.diagnostics: list[Diagnostic] = []
         self.results: list[PassResult] = []
+        self.input_verified = False
+        """Set by a runner for one run: the module verifies as the pass receives it (see
+        :meth:`~latticecast.passes.runner.PipelineRunner.run`)."""
 
     @property
     def name(self) -> str:

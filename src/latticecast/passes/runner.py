@@ -9,7 +9,11 @@ located, so no ``MLIRError`` leaves this module.
 
 The verifier follows ``mlir-opt``'s invariant: every pass but ``implicit-cast`` sees IR that verifies.
 A pipeline with ``lift-implicit-casts`` (which writes mixed-dtype ops) is verified at its end instead,
-where an ``implicit-cast`` after the lift has made the IR legal again.
+where an ``implicit-cast`` after the lift has made the IR legal again. As MLIR's pass manager skips the
+verifier after a pass that preserved all analyses, a runner told that the module verified as parsed
+(``latticecast-opt``, :func:`run_pipeline` on text) verifies it after a pipeline of one latticecast
+pass only when the pass changed it (:attr:`~.base.PassResult.changed`): a legal module is verified
+once, by the parser.
 """
 
 from __future__ import annotations
@@ -149,12 +153,16 @@ class PipelineRunner:
         """Whether what a run leaves has been verified (by the verifier after each pass, or at the end)."""
         return self.verify_each or self.verify_at_end or (self.pipeline.is_empty and self.verify_input)
 
-    def run(self, op: ir.Operation, *, source_name: str | None = None) -> list[Diagnostic]:
+    def run(self, op: ir.Operation, *, source_name: str | None = None, verified: bool = False) -> list[Diagnostic]:
         """Run the pipeline on ``op`` (a ``builtin.module``) in place.
 
         Args:
             op: The module's operation.
             source_name: The file name errors give a module parsed from ``"-"`` (standard input).
+            verified: ``op`` verifies as it is now (MLIR's parser verified it, and nothing changed it
+                since). Then the verifier after a pipeline of one latticecast pass runs only when the
+                pass changed the IR (:attr:`~.base.PassResult.changed`), as MLIR's pass manager skips it
+                after a pass that preserved all analyses: a legal module is verified once, not twice.
 
         Returns:
             What latticecast's passes reported (warnings, remarks), in order.
@@ -166,10 +174,21 @@ class PipelineRunner:
         for p in self.passes:
             p.diagnostics.clear()
             p.results.clear()
+        skip = verified and self.verify_each and len(self.passes) == 1 and len(self.pipeline.elements) == 1
         try:
-            if self.verify_input:
+            if self.verify_input and not verified:
                 op.verify()
-            if not self.pipeline.is_empty:
+            if skip:  # the verifier after the one pass: only if it changed the module
+                self.pm.enable_verifier(False)
+                self.passes[0].input_verified = True
+                try:
+                    self.pm.run(op)
+                finally:
+                    self.pm.enable_verifier(True)
+                    self.passes[0].input_verified = False
+                if any(r.changed for r in self.passes[0].results) or not self.passes[0].results:
+                    op.verify()
+            elif not self.pipeline.is_empty:
                 self.pm.run(op)
             if self.verify_at_end:
                 op.verify()
@@ -276,10 +295,12 @@ def run_pipeline(module: "ir.Module | ir.Operation | str | bytes", pipeline: "st
         <BLANKLINE>
     """
     target: "ir.Module | ir.Operation"
+    verified = False  # a module handed in may have been changed since anything verified it
     if isinstance(module, (str, bytes, bytearray, memoryview)):
-        from ..dialect_utils.parsing import parse
+        from ..dialect_utils.parsing import parse_checked, read_source
 
-        target = parse(module if isinstance(module, str) else bytes(module), context=context, source_name=source_name)
+        data, name = read_source(module if isinstance(module, str) else bytes(module), source_name)
+        target, verified = parse_checked(data, context, lenient=True, source_name=name or "-")
     elif hasattr(module, "operation"):  # duck-typed: another copy of the MLIR bindings works too
         target = module
     else:
@@ -289,7 +310,7 @@ def run_pipeline(module: "ir.Module | ir.Operation | str | bytes", pipeline: "st
     runner = PipelineRunner(Pipeline.of(pipeline), op.context, verify_each=verify)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LatticecastWarning)
-        diagnostics = runner.run(op)
+        diagnostics = runner.run(op, verified=verified)
     for w in caught:  # the passes' warnings, attributed to the caller of run_pipeline
         warnings.warn(w.message, w.category, stacklevel=2)
     return PipelineResult(target, runner.passes, diagnostics)

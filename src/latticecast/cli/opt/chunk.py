@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from jaxlib.mlir import ir
 
 from ...dialect_utils.diagnostics import Diagnostic, MLIRParseError
-from ...dialect_utils.parsing import parse_module
+from ...dialect_utils.parsing import parse_checked
 from ...dialect_utils.printing import asm
 from ...errors import LatticecastWarning, PassFailure
 from ...passes.runner import PipelineRunner
@@ -53,14 +53,15 @@ def process_chunk(source: "str | bytes", source_name: str, runner: PipelineRunne
                   ir_printing: IRPrinting | None = None) -> ChunkResult:
     """Run one buffer; MLIR failures become diagnostics, never exceptions."""
     try:
-        module = parse_module(source, context, lenient=True, source_name=source_name, first_line=first_line)
+        module, verified = parse_checked(source, context, lenient=True, source_name=source_name,
+                                         first_line=first_line)
     except MLIRParseError as e:
         return ChunkResult(False, None, list(e.diagnostics))
     with DiagnosticCollector(context, source_name) as collector:
         try:
             with captured_dumps(ir_printing), warnings.catch_warnings():
                 warnings.simplefilter("ignore", LatticecastWarning)  # the tool prints them as diagnostics
-                reported = runner.run(module.operation, source_name=source_name)
+                reported = runner.run(module.operation, source_name=source_name, verified=verified)
         except PassFailure as e:
             return ChunkResult(False, None, e.located + collector.caught)
     return ChunkResult(True, _print(module, printing, runner.verified), reported + collector.caught)

@@ -23,8 +23,10 @@ conversions that can lose magnitude). Dtype lowering is its own pass
 
 Illegal programs get an MLIR error at the op and the pass fails. A module that is
 already legal, and has no weak values, is left exactly as it is, so the pass is
-idempotent. The walk is iterative (``Operation.walk`` drives it from C++), and an op
-whose operands agree costs a few pointer comparisons.
+idempotent, and says so (:attr:`PassResult.changed <latticecast.passes.base.PassResult.changed>` is
+false). The walk is iterative (``Operation.walk`` drives it from C++), and an op whose operands agree
+costs a few pointer comparisons; in a module that verified as parsed, where StableHLO's verifier has
+already said that they agree, it costs none.
 """
 
 from __future__ import annotations
@@ -69,18 +71,40 @@ class ImplicitCastPass(LatticecastPass):
     options: ImplicitCastOptions
 
     def run(self, root: ir.Operation) -> PassResult:
-        return run_implicit_cast(root, self.options)
+        return run_implicit_cast(root, self.options, verified=self.input_verified)
 
 
-def run_implicit_cast(root: "ir.Operation | ir.Module", options: ImplicitCastOptions | None = None) -> PassResult:
+def run_implicit_cast(root: "ir.Operation | ir.Module", options: ImplicitCastOptions | None = None, *,
+                      verified: bool = False) -> PassResult:
     """Run the pass's work on ``root`` (a module, or any op) directly, outside a PassManager.
 
     Errors are emitted as MLIR diagnostics at the ops' locations (an enclosing
     PassManager or diagnostic handler sees them) and recorded in the result.
+
+    Args:
+        root: The module or op to legalise, in place.
+        options: The pass's options (default: :class:`ImplicitCastOptions`'s defaults).
+        verified: ``root`` verifies as it is (MLIR's parser verified it, nothing changed it since). Then
+            StableHLO's verifier has already said that the operands of every op whose rule is not
+            ``mixed_is_legal`` share an element type, so where no weak value takes part the pass does
+            not read their types again (its decision would be "nothing to do" for each).
+
+    Returns:
+        What the run did (:class:`~latticecast.passes.base.PassResult`).
+
+    Example:
+        >>> import latticecast as lc
+        >>> from latticecast.passes import ImplicitCastOptions, run_implicit_cast
+        >>> m = lc.parse('func.func @f(%a: tensor<2xi8>, %b: tensor<2xf32>) -> tensor<2xf32> {'
+        ...              ' %0 = "stablehlo.add"(%a, %b) : (tensor<2xi8>, tensor<2xf32>) -> tensor<2xf32>'
+        ...              ' return %0 : tensor<2xf32> }')
+        >>> result = run_implicit_cast(m, ImplicitCastOptions(policy="jax"))
+        >>> result.converts, result.changed
+        (1, True)
     """
     op = root.operation if isinstance(root, ir.Module) else root
     options = options or ImplicitCastOptions()
-    run = _Run(op.operation if hasattr(op, "operation") else op, options)
+    run = _Run(op.operation if hasattr(op, "operation") else op, options, verified)
     with op.context, ir.Location.unknown(), collector_paused():
         if options.retype_results:
             from ..infer_types import retype_results  # the inference under a policy: not at start-up
@@ -93,8 +117,9 @@ def run_implicit_cast(root: "ir.Operation | ir.Module", options: ImplicitCastOpt
 class _Run:
     """One application of the pass to one root op."""
 
-    def __init__(self, root: ir.Operation, options: ImplicitCastOptions) -> None:
+    def __init__(self, root: ir.Operation, options: ImplicitCastOptions, verified: bool = False) -> None:
         self.root = root
+        self.verified = verified and not options.retype_results  # results retyped before the walk: unverified
         self.options = options
         self.policy = options.policy
         self.tc = type_cache(root.context)
@@ -118,6 +143,7 @@ class _Run:
         self.marked_broadcasts: list[ir.Operation] = []  # their markers are removed at the end
         self.at_use: list[ir.Operation] = []  # ops marked latticecast.convert_at_use: their markers too
         self.rebroadcast: list[ir.Operation] = []  # broadcasts replaced by one of the converted source
+        self.rewrote_attributes = False  # a compare's compare_type was set: see PassResult.changed
 
     def run(self) -> None:
         weak = self.weak
@@ -131,6 +157,7 @@ class _Run:
         marked, broadcasts = self.marked_broadcasts, BROADCASTS
         at_use = self.at_use
         boundary = self._region_boundary
+        verified = self.verified
 
         # One pre-order walk does everything: definitions come before their uses, and the
         # rewrites only insert ops right after a definition (before the op being visited),
@@ -148,6 +175,10 @@ class _Run:
                             at_use.append(op)
                             promote(op, rule, True)
                             return advance
+                    # No weak value so far, so none among the operands (definitions come first): a
+                    # legal mixed dot, or any op of a module that verified, has nothing to do.
+                    if not weak_values and (verified or rule.mixed_is_legal):
+                        return advance
                     promote(op, rule)
                     return advance
                 if WEAK_ATTR in attributes:
@@ -173,7 +204,7 @@ class _Run:
         if failure:
             raise failure[0]
         weak.materialize_escapes(self._materialize, self.created, _settled_by_region)
-        weak.cleanup(self.funcs)
+        cleaned = weak.cleanup(self.funcs)
         for op in marked:
             for marker in (IMPLICIT_BROADCAST_ATTR, EXPLICIT_BROADCAST_ATTR):
                 if marker in op.attributes:
@@ -187,8 +218,12 @@ class _Run:
         if weak.escapes:
             for func in self.funcs:
                 refresh_function_type(func)
+        lowered = 0
         if self.result.ok and self.options.lower_dtypes and any(d.needs_lowering for d in self.policy.dtypes):
-            lower_dtypes(self.root, self.tc)
+            lowered = lower_dtypes(self.root, self.tc)
+        self.result.changed = bool(cleaned or lowered or self.created or self.result.retyped_constants
+                                   or self.rewrote_attributes or marked or at_use or self.rebroadcast
+                                   or weak.escapes or self.options.retype_results)
         if self.options.report_promotions:
             self.result.diagnostics.append(Diagnostic.at(self.root.location, "remark", summary(self.result)))
 
@@ -273,6 +308,7 @@ class _Run:
             # SIGNED/UNSIGNED/FLOAT follow the promoted type; a float TOTALORDER stays one
             if not (plan.float_target and "TOTALORDER" in str(op.attributes["compare_type"])):
                 op.attributes["compare_type"] = plan.compare_type
+                self.rewrote_attributes = True
         if plan.weak_result:  # only a plan makes a promoted op's result weak
             self.weak.values.add(result)
             self._remember(result, rtype, self.weak.flag(result), rnumber)

@@ -246,24 +246,31 @@ class WeakValues:
 
     # -- cleanup ---------------------------------------------------------------------------
 
-    def cleanup(self, funcs: list[ir.Operation]) -> None:
-        """Remove every marker and erase the weak constants (and data movement) nothing uses now."""
+    def cleanup(self, funcs: list[ir.Operation]) -> bool:
+        """Remove every marker and erase the weak constants (and data movement) nothing uses now;
+        returns whether it changed anything."""
+        changed = bool(self.marked or self._replaced)
         for op in self.marked:
             if WEAK_ATTR in op.attributes:
                 del op.attributes[WEAK_ATTR]
         for func in funcs:
             if WEAK_ATTR in func.attributes:
                 del func.attributes[WEAK_ATTR]
+                changed = True
             if "arg_attrs" in func.attributes:
                 cleaned = []
+                weak_argument = False
                 for attrs in ir.ArrayAttr(func.attributes["arg_attrs"]):
                     d = ir.DictAttr(attrs)
+                    weak_argument = weak_argument or WEAK_ATTR in d
                     cleaned.append(ir.DictAttr.get({k.name: k.attr for k in (d[i] for i in range(len(d)))
                                                     if k.name != WEAK_ATTR}))
                 if all(len(ir.DictAttr(a)) == 0 for a in cleaned):
                     del func.attributes["arg_attrs"]
-                else:
+                    changed = True
+                elif weak_argument:
                     func.attributes["arg_attrs"] = ir.ArrayAttr.get(cleaned)
+                    changed = True
         for op in self.marked:  # a convert to its own type marked weak (a weak loop-carried value): a no-op now
             if op.name == "stablehlo.convert" and len(op.operands) == 1 and len(op.results) == 1 \
                     and op.operands[0].type == op.results[0].type:
@@ -275,6 +282,7 @@ class WeakValues:
             if all(not list(r.uses) for r in op.results):
                 op.erase()
         self._replaced.clear()
+        return changed
 
 
 def _marks_array(marker: ir.Attribute) -> bool:
