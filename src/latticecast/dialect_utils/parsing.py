@@ -41,7 +41,7 @@ from dataclasses import replace
 from jaxlib.mlir import ir
 
 from ..errors import LatticecastError
-from ..promotion.op_rules import STABLEHLO, UNARY_STABLEHLO
+from ..promotion.op_rules import MARKER_PREFIX, STABLEHLO, UNARY_STABLEHLO
 from .context import default_context, strict_context
 from .diagnostics import Diagnostic, MLIRParseError
 
@@ -233,6 +233,10 @@ class Parsed(NamedTuple):
     verified: bool
     """The parser verified the module (text or bytecode): no op was parsed as a placeholder (a
     mixed-dtype op in the generic form, which :meth:`SourceText.parse` restores unverified)."""
+    unmarked: bool = False
+    """The text carries no latticecast marker (:data:`~latticecast.promotion.op_rules.MARKER_PREFIX`):
+    it never names the prefix, and has no backslash, with which a quoted name could spell it in escapes.
+    ``False`` for bytecode, whose names are not read here."""
 
 
 def parse_checked(source: "str | bytes", context: ir.Context | None = None, *, lenient: bool = False,
@@ -249,7 +253,8 @@ def parse_checked(source: "str | bytes", context: ir.Context | None = None, *, l
         first_line: The line of that file where ``source`` starts.
 
     Returns:
-        The module, and whether MLIR's verifier accepted it as it is.
+        The module, whether MLIR's verifier accepted it as it is, and whether its text carries no
+        latticecast marker.
 
     Example:
         >>> from latticecast.dialect_utils.parsing import parse_checked
@@ -272,7 +277,7 @@ def parse_checked(source: "str | bytes", context: ir.Context | None = None, *, l
             _check_unknown_element_types(data, ctx, source_name, shift)
         with ctx:
             text = SourceText(data, source_name, first_line, lenient)
-            return Parsed(text.parse(), not text.placeholder)
+            return Parsed(text.parse(), not text.placeholder, MARKER_PREFIX not in data and "\\" not in data)
     if _CRASH_OP_BYTES in data and not os.environ.get(_CHILD):
         _verify_bytecode_apart(data, source_name)
     if is_portable_artifact(data):

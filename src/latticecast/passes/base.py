@@ -69,6 +69,8 @@ class LatticecastPass(ABC):
         self.input_verified = False
         """Set by a runner for one run: the module verifies as the pass receives it (see
         :meth:`~latticecast.passes.runner.PipelineRunner.run`)."""
+        self.input_unmarked = False
+        """Set by a runner for one run, with :attr:`input_verified`: the module carries no latticecast marker."""
 
     @property
     def name(self) -> str:

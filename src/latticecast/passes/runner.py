@@ -153,7 +153,8 @@ class PipelineRunner:
         """Whether what a run leaves has been verified (by the verifier after each pass, or at the end)."""
         return self.verify_each or self.verify_at_end or (self.pipeline.is_empty and self.verify_input)
 
-    def run(self, op: ir.Operation, *, source_name: str | None = None, verified: bool = False) -> list[Diagnostic]:
+    def run(self, op: ir.Operation, *, source_name: str | None = None, verified: bool = False,
+            unmarked: bool = False) -> list[Diagnostic]:
         """Run the pipeline on ``op`` (a ``builtin.module``) in place.
 
         Args:
@@ -163,6 +164,9 @@ class PipelineRunner:
                 since). Then the verifier after a pipeline of one latticecast pass runs only when the
                 pass changed the IR (:attr:`~.base.PassResult.changed`), as MLIR's pass manager skips it
                 after a pass that preserved all analyses: a legal module is verified once, not twice.
+            unmarked: With ``verified``: no op or function of ``op`` carries a latticecast marker
+                (:attr:`~latticecast.dialect_utils.parsing.Parsed.unmarked`). ``implicit-cast`` then has
+                nothing to do, and does not walk the module.
 
         Returns:
             What latticecast's passes reported (warnings, remarks), in order.
@@ -181,11 +185,12 @@ class PipelineRunner:
             if skip:  # the verifier after the one pass: only if it changed the module
                 self.pm.enable_verifier(False)
                 self.passes[0].input_verified = True
+                self.passes[0].input_unmarked = unmarked
                 try:
                     self.pm.run(op)
                 finally:
                     self.pm.enable_verifier(True)
-                    self.passes[0].input_verified = False
+                    self.passes[0].input_verified = self.passes[0].input_unmarked = False
                 if any(r.changed for r in self.passes[0].results) or not self.passes[0].results:
                     op.verify()
             elif not self.pipeline.is_empty:
@@ -295,12 +300,12 @@ def run_pipeline(module: "ir.Module | ir.Operation | str | bytes", pipeline: "st
         <BLANKLINE>
     """
     target: "ir.Module | ir.Operation"
-    verified = False  # a module handed in may have been changed since anything verified it
+    verified = unmarked = False  # a module handed in may have been changed since anything verified it
     if isinstance(module, (str, bytes, bytearray, memoryview)):
         from ..dialect_utils.parsing import parse_checked, read_source
 
         data, name = read_source(module if isinstance(module, str) else bytes(module), source_name)
-        target, verified = parse_checked(data, context, lenient=True, source_name=name or "-")
+        target, verified, unmarked = parse_checked(data, context, lenient=True, source_name=name or "-")
     elif hasattr(module, "operation"):  # duck-typed: another copy of the MLIR bindings works too
         target = module
     else:
@@ -310,7 +315,7 @@ def run_pipeline(module: "ir.Module | ir.Operation | str | bytes", pipeline: "st
     runner = PipelineRunner(Pipeline.of(pipeline), op.context, verify_each=verify)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LatticecastWarning)
-        diagnostics = runner.run(op, verified=verified)
+        diagnostics = runner.run(op, verified=verified, unmarked=unmarked)
     for w in caught:  # the passes' warnings, attributed to the caller of run_pipeline
         warnings.warn(w.message, w.category, stacklevel=2)
     return PipelineResult(target, runner.passes, diagnostics)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["ResultKind", "Needs", "OpRule", "OpPromotion", "decide", "STABLEHLO", "TRUE_DIVIDE",
            "UnaryRule", "UNARY", "UNARY_STABLEHLO", "check_unary", "unary_problem", "decisions_of",
            "INEXACT_BINARY", "FLOAT_FUNCTION", "FLOOR_DIVIDE", "CONVOLUTION", "WEAK_TRANSPARENT", "RETYPABLE", "CONSTANT_LIKE",
-           "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "EXPLICIT_BROADCAST_ATTR", "CONVERT_AT_USE_ATTR", "WEAK_ARRAY"]
+           "WEAK_ATTR", "IMPLICIT_BROADCAST_ATTR", "EXPLICIT_BROADCAST_ATTR", "CONVERT_AT_USE_ATTR", "MARKER_PREFIX", "WEAK_ARRAY"]
 
 WEAK_ATTR = "latticecast.weak"
 """The attribute that marks a weakly typed value's defining op (or function argument) in the IR: a unit
@@ -70,6 +70,12 @@ torch-mlir write a promotion: a convert of its own right before the op and the b
 weak constant converted where it is read instead of rebuilt. ``lift-implicit-casts`` writes it on the
 ops it lifts, so that ``implicit-cast`` puts every convert back where the frontend had it; without it
 the pass makes one convert per (value, type), right after the value's definition."""
+
+MARKER_PREFIX = "latticecast."
+"""What the name of every attribute the builder, the lift and the pass read from the IR starts with
+(:data:`WEAK_ATTR`, :data:`IMPLICIT_BROADCAST_ATTR`, :data:`EXPLICIT_BROADCAST_ATTR`,
+:data:`CONVERT_AT_USE_ATTR`): text that does not name it carries none of them
+(:func:`latticecast.dialect_utils.parsing.parse_checked`)."""
 
 WEAK_ARRAY = "array"
 """The value of :data:`WEAK_ATTR` on a constant that is a weakly typed *array*

@@ -53,15 +53,16 @@ def process_chunk(source: "str | bytes", source_name: str, runner: PipelineRunne
                   ir_printing: IRPrinting | None = None) -> ChunkResult:
     """Run one buffer; MLIR failures become diagnostics, never exceptions."""
     try:
-        module, verified = parse_checked(source, context, lenient=True, source_name=source_name,
-                                         first_line=first_line)
+        parsed = parse_checked(source, context, lenient=True, source_name=source_name, first_line=first_line)
+        module = parsed.module
     except MLIRParseError as e:
         return ChunkResult(False, None, list(e.diagnostics))
     with DiagnosticCollector(context, source_name) as collector:
         try:
             with captured_dumps(ir_printing), warnings.catch_warnings():
                 warnings.simplefilter("ignore", LatticecastWarning)  # the tool prints them as diagnostics
-                reported = runner.run(module.operation, source_name=source_name, verified=verified)
+                reported = runner.run(module.operation, source_name=source_name, verified=parsed.verified,
+                                      unmarked=parsed.unmarked)
         except PassFailure as e:
             return ChunkResult(False, None, e.located + collector.caught)
     return ChunkResult(True, _print(module, printing, runner.verified), reported + collector.caught)

@@ -71,11 +71,11 @@ class ImplicitCastPass(LatticecastPass):
     options: ImplicitCastOptions
 
     def run(self, root: ir.Operation) -> PassResult:
-        return run_implicit_cast(root, self.options, verified=self.input_verified)
+        return run_implicit_cast(root, self.options, verified=self.input_verified, unmarked=self.input_unmarked)
 
 
 def run_implicit_cast(root: "ir.Operation | ir.Module", options: ImplicitCastOptions | None = None, *,
-                      verified: bool = False) -> PassResult:
+                      verified: bool = False, unmarked: bool = False) -> PassResult:
     """Run the pass's work on ``root`` (a module, or any op) directly, outside a PassManager.
 
     Errors are emitted as MLIR diagnostics at the ops' locations (an enclosing
@@ -88,6 +88,11 @@ def run_implicit_cast(root: "ir.Operation | ir.Module", options: ImplicitCastOpt
             StableHLO's verifier has already said that the operands of every op whose rule is not
             ``mixed_is_legal`` share an element type, so where no weak value takes part the pass does
             not read their types again (its decision would be "nothing to do" for each).
+        unmarked: With ``verified``: no op or function carries a latticecast marker
+            (:data:`~latticecast.promotion.op_rules.MARKER_PREFIX`), so no value is weak. Then the pass
+            has nothing to do, and does not walk: every op's operands agree where they must (the
+            verifier), a unary op's domain and a region's boundary are refused only where the verifier
+            refuses them too, and a legal module has no dtype to lower.
 
     Returns:
         What the run did (:class:`~latticecast.passes.base.PassResult`).
@@ -104,7 +109,7 @@ def run_implicit_cast(root: "ir.Operation | ir.Module", options: ImplicitCastOpt
     """
     op = root.operation if isinstance(root, ir.Module) else root
     options = options or ImplicitCastOptions()
-    run = _Run(op.operation if hasattr(op, "operation") else op, options, verified)
+    run = _Run(op.operation if hasattr(op, "operation") else op, options, verified, unmarked)
     with op.context, ir.Location.unknown(), collector_paused():
         if options.retype_results:
             from ..infer_types import retype_results  # the inference under a policy: not at start-up
@@ -117,9 +122,11 @@ def run_implicit_cast(root: "ir.Operation | ir.Module", options: ImplicitCastOpt
 class _Run:
     """One application of the pass to one root op."""
 
-    def __init__(self, root: ir.Operation, options: ImplicitCastOptions, verified: bool = False) -> None:
+    def __init__(self, root: ir.Operation, options: ImplicitCastOptions, verified: bool = False,
+                 unmarked: bool = False) -> None:
         self.root = root
         self.verified = verified and not options.retype_results  # results retyped before the walk: unverified
+        self.settled = self.verified and unmarked  # nothing to do: see run_implicit_cast
         self.options = options
         self.policy = options.policy
         self.tc = type_cache(root.context)
@@ -146,6 +153,11 @@ class _Run:
         self.rewrote_attributes = False  # a compare's compare_type was set: see PassResult.changed
 
     def run(self) -> None:
+        if self.settled:
+            self.result.changed = False
+            if self.options.report_promotions:
+                self.result.diagnostics.append(Diagnostic.at(self.root.location, "remark", summary(self.result)))
+            return
         weak = self.weak
         for f in self.funcs:  # weak arguments are defined before every op that uses them
             weak.mark_arguments(f)
