@@ -133,6 +133,9 @@ class _Run:
         self.result = PassResult()
         self.planner = Planner(self.policy, self.tc)
         self.plans: dict[tuple[object, ...], Plan | Refusal] = {}
+        self.binary_plans: dict[tuple[str, int, int, int], Plan | Refusal] = {}
+        """:attr:`plans` of :meth:`_promote_binary`'s ops, by (op name, operand type numbers, result type number)."""
+        self.rank_sensitive = self.policy.rank_sensitive
         """The plans of this run by (op name, operand type numbers, result type number, weak flags, 0-d
         flags, at use): the planner's own keys hash MLIR types, each hash a call into the bindings."""
         self.known: dict[ir.Value[ir.Type], _Known] = {}
@@ -271,6 +274,9 @@ class _Run:
                 flags = (fa, fb)
             elif ka[1] == kb[1]:
                 return
+            elif not at_use and not self.rank_sensitive:
+                self._promote_binary(op, operands, rule, a, b, ka, kb)
+                return
             else:
                 flags = None
             values: tuple[ir.Value[ir.Type], ...] = (a, b)
@@ -307,6 +313,14 @@ class _Run:
             # at_use: converts of the op's own, where a frontend writes them (mixed dots promote too)
             plan = self.plans[key] = self.planner.plan(rule, tuple([e[0] for e in entries]), rtype, flags,
                                                        zero_dim, at_use=at_use)
+        self._finish(op, operands, rule, plan, values, entries, positions, result, rtype, rnumber, at_use)
+
+    def _finish(self, op: ir.Operation, operands: "ir.OpOperandList[ir.Type]", rule: OpRule, plan: Plan | Refusal,
+                values: tuple[ir.Value[ir.Type], ...], entries: "tuple[_Known, ...]",
+                positions: tuple[int, ...] | None, result: ir.Value[ir.Type], rtype: ir.Type, rnumber: int,
+                at_use: bool) -> None:
+        """Apply ``plan`` to ``op`` (:meth:`_promote`'s last step): report a refusal or a remark, convert
+        the operands, set a compare's ``compare_type``, and keep what is known of the result."""
         if isinstance(plan, Refusal):
             self.result.error(op, plan.message)
             return
@@ -326,6 +340,47 @@ class _Run:
             self._remember(result, rtype, self.weak.flag(result), rnumber)
         else:
             self._remember(result, rtype, False, rnumber)
+
+    def _promote_binary(self, op: ir.Operation, operands: "ir.OpOperandList[ir.Type]", rule: OpRule,
+                        a: ir.Value[ir.Type], b: ir.Value[ir.Type], ka: _Known, kb: _Known) -> None:
+        """:meth:`_promote` for the op of nearly every promotion: two operands of different types, no weak
+        value, no marker, a policy that reads no rank. Its plan is :meth:`_promote`'s (the same key in
+        :attr:`plans`), found by a flat key; a plain plan (converts only) is applied here, without the
+        general path's tuples and calls; any other takes the general path."""
+        try:
+            result = op.result
+        except ValueError:
+            return  # malformed: the verifier reports it
+        rtype = result.type
+        rnumber = self.numbers.get(rtype)
+        if rnumber is None:
+            rnumber = self._number(rtype)
+        key = (rule.name, ka[1], kb[1], rnumber)
+        plan = self.binary_plans.get(key)
+        if plan is None:
+            general = (rule.name, (ka[1], kb[1]), rnumber, None, None, False)
+            plan = self.plans.get(general)
+            if plan is None:
+                plan = self.plans[general] = self.planner.plan(rule, (ka[0], kb[0]), rtype, None, None)
+            self.binary_plans[key] = plan
+        if not plan.plain:  # a refusal, a remark, a compare_type to set, a weak result
+            self._finish(op, operands, rule, plan, (a, b), (ka, kb), None, result, rtype, rnumber, False)
+            return
+        walked = self.converted_on_walk
+        for i, target in plan.converts:  # type: ignore[union-attr]  # plain: a Plan
+            entry = kb if i else ka
+            found = walked.get((entry[3], id(target)))
+            if found is None:
+                found = self._materialize(b if i else a, target, op, i)
+                if found is None:
+                    return
+                walked[(entry[3], id(target))] = found
+            operands[i] = found
+        known = self.known
+        if len(known) >= _KNOWN_LIMIT:
+            known.clear()
+        self.values_seen += 1
+        known[result] = (rtype, rnumber, False, self.values_seen)
 
     def _know(self, value: ir.Value[ir.Type]) -> _Known:
         """Read ``value``'s type and weakness, and keep them (:meth:`_remember`)."""

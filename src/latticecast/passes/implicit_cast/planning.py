@@ -15,9 +15,9 @@ count) is left for the verifier to report.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 from jaxlib.mlir import ir
 
@@ -44,6 +44,11 @@ class Plan:
     remark: str | None = None
     """What the pass says at every op of this plan: a broadcast of a 0-d tensor whose reading the IR
     cannot settle (:data:`BROADCAST_FROM_0D`), the reading taken, the other and the fix."""
+    plain: bool = field(init=False, repr=False, compare=False)
+    """Derived: the plan only converts operands (no comparison type, weak result or remark)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "plain", self.compare_type is None and not self.weak_result and self.remark is None)
 
 
 NOTHING = Plan((), None, False, False)
@@ -55,6 +60,8 @@ class Refusal:
     """No plan: the error to report at every op with one key."""
 
     message: str
+    plain: ClassVar[bool] = False
+    """A refusal is never applied as a plan is (:attr:`Plan.plain`)."""
 
 
 
