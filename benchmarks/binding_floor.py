@@ -106,6 +106,40 @@ def per_op_us(ops: int = 10_000) -> float:
     return create + read
 
 
+def read_walk(op: "object") -> float:
+    """Seconds of a walk over ``op`` (an ``ir.Operation``) that reads, for every op, what
+    ``implicit-cast`` must read to decide it (its name, attributes, operands, its result and the
+    result's type) and sets one operand of each binary op to what it was, deciding nothing: the least
+    a Python pass over jaxlib's walk pays (``chain_parts.py``'s read floor; ``targets.py``'s floor of
+    implicit-cast against ``cse``).
+
+    Example:
+        >>> from jaxlib.mlir import ir
+        >>> with ir.Context() as ctx:
+        ...     m = ir.Module.parse("func.func @f() { return }")
+        ...     read_walk(m.operation) >= 0
+        True
+    """
+    from jaxlib.mlir import ir
+
+    advance = ir.WalkResult.ADVANCE
+
+    def visit(o: ir.Operation) -> ir.WalkResult:
+        o.name
+        len(o.attributes)
+        operands = o.operands
+        if len(operands) == 2:
+            b = operands[1]
+            operands[0]
+            o.result.type
+            operands[1] = b
+        return advance
+
+    t0 = time.perf_counter()
+    op.walk(visit, ir.WalkOrder.PRE_ORDER)  # type: ignore[attr-defined]  # an ir.Operation
+    return time.perf_counter() - t0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ops", type=int, default=100_000, help="ops per sample (default 100,000)")

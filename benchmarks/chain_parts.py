@@ -57,32 +57,10 @@ def parts(n: int, literal: bool) -> dict[str, float]:
     asm(op, assume_verified=True)
     t6 = time.perf_counter()
     out.update({"build": t1 - t0, "clone": t2 - t1, "implicit-cast": t4 - t3, "verify": t5 - t4, "print": t6 - t5})
-    out["read floor"] = _read_floor(before)
+    out["read floor"] = binding_floor.read_walk(before)
     before.erase()
     out["create floor"] = _create_floor(n)
     return out
-
-
-def _read_floor(op: "object") -> float:
-    from jaxlib.mlir import ir
-
-    advance = ir.WalkResult.ADVANCE
-
-    def visit(o: ir.Operation) -> ir.WalkResult:
-        o.name
-        len(o.attributes)
-        operands = o.operands
-        if len(operands) == 2:
-            a, b = operands[0], operands[1]
-            result = o.result
-            result.type
-            operands[1] = b
-            return advance
-        return advance
-
-    t0 = time.perf_counter()
-    op.walk(visit, ir.WalkOrder.PRE_ORDER)  # type: ignore[attr-defined]  # an ir.Operation
-    return time.perf_counter() - t0
 
 
 def _create_floor(n: int) -> float:
