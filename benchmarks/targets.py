@@ -339,24 +339,31 @@ def pass_vs_cse(n: int, repeats: int, floor: bool = False) -> list[Row]:
 
 def many_inputs(small: int, large: int, floor: bool = False, repeats: int = 3) -> list[Row]:
     samples: dict[int, list[float]] = {small: [], large: []}
+    verifier: dict[int, list[float]] = {small: [], large: []}
     floors: list[float | None] = []
     for _ in range(repeats):  # alternating, each in a fresh process; the medians are compared
         for n in (small, large):
-            samples[n].append(_one_input_graph(n))
+            seconds, verify = _one_input_graph(n)
+            samples[n].append(seconds)
+            verifier[n].append(verify)
         floors.append(floor_beside(floor))
     times = {n: statistics.median(s) for n, s in samples.items()}
     growth = times[large] / times[small]
+    # MLIR's own C++ verifier on the same two modules: how its time grows on this machine (cache
+    # misses grow faster than the work), with no latticecast code in it
+    mlir_growth = statistics.median(verifier[large]) / statistics.median(verifier[small])
     limit = large / small
     return [Row(f"implicit-cast + print, graph with {large:,} inputs each converted, vs {small:,}",
                 f"{growth:.1f}x ({times[large]:.2f} s vs {times[small]:.3f} s)",
                 "none: JAX promotes while it traces, in no pass",
-                x_floor(samples[large], 2 * large, floors),  # per op: a convert and an add per input
+                # per op: a convert and an add per input
+                f"{x_floor(samples[large], 2 * large, floors)}; MLIR's verifier on the same modules: {mlir_growth:.1f}x",
                 f"<= {limit:g}x (linear)", growth <= limit)]
 
 
-def _one_input_graph(n: int) -> float:
+def _one_input_graph(n: int) -> tuple[float, float]:
     """Seconds of ``g.mlir()`` (implicit-cast, the verifier, the print) on a graph of ``n`` int8 inputs added
-    to a float32 one, in a fresh process."""
+    to a float32 one, in a fresh process; and seconds of MLIR's verifier alone on the module after it."""
     found = _child(f"""
             from latticecast import DType, Graph, TensorType
             g = Graph("inputs", input_types=[TensorType(DType.float32, (2,))] + [TensorType(DType.int8, (2,))] * {n})
@@ -367,10 +374,13 @@ def _one_input_graph(n: int) -> float:
                 g.output(acc)
             t0 = time.perf_counter()
             text = g.mlir()
-            done(seconds=time.perf_counter() - t0, converts=text.count("stablehlo.convert"))
+            t1 = time.perf_counter()
+            with g.context:
+                g.module.operation.verify()
+            done(seconds=t1 - t0, verify=time.perf_counter() - t1, converts=text.count("stablehlo.convert"))
         """)
     assert found["converts"] == n
-    return float(found["seconds"])
+    return float(found["seconds"]), float(found["verify"])
 
 
 def audit_thousand(types: int) -> list[Row]:
