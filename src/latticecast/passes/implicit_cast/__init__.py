@@ -133,11 +133,11 @@ class _Run:
         self.result = PassResult()
         self.planner = Planner(self.policy, self.tc)
         self.plans: dict[tuple[object, ...], Plan | Refusal] = {}
+        """The plans of this run by (op name, operand type numbers, result type number, weak flags, 0-d
+        flags, at use): the planner's own keys hash MLIR types, each hash a call into the bindings."""
         self.binary_plans: dict[tuple[str, int, int, int], Plan | Refusal] = {}
         """:attr:`plans` of :meth:`_promote_binary`'s ops, by (op name, operand type numbers, result type number)."""
         self.rank_sensitive = self.policy.rank_sensitive
-        """The plans of this run by (op name, operand type numbers, result type number, weak flags, 0-d
-        flags, at use): the planner's own keys hash MLIR types, each hash a call into the bindings."""
         self.known: dict[ir.Value[ir.Type], _Known] = {}
         """What the walk read of the values that took part in a plan (:data:`_Known`), so that the next
         op that reads one reads no type again: in a chain each op reads the one before it."""
