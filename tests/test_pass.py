@@ -10,7 +10,7 @@ from jaxlib.mlir import ir, passmanager
 from latticecast.dialect_utils.context import make_context
 from latticecast.dialect_utils.diagnostics import MLIRParseError
 from latticecast.dialect_utils.parsing import parse_module
-from latticecast.promotion.op_rules import ResultKind
+from latticecast.promotion.op_rules import STABLEHLO, Needs, ResultKind
 from latticecast.passes import (ImplicitCastOptions, ImplicitCastPass, PassOptionError, PipelineError,
                                 run_implicit_cast, run_pipeline)
 
@@ -409,8 +409,6 @@ def _rule_instance(name: str, mixed: bool) -> str:
     """``name`` (an implicit-cast rule) in the generic form on operands whose element types differ
     (``mixed``) or agree, everything else the same: of one kind (float, integer or fp8), so that only
     the element types' agreement differs between the two."""
-    from latticecast.promotion.op_rules import Needs, STABLEHLO
-
     rule = STABLEHLO[name]
     if rule.mixed_is_legal:
         a, b, result = "f8E4M3FN", ("f8E5M2" if mixed else "f8E4M3FN"), "f32"
@@ -437,14 +435,12 @@ def _rule_instance(name: str, mixed: bool) -> str:
             f"  return %0 : {out}\n}}")
 
 
-@pytest.mark.parametrize("name", sorted(__import__("latticecast.promotion.op_rules", fromlist=["STABLEHLO"]).STABLEHLO))
+@pytest.mark.parametrize("name", sorted(STABLEHLO))
 def test_mixed_is_legal_is_what_stablehlos_verifier_says(name):
     """The fact a verified module's walk relies on (``run_implicit_cast(verified=True)``): StableHLO's
     verifier rejects operands of different element types for every rule not ``mixed_is_legal``, and
     accepts them for the others; the same op with agreeing operands verifies, so it is the element
     types the verifier judges, not a malformed instance."""
-    from latticecast.promotion.op_rules import STABLEHLO
-
     strict = make_context()
     parse_module(_rule_instance(name, mixed=False), strict)  # verifies
     if STABLEHLO[name].mixed_is_legal:
@@ -462,12 +458,12 @@ def test_a_verified_module_walks_to_the_same_result(ctx):
     compared = settled = 0
     for name, text in _lit_chunks():
         try:
-            first, verified, _ = parse_checked(text, ctx, lenient=True, source_name=name)
+            parsed = parse_checked(text, ctx, lenient=True, source_name=name)
         except MLIRParseError:
             continue
-        if not verified:
+        if not parsed.verified:
             continue
-        unmarked = parse_checked(text, ctx, lenient=True, source_name=name).unmarked
+        unmarked = parsed.unmarked
         for policy in ("jax", "torch", "max"):
             first, second, third = (parse_module(text, ctx, lenient=True, source_name=name) for _ in range(3))
             options = ImplicitCastOptions(policy=policy, report_promotions=True)
