@@ -173,6 +173,9 @@ class _Run:
         at_use = self.at_use
         boundary = self._region_boundary
         verified = self.verified
+        plain_binary = not self.rank_sensitive  # :meth:`_promote_binary` reads no rank
+        known_get, known_pair = self.known.get, self._pair
+        promote_binary, promote_pair = self._promote_binary, self._promote_pair
 
         # One pre-order walk does everything: definitions come before their uses, and the
         # rewrites only insert ops right after a definition (before the op being visited),
@@ -193,6 +196,25 @@ class _Run:
                     # No weak value so far, so none among the operands (definitions come first): a
                     # legal mixed dot, or any op of a module that verified, has nothing to do.
                     if not weak_values and (verified or rule.mixed_is_legal):
+                        return advance
+                    operands = op.operands
+                    if rule.operands is None and len(operands) == 2:
+                        # :meth:`_promote`'s binary op (most of every module), read here without its
+                        # call: in a chain each op reads the one before it, whose type the walk knows
+                        a = operands[0]
+                        b = operands[1]
+                        ka = known_get(a)
+                        kb = known_get(b)
+                        if ka is None or kb is None:
+                            pair = known_pair(a, b, ka, kb)
+                            if pair is None:
+                                return advance
+                            ka, kb = pair
+                        if plain_binary and not ka[2] and not kb[2]:
+                            if ka[1] != kb[1]:
+                                promote_binary(op, operands, rule, a, b, ka, kb)
+                            return advance
+                        promote_pair(op, operands, rule, a, b, ka, kb, False)
                         return advance
                     promote(op, rule)
                     return advance
@@ -253,51 +275,69 @@ class _Run:
         operands = op.operands
         positions = rule.operands
         known = self.known
-        flags: tuple[bool | str, ...] | None
         if positions is None and len(operands) == 2:  # binary ops: most of every module
             a = operands[0]
             b = operands[1]
-            ka = known.get(a)
-            kb = known.get(b)
-            if ka is None or kb is None:  # a value seen first: kept only where a plan is made for it
-                weak = self.weak
-                ta = a.type if ka is None else ka[0]
-                tb = b.type if kb is None else kb[0]
-                fa = ka[2] if ka is not None else weak.flag(a) if weak.values else False
-                fb = kb[2] if kb is not None else weak.flag(b) if weak.values else False
-                if not fa and not fb and ta == tb:
-                    return
-                ka = ka or self._remember(a, ta, fa)
-                kb = kb or self._remember(b, tb, fb)
-            fa, fb = ka[2], kb[2]
-            if fa or fb:
-                flags = (fa, fb)
-            elif ka[1] == kb[1]:
-                return
-            elif not at_use and not self.rank_sensitive:
-                self._promote_binary(op, operands, rule, a, b, ka, kb)
-                return
-            else:
-                flags = None
-            values: tuple[ir.Value[ir.Type], ...] = (a, b)
-            entries: tuple[_Known, ...] = (ka, kb)
-            numbers: tuple[int, ...] = (ka[1], kb[1])
+            pair = self._pair(a, b, known.get(a), known.get(b))
+            if pair is not None:
+                self._promote_pair(op, operands, rule, a, b, pair[0], pair[1], at_use)
+            return
+        if positions is None:
+            values = tuple(operands)
+            if len(values) < 2:
+                return  # malformed: the verifier reports it
         else:
-            if positions is None:
-                values = tuple(operands)
-                if len(values) < 2:
-                    return  # malformed: the verifier reports it
-            else:
-                if len(operands) <= positions[-1]:
-                    return
-                values = tuple([operands[i] for i in positions])
-            entries = tuple([known.get(v) or self._know(v) for v in values])
-            flags = tuple([e[2] for e in entries])
-            numbers = tuple([e[1] for e in entries])
-            if not any(flags):
-                flags = None
-                if all(n == numbers[0] for n in numbers):
-                    return
+            if len(operands) <= positions[-1]:
+                return
+            values = tuple([operands[i] for i in positions])
+        entries = tuple([known.get(v) or self._know(v) for v in values])
+        read = tuple([e[2] for e in entries])
+        numbers = tuple([e[1] for e in entries])
+        flags: tuple[bool | str, ...] | None = read
+        if not any(read):
+            flags = None
+            if all(n == numbers[0] for n in numbers):
+                return
+        self._decide(op, operands, rule, values, entries, numbers, flags, positions, at_use)
+
+    def _pair(self, a: ir.Value[ir.Type], b: ir.Value[ir.Type], ka: "_Known | None",
+              kb: "_Known | None") -> "tuple[_Known, _Known] | None":
+        """What the walk knows of a binary op's operands ``a`` and ``b`` (``ka``, ``kb``: what :attr:`known`
+        has of them), reading the type of a value seen first; ``None`` when there is nothing to decide:
+        neither is weak and their types are one (a value seen first is kept only where a plan is made
+        for it)."""
+        if ka is not None and kb is not None:
+            return ka, kb
+        weak = self.weak
+        ta = a.type if ka is None else ka[0]
+        tb = b.type if kb is None else kb[0]
+        fa = ka[2] if ka is not None else weak.flag(a) if weak.values else False
+        fb = kb[2] if kb is not None else weak.flag(b) if weak.values else False
+        if not fa and not fb and ta == tb:
+            return None
+        return ka or self._remember(a, ta, fa), kb or self._remember(b, tb, fb)
+
+    def _promote_pair(self, op: ir.Operation, operands: "ir.OpOperandList[ir.Type]", rule: OpRule,
+                      a: ir.Value[ir.Type], b: ir.Value[ir.Type], ka: _Known, kb: _Known, at_use: bool) -> None:
+        """:meth:`_promote` for a binary op whose operands the walk knows (:meth:`_pair`)."""
+        fa, fb = ka[2], kb[2]
+        flags: tuple[bool | str, ...] | None
+        if fa or fb:
+            flags = (fa, fb)
+        elif ka[1] == kb[1]:
+            return
+        elif not at_use and not self.rank_sensitive:
+            self._promote_binary(op, operands, rule, a, b, ka, kb)
+            return
+        else:
+            flags = None
+        self._decide(op, operands, rule, (a, b), (ka, kb), (ka[1], kb[1]), flags, None, at_use)
+
+    def _decide(self, op: ir.Operation, operands: "ir.OpOperandList[ir.Type]", rule: OpRule,
+                values: tuple[ir.Value[ir.Type], ...], entries: "tuple[_Known, ...]", numbers: tuple[int, ...],
+                flags: "tuple[bool | str, ...] | None", positions: tuple[int, ...] | None, at_use: bool) -> None:
+        """The plan for ``op``, whose promoted operands ``values`` (at ``positions``) the walk knows as
+        ``entries``, found by type numbers (hashing no MLIR type) or made, then applied (:meth:`_finish`)."""
         try:
             result = op.result  # one result: cheaper than op.results[0]
         except ValueError:
