@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import shutil
 import importlib.util
 import subprocess
 import sys
@@ -265,3 +266,43 @@ def test_a_cli_row_refuses_a_tree_whose_command_fails(tmp_path: Path, name: str,
     measure = next(m for m in before_after.MEASURES if name in m.name)
     with pytest.raises(before_after.MeasureFailed, match=fails):
         before_after.run(measure, src, 1, tmp_path / "step.mlir")
+
+
+def test_the_instruction_counts_refuse_bad_options_and_name_valgrind(capsys, monkeypatch) -> None:
+    instructions = pytest.importorskip("instructions")
+    with pytest.raises(SystemExit):
+        instructions.main(["--ops", "10"])
+    assert "--ops must be at least 100" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        instructions.main(["--tolerance", "1.5"])
+    assert "--tolerance must be at least 0 and below 1" in capsys.readouterr().err
+    monkeypatch.setattr(instructions.shutil, "which", lambda name: None if name == "valgrind" else "/bin/" + name)
+    assert instructions.main([]) == 2
+    assert "valgrind not on PATH: install it" in capsys.readouterr().err
+
+
+def test_the_instruction_table_judges_beyond_the_control_s_move() -> None:
+    instructions = pytest.importorskip("instructions")
+    before = {("plain", "build"): 100.0, ("plain", "read walk (control)"): 100.0, ("plain", "implicit-cast"): 100.0}
+    # the control moved 2%: a part 1.5% up is within it, 3% up is slower; 0.3% with a still control is the same
+    lines, slower = instructions.table(before, {("plain", "build"): 101.5, ("plain", "read walk (control)"): 102.0,
+                                                ("plain", "implicit-cast"): 103.0}, 0.005)
+    assert slower == ["plain chain: implicit-cast"] and "band 2.0%" in lines[0]
+    lines, slower = instructions.table(before, {("plain", "build"): 100.3, ("plain", "read walk (control)"): 100.0,
+                                                ("plain", "implicit-cast"): 99.0}, 0.005)
+    assert slower == [] and "band 0.5%" in lines[0]
+    assert lines[1].endswith("the same") and lines[3].endswith("fewer") and lines[2].endswith("control")
+    lines, slower = instructions.table(None, before, 0.005)
+    assert slower == [] and len(lines) == 4 and "instructions/op" in lines[0]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None or shutil.which("setarch") is None,
+                    reason="valgrind and setarch count the instructions")
+def test_the_instruction_counts_of_this_tree_are_made_twice_and_agree(capsys) -> None:
+    instructions = pytest.importorskip("instructions")
+    assert instructions.main(["--ops", "200"]) == 0
+    out = capsys.readouterr().out
+    for chain in instructions.CHAINS:
+        for part in ("build", "implicit-cast", "read walk (control)"):
+            assert f"{chain} chain: {part}" in out

@@ -1,0 +1,263 @@
+"""Instructions per op of the chain rows' parts, counted by callgrind: the guard for a change smaller
+than this machine's noise.
+
+    python3 benchmarks/instructions.py                      # this working tree
+    python3 benchmarks/instructions.py --against main       # main against this working tree
+    python3 benchmarks/instructions.py --against HEAD~1 --ops 2000
+
+Wall time on the project's shared machines moves by 10-70% between runs of the same code
+(``dev.py bench --against`` measures that band and judges only beyond it), so a change of a few
+percent on the builder's or the pass's hot path cannot be seen there. The count of instructions
+a program executes does not move: run under valgrind's callgrind with address-space
+randomisation off (``setarch -R``), a fixed ``PYTHONHASHSEED``, one BLAS thread and Python's
+garbage collector off, the same code executes the same count, run after run (each tree is
+measured twice, and the two counts must agree).
+
+The parts, each per op of the 10,000-op chain of ``targets.py`` (the plain chain and the literal
+one): the build (the graph builder), in a process of its own; and, in another, ``implicit-cast``
+beside a control that runs no latticecast code (``binding_floor.read_walk``, a walk reading what
+the pass reads), each on the module as built, parsed from text that this tree's builder wrote, so
+that the pass meets the same module, and the same heap, in both trees. Each part runs at two sizes
+in its process, after a warm-up of every part, and its count per op is the difference over the
+difference of the sizes, so what a part costs once (a lazy import, a first plan) cancels out.
+``time.sleep(0)`` marks the phases: callgrind dumps its counters before each call
+(``--dump-before=time_sleep``).
+
+With ``--against REF``, REF is checked out into a temporary worktree (``before_after.py``'s) and
+both trees are counted. The control says how far the same code's count moves between the two trees
+(the heap's layout moves the hash tables of the bindings; a few tenths of a percent): a part is
+*slower* when its count grows by more than that, or by more than ``--tolerance`` (default 0.5%)
+if that is larger, and the exit status is then 1 (2 when a count could not be made). Under
+callgrind everything runs about 50 times slower: a tree takes about four minutes at the default
+size. Needs ``valgrind`` and ``setarch`` on ``PATH``; counts are of one stack (Python and jaxlib):
+compare trees on the same one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Sequence
+
+HERE = Path(__file__).resolve().parent
+
+PARTS = {"build": ("build",), "pass": ("read walk (control)", "implicit-cast")}
+"""The parts each kind of process counts, in the order it runs them at each size. The control runs no
+latticecast code (a walk of the benchmark's own): its count moves only with the stack and the heap
+the process has, and is never judged."""
+CHAINS = ("plain", "literal")
+
+PROGRAM = """\
+import gc, sys, time
+gc.disable()
+sys.path.insert(0, {here!r})
+import binding_floor
+from targets import LITERAL_CHAIN_DTYPES, chain
+import latticecast
+from latticecast import DType, Graph, TensorType
+from latticecast.dialect_utils.context import make_context
+from latticecast.dialect_utils.parsing import parse_module
+from latticecast.passes import ImplicitCastOptions, run_implicit_cast
+if not latticecast.__file__.startswith({src!r}):
+    sys.exit(f"latticecast was imported from {{latticecast.__file__}}, not from {src!r}")
+literal, kind, sizes, texts = {literal!r}, {kind!r}, {sizes!r}, {texts!r}
+options = ImplicitCastOptions(policy="jax")
+context = make_context(lenient=True)
+
+def build(n):
+    g = Graph("chain", input_types=[TensorType(DType(d), (8,)) for d in LITERAL_CHAIN_DTYPES], policy="jax")
+    with g:
+        g.output(chain(g.inputs, n, literal))
+    return g
+
+def parsed(i):
+    return parse_module(open(texts[i]).read(), context, lenient=True).operation
+
+def parts(i, mark):
+    if kind == "build":
+        mark()
+        build(sizes[i])
+        mark()
+        return
+    walked, module = parsed(i), parsed(i)  # read from the same text in both trees: the same heap before
+    mark()
+    binding_floor.read_walk(walked)
+    mark()
+    run_implicit_cast(module, options)
+    mark()
+
+if kind == "text":  # the modules as built, in the generic form, for the pass's processes
+    for n, path in zip(sizes, texts):
+        open(path, "w").write(build(n).mlir(before_passes=True))
+    sys.exit()
+parts(0, lambda: None)  # the warm-up: lazy imports, the first plans
+for i in (1, 2):
+    parts(i, lambda: time.sleep(0))
+"""
+
+WARM_UP = 64
+"""The ops of the chain each process runs first, uncounted."""
+
+
+class CountError(Exception):
+    """callgrind could not count a program; the message says why."""
+
+
+def _program(tmp: Path, src: Path, kind: str, literal: bool, sizes: tuple[int, int],
+             texts: Sequence[str]) -> Path:
+    program = Path(tmp, f"{kind}.py")
+    program.write_text(PROGRAM.format(here=str(HERE), src=str(src), literal=literal, kind=kind,
+                                      sizes=(WARM_UP, *sizes), texts=list(texts)))
+    return program
+
+
+def _env(src: Path) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")])),
+                PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", TF_CPP_MIN_LOG_LEVEL="3")
+
+
+def write_texts(src: Path, literal: bool, sizes: tuple[int, int], texts: Sequence[str]) -> None:
+    """The chain at the warm-up size and at ``sizes``, as built (generic form), into ``texts``.
+
+    Raises:
+        CountError: the program failed.
+    """
+    with tempfile.TemporaryDirectory(prefix="latticecast-instructions-") as tmp:
+        proc = subprocess.run([sys.executable, str(_program(Path(tmp), src, "text", literal, sizes, texts))],
+                              capture_output=True, text=True, env=_env(src))
+    if proc.returncode:
+        raise CountError(f"the chain could not be built: {(proc.stderr.strip().splitlines() or ['no output'])[-1]}")
+
+
+def counts(src: Path, kind: str, literal: bool, sizes: tuple[int, int], texts: Sequence[str]) -> dict[str, float]:
+    """Instructions per op of each part of ``PARTS[kind]`` for one chain, latticecast imported from ``src``.
+
+    Raises:
+        CountError: valgrind failed, or wrote fewer dumps than the program has phases.
+    """
+    with tempfile.TemporaryDirectory(prefix="latticecast-instructions-") as tmp:
+        out = Path(tmp, "cg.out")
+        proc = subprocess.run(["setarch", "-R", "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                               "--dump-before=time_sleep", sys.executable,
+                               str(_program(Path(tmp), src, kind, literal, sizes, texts))],
+                              capture_output=True, text=True, env=_env(src))
+        if proc.returncode:
+            lines = [line for line in proc.stderr.splitlines() if not line.startswith("==")]
+            raise CountError(f"the program failed under callgrind: {(lines or ['no output'])[-1]}")
+        dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
+        totals = [_total(p) for p in dumps]
+    # the dumps, per size: what came before its first mark, then the part before each later mark
+    names = PARTS[kind]
+    phases = len(names) + 1
+    if len(totals) < 2 * phases:
+        raise CountError(f"callgrind wrote {len(totals)} dumps, not {2 * phases}: is time.sleep named "
+                         "time_sleep in this Python's symbols?")
+    small, large = totals[1:phases], totals[phases + 1:2 * phases]
+    ops = sizes[1] - sizes[0]
+    return {part: (b - a) / ops for part, a, b in zip(names, small, large)}
+
+
+def _total(dump: Path) -> int:
+    found = re.search(r"^(?:summary|totals): (\d+)", dump.read_text(errors="replace"), re.MULTILINE)
+    if found is None:
+        raise CountError(f"{dump.name} has no totals line")
+    return int(found.group(1))
+
+
+def measure(src: Path, sizes: tuple[int, int], texts: dict[str, list[str]]) -> dict[tuple[str, str], float]:
+    """Every (chain, part) count for the tree at ``src``, each counted twice and checked to agree
+    (``texts``: each chain's modules as built, read by the pass's processes).
+
+    Raises:
+        CountError: a count failed, or two counts of the same code differ (the method's premise).
+    """
+    runs = [(chain, kind) for chain in CHAINS for kind in PARTS for _ in range(2)]
+    with ThreadPoolExecutor(2) as pool:  # the counts do not depend on the load: two at a time
+        made = list(pool.map(lambda r: counts(src, r[1], r[0] == "literal", sizes, texts[r[0]]), runs))
+    out: dict[tuple[str, str], float] = {}
+    for (chain, kind), first, second in zip(runs[::2], made[::2], made[1::2]):
+        for part in PARTS[kind]:
+            a, b = first[part], second[part]
+            if abs(a - b) > 0.001 * max(a, b):
+                raise CountError(f"two counts of the same code differ ({chain} chain, {part}: {a:.0f} and "
+                                 f"{b:.0f} instructions per op): something in the process is not deterministic")
+            out[(chain, part)] = min(a, b)
+    return out
+
+
+def table(before: dict[tuple[str, str], float] | None, after: dict[tuple[str, str], float],
+          tolerance: float) -> tuple[list[str], list[str]]:
+    """The table's lines, and the parts slower than the band: ``tolerance``, or the control's own move
+    between the trees if that is larger (the control itself is never judged)."""
+    if before is None:
+        return [f"{'part':36s} {'instructions/op':>16s}"] + [
+            f"{chain + ' chain: ' + part:36s} {value:16,.0f}" for (chain, part), value in after.items()], []
+    moved = [abs(after[k] / before[k] - 1) for k in after if "control" in k[1]]
+    band = max([tolerance, *moved])
+    lines = [f"{'part':36s} {'before':>10s} {'after':>10s} {'after/before':>13s}  verdict (band {band:.1%})"]
+    slower = []
+    for key, value in after.items():
+        name = f"{key[0]} chain: {key[1]}"
+        ratio = value / before[key]
+        verdict = "slower" if ratio > 1 + band else "fewer" if ratio < 1 - band else "the same"
+        if "control" in key[1]:
+            verdict = "control"
+        elif verdict == "slower":
+            slower.append(name)
+        lines.append(f"{name:36s} {before[key]:10,.0f} {value:10,.0f} {ratio:12.3f}x  {verdict}")
+    return lines, slower
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--against", metavar="REF", help="the revision to compare this working tree with")
+    ap.add_argument("--ops", type=int, default=10_000, help="ops counted per part (default 10,000)")
+    ap.add_argument("--tolerance", type=float, default=0.005,
+                    help="a part is slower when its count grows by more than this (default 0.005: 0.5%%)")
+    args = ap.parse_args(argv)
+    if args.ops < 100:
+        ap.error("--ops must be at least 100: fewer ops measure the fixed costs, not the per-op ones")
+    if not 0 <= args.tolerance < 1:
+        ap.error("--tolerance must be at least 0 and below 1")
+    missing = [tool for tool in ("valgrind", "setarch") if shutil.which(tool) is None]
+    if missing:
+        print(f"{' and '.join(missing)} not on PATH: install {'them' if len(missing) > 1 else 'it'} "
+              "(Debian: apt install valgrind util-linux)", file=sys.stderr)
+        return 2
+    import before_after
+
+    sizes = (args.ops // 10, args.ops // 10 + args.ops)
+    try:
+        with before_after.checkout(None) as here, tempfile.TemporaryDirectory() as tmp:
+            texts = {chain: [str(Path(tmp, f"{chain}-{n}.mlir")) for n in (WARM_UP, *sizes)] for chain in CHAINS}
+            for chain in CHAINS:  # built by this tree, read by both: the pass's input is the same
+                write_texts(here, chain == "literal", sizes, texts[chain])
+            after = measure(here, sizes, texts)
+            before = None
+            if args.against:
+                with before_after.checkout(args.against) as base:
+                    print(f"before: {before_after.describe(args.against, base)}")
+                    before = measure(base, sizes, texts)
+            print(f"after:  {before_after.describe(None, here)}")
+    except (CountError, before_after.BenchError) as e:
+        print(f"instructions.py: error: {e}", file=sys.stderr)
+        return 2
+    print(f"Python {sys.version.split()[0]}; instructions per op, {args.ops:,} ops, callgrind "
+          "(deterministic: each count made twice, and equal)")
+    lines, slower = table(before, after, args.tolerance)
+    print("\n".join(lines))
+    if slower:
+        print(f"\nmore instructions than the base beyond the band: {'; '.join(slower)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
