@@ -135,8 +135,9 @@ class _Run:
         self.plans: dict[tuple[object, ...], Plan | Refusal] = {}
         """The plans of this run by (op name, operand type numbers, result type number, weak flags, 0-d
         flags, at use): the planner's own keys hash MLIR types, each hash a call into the bindings."""
-        self.binary_plans: dict[tuple[str, int, int, int], Plan | Refusal] = {}
-        """:attr:`plans` of :meth:`_promote_binary`'s ops, by (op name, operand type numbers, result type number)."""
+        self.binary_plans: dict[tuple[str, int, int], tuple[ir.Type, int, Plan | Refusal]] = {}
+        """:attr:`plans` of :meth:`_promote_binary`'s ops, by (op name, operand type numbers): the last result
+        type met with them, its number, and the plan (an op whose result type differs takes :attr:`plans`)."""
         self.rank_sensitive = self.policy.rank_sensitive
         self.known: dict[ir.Value[ir.Type], _Known] = {}
         """What the walk read of the values that took part in a plan (:data:`_Known`), so that the next
@@ -392,17 +393,18 @@ class _Run:
         except ValueError:
             return  # malformed: the verifier reports it
         rtype = result.type
-        rnumber = self.numbers.get(rtype)
-        if rnumber is None:
+        key = (rule.name, ka[1], kb[1])
+        last = self.binary_plans.get(key)
+        if last is not None and last[0] == rtype:  # one comparison of types, not a hash and a comparison
+            rnumber, plan = last[1], last[2]
+        else:
             rnumber = self._number(rtype)
-        key = (rule.name, ka[1], kb[1], rnumber)
-        plan = self.binary_plans.get(key)
-        if plan is None:
             general = (rule.name, (ka[1], kb[1]), rnumber, None, None, False)
-            plan = self.plans.get(general)
-            if plan is None:
-                plan = self.plans[general] = self.planner.plan(rule, (ka[0], kb[0]), rtype, None, None)
-            self.binary_plans[key] = plan
+            made = self.plans.get(general)
+            if made is None:
+                made = self.plans[general] = self.planner.plan(rule, (ka[0], kb[0]), rtype, None, None)
+            plan = made
+            self.binary_plans[key] = (rtype, rnumber, plan)
         if not plan.plain:  # a refusal, a remark, a compare_type to set, a weak result
             self._finish(op, operands, rule, plan, (a, b), (ka, kb), None, result, rtype, rnumber, False)
             return
