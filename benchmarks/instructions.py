@@ -36,7 +36,7 @@ compare trees on the same one.
 from __future__ import annotations
 
 import argparse
-import os
+import contextlib
 import re
 import shutil
 import subprocess
@@ -45,6 +45,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Sequence
+
+import before_after  # its worktree and environment helpers
 
 HERE = Path(__file__).resolve().parent
 
@@ -118,9 +120,13 @@ def _program(tmp: Path, src: Path, kind: str, literal: bool, sizes: tuple[int, i
     return program
 
 
+DETERMINISTIC = (("PYTHONHASHSEED", "0"), ("OPENBLAS_NUM_THREADS", "1"), ("OMP_NUM_THREADS", "1"))
+"""The environment that makes a count repeat (with ``setarch -R`` and the collector off): a fixed hash seed,
+and no BLAS thread spinning beside the program."""
+
+
 def _env(src: Path) -> dict[str, str]:
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")])),
-                PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", TF_CPP_MIN_LOG_LEVEL="3")
+    return before_after.child_env(src, DETERMINISTIC)  # src first on PYTHONPATH
 
 
 def write_texts(src: Path, literal: bool, sizes: tuple[int, int], texts: Sequence[str]) -> None:
@@ -231,21 +237,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{' and '.join(missing)} not on PATH: install {'them' if len(missing) > 1 else 'it'} "
               "(Debian: apt install valgrind util-linux)", file=sys.stderr)
         return 2
-    import before_after
-
     sizes = (args.ops // 10, args.ops // 10 + args.ops)
     try:
-        with before_after.checkout(None) as here, tempfile.TemporaryDirectory() as tmp:
+        # REF is checked out first: a revision that does not exist is named before minutes of counting
+        with before_after.checkout(None) as here, tempfile.TemporaryDirectory() as tmp, \
+                (before_after.checkout(args.against) if args.against else contextlib.nullcontext()) as base:
+            if base is not None:
+                print(f"before: {before_after.describe(args.against, base)}")
+            print(f"after:  {before_after.describe(None, here)}")
             texts = {chain: [str(Path(tmp, f"{chain}-{n}.mlir")) for n in (WARM_UP, *sizes)] for chain in CHAINS}
             for chain in CHAINS:  # built by this tree, read by both: the pass's input is the same
                 write_texts(here, chain == "literal", sizes, texts[chain])
             after = measure(here, sizes, texts)
-            before = None
-            if args.against:
-                with before_after.checkout(args.against) as base:
-                    print(f"before: {before_after.describe(args.against, base)}")
-                    before = measure(base, sizes, texts)
-            print(f"after:  {before_after.describe(None, here)}")
+            before = measure(base, sizes, texts) if base is not None else None
     except (CountError, before_after.BenchError) as e:
         print(f"instructions.py: error: {e}", file=sys.stderr)
         return 2

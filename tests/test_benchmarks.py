@@ -306,3 +306,36 @@ def test_the_instruction_counts_of_this_tree_are_made_twice_and_agree(capsys) ->
     for chain in instructions.CHAINS:
         for part in ("build", "implicit-cast", "read walk (control)"):
             assert f"{chain} chain: {part}" in out
+
+
+def test_the_instruction_counts_name_each_way_they_can_fail(monkeypatch, tmp_path, capsys) -> None:
+    instructions = pytest.importorskip("instructions")
+    texts = [str(tmp_path / f"{n}.mlir") for n in range(3)]
+
+    def finished(code: int, stderr: str = ""):
+        return lambda *a, **k: subprocess.CompletedProcess(a, code, "", stderr)
+
+    monkeypatch.setattr(instructions.subprocess, "run", finished(1, "==1== callgrind\nValueError: boom\n"))
+    with pytest.raises(instructions.CountError, match="the program failed under callgrind: ValueError: boom"):
+        instructions.counts(tmp_path, "pass", False, (10, 110), texts)
+    with pytest.raises(instructions.CountError, match="the chain could not be built: ValueError: boom"):
+        instructions.write_texts(tmp_path, False, (10, 110), texts)
+    monkeypatch.setattr(instructions.subprocess, "run", finished(0))  # valgrind ran, but dumped nothing
+    with pytest.raises(instructions.CountError, match="callgrind wrote 0 dumps, not 6: is time.sleep named"):
+        instructions.counts(tmp_path, "pass", False, (10, 110), texts)
+    (tmp_path / "cg.out.1").write_text("events: Ir\n")
+    with pytest.raises(instructions.CountError, match="cg.out.1 has no totals line"):
+        instructions._total(tmp_path / "cg.out.1")
+    made = iter(range(100))
+    monkeypatch.setattr(instructions, "counts", lambda src, kind, *a: {
+        part: 1000.0 + next(made) for part in instructions.PARTS[kind]})
+    with pytest.raises(instructions.CountError, match="two counts of the same code differ .*not deterministic"):
+        instructions.measure(tmp_path, (10, 110), {"plain": texts, "literal": texts})
+
+
+def test_the_instruction_counts_name_an_unknown_revision_before_counting(monkeypatch, capsys) -> None:
+    instructions = pytest.importorskip("instructions")
+    monkeypatch.setattr(instructions.shutil, "which", lambda name: "/usr/bin/" + name)
+    monkeypatch.setattr(instructions, "measure", lambda *a: pytest.fail("counted before the revision was checked"))
+    assert instructions.main(["--against", "no-such-revision-anywhere"]) == 2
+    assert "'no-such-revision-anywhere' is not a commit" in capsys.readouterr().err
