@@ -15,7 +15,9 @@ it, and the print. Beside them:
 * the verifier and the printer are MLIR's own: no latticecast code runs in them.
 
 So the row's floor is the sum of the two floors, the verifier and the print, and the ratio JAX /
-that sum is the most this row can reach on these bindings.
+that sum is the most this row can reach on these bindings. The last column is the *least Python*
+(``python_floor.py``): the same chain built and legalized by a minimal builder and pass with no
+policy and no checks: about the most a Python implementation on these bindings can reach.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import binding_floor  # noqa: E402
+import python_floor  # noqa: E402
 from targets import LITERAL_CHAIN_DTYPES, chain, lower_jax  # noqa: E402
 
 
@@ -60,6 +63,9 @@ def parts(n: int, literal: bool) -> dict[str, float]:
     out["read floor"] = binding_floor.read_walk(before)
     before.erase()
     out["create floor"] = _create_floor(n)
+    least = python_floor.sample(n, literal)
+    out.update({"least build": least.build, "least implicit-cast": least.legalize, "least verify": least.verify,
+                "least print": least.print})
     return out
 
 
@@ -90,17 +96,20 @@ def main(argv: list[str] | None = None) -> int:
     jax = statistics.median(jax_s)
     kind = "literal" if args.literal else "plain"
     print(f"{args.ops:,}-op {kind} chain, medians of {args.repeats} (ms); JAX's trace + lower + print: {jax * 1e3:.0f} ms")
-    print(f"{'part':16s} {'latticecast':>12s} {'floor':>12s}  floor is")
+    least = sum(med(f"least {k}") for k in ("build", "implicit-cast", "verify", "print"))
+    print(f"{'part':16s} {'latticecast':>12s} {'floor':>12s} {'least Python':>13s}  floor is")
     for key, floor_key, what in (("build", "create floor", "Operation.create + op.result per op"),
                                  ("clone", None, "-"),
                                  ("implicit-cast", "read floor", "a walk reading what the pass reads"),
                                  ("verify", "verify", "MLIR's verifier"),
                                  ("print", "print", "MLIR's printer")):
         f = f"{med(floor_key) * 1e3:12.1f}" if floor_key else f"{'-':>12s}"
-        print(f"{key:16s} {med(key) * 1e3:12.1f} {f}  {what}")
-    print(f"{'total':16s} {total * 1e3:12.1f} {floor * 1e3:12.1f}")
+        m = f"{med('least ' + key) * 1e3:13.1f}" if key != "clone" else f"{'-':>13s}"
+        print(f"{key:16s} {med(key) * 1e3:12.1f} {f} {m}  {what}")
+    print(f"{'total':16s} {total * 1e3:12.1f} {floor * 1e3:12.1f} {least * 1e3:13.1f}")
     print(f"JAX / latticecast: {jax / total:.1f}x; JAX / the floor: {jax / floor:.1f}x (the most this row can reach "
-          "on these bindings)")
+          f"on these bindings); JAX / the least Python: {jax / least:.1f}x (a builder and a pass with no policy and "
+          "no checks)")
     return 0
 
 

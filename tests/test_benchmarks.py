@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import shutil
 import importlib.util
 import subprocess
@@ -228,7 +229,7 @@ def test_the_chain_s_parts_and_their_floors_add_up(capsys) -> None:
     out = capsys.readouterr().out
     for part in ("build", "clone", "implicit-cast", "verify", "print", "total"):
         assert any(line.startswith(part) for line in out.splitlines()), part
-    assert "JAX / the floor" in out
+    assert "JAX / the floor" in out and "JAX / the least Python" in out
 
 
 def test_the_cache_measurement_refuses_sizes_that_do_not_grow(capsys) -> None:
@@ -339,3 +340,24 @@ def test_the_instruction_counts_name_an_unknown_revision_before_counting(monkeyp
     monkeypatch.setattr(instructions, "measure", lambda *a: pytest.fail("counted before the revision was checked"))
     assert instructions.main(["--against", "no-such-revision-anywhere"]) == 2
     assert "'no-such-revision-anywhere' is not a commit" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("literal", [False, True])
+def test_the_least_python_does_the_chain_s_work(literal: bool) -> None:
+    python_floor = pytest.importorskip("python_floor")
+    least = python_floor.sample(40, literal)
+    _, _, ours = targets.build_latticecast(40, literal)
+    # the same legal program as latticecast's: each input converted once, the shared literal, every op
+    for op in ("stablehlo.convert", "stablehlo.constant", "stablehlo.add", "stablehlo.multiply",
+               "stablehlo.subtract"):
+        assert least.text.count(op) == ours.count(op), op
+    assert least.text.count("stablehlo.constant") == (1 if literal else 0)
+    assert min(least.build, least.legalize, least.verify, least.print) > 0
+    assert least.total == pytest.approx(least.build + least.legalize + least.verify + least.print)
+
+
+def test_the_chain_rows_quote_the_least_python() -> None:
+    literal, plain, _ = targets.chains_vs_jax(40, 1)
+    assert "the least Python" in literal.jax and "the least Python" in plain.jax
+    (cse,) = targets.pass_vs_cse(200, 1)
+    assert "the least Python's pass: " in cse.floor and len(re.findall(r"\d+\.\d\dx cse", cse.floor)) == 2
