@@ -58,12 +58,13 @@ class Sample:
         return self.build + self.legalize + self.verify + self.print
 
 
-def sample(n: int, literal: bool = False) -> Sample:
+def sample(n: int, literal: bool = False, checked: bool = False) -> Sample:
     """Build the ``n``-op chain, legalize it, verify it and print it, timing each part.
 
     Args:
         n: ops in the chain.
         literal: the literal chain (``acc - 1`` every fourth op) instead of the plain one.
+        checked: legalize reading also what ``implicit-cast`` cannot skip (:func:`legalize`).
 
     Returns:
         The times, and the printed module.
@@ -131,7 +132,7 @@ def sample(n: int, literal: bool = False) -> Sample:
         out = chain([V(a, d) for a, d in zip(block.arguments, LITERAL_CHAIN_DTYPES)], n, literal)
         create("func.return", [], [out.value], None, None, 0, None, ip)  # type: ignore[attr-defined]
         t1 = time.perf_counter()
-        legalize(module.operation, chain_ranks())
+        legalize(module.operation, chain_ranks(), checked)
         t2 = time.perf_counter()
         if not module.operation.verify():
             raise RuntimeError("the least Python's module does not verify")
@@ -163,9 +164,17 @@ def chain_ranks() -> "dict[object, int]":
     return ranks
 
 
-def legalize(root: "object", ranks: "dict[object, int]") -> None:
+PROMOTED = frozenset({"stablehlo.add", "stablehlo.subtract", "stablehlo.multiply"})
+"""The chain's ops that :func:`legalize` promotes when it reads what a real pass must (``checked``)."""
+
+
+def legalize(root: "object", ranks: "dict[object, int]", checked: bool = False) -> None:
     """Convert, in each binary op of ``root`` whose operand types differ, the operand of lower rank
     (``ranks``: each tensor type's) to the other's type: one convert per value and type.
+
+    With ``checked``, each op also has read what ``implicit-cast`` cannot skip: its name (is it an op
+    that promotes: :data:`PROMOTED`), its attributes (a marker: the op is left alone) and its result's
+    type. Nothing is decided from the last: the difference is the cost of the reads alone.
 
     Example:
         >>> "stablehlo.convert %arg0" in sample(4).text
@@ -179,10 +188,14 @@ def legalize(root: "object", ranks: "dict[object, int]") -> None:
     advance = ir.WalkResult.ADVANCE
 
     def visit(op: ir.Operation) -> ir.WalkResult:
+        if checked and (op.name not in PROMOTED or len(op.attributes)):
+            return advance
         operands = op.operands
         if len(operands) == 2:
             a, b = operands[0], operands[1]
             ta, tb = a.type, b.type
+            if checked:
+                op.result.type
             if ta != tb:
                 i, v, t = (0, a, tb) if ranks[ta] < ranks[tb] else (1, b, ta)
                 c = converted.get((v, t))

@@ -230,6 +230,7 @@ def test_the_chain_s_parts_and_their_floors_add_up(capsys) -> None:
     for part in ("build", "clone", "implicit-cast", "verify", "print", "total"):
         assert any(line.startswith(part) for line in out.splitlines()), part
     assert "JAX / the floor" in out and "JAX / the least Python" in out
+    assert "reading also what implicit-cast cannot skip" in out
 
 
 def test_the_cache_measurement_refuses_sizes_that_do_not_grow(capsys) -> None:
@@ -346,11 +347,12 @@ def test_the_instruction_counts_name_an_unknown_revision_before_counting(monkeyp
 def test_the_least_python_does_the_chain_s_work(literal: bool) -> None:
     python_floor = pytest.importorskip("python_floor")
     least = python_floor.sample(40, literal)
+    checked = python_floor.sample(40, literal, checked=True)
     _, _, ours = targets.build_latticecast(40, literal)
     # the same legal program as latticecast's: each input converted once, the shared literal, every op
     for op in ("stablehlo.convert", "stablehlo.constant", "stablehlo.add", "stablehlo.multiply",
                "stablehlo.subtract"):
-        assert least.text.count(op) == ours.count(op), op
+        assert least.text.count(op) == checked.text.count(op) == ours.count(op), op
     assert least.text.count("stablehlo.constant") == (1 if literal else 0)
     assert min(least.build, least.legalize, least.verify, least.print) > 0
     assert least.total == pytest.approx(least.build + least.legalize + least.verify + least.print)
