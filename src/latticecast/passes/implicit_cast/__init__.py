@@ -135,9 +135,11 @@ class _Run:
         self.plans: dict[tuple[object, ...], Plan | Refusal] = {}
         """The plans of this run by (op name, operand type numbers, result type number, weak flags, 0-d
         flags, at use): the planner's own keys hash MLIR types, each hash a call into the bindings."""
-        self.binary_plans: dict[tuple[str, int, int], tuple[ir.Type, int, Plan | Refusal]] = {}
-        """:attr:`plans` of :meth:`_promote_binary`'s ops, by (op name, operand type numbers): the last result
-        type met with them, its number, and the plan (an op whose result type differs takes :attr:`plans`)."""
+        self.binary_plans: dict[tuple[str, int, int, bool | str, bool | str],
+                                tuple[ir.Type, int, Plan | Refusal]] = {}
+        """:attr:`plans` of :meth:`_promote_binary`'s ops, by (op name, operand type numbers, operand weak flags):
+        the last result type met with them, its number, and the plan (an op whose result type differs takes
+        :attr:`plans`)."""
         self.rank_sensitive = self.policy.rank_sensitive
         self.known: dict[ir.Value[ir.Type], _Known] = {}
         """What the walk read of the values that took part in a plan (:data:`_Known`), so that the next
@@ -211,8 +213,8 @@ class _Run:
                             if pair is None:
                                 return advance
                             ka, kb = pair
-                        if plain_binary and not ka[2] and not kb[2]:
-                            if ka[1] != kb[1]:
+                        if plain_binary:
+                            if ka[1] != kb[1] or ka[2] or kb[2]:
                                 promote_binary(op, operands, rule, a, b, ka, kb)
                             return advance
                         promote_pair(op, operands, rule, a, b, ka, kb, False)
@@ -380,8 +382,8 @@ class _Run:
 
     def _promote_binary(self, op: ir.Operation, operands: "ir.OpOperandList[ir.Type]", rule: OpRule,
                         a: ir.Value[ir.Type], b: ir.Value[ir.Type], ka: _Known, kb: _Known) -> None:
-        """:meth:`_promote` for the op of nearly every promotion: two operands of different types, no weak
-        value, no marker, a policy that reads no rank. Its plan is :meth:`_promote`'s (the same key in
+        """:meth:`_promote` for the op of nearly every promotion: two operands of different types or a weak
+        one, no marker, a policy that reads no rank. Its plan is :meth:`_promote`'s (the same key in
         :attr:`plans`), found by a flat key; a plain plan (converts only) is applied here, without the
         general path's tuples and calls; any other takes the general path."""
         try:
@@ -389,16 +391,18 @@ class _Run:
         except ValueError:
             return  # malformed: the verifier reports it
         rtype = result.type
-        key = (rule.name, ka[1], kb[1])
+        fa, fb = ka[2], kb[2]
+        key = (rule.name, ka[1], kb[1], fa, fb)
         last = self.binary_plans.get(key)
         if last is not None and last[0] == rtype:  # one comparison of types, not a hash and a comparison
             rnumber, plan = last[1], last[2]
         else:
             rnumber = self._number(rtype)
-            general = (rule.name, (ka[1], kb[1]), rnumber, None, None, False)
+            flags = (fa, fb) if fa or fb else None  # as :meth:`_promote_pair` keys them
+            general = (rule.name, (ka[1], kb[1]), rnumber, flags, None, False)
             made = self.plans.get(general)
             if made is None:
-                made = self.plans[general] = self.planner.plan(rule, (ka[0], kb[0]), rtype, None, None)
+                made = self.plans[general] = self.planner.plan(rule, (ka[0], kb[0]), rtype, flags, None)
             plan = made
             self.binary_plans[key] = (rtype, rnumber, plan)
         if not plan.plain:  # a refusal, a remark, a compare_type to set, a weak result
