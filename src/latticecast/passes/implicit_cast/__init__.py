@@ -306,15 +306,19 @@ class _Run:
     def _pair(self, a: ir.Value[ir.Type], b: ir.Value[ir.Type], ka: "_Known | None",
               kb: "_Known | None") -> "tuple[_Known, _Known] | None":
         """What the walk knows of a binary op's operands ``a`` and ``b`` (``ka``, ``kb``: what :attr:`known`
-        has of them), reading and keeping (:meth:`_know`) a value seen first, so that its next use finds it;
-        ``None`` when there is nothing to decide: neither is weak and their types are one."""
-        if ka is None:
-            ka = self._know(a)
-        if kb is None:
-            kb = self._know(b)
-        if not ka[2] and not kb[2] and ka[1] == kb[1]:
+        has of them), reading the type of a value seen first; ``None`` when there is nothing to decide:
+        neither is weak and their types are one (a value seen first is kept only where a plan is made
+        for it)."""
+        if ka is not None and kb is not None:
+            return ka, kb
+        weak = self.weak
+        ta = a.type if ka is None else ka[0]
+        tb = b.type if kb is None else kb[0]
+        fa = ka[2] if ka is not None else weak.flag(a) if weak.values else False
+        fb = kb[2] if kb is not None else weak.flag(b) if weak.values else False
+        if not fa and not fb and ta == tb:
             return None
-        return ka, kb
+        return ka or self._remember(a, ta, fa), kb or self._remember(b, tb, fb)
 
     def _promote_pair(self, op: ir.Operation, operands: "ir.OpOperandList[ir.Type]", rule: OpRule,
                       a: ir.Value[ir.Type], b: ir.Value[ir.Type], ka: _Known, kb: _Known, at_use: bool) -> None:
