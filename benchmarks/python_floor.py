@@ -32,7 +32,10 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from jaxlib.mlir import ir
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -80,8 +83,7 @@ def sample(n: int, literal: bool = False, checked: bool = False) -> Sample:
 
     t0 = time.perf_counter()
     with make_context(), ir.Location.unknown():
-        elements = {"int8": ir.IntegerType.get_signless(8), "int16": ir.IntegerType.get_signless(16),
-                    "float32": ir.F32Type.get()}
+        elements = _elements()
         types = {d: ir.RankedTensorType.get([8], e) for d, e in elements.items()}
         join = {(a, b): a if RANKS[a] >= RANKS[b] else b for a in RANKS for b in RANKS}
         inputs = [types[d] for d in LITERAL_CHAIN_DTYPES]
@@ -134,8 +136,7 @@ def sample(n: int, literal: bool = False, checked: bool = False) -> Sample:
         t1 = time.perf_counter()
         legalize(module.operation, chain_ranks(), checked)
         t2 = time.perf_counter()
-        if not module.operation.verify():
-            raise RuntimeError("the least Python's module does not verify")
+        module.operation.verify()  # raises MLIRError with the verifier's message if the sketch left an op illegal
         t3 = time.perf_counter()
         text = cast(bytes, module.operation.get_asm(binary=True, assume_verified=True)).decode()
         t4 = time.perf_counter()
@@ -156,12 +157,17 @@ def chain_ranks() -> "dict[object, int]":
     """
     from jaxlib.mlir import ir
 
-    elements = {"int8": ir.IntegerType.get_signless(8), "int16": ir.IntegerType.get_signless(16),
-                "float32": ir.F32Type.get()}
     loc = ir.Location.unknown()
-    ranks: dict[object, int] = {ir.RankedTensorType.get([8], elements[d], loc=loc): r for d, r in RANKS.items()}
-    ranks[ir.RankedTensorType.get([8], ir.IntegerType.get_signless(64), loc=loc)] = -1
-    return ranks
+    return {ir.RankedTensorType.get([8], e, loc=loc): RANKS.get(d, -1) for d, e in _elements().items()}
+
+
+def _elements() -> "dict[str, ir.Type]":
+    """The element types of the chains by dtype name, in the current context: :data:`RANKS`' and the
+    ``int64`` of latticecast's Python ints."""
+    from jaxlib.mlir import ir
+
+    return {"int8": ir.IntegerType.get_signless(8), "int16": ir.IntegerType.get_signless(16),
+            "float32": ir.F32Type.get(), "int64": ir.IntegerType.get_signless(64)}
 
 
 PROMOTED = frozenset({"stablehlo.add", "stablehlo.subtract", "stablehlo.multiply"})

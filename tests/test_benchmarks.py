@@ -363,3 +363,12 @@ def test_the_chain_rows_quote_the_least_python() -> None:
     assert "the least Python" in literal.jax and "the least Python" in plain.jax
     (cse,) = targets.pass_vs_cse(200, 1)
     assert "the least Python's pass: " in cse.floor and len(re.findall(r"\d+\.\d\dx cse", cse.floor)) == 2
+
+
+def test_the_least_python_refuses_a_module_it_left_illegal(monkeypatch) -> None:
+    python_floor = pytest.importorskip("python_floor")
+    from jaxlib.mlir import ir
+
+    monkeypatch.setattr(python_floor, "legalize", lambda *a: None)  # nothing converted: mixed operand types
+    with pytest.raises(ir.MLIRError, match="requires the same element type for all operands"):
+        python_floor.sample(8)

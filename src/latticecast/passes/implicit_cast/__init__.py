@@ -322,18 +322,15 @@ class _Run:
 
     def _promote_pair(self, op: ir.Operation, operands: "ir.OpOperandList[ir.Type]", rule: OpRule,
                       a: ir.Value[ir.Type], b: ir.Value[ir.Type], ka: _Known, kb: _Known, at_use: bool) -> None:
-        """:meth:`_promote` for a binary op whose operands the walk knows (:meth:`_pair`)."""
+        """:meth:`_promote` for a binary op whose operands the walk knows (:meth:`_pair`): the flat path
+        (:meth:`_promote_binary`) unless the op converts at its use or the policy reads ranks."""
         fa, fb = ka[2], kb[2]
-        flags: tuple[bool | str, ...] | None
-        if fa or fb:
-            flags = (fa, fb)
-        elif ka[1] == kb[1]:
+        if not fa and not fb and ka[1] == kb[1]:
             return
-        elif not at_use and not self.rank_sensitive:
+        if not at_use and not self.rank_sensitive:
             self._promote_binary(op, operands, rule, a, b, ka, kb)
             return
-        else:
-            flags = None
+        flags = (fa, fb) if fa or fb else None
         self._decide(op, operands, rule, (a, b), (ka, kb), (ka[1], kb[1]), flags, None, at_use)
 
     def _decide(self, op: ir.Operation, operands: "ir.OpOperandList[ir.Type]", rule: OpRule,
@@ -402,7 +399,7 @@ class _Run:
             rnumber, plan = last[1], last[2]
         else:
             rnumber = self._number(rtype)
-            flags = (fa, fb) if fa or fb else None  # as :meth:`_promote_pair` keys them
+            flags = (fa, fb) if fa or fb else None  # as :meth:`_decide` is keyed
             general = (rule.name, (ka[1], kb[1]), rnumber, flags, None, False)
             made = self.plans.get(general)
             if made is None:
