@@ -244,6 +244,8 @@ class _Inferrer:
         self.busy: set[str] = set()
         self.nested = False  # a callee's inference for one call's argument types: its callers are not its own
         self.follow = True
+        self.decisions: dict[tuple[object, ...], OpPromotion | LatticecastError] = {}
+        """Each decision made, by rule, operand types, 0-d flags and declared result type."""
 
     def run(self) -> None:
         program = self.program
@@ -302,26 +304,36 @@ class _Inferrer:
             self.push(use.owner.operation)
 
     def _decide(self, rule: OpRule, types: list[PType], operands: list[ir.Value[ir.Type]],
-                declared: "DType | None") -> OpPromotion:
-        """The policy's decision for an op of ``rule``; under a rank-sensitive policy with the operands
-        read as the pass reads them (an unmarked broadcast of a 0-d tensor: the 0-d tensor, unless the
-        declared result type admits only the dimensioned reading; :func:`.rank.zero_dim_readings`)."""
-        if not self.policy.rank_sensitive:
-            return decide(self.policy, rule, types, None)
+                declared: "DType | None") -> "OpPromotion | LatticecastError":
+        """The policy's decision for an op of ``rule`` (or its refusal); under a rank-sensitive policy
+        with the operands read as the pass reads them (an unmarked broadcast of a 0-d tensor: the 0-d
+        tensor, unless the declared result type admits only the dimensioned reading;
+        :func:`.rank.zero_dim_readings`). Each decision is made once per key: a module repeats a few
+        keys over and over (a transformer's 1,250 promoted ops have a handful)."""
+        ranked = self.policy.rank_sensitive
+        flags = tuple(zero_dim_flag(v) for v in operands) if ranked else None
+        key = (rule, tuple(types), flags, declared)
+        found = self.decisions.get(key)
+        if found is None:
+            found = self.decisions[key] = self._decision(rule, key[1], flags, declared)
+        return found
+
+    def _decision(self, rule: OpRule, types: "tuple[PType, ...]", flags: "tuple[bool | str, ...] | None",
+                  declared: "DType | None") -> "OpPromotion | LatticecastError":
         first: OpPromotion | None = None
         problem: LatticecastError | None = None
-        for reading in zero_dim_readings(tuple(zero_dim_flag(v) for v in operands)):
+        for reading in zero_dim_readings(flags):
             try:
                 decision = decide(self.policy, rule, types, reading)
             except LatticecastError as e:
                 problem = problem or e
                 continue
-            if not isinstance(declared, DType) or decision.accepts_result(declared, self.policy):
+            if flags is None or not isinstance(declared, DType) or decision.accepts_result(declared, self.policy):
                 return decision
             first = first or decision
         if first is None:
             assert problem is not None
-            raise problem
+            return problem
         return first
 
     def drain(self) -> None:
@@ -353,10 +365,9 @@ class _Inferrer:
             if any(t is None for t in operand_types) or not results:
                 return
             declared = self.program.declared(results[0])
-            try:
-                decision = self._decide(rule, [t for t in operand_types if t is not None], chosen, declared)
-            except LatticecastError as e:
-                self.refused[op] = str(e)
+            decision = self._decide(rule, [t for t in operand_types if t is not None], chosen, declared)
+            if isinstance(decision, LatticecastError):
+                self.refused[op] = str(decision)
                 return
             self.refused.pop(op, None)
             if isinstance(declared, DType) and decision.accepts_result(declared, self.policy) and \
@@ -585,14 +596,30 @@ def compare(module: "ir.Module | ir.Operation | Program", policy: "Policy", othe
     second = infer_types(program, other)
     refused_a = {op: None for op, _ in first.refusals}
     refused_b = {op: None for op, _ in second.refusals}
-    candidates: dict[ir.Operation, None] = {}
-    for inference in (first, second):
-        for value in inference.types:
+    # the ops that may differ: a refusal, or a value of an op whose dtype does (a value in neither
+    # inference has its declared type under both); only those are put in program order
+    candidates: dict[ir.Operation, None] = {**refused_a, **refused_b}
+    a_types, b_types = first.types, second.types
+    materialized: dict[tuple[bool, PType], DType] = {}  # a literal module has a few weak types, many times over
+    for value in (*a_types, *(v for v in b_types if v not in a_types)):
+        ta, tb = a_types.get(value), b_types.get(value)
+        if ta is None or tb is None:
+            differs = first.dtype(value) != second.dtype(value)
+        elif isinstance(ta, Weak) or isinstance(tb, Weak):
+            mine, theirs = materialized.get((True, ta)), materialized.get((False, tb))
+            if mine is None:
+                mine = materialized[True, ta] = policy.materialize(ta) if isinstance(ta, Weak) else ta
+            if theirs is None:
+                theirs = materialized[False, tb] = other.materialize(tb) if isinstance(tb, Weak) else tb
+            differs = mine != theirs
+        else:
+            differs = ta != tb
+        if differs:
             owner = value.owner
-            if not isinstance(owner, ir.Block):
-                candidates[owner.operation] = None
-    candidates.update(refused_a)
-    candidates.update(refused_b)
+            if isinstance(owner, ir.Block) or isinstance(a_types.get(value), Weak) and \
+                    isinstance(b_types.get(value), Weak) and owner.name not in STABLEHLO:
+                continue  # an argument, or a literal weak on both sides (below)
+            candidates[owner.operation] = None
     changes: list[TypeChange] = []
     for op in program.in_order(candidates):
         for r in op.results:
