@@ -131,7 +131,10 @@ def read_walk(op: "object") -> float:
         if len(operands) == 2:
             b = operands[1]
             operands[0]
-            o.result.type
+            try:
+                o.result.type
+            except ValueError:  # no single result (a return of two values): a real module has a few
+                pass
             operands[1] = b
         return advance
 

@@ -1,5 +1,5 @@
-"""Instructions per op of the chain rows' parts, counted by callgrind: the guard for a change smaller
-than this machine's noise.
+"""Instructions per op of the chain rows' parts and of the JAX module's passes, counted by callgrind:
+the guard for a change smaller than this machine's noise.
 
     python3 benchmarks/instructions.py                      # this working tree
     python3 benchmarks/instructions.py --against main       # main against this working tree
@@ -17,8 +17,12 @@ The parts, each per op of the 10,000-op chain of ``targets.py`` (the plain chain
 one): the build (the graph builder), in a process of its own; and, in another, ``implicit-cast``
 beside a control that runs no latticecast code (``binding_floor.read_walk``, a walk reading what
 the pass reads), each on the module as built, parsed from text that this tree's builder wrote, so
-that the pass meets the same module, and the same heap, in both trees. Each part runs at two sizes
-in its process, after a warm-up of every part, and its count per op is the difference over the
+that the pass meets the same module, and the same heap, in both trees. And, in a third process, the
+JAX module of ``dev.py bench``'s module rows (``bench_jax_module.py``'s training step, written by
+JAX at two layer counts, :data:`MODULE_LAYERS`): the control walk; ``implicit-cast`` on the module
+as JAX wrote it (a legal module: a walk that decides nothing, which the chains never show); then
+``lift-implicit-casts`` under ``jax-x32`` and ``compare`` with ``torch`` (the work of ``latticecast
+compare --from``), each per op of the module. Each part runs at two sizes in its process, after a warm-up of every part, and its count per op is the difference over the
 difference of the sizes, so what a part costs once (a lazy import, a first plan) cancels out.
 ``time.sleep(0)`` marks the phases: callgrind dumps its counters before each call
 (``--dump-before=time_sleep``).
@@ -50,11 +54,16 @@ import before_after  # its worktree and environment helpers
 
 HERE = Path(__file__).resolve().parent
 
-PARTS = {"build": ("build",), "pass": ("read walk (control)", "implicit-cast")}
+PARTS = {"build": ("build",), "pass": ("read walk (control)", "implicit-cast"),
+         "module": ("read walk (control)", "implicit-cast", "lift", "compare")}
 """The parts each kind of process counts, in the order it runs them at each size. The control runs no
 latticecast code (a walk of the benchmark's own): its count moves only with the stack and the heap
 the process has, and is never judged."""
 CHAINS = ("plain", "literal")
+MODULE = "JAX module"
+"""The name of the JAX module's rows (the chains' are ``plain chain: ...`` and ``literal chain: ...``)."""
+MODULE_LAYERS = (1, 2, 6)
+"""The JAX module's layer counts: the warm-up's, then the two sizes counted (about 1,800 ops a layer)."""
 
 PROGRAM = """\
 import gc, sys, time
@@ -66,7 +75,8 @@ import latticecast
 from latticecast import DType, Graph, TensorType
 from latticecast.dialect_utils.context import make_context
 from latticecast.dialect_utils.parsing import parse_module
-from latticecast.passes import ImplicitCastOptions, run_implicit_cast
+from latticecast.passes import ImplicitCastOptions, LiftOptions, run_implicit_cast, run_lift
+from latticecast.passes.infer_types import compare
 if not latticecast.__file__.startswith({src!r}):
     sys.exit(f"latticecast was imported from {{latticecast.__file__}}, not from {src!r}")
 literal, kind, sizes, texts = {literal!r}, {kind!r}, {sizes!r}, {texts!r}
@@ -83,6 +93,19 @@ def parsed(i):
     return parse_module(open(texts[i]).read(), context, lenient=True).operation
 
 def parts(i, mark):
+    if kind == "module":
+        walked, legal, lifted = parsed(i), parsed(i), parsed(i)
+        source, target = latticecast.policy("jax-x32"), latticecast.policy("torch")
+        mark()
+        binding_floor.read_walk(walked)
+        mark()
+        run_implicit_cast(legal, options)
+        mark()
+        result = run_lift(lifted, LiftOptions(policy=source))
+        mark()
+        compare(result.program, source, target)
+        mark()
+        return
     if kind == "build":
         mark()
         build(sizes[i])
@@ -98,6 +121,19 @@ def parts(i, mark):
 if kind == "text":  # the modules as built, in the generic form, for the pass's processes
     for n, path in zip(sizes, texts):
         open(path, "w").write(build(n).mlir(before_passes=True))
+    sys.exit()
+if kind == "module-text":  # JAX's module at each layer count, and how many ops each has
+    from bench_lift import module_text
+    from jaxlib.mlir import ir
+    for n, path in zip(sizes, texts):
+        open(path, "w").write(module_text(n))
+    for i, path in enumerate(texts):
+        ops = [0]
+        def count(op):
+            ops[0] += 1
+            return ir.WalkResult.ADVANCE
+        parsed(i).walk(count)
+        open(path + ".ops", "w").write(str(ops[0]))
     sys.exit()
 parts(0, lambda: None)  # the warm-up: lazy imports, the first plans
 for i in (1, 2):
@@ -115,8 +151,9 @@ class CountError(Exception):
 def _program(tmp: Path, src: Path, kind: str, literal: bool, sizes: tuple[int, int],
              texts: Sequence[str]) -> Path:
     program = Path(tmp, f"{kind}.py")
+    warm_up = MODULE_LAYERS[0] if kind.startswith("module") else WARM_UP
     program.write_text(PROGRAM.format(here=str(HERE), src=str(src), literal=literal, kind=kind,
-                                      sizes=(WARM_UP, *sizes), texts=list(texts)))
+                                      sizes=(warm_up, *sizes), texts=list(texts)))
     return program
 
 
@@ -129,17 +166,21 @@ def _env(src: Path) -> dict[str, str]:
     return before_after.child_env(src, DETERMINISTIC)  # src first on PYTHONPATH
 
 
-def write_texts(src: Path, literal: bool, sizes: tuple[int, int], texts: Sequence[str]) -> None:
-    """The chain at the warm-up size and at ``sizes``, as built (generic form), into ``texts``.
+def write_texts(src: Path, literal: bool, sizes: tuple[int, int], texts: Sequence[str], module: bool = False) -> None:
+    """The chain at the warm-up size and at ``sizes``, as built (generic form), into ``texts``; with
+    ``module``, JAX's module at the warm-up's layer count and at ``sizes`` layers, each with its count
+    of ops beside it (``path.ops``).
 
     Raises:
         CountError: the program failed.
     """
+    kind = "module-text" if module else "text"
     with tempfile.TemporaryDirectory(prefix="latticecast-instructions-") as tmp:
-        proc = subprocess.run([sys.executable, str(_program(Path(tmp), src, "text", literal, sizes, texts))],
+        proc = subprocess.run([sys.executable, str(_program(Path(tmp), src, kind, literal, sizes, texts))],
                               capture_output=True, text=True, env=_env(src))
     if proc.returncode:
-        raise CountError(f"the chain could not be built: {(proc.stderr.strip().splitlines() or ['no output'])[-1]}")
+        what = "JAX's module could not be written" if module else "the chain could not be built"
+        raise CountError(f"{what}: {(proc.stderr.strip().splitlines() or ['no output'])[-1]}")
 
 
 def counts(src: Path, kind: str, literal: bool, sizes: tuple[int, int], texts: Sequence[str]) -> dict[str, float]:
@@ -166,7 +207,9 @@ def counts(src: Path, kind: str, literal: bool, sizes: tuple[int, int], texts: S
         raise CountError(f"callgrind wrote {len(totals)} dumps, not {2 * phases}: is time.sleep named "
                          "time_sleep in this Python's symbols?")
     small, large = totals[1:phases], totals[phases + 1:2 * phases]
-    ops = sizes[1] - sizes[0]
+    # per op: of the chain (its size), or of JAX's module (counted when it was written)
+    units = [int(Path(t + ".ops").read_text()) for t in texts[1:]] if kind == "module" else sizes
+    ops = units[1] - units[0]
     return {part: (b - a) / ops for part, a, b in zip(names, small, large)}
 
 
@@ -178,21 +221,28 @@ def _total(dump: Path) -> int:
 
 
 def measure(src: Path, sizes: tuple[int, int], texts: dict[str, list[str]]) -> dict[tuple[str, str], float]:
-    """Every (chain, part) count for the tree at ``src``, each counted twice and checked to agree
-    (``texts``: each chain's modules as built, read by the pass's processes).
+    """Every (chain, part) count for the tree at ``src``, and every part of JAX's module, each counted
+    twice and checked to agree (``texts``: each chain's modules as built, read by the pass's processes,
+    and JAX's modules, by :data:`MODULE`).
 
     Raises:
         CountError: a count failed, or two counts of the same code differ (the method's premise).
     """
-    runs = [(chain, kind) for chain in CHAINS for kind in PARTS for _ in range(2)]
+    runs = [(chain, kind) for chain in CHAINS for kind in ("build", "pass") for _ in range(2)] + \
+        [(MODULE, "module")] * 2
+
+    def count(run: tuple[str, str]) -> dict[str, float]:
+        chain, kind = run
+        return counts(src, kind, chain == "literal", MODULE_LAYERS[1:] if kind == "module" else sizes, texts[chain])
+
     with ThreadPoolExecutor(2) as pool:  # the counts do not depend on the load: two at a time
-        made = list(pool.map(lambda r: counts(src, r[1], r[0] == "literal", sizes, texts[r[0]]), runs))
+        made = list(pool.map(count, runs))
     out: dict[tuple[str, str], float] = {}
     for (chain, kind), first, second in zip(runs[::2], made[::2], made[1::2]):
         for part in PARTS[kind]:
             a, b = first[part], second[part]
             if abs(a - b) > 0.001 * max(a, b):
-                raise CountError(f"two counts of the same code differ ({chain} chain, {part}: {a:.0f} and "
+                raise CountError(f"two counts of the same code differ ({_name((chain, part))}: {a:.0f} and "
                                  f"{b:.0f} instructions per op): something in the process is not deterministic")
             out[(chain, part)] = min(a, b)
     return out
@@ -204,13 +254,13 @@ def table(before: dict[tuple[str, str], float] | None, after: dict[tuple[str, st
     between the trees if that is larger (the control itself is never judged)."""
     if before is None:
         return [f"{'part':36s} {'instructions/op':>16s}"] + [
-            f"{chain + ' chain: ' + part:36s} {value:16,.0f}" for (chain, part), value in after.items()], []
+            f"{_name(key):36s} {value:16,.0f}" for key, value in after.items()], []
     moved = [abs(after[k] / before[k] - 1) for k in after if "control" in k[1]]
     band = max([tolerance, *moved])
     lines = [f"{'part':36s} {'before':>10s} {'after':>10s} {'after/before':>13s}  verdict (band {band:.1%})"]
     slower = []
     for key, value in after.items():
-        name = f"{key[0]} chain: {key[1]}"
+        name = _name(key)
         ratio = value / before[key]
         verdict = "slower" if ratio > 1 + band else "fewer" if ratio < 1 - band else "the same"
         if "control" in key[1]:
@@ -219,6 +269,11 @@ def table(before: dict[tuple[str, str], float] | None, after: dict[tuple[str, st
             slower.append(name)
         lines.append(f"{name:36s} {before[key]:10,.0f} {value:10,.0f} {ratio:12.3f}x  {verdict}")
     return lines, slower
+
+
+def _name(key: tuple[str, str]) -> str:
+    """A row's name: ``plain chain: build``, ``JAX module: lift``."""
+    return f"{key[0]} chain: {key[1]}" if key[0] in CHAINS else f"{key[0]}: {key[1]}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -248,6 +303,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             texts = {chain: [str(Path(tmp, f"{chain}-{n}.mlir")) for n in (WARM_UP, *sizes)] for chain in CHAINS}
             for chain in CHAINS:  # built by this tree, read by both: the pass's input is the same
                 write_texts(here, chain == "literal", sizes, texts[chain])
+            texts[MODULE] = [str(Path(tmp, f"module-{n}.mlir")) for n in MODULE_LAYERS]
+            write_texts(here, False, MODULE_LAYERS[1:], texts[MODULE], module=True)
             after = measure(here, sizes, texts)
             before = measure(base, sizes, texts) if base is not None else None
     except (CountError, before_after.BenchError) as e:

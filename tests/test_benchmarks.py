@@ -296,6 +296,8 @@ def test_the_instruction_table_judges_beyond_the_control_s_move() -> None:
     assert lines[1].endswith("the same") and lines[3].endswith("fewer") and lines[2].endswith("control")
     lines, slower = instructions.table(None, before, 0.005)
     assert slower == [] and len(lines) == 4 and "instructions/op" in lines[0]
+    lines, _ = instructions.table(None, {(instructions.MODULE, "lift"): 34_000.0}, 0.005)
+    assert lines[1].startswith("JAX module: lift ")
 
 
 @pytest.mark.slow
@@ -308,6 +310,8 @@ def test_the_instruction_counts_of_this_tree_are_made_twice_and_agree(capsys) ->
     for chain in instructions.CHAINS:
         for part in ("build", "implicit-cast", "read walk (control)"):
             assert f"{chain} chain: {part}" in out
+    for part in ("read walk (control)", "implicit-cast", "lift", "compare"):  # JAX's module, per op of it
+        assert f"JAX module: {part}" in out
 
 
 def test_the_instruction_counts_name_each_way_they_can_fail(monkeypatch, tmp_path, capsys) -> None:
@@ -322,6 +326,8 @@ def test_the_instruction_counts_name_each_way_they_can_fail(monkeypatch, tmp_pat
         instructions.counts(tmp_path, "pass", False, (10, 110), texts)
     with pytest.raises(instructions.CountError, match="the chain could not be built: ValueError: boom"):
         instructions.write_texts(tmp_path, False, (10, 110), texts)
+    with pytest.raises(instructions.CountError, match="JAX's module could not be written: ValueError: boom"):
+        instructions.write_texts(tmp_path, False, (2, 6), texts, module=True)
     monkeypatch.setattr(instructions.subprocess, "run", finished(0))  # valgrind ran, but dumped nothing
     with pytest.raises(instructions.CountError, match="callgrind wrote 0 dumps, not 6: is time.sleep named"):
         instructions.counts(tmp_path, "pass", False, (10, 110), texts)
@@ -332,7 +338,7 @@ def test_the_instruction_counts_name_each_way_they_can_fail(monkeypatch, tmp_pat
     monkeypatch.setattr(instructions, "counts", lambda src, kind, *a: {
         part: 1000.0 + next(made) for part in instructions.PARTS[kind]})
     with pytest.raises(instructions.CountError, match="two counts of the same code differ .*not deterministic"):
-        instructions.measure(tmp_path, (10, 110), {"plain": texts, "literal": texts})
+        instructions.measure(tmp_path, (10, 110), {"plain": texts, "literal": texts, instructions.MODULE: texts})
 
 
 def test_the_instruction_counts_name_an_unknown_revision_before_counting(monkeypatch, capsys) -> None:

@@ -154,8 +154,15 @@ class Program:
         return bool(self.sites) or any(_weak_arguments(f) for f in self.functions.values())
 
     def declared(self, value: ir.Value[ir.Type]) -> DType | None:
+        """``value``'s declared dtype; ``None`` for a value that is not a tensor of a latticecast dtype."""
+        info = self.tensor_info(value)
+        return None if info is None else info[0]
+
+    def tensor_info(self, value: ir.Value[ir.Type]) -> "tuple[DType, tuple[int | None, ...]] | None":
+        """``value``'s declared dtype and shape (:meth:`~latticecast.dialect_utils.types.TypeCache.tensor_info`);
+        ``None`` for a value that is not a tensor of a latticecast dtype."""
         try:
-            return self.tc.tensor_info(value.type)[0]
+            return self.tc.tensor_info(value.type)
         except (TypeError, ValueError, LatticecastError):
             return None
 
@@ -244,8 +251,8 @@ class _Inferrer:
         self.busy: set[str] = set()
         self.nested = False  # a callee's inference for one call's argument types: its callers are not its own
         self.follow = True
-        self.decisions: dict[tuple[object, ...], OpPromotion | LatticecastError] = {}
-        """Each decision made, by rule, operand types, 0-d flags and declared result type."""
+        self.outcomes: dict[tuple[object, ...], PType | LatticecastError] = {}
+        """Each result type (or refusal) decided, by rule, operand types, 0-d flags and declared result type."""
 
     def run(self) -> None:
         program = self.program
@@ -286,11 +293,12 @@ class _Inferrer:
         self.queued.add(op)
         self.queue.append(op)
 
-    def set(self, value: ir.Value[ir.Type], t: PType) -> None:
+    def set(self, value: ir.Value[ir.Type], t: PType, declared: "DType | None | bool" = False) -> None:
         """``value`` has type ``t``: record it (only where it differs from the declared type, or is weak)
-        and queue the ops that read it."""
+        and queue the ops that read it. ``declared``: ``value``'s declared dtype, when the caller read it."""
         types = self.result.types
-        declared = self.program.declared(value)
+        if declared is False:
+            declared = self.program.declared(value)
         old = types.get(value)
         if isinstance(t, Weak) or t is not declared:
             if old == t:
@@ -303,23 +311,53 @@ class _Inferrer:
         for use in value.uses:
             self.push(use.owner.operation)
 
-    def _decide(self, rule: OpRule, types: list[PType], operands: list[ir.Value[ir.Type]],
-                declared: "DType | None") -> "OpPromotion | LatticecastError":
-        """The policy's decision for an op of ``rule`` (or its refusal); under a rank-sensitive policy
-        with the operands read as the pass reads them (an unmarked broadcast of a 0-d tensor: the 0-d
-        tensor, unless the declared result type admits only the dimensioned reading;
-        :func:`.rank.zero_dim_readings`). Each decision is made once per key: a module repeats a few
-        keys over and over (a transformer's 1,250 promoted ops have a handful)."""
+    def _operands(self, values: "list[ir.Value[ir.Type]]") -> \
+            "tuple[tuple[PType, ...], tuple[bool | str, ...] | None] | None":
+        """The inferred types of an op's promoted operands and, under a rank-sensitive policy, how it
+        ranks them (:func:`.rank.zero_dim_flag`), each operand's type read once; ``None`` when one is
+        not a tensor of a latticecast dtype."""
+        types, program = self.result.types, self.program
         ranked = self.policy.rank_sensitive
-        flags = tuple(zero_dim_flag(v) for v in operands) if ranked else None
-        key = (rule, tuple(types), flags, declared)
-        found = self.decisions.get(key)
+        out: list[PType] = []
+        flags: list[bool | str] = []
+        for v in values:
+            t = types.get(v)
+            if t is None or ranked:
+                info = program.tensor_info(v)
+                if t is None:
+                    if info is None:
+                        return None
+                    t = info[0]
+                if ranked:
+                    flags.append(zero_dim_flag(v, None if info is None else len(info[1])))
+            out.append(t)
+        return tuple(out), (tuple(flags) if ranked else None)
+
+    def _outcome(self, rule: OpRule, types: "tuple[PType, ...]", flags: "tuple[bool | str, ...] | None",
+                 declared: "DType | None") -> "PType | LatticecastError":
+        """The type of the result of an op of ``rule`` (its declared one where the decision accepts it,
+        as a dot's accumulation type), or the policy's refusal. Made once per key: a module repeats a
+        few keys over and over (a transformer's 1,250 promoted ops have a handful)."""
+        key = (rule, types, flags, declared)
+        found = self.outcomes.get(key)
         if found is None:
-            found = self.decisions[key] = self._decision(rule, key[1], flags, declared)
+            decision = self._decision(rule, types, flags, declared)
+            if isinstance(decision, LatticecastError):
+                found = decision
+            elif isinstance(declared, DType) and decision.accepts_result(declared, self.policy) and \
+                    not decision.result_weak:
+                found = declared
+            else:
+                found = decision.result_ptype
+            self.outcomes[key] = found
         return found
 
     def _decision(self, rule: OpRule, types: "tuple[PType, ...]", flags: "tuple[bool | str, ...] | None",
                   declared: "DType | None") -> "OpPromotion | LatticecastError":
+        """The policy's decision for an op of ``rule`` (or its refusal); under a rank-sensitive policy
+        with the operands read as the pass reads them (an unmarked broadcast of a 0-d tensor: the 0-d
+        tensor, unless the declared result type admits only the dimensioned reading;
+        :func:`.rank.zero_dim_readings`)."""
         first: OpPromotion | None = None
         problem: LatticecastError | None = None
         for reading in zero_dim_readings(flags):
@@ -359,22 +397,22 @@ class _Inferrer:
         rule = STABLEHLO.get(name)
         type_of = self.result.type_of
         if rule is not None:
-            operands = list(op.operands)
-            chosen = operands if rule.operands is None else [operands[i] for i in rule.operands if i < len(operands)]
-            operand_types = [type_of(v) for v in chosen]
-            if any(t is None for t in operand_types) or not results:
+            if not results:
                 return
-            declared = self.program.declared(results[0])
-            decision = self._decide(rule, [t for t in operand_types if t is not None], chosen, declared)
-            if isinstance(decision, LatticecastError):
-                self.refused[op] = str(decision)
+            operands = op.operands
+            chosen = list(operands) if rule.operands is None else \
+                [operands[i] for i in rule.operands if i < len(operands)]
+            read = self._operands(chosen)
+            if read is None:
+                return
+            result = results[0]
+            declared = self.program.declared(result)
+            outcome = self._outcome(rule, read[0], read[1], declared)
+            if isinstance(outcome, LatticecastError):
+                self.refused[op] = str(outcome)
                 return
             self.refused.pop(op, None)
-            if isinstance(declared, DType) and decision.accepts_result(declared, self.policy) and \
-                    not decision.result_weak:
-                self.set(results[0], declared)     # a dot's declared accumulation type
-            else:
-                self.set(results[0], decision.result_ptype)
+            self.set(result, outcome, declared)
         elif name in WEAK_TRANSPARENT and len(op.operands):
             ts = [type_of(v) for v in op.operands]
             t = ts[0]
@@ -492,9 +530,9 @@ def _function_of(op: ir.Operation) -> ir.Operation | None:
 def _returned(func: ir.Operation) -> list[ir.Value[ir.Type]]:
     """What ``func`` returns (its terminator read directly: a block of a million ops is not listed)."""
     block = _entry(func)
-    if block is None or not len(block.operations):
+    if block is None:
         return []
-    try:
+    try:  # an empty block, or one without a terminator, raises (len(block.operations) would count them all)
         last = ir.InsertionPoint.at_block_terminator(block).ref_operation
     except (ValueError, RuntimeError):
         return []

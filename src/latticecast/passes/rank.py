@@ -27,11 +27,12 @@ BROADCASTS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadca
 """The ops that broadcast a value; from a 0-d tensor, each is read by :func:`zero_dim_flag`."""
 
 
-def zero_dim_flag(value: ir.Value[ir.Type]) -> "bool | str":
+def zero_dim_flag(value: ir.Value[ir.Type], rank: "int | None" = None) -> "bool | str":
     """How a rank-sensitive policy (PyTorch) ranks ``value``, an operand of a promoted op.
 
     Args:
         value: The operand.
+        rank: Its rank, when the caller has read its type (a ranked tensor's); else it is read here.
 
     Returns:
         ``True`` for a 0-d tensor, or a broadcast of one marked ``latticecast.implicit_broadcast`` (an
@@ -54,10 +55,12 @@ def zero_dim_flag(value: ir.Value[ir.Type]) -> "bool | str":
         >>> zero_dim_flag(x), zero_dim_flag(z), zero_dim_flag(b)
         (False, True, 'broadcast from 0-d')
     """
-    t = value.type
-    if t.typeid != ir.RankedTensorType.static_typeid:
-        return False
-    if ir.RankedTensorType(t).rank == 0:
+    if rank is None:
+        t = value.type
+        if t.typeid != ir.RankedTensorType.static_typeid:
+            return False
+        rank = ir.RankedTensorType(t).rank
+    if rank == 0:
         return True
     owner = value.owner
     if isinstance(owner, ir.Block) or owner.name not in BROADCASTS:

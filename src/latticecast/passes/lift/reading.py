@@ -57,8 +57,13 @@ _CONVERT = "stablehlo.convert"
 _TOWARDS_SITES = frozenset(STABLEHLO) | RETYPABLE | {_CONVERT}
 """What a constant's first user must be for it to reach a promoted operand."""
 
+_PROMOTED, _CONVERT_KIND, _CONSTANT_KIND, _CALL_KIND = range(4)
+_KINDS: dict[str, int] = {**{name: _PROMOTED for name in STABLEHLO}, **{name: _CONSTANT_KIND for name in CONSTANT_LIKE},
+                          _CONVERT: _CONVERT_KIND, "func.call": _CALL_KIND}
+"""What the walk does with an op, by name (one lookup per op): most ops are none of these."""
 
-@dataclass(eq=False)
+
+@dataclass(eq=False, slots=True)
 class Convert:
     """A convert that may be an implicit promotion of promoted operand ``k`` (op operand ``position``).
 
@@ -69,13 +74,14 @@ class Convert:
     position: int
     convert: ir.Operation
     source: ir.Value[ir.Type]
+    source_dtype: DType
     target: DType
     broadcast: ir.Operation | None = None
     uses: frozenset[tuple[ir.Operation, int]] = frozenset()
     """Every use of the convert (of the broadcast, when there is one): read once, while finding it."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Literal:
     """A splat constant that may be a Python scalar, reaching promoted operand ``k`` through ``links``
     (data movement, nearest the constant first); ``convert``: the convert right after the constant
@@ -92,7 +98,7 @@ class Literal:
     """Where the constant goes (shared by the constant's literals)."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Reach:
     """Everything a splat constant reaches through data movement (and at most one convert): the
     promoted operands it ends at, the converts after it, and whether it ends anywhere else."""
@@ -102,18 +108,30 @@ class Reach:
     elsewhere: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Candidates:
     """What may have been promoted at one promoted op (possibly nothing: its weak operands still count)."""
 
     op: ir.Operation
     rule: OpRule
     positions: tuple[int, ...]
+    values: tuple[ir.Value[ir.Type], ...]
+    """The promoted operands, as the module has them (read once: the readings all start from them)."""
+    types: tuple[ir.Type, ...]
+    """Their types."""
+    result_type: ir.Type
     converts: list[Convert] = field(default_factory=list)
     literals: list[Literal] = field(default_factory=list)
 
+    @classmethod
+    def of(cls, op: ir.Operation, rule: OpRule, positions: tuple[int, ...],
+           operands: "ir.OpOperandList[ir.Type]") -> "Candidates":
+        """The (so far empty) candidates of ``op``, its promoted operands read."""
+        values = tuple(operands[p] for p in positions)
+        return cls(op, rule, positions, values, tuple(v.type for v in values), op.results[0].type)
 
-@dataclass(eq=False)
+
+@dataclass(eq=False, slots=True)
 class Proposal:
     """What to lift at one op: ``converts`` and weak ``literals``, in ``style``; ``weak_result``: the
     pass makes the op's result weak."""
@@ -164,31 +182,34 @@ class Reader:
     def read(self, root: ir.Operation) -> None:
         """One walk over ``root`` (the place of every promoted op, the neighbours of every convert, the
         calls), then the candidates, found forwards from the converts and the splat constants."""
-        state: list[ir.Operation | None] = [None, None]  # the previous op, and a convert just seen
         next_op, prev_op, marked, calls = self.next_op, self.prev_op, self.marked, self.calls
         position = self.position
         converts: list[ir.Operation] = []
         constants: list[ir.Operation] = []
-        constant_like, rules = CONSTANT_LIKE, STABLEHLO
+        kind_of = _KINDS.get
+        advance = ir.WalkResult.ADVANCE
+        previous: ir.Operation | None = None  # the op visited last
+        pending: ir.Operation | None = None  # a convert whose next op is the one visited now
 
         def visit(op: ir.Operation) -> ir.WalkResult:
-            c = state[1]
-            if c is not None:
-                next_op[c] = op
-                state[1] = None
-            name = op.name
-            if name == _CONVERT:
-                prev_op[op] = state[0]
-                state[1] = op
-                converts.append(op)
-            elif name in rules:
+            nonlocal previous, pending
+            if pending is not None:
+                next_op[pending] = op
+                pending = None
+            kind = kind_of(op.name)
+            if kind == _PROMOTED:
                 position[op] = len(position)
-            elif name in constant_like:
-                constants.append(op)
-            elif name == "func.call" and "callee" in op.attributes:
-                calls.setdefault(ir.FlatSymbolRefAttr(op.attributes["callee"]).value, []).append(op)
-            state[0] = op
-            return ir.WalkResult.ADVANCE
+            elif kind is not None:
+                if kind == _CONVERT_KIND:
+                    prev_op[op] = previous
+                    pending = op
+                    converts.append(op)
+                elif kind == _CONSTANT_KIND:
+                    constants.append(op)
+                elif "callee" in op.attributes:
+                    calls.setdefault(ir.FlatSymbolRefAttr(op.attributes["callee"]).value, []).append(op)
+            previous = op
+            return advance
 
         root.walk(visit, ir.WalkOrder.PRE_ORDER)
         found: dict[ir.Operation, Candidates] = {}
@@ -215,7 +236,7 @@ class Reader:
             positions = rule.operands if rule.operands is not None else tuple(range(len(operands)))
             if len(positions) < 2 or len(operands) <= positions[-1] or len(op.results) != 1:
                 return None
-            site = found[op] = Candidates(op, rule, positions)
+            site = found[op] = Candidates.of(op, rule, positions, operands)
         return site
 
     def _from_convert(self, c: ir.Operation, found: dict[ir.Operation, Candidates]) -> None:
@@ -228,16 +249,16 @@ class Reader:
         a, b = self._dtype(source), self._dtype(result)
         if a is None or b is None or a is b:
             return
-        uses = [(use.owner.operation, use.operand_number) for use in result.uses]
+        uses = _users(result)
         every = frozenset(uses)
         for user, n in uses:
             name = user.name
             if name in STABLEHLO:
                 site = self._site(user, found)
                 if site is not None and n in site.positions:
-                    site.converts.append(Convert(site.positions.index(n), n, c, source, b, None, every))
+                    site.converts.append(Convert(site.positions.index(n), n, c, source, a, b, None, every))
             elif name == _BROADCAST and len(uses) == 1 and len(user.operands) == 1:
-                further = [(u.owner.operation, u.operand_number) for u in user.results[0].uses]
+                further = _users(user.results[0])
                 if not further:
                     return
                 target = further[0][0]
@@ -249,16 +270,17 @@ class Reader:
                 everywhere = frozenset(further)
                 for _, m in further:
                     if m in site.positions:
-                        site.converts.append(Convert(site.positions.index(m), m, c, source, b, user, everywhere))
+                        site.converts.append(Convert(site.positions.index(m), m, c, source, a, b, user, everywhere))
 
     def _from_constant(self, const: ir.Operation, found: dict[ir.Operation, Candidates]) -> None:
         """The promoted operands a splat constant reaches through data movement (and at most one
         convert right after it): each a :class:`Literal` candidate, sharing one :class:`Reach`."""
-        value = const.results[0] if len(const.results) == 1 else None
-        if value is None:
+        results = const.results
+        if len(results) != 1:
             return
-        uses = list(value.uses)
-        if not uses or not any(u.owner.operation.name in _TOWARDS_SITES for u in uses):
+        value = results[0]
+        users = _users(value)
+        if not users or not any(user.name in _TOWARDS_SITES for user, _ in users):
             return  # a reduction's initial value, and the like: no Python scalar there
         if "value" not in const.attributes or not _is_splat(const):
             return  # dense_resource and non-splat constants are arrays, never Python scalars
@@ -266,13 +288,13 @@ class Reader:
         if dtype is None:
             return
         reach = Reach()
-        stack: list[tuple[ir.Value[ir.Type], tuple[ir.Operation, ...], ir.Operation | None]] = [(value, (), None)]
+        # each entry: the users of a value the constant reaches, the links to it, the convert on the way
+        stack: list[tuple[list[tuple[ir.Operation, int]], tuple[ir.Operation, ...], ir.Operation | None]] = \
+            [(users, (), None)]
         while stack:
-            v, links, convert = stack.pop()
-            for use in v.uses:
-                user = use.owner.operation
+            pairs, links, convert = stack.pop()
+            for user, n in pairs:
                 name = user.name
-                n = use.operand_number
                 if name in STABLEHLO:
                     reach.ends.add((user, n))
                     site = self._site(user, found)
@@ -285,11 +307,11 @@ class Reader:
                     target = self._dtype(user.results[0])
                     if target is not None and target is not dtype:
                         reach.converts.add(user)
-                        stack.append((user.results[0], links, user))
+                        stack.append((_users(user.results[0]), links, user))
                     else:
                         reach.elsewhere = True
                 elif name in RETYPABLE:
-                    stack.append((user.results[0], links + (user,), convert))
+                    stack.append((_users(user.results[0]), links + (user,), convert))
                 else:
                     reach.elsewhere = True
 
@@ -340,7 +362,6 @@ class Reader:
     def plan(self, site: Candidates, chosen: list[Convert], weak: list[Literal], style: str) -> Plan | None:
         """The plan the pass makes for ``site`` lifted so, if it writes back exactly what is there."""
         op = site.op
-        operands = op.operands
         by_k: dict[int, Convert] = {c.k: c for c in chosen}
         lit_k: dict[int, Literal] = {lit.k: lit for lit in weak}
         types: list[ir.Type] = []
@@ -349,30 +370,25 @@ class Reader:
         ranked = self.policy.rank_sensitive
         tc = self.tc
         weak_values = self.weak
-        for k, position in enumerate(site.positions):
-            value = operands[position]
+        for k, value in enumerate(site.values):
             c = by_k.get(k)
             lit = lit_k.get(k)
             if c is not None:
-                dtype = self._dtype(c.source)
-                if dtype is None:
-                    return None
-                types.append(tc.with_element(value.type, dtype))
+                types.append(tc.with_element(site.types[k], c.source_dtype))
                 flags.append(c.source in weak_values)
                 if ranked:
                     zero.append((_rank(c.source.type) == 0) if c.broadcast is not None else zero_dim_flag(c.source))
             elif lit is not None:
-                types.append(tc.with_element(value.type, lit.dtype))
+                types.append(tc.with_element(site.types[k], lit.dtype))
                 flags.append(True)
                 if ranked:
                     zero.append(zero_dim_flag(value))
             else:
-                types.append(value.type)
+                types.append(site.types[k])
                 flags.append(value in weak_values)
                 if ranked:
                     zero.append(zero_dim_flag(value))
-        rtype = op.results[0].type
-        plan = self.planner.plan(site.rule, tuple(types), rtype, tuple(flags) if any(flags) else None,
+        plan = self.planner.plan(site.rule, tuple(types), site.result_type, tuple(flags) if any(flags) else None,
                                  tuple(zero) if ranked else None, at_use=style == AT_USE)
         if not isinstance(plan, Plan) or (plan.weak_result and op in self.forbidden):
             return None
@@ -489,13 +505,14 @@ class Reader:
             if found is not None and found in proposals:
                 continue
             rule = STABLEHLO[op.name]
-            positions = rule.operands if rule.operands is not None else tuple(range(len(op.operands)))
-            causes = [self.weak[op.operands[p]] for p in positions if p < len(op.operands)
-                      and op.operands[p] in self.weak]
+            operands = op.operands
+            positions = rule.operands if rule.operands is not None else tuple(range(len(operands)))
+            causes = [self.weak[operands[p]] for p in positions if p < len(operands) and operands[p] in self.weak]
             if not causes:
                 continue
-            bare = found or Candidates(op, rule, positions)
-            plan = self.plan(bare, [], [], SHARED) if len(positions) >= 2 and len(op.results) == 1 else None
+            plan = None
+            if len(positions) >= 2 and len(operands) > positions[-1] and len(op.results) == 1:
+                plan = self.plan(found or Candidates.of(op, rule, positions, operands), [], [], SHARED)
             if plan is None or plan.weak_result:
                 vetoed.update(causes)
         return proposals, vetoed
@@ -519,6 +536,11 @@ class Reader:
                         if r not in weak:
                             weak[r] = cause
                             stack.append(r)
+
+
+def _users(value: ir.Value[ir.Type]) -> list[tuple[ir.Operation, int]]:
+    """Each use of ``value``: the op that reads it, and at which operand."""
+    return [(use.owner.operation, use.operand_number) for use in value.uses]
 
 
 def _program_order(x: ir.Operation, y: ir.Operation) -> int:
