@@ -153,10 +153,11 @@ def _apply(proposals: list[Proposal], tc: "object", reader: Reader, mark_implici
             op.attributes[CONVERT_AT_USE_ATTR] = _marker(proposal, unit)
         for b in proposal.explicit:
             b.attributes[EXPLICIT_BROADCAST_ATTR] = unit
-        if mark_implicit:
+        if mark_implicit and isinstance(op.location, ir.NameLoc):  # else no broadcast has the op's name
+            where = str(op.location)
             for v in op.operands:
                 owner = v.owner
-                if not isinstance(owner, ir.Block) and _made_by(owner.operation, op):
+                if not isinstance(owner, ir.Block) and _made_by(owner.operation, op, where):
                     owner.operation.attributes[IMPLICIT_BROADCAST_ATTR] = unit
         result.ops.append(op)
     for const, lit in literals.items():
@@ -188,11 +189,12 @@ def _apply(proposals: list[Proposal], tc: "object", reader: Reader, mark_implici
     return result
 
 
-def _made_by(broadcast: ir.Operation, user: ir.Operation) -> bool:
+def _made_by(broadcast: ir.Operation, user: ir.Operation, where: str) -> bool:
     """Whether ``broadcast`` broadcasts a 0-d value for ``user`` alone, as the frontend's location shows
     the op's own lowering made it (JAX gives the broadcasts of ``x * s`` the multiply's location): then
     it is an implicit broadcast, and a rank-sensitive policy (PyTorch) reads ``s`` as the 0-d tensor it
-    is. A plain ``file:line:col`` (MLIR text) shows nothing, and ``jnp.broadcast_to`` has its own line."""
+    is. A plain ``file:line:col`` (MLIR text) shows nothing, and ``jnp.broadcast_to`` has its own line.
+    ``where``: ``user``'s location (a name location), as text."""
     if broadcast.name != "stablehlo.broadcast_in_dim" or len(broadcast.operands) != 1 \
             or IMPLICIT_BROADCAST_ATTR in broadcast.attributes or EXPLICIT_BROADCAST_ATTR in broadcast.attributes:
         return False
@@ -200,7 +202,7 @@ def _made_by(broadcast: ir.Operation, user: ir.Operation) -> bool:
     if source.typeid != ir.RankedTensorType.static_typeid or ir.RankedTensorType(source).rank != 0:
         return False
     loc = broadcast.location
-    if not isinstance(loc, ir.NameLoc) or str(loc) != str(user.location):
+    if not isinstance(loc, ir.NameLoc) or str(loc) != where:
         return False
     return all(use.owner.operation == user for use in broadcast.results[0].uses)
 
