@@ -338,7 +338,7 @@ class _Inferrer:
         """The type of the result of an op of ``rule`` (its declared one where the decision accepts it,
         as a dot's accumulation type), or the policy's refusal. Made once per key: a module repeats a
         few keys over and over (a transformer's 1,250 promoted ops have a handful)."""
-        key = (rule, types, flags, declared)
+        key = (rule.name, types, flags, declared)  # a rule's name is its decision's (op_rules.decide)
         found = self.outcomes.get(key)
         if found is None:
             decision = self._decision(rule, types, flags, declared)
