@@ -321,13 +321,14 @@ class Reader:
         """What to lift at ``site`` given the weak values so far: the largest reading that the pass's
         planner confirms; ``None`` when nothing is lifted (``settle`` checks that the pass leaves the
         op as it is then)."""
-        converts = [c for c in site.converts if c.convert not in self.forbidden]
-        literals = [lit for lit in site.literals if lit.const not in self.forbidden]
+        forbidden = self.forbidden  # empty on the first reading (hashing an op is not free)
+        converts = [c for c in site.converts if c.convert not in forbidden] if forbidden else site.converts
+        literals = [lit for lit in site.literals if lit.const not in forbidden] if forbidden else site.literals
         plain = [lit for lit in literals if lit.convert is None]
         # a splat constant converted, then broadcast, reads as a Python scalar (a literal) or as a
         # converted 0-d tensor: the literal first
         written = {lit.convert for lit in literals if lit.convert is not None}
-        unwritten = [c for c in converts if c.convert not in written]
+        unwritten = [c for c in converts if c.convert not in written] if written else converts
         options: list[tuple[list[Convert], list[Literal]]] = []
         if converts:
             options += [(unwritten, literals), (converts, plain), (converts, [])]
