@@ -638,6 +638,12 @@ def compare(module: "ir.Module | ir.Operation | Program", policy: "Policy", othe
     # inference has its declared type under both); only those are put in program order
     candidates: dict[ir.Operation, None] = {**refused_a, **refused_b}
     a_types, b_types = first.types, second.types
+
+    def literal(value: ir.Value[ir.Type], op: "ir.Operation | ir.OpView") -> bool:
+        """A literal, weak on both sides: it has no dtype of its own until an op promotes it."""
+        return isinstance(a_types.get(value), Weak) and isinstance(b_types.get(value), Weak) \
+            and op.name not in STABLEHLO
+
     materialized: dict[tuple[bool, PType], DType] = {}  # a literal module has a few weak types, many times over
     for value in (*a_types, *(v for v in b_types if v not in a_types)):
         ta, tb = a_types.get(value), b_types.get(value)
@@ -654,16 +660,13 @@ def compare(module: "ir.Module | ir.Operation | Program", policy: "Policy", othe
             differs = ta != tb
         if differs:
             owner = value.owner
-            if isinstance(owner, ir.Block) or isinstance(a_types.get(value), Weak) and \
-                    isinstance(b_types.get(value), Weak) and owner.name not in STABLEHLO:
-                continue  # an argument, or a literal weak on both sides (below)
-            candidates[owner.operation] = None
+            if not isinstance(owner, ir.Block) and not literal(value, owner):
+                candidates[owner.operation] = None
     changes: list[TypeChange] = []
     for op in program.in_order(candidates):
         for r in op.results:
-            if isinstance(first.types.get(r), Weak) and isinstance(second.types.get(r), Weak) \
-                    and op.name not in STABLEHLO:
-                continue  # a literal, weak on both sides: it has no dtype of its own until an op promotes it
+            if literal(r, op):
+                continue
             mine = None if op in refused_a else first.dtype(r)
             theirs = None if op in refused_b else second.dtype(r)
             if mine != theirs:
