@@ -37,7 +37,7 @@ from ..dialect_utils.types import TypeCache, type_cache
 from ..promotion.dtypes import DType
 from ..errors import LatticecastError
 from ..promotion.op_rules import CONSTANT_LIKE, STABLEHLO, WEAK_ATTR, WEAK_TRANSPARENT, OpPromotion, OpRule, decide
-from ..promotion.weak import PType, Weak
+from ..promotion.weak import PType, Weak, weak_of
 from .base import top_level_functions
 from .rank import BROADCASTS, zero_dim_flag, zero_dim_readings
 
@@ -265,21 +265,21 @@ class _Inferrer:
                     arg = block.arguments[i]
                     t = program.declared(arg)
                     if t is not None:
-                        self.set(arg, Weak(t))
+                        self.set(arg, weak_of(t))
         types = self.result.types
         for value in program.literals:  # a Python literal is weak under every policy: no op to visit for it
             t = program.declared(value)
             if t is not None:
-                types[value] = Weak(t)
+                types[value] = weak_of(t)
         for op in program.sites:
             if op.name in CONSTANT_LIKE:
                 if op.results[0] in types:
                     continue
                 t = program.declared(op.results[0])
                 if t is not None:
-                    self.set(op.results[0], Weak(t))
-            else:
-                self.push(op)
+                    self.set(op.results[0], weak_of(t))
+            else:  # the sites are distinct: queued unmarked (an op queued again before its visit is visited twice)
+                self.queue.append(op)
         self.drain()
         self.result.refusals = list(self.refused.items())
         for name, func in program.functions.items():
@@ -624,7 +624,7 @@ def compare(module: "ir.Module | ir.Operation | Program", policy: "Policy", othe
     """
     program = module if isinstance(module, Program) else Program(module)
     if program.written_under is policy:  # its declared types are policy's own (the law): nothing to infer
-        first = Inference(policy, {v: Weak(t) for v in program.weak if (t := program.declared(v)) is not None},
+        first = Inference(policy, {v: weak_of(t) for v in program.weak if (t := program.declared(v)) is not None},
                           program=program)
         for name, func in program.functions.items():
             first.outputs[name] = [first.type_of(v) or t for v in _returned(func)

@@ -80,6 +80,31 @@ def weak(dtype: DTypeLike) -> Weak:
     return Weak(DType.parse(dtype))
 
 
+_INTERNED: dict[DType, Weak] = {}
+
+
+def weak_of(dtype: DType) -> Weak:
+    """The weak type of ``dtype``, one object per dtype: an analysis that gives every weakly typed
+    value of a module its type makes each weak type once, not once per value.
+
+    Args:
+        dtype: The dtype.
+
+    Returns:
+        ``Weak(dtype)``, the same object on every call.
+
+    Example:
+        >>> from latticecast import DType
+        >>> from latticecast.promotion.weak import weak_of
+        >>> weak_of(DType.int32) is weak_of(DType.int32), weak_of(DType.int32) == Weak(DType.int32)
+        (True, True)
+    """
+    found = _INTERNED.get(dtype)
+    if found is None:
+        found = _INTERNED[dtype] = Weak(dtype)
+    return found
+
+
 def is_weak(t: PType) -> bool:
     return isinstance(t, Weak)
 
