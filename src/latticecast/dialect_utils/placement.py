@@ -72,7 +72,7 @@ def prologue(user: ir.Operation, stops: Iterable[ir.Value[ir.Type]] = ()) -> lis
         before = prologue(op, [op.operands[0]])   # JAX's x * 0.5: [broadcast_in_dim, constant]
     """
     block = user.block
-    stopped = {v.owner for v in stops if not isinstance(v.owner, ir.Block)}
+    stopped = {owner for owner in (v.owner for v in stops) if not isinstance(owner, ir.Block)}
     members: list[ir.Operation] = []
     inside = {user}
     frontier = [user]

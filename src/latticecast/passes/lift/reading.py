@@ -222,8 +222,11 @@ class Reader:
         self.sites = sorted(found.values(), key=lambda site: position.get(site.op, 0))
 
     def _dtype(self, value: ir.Value[ir.Type]) -> DType | None:
+        return self._element(value.type)
+
+    def _element(self, t: ir.Type) -> DType | None:
         try:
-            return self.tc.tensor_info(value.type)[0]
+            return self.tc.tensor_info(t)[0]
         except TypeError:
             return None
 
@@ -241,12 +244,14 @@ class Reader:
 
     def _from_convert(self, c: ir.Operation, found: dict[ir.Operation, Candidates]) -> None:
         """The promoted operands ``c`` feeds, directly or through a broadcast that only one op reads."""
-        if len(c.operands) != 1 or len(c.results) != 1:
+        operands, results = c.operands, c.results
+        if len(operands) != 1 or len(results) != 1:
             return
-        source, result = c.operands[0], c.results[0]
-        if source.type == result.type:
+        source, result = operands[0], results[0]
+        source_type, result_type = source.type, result.type
+        if source_type == result_type:
             return  # an identity convert: the pass never writes one
-        a, b = self._dtype(source), self._dtype(result)
+        a, b = self._element(source_type), self._element(result_type)
         if a is None or b is None or a is b:
             return
         uses = _users(result)
@@ -442,8 +447,8 @@ class Reader:
                 return None
         members = sorted(prologue(op, stops), key=functools.cmp_to_key(_program_order))
         block = op.block
-        defined = [v.owner.operation for v in stops if not isinstance(v.owner, ir.Block)
-                   and v.owner.operation.block == block]
+        owners = [v.owner for v in stops]
+        defined = [o.operation for o in owners if not isinstance(o, ir.Block) and o.operation.block == block]
         after = self.next_op.get(sequence[-1])
         for j in range(len(members) + 1):
             first = members[j] if j < len(members) else op
