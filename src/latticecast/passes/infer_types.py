@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Inference", "infer_types", "TypeChange", "Comparison", "compare", "retype_results", "Program"]
 
+_NOT_A_TENSOR = (TypeError, ValueError, LatticecastError)
+"""What reading a value's dtype raises for a value that is not a tensor of a latticecast dtype."""
 _REGION_RESULTS = frozenset({"stablehlo.if", "stablehlo.case"})
 _DECLARED = frozenset({"stablehlo.convert", "stablehlo.bitcast_convert", "stablehlo.iota", "stablehlo.rng",
                        "stablehlo.rng_bit_generator", "stablehlo.real", "stablehlo.imag", "stablehlo.is_finite",
@@ -155,15 +157,17 @@ class Program:
 
     def declared(self, value: ir.Value[ir.Type]) -> DType | None:
         """``value``'s declared dtype; ``None`` for a value that is not a tensor of a latticecast dtype."""
-        info = self.tensor_info(value)
-        return None if info is None else info[0]
+        try:
+            return self.tc.tensor_info(value.type)[0]
+        except _NOT_A_TENSOR:  # tensor_info's answer, without its call: read on every visit
+            return None
 
     def tensor_info(self, value: ir.Value[ir.Type]) -> "tuple[DType, tuple[int | None, ...]] | None":
         """``value``'s declared dtype and shape (:meth:`~latticecast.dialect_utils.types.TypeCache.tensor_info`);
         ``None`` for a value that is not a tensor of a latticecast dtype."""
         try:
             return self.tc.tensor_info(value.type)
-        except (TypeError, ValueError, LatticecastError):
+        except _NOT_A_TENSOR:
             return None
 
 
@@ -627,7 +631,7 @@ def compare(module: "ir.Module | ir.Operation | Program", policy: "Policy", othe
         first = Inference(policy, {v: weak_of(t) for v in program.weak if (t := program.declared(v)) is not None},
                           program=program)
         for name, func in program.functions.items():
-            first.outputs[name] = [first.type_of(v) or t for v in _returned(func)
+            first.outputs[name] = [first.types.get(v) or t for v in _returned(func)
                                    if (t := program.declared(v)) is not None]
     else:
         first = infer_types(program, policy)
@@ -723,7 +727,7 @@ def retype_results(module: "ir.Module | ir.Operation", policy: "Policy") -> int:
             continue
         try:
             declared = tc.tensor_info(value.type)[0]
-        except (TypeError, ValueError, LatticecastError):
+        except _NOT_A_TENSOR:
             continue
         if declared is not t:
             retyped.append((value, value.type))
