@@ -378,3 +378,38 @@ def test_the_least_python_refuses_a_module_it_left_illegal(monkeypatch) -> None:
     monkeypatch.setattr(python_floor, "legalize", lambda *a: None)  # nothing converted: mixed operand types
     with pytest.raises(ir.MLIRError, match="requires the same element type for all operands"):
         python_floor.sample(8)
+
+
+def test_the_least_python_lift_does_the_lift_s_work() -> None:
+    lift_floor = pytest.importorskip("lift_floor")
+    from bench_lift import module_text
+
+    import latticecast as lc
+    from latticecast.dialect_utils.context import make_context
+    from latticecast.dialect_utils.parsing import parse_module
+    from latticecast.passes import LiftOptions, run_lift
+    from latticecast.passes.infer_types import compare
+
+    text, ctx = module_text(1), make_context(lenient=True)
+    least = lift_floor.sample(text, ctx)
+    module = parse_module(text, ctx, lenient=True)
+    lifted = run_lift(module, LiftOptions(policy=lc.policy(lift_floor.SOURCE)))
+    assert lifted.program is not None
+    changes = compare(lifted.program, lc.policy(lift_floor.SOURCE), lc.policy(lift_floor.OTHER)).changes
+    # the same converts taken out and the same literals made weak as lift-implicit-casts, on JAX's module
+    assert (least.lifted, least.literals, least.differ) == (lifted.lifted, lifted.literals, len(changes))
+    assert least.lifted > 0 and least.literals > 0 and least.lift > 0 and least.compare > 0
+    source, _ = lift_floor.tables(ctx)
+    again = parse_module(text, ctx, lenient=True)
+    with ctx:
+        lift_floor.lift(again.operation, source)
+    assert str(again).count("stablehlo.convert") == str(module).count("stablehlo.convert")
+
+
+def test_the_lift_row_quotes_the_least_python(capsys) -> None:
+    _, in_process = targets.lift_and_compare(1, 1)
+    assert re.search(r"the least Python \d+\.\d\dx", in_process.jax)
+    lift_floor = pytest.importorskip("lift_floor")
+    with pytest.raises(SystemExit):
+        lift_floor.main(["--layers", "0"])
+    assert "--layers and --repeats must be at least 1" in capsys.readouterr().err
