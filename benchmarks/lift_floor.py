@@ -36,6 +36,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from jaxlib.mlir import ir
 
+    Table = dict[tuple[ir.Type, ir.Type], ir.Type]
+    """A policy's promotions by element type: the pair to the promoted element type."""
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 SOURCE, OTHER = "jax-x32", "torch"
@@ -52,7 +55,7 @@ class Sample:
     differ: int
 
 
-def tables(context: "ir.Context") -> "tuple[dict[tuple[ir.Type, ir.Type], ir.Type], dict[tuple[ir.Type, ir.Type], ir.Type]]":
+def tables(context: "ir.Context") -> "tuple[Table, Table]":
     """The promotions of :data:`SOURCE` and :data:`OTHER` by element type, for every pair of dtypes that
     StableHLO has an element type for and the policy promotes.
 
@@ -91,7 +94,7 @@ def tables(context: "ir.Context") -> "tuple[dict[tuple[ir.Type, ir.Type], ir.Typ
     return out[0], out[1]
 
 
-def lift(root: "ir.Operation", source: "dict[tuple[ir.Type, ir.Type], ir.Type]") -> "tuple[int, int, list[ir.Operation]]":
+def lift(root: "ir.Operation", source: "Table") -> "tuple[int, int, list[ir.Operation]]":
     """Lift ``root`` in place as the least Python does (the module's docstring); returns how many converts
     it took out, how many literals it marked weak, and the ops it lifted."""
     from jaxlib.mlir import ir
@@ -155,8 +158,7 @@ def lift(root: "ir.Operation", source: "dict[tuple[ir.Type, ir.Type], ir.Type]")
     return lifted, literals, sites
 
 
-def compare(sites: "list[ir.Operation]", source: "dict[tuple[ir.Type, ir.Type], ir.Type]",
-            other: "dict[tuple[ir.Type, ir.Type], ir.Type]") -> int:
+def compare(sites: "list[ir.Operation]", source: "Table", other: "Table") -> int:
     """How many of the lifted ops promote their two operands differently under the two tables."""
     from jaxlib.mlir import ir
 
@@ -169,7 +171,7 @@ def compare(sites: "list[ir.Operation]", source: "dict[tuple[ir.Type, ir.Type], 
     return differ
 
 
-def sample(text: str, context: "ir.Context", made: "tuple[dict[tuple[ir.Type, ir.Type], ir.Type], dict[tuple[ir.Type, ir.Type], ir.Type]] | None" = None) -> Sample:
+def sample(text: str, context: "ir.Context", made: "tuple[Table, Table] | None" = None) -> Sample:
     """The least Python's lift and compare on one parse of ``text`` (parsed as latticecast parses it,
     outside the clock).
 

@@ -157,10 +157,8 @@ class Program:
 
     def declared(self, value: ir.Value[ir.Type]) -> DType | None:
         """``value``'s declared dtype; ``None`` for a value that is not a tensor of a latticecast dtype."""
-        try:
-            return self.tc.tensor_info(value.type)[0]
-        except _NOT_A_TENSOR:  # tensor_info's answer, without its call: read on every visit
-            return None
+        info = self.tensor_info(value)
+        return None if info is None else info[0]
 
     def tensor_info(self, value: ir.Value[ir.Type]) -> "tuple[DType, tuple[int | None, ...]] | None":
         """``value``'s declared dtype and shape (:meth:`~latticecast.dialect_utils.types.TypeCache.tensor_info`);

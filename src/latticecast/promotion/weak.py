@@ -77,7 +77,7 @@ def weak(dtype: DTypeLike) -> Weak:
     """
     if isinstance(dtype, Weak):
         return dtype
-    return Weak(DType.parse(dtype))
+    return weak_of(DType.parse(dtype))
 
 
 _INTERNED: dict[DType, Weak] = {}
