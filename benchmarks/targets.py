@@ -172,7 +172,8 @@ JAX_US_PER_OP: list[float] = []
 
 def chains_vs_jax(n: int, repeats: int, floor: bool = False) -> list[Row]:
     """The two chain rows and the build's: each chain's JAX / latticecast beside JAX / the least Python that
-    builds and legalizes the same chain (``python_floor.py``), the three alternating."""
+    builds and legalizes the same chain (``python_floor.py``), and the same with a pass that reads what
+    ``implicit-cast`` cannot skip (its ``checked``), the four alternating."""
     import python_floor
 
     build_latticecast(200, True)
@@ -183,7 +184,7 @@ def chains_vs_jax(n: int, repeats: int, floor: bool = False) -> list[Row]:
     build_floors: list[float | None] = []
     jax_per_op = []
     for literal in (True, False):
-        ratios, least, ours, theirs = [], [], [], []
+        ratios, least, checked, ours, theirs = [], [], [], [], []
         floors: list[float | None] = []
         for _ in range(repeats):
             build_s, lc_s, text = build_latticecast(n, literal)
@@ -194,6 +195,7 @@ def chains_vs_jax(n: int, repeats: int, floor: bool = False) -> list[Row]:
             theirs.append(jax_s)
             ratios.append(jax_s / lc_s)
             least.append(jax_s / least_s)
+            checked.append(jax_s / python_floor.sample(n, literal, checked=True).total)
             if not literal:
                 build_per_op.append(build_s / n * 1e6)
                 build_floors.append(floors[-1])
@@ -202,9 +204,12 @@ def chains_vs_jax(n: int, repeats: int, floor: bool = False) -> list[Row]:
         target = 10.0  # both chains (issue 29)
         what = "with a literal every 4th op" if literal else "without literals"
         ours_s, theirs_s = statistics.median(ours), statistics.median(theirs)
+        reading = statistics.median(checked)
+        below = f" (below {target:g}x)" if reading < target else ""
         rows.append(Row(f"{n:,}-op chain {what}: build + implicit-cast + print vs jax.jit(f).lower().as_text()",
                         f"{ours_s:.3f} s",
-                        f"{theirs_s:.3f} s ({r:.2f}x; the least Python {statistics.median(least):.2f}x)",
+                        f"{theirs_s:.3f} s ({r:.2f}x; the least Python {statistics.median(least):.2f}x, "
+                        f"reading what implicit-cast must{below} {reading:.2f}x)",
                         x_floor(ours, n, floors),
                         f">= {target:g}x", r >= target))
     per_op = statistics.median(build_per_op)
@@ -366,32 +371,42 @@ def pass_vs_cse(n: int, repeats: int, floor: bool = False) -> list[Row]:
 def many_inputs(small: int, large: int, floor: bool = False, repeats: int = 3) -> list[Row]:
     samples: dict[int, list[float]] = {small: [], large: []}
     verifier: dict[int, list[float]] = {small: [], large: []}
+    printer: dict[int, list[float]] = {small: [], large: []}
     floors: list[float | None] = []
     for _ in range(repeats):  # alternating, each in a fresh process; the medians are compared
         for n in (small, large):
-            seconds, verify = _one_input_graph(n)
+            seconds, verify, printed = _one_input_graph(n)
             samples[n].append(seconds)
             verifier[n].append(verify)
+            printer[n].append(printed)
         floors.append(floor_beside(floor))
     times = {n: statistics.median(s) for n, s in samples.items()}
     growth = times[large] / times[small]
-    # MLIR's own C++ verifier on the same two modules: how its time grows on this machine (cache
-    # misses grow faster than the work), with no latticecast code in it
-    mlir_growth = statistics.median(verifier[large]) / statistics.median(verifier[small])
+
+    def grows(seconds: dict[int, list[float]]) -> float:
+        return statistics.median(seconds[large]) / statistics.median(seconds[small])
+
+    # MLIR's own C++ verifier and printer on the same two modules: how their time grows on this machine
+    # (cache misses grow faster than the work), with no latticecast code in them
     limit = large / small
+    mlir = f"MLIR's verifier on the same modules: {grows(verifier):.1f}x, its printer: {grows(printer):.1f}x"
+    if grows(verifier) > limit and grows(printer) > limit:
+        mlir += f"; {limit:g}x is below MLIR's own growth"
     return [Row(f"implicit-cast + print, graph with {large:,} inputs each converted, vs {small:,}",
                 f"{growth:.1f}x ({times[large]:.2f} s vs {times[small]:.3f} s)",
                 "none: JAX promotes while it traces, in no pass",
                 # per op: a convert and an add per input
-                f"{x_floor(samples[large], 2 * large, floors)}; MLIR's verifier on the same modules: {mlir_growth:.1f}x",
+                f"{x_floor(samples[large], 2 * large, floors)}; {mlir}",
                 f"<= {limit:g}x (linear)", growth <= limit)]
 
 
-def _one_input_graph(n: int) -> tuple[float, float]:
+def _one_input_graph(n: int) -> tuple[float, float, float]:
     """Seconds of ``g.mlir()`` (implicit-cast, the verifier, the print) on a graph of ``n`` int8 inputs added
-    to a float32 one, in a fresh process; and seconds of MLIR's verifier alone on the module after it."""
+    to a float32 one, in a fresh process; and seconds of MLIR's verifier alone, and of its printer alone, on
+    the module after it."""
     found = _child(f"""
             from latticecast import DType, Graph, TensorType
+            from latticecast.dialect_utils.printing import asm
             g = Graph("inputs", input_types=[TensorType(DType.float32, (2,))] + [TensorType(DType.int8, (2,))] * {n})
             with g:
                 acc = g.inputs[0]
@@ -403,10 +418,14 @@ def _one_input_graph(n: int) -> tuple[float, float]:
             t1 = time.perf_counter()
             with g.context:
                 g.module.operation.verify()
-            done(seconds=t1 - t0, verify=time.perf_counter() - t1, converts=text.count("stablehlo.convert"))
+            t2 = time.perf_counter()
+            again = asm(g.module, assume_verified=True)  # g.mlir()'s print, once more
+            t3 = time.perf_counter()
+            done(seconds=t1 - t0, verify=t2 - t1, print=t3 - t2, converts=text.count("stablehlo.convert"),
+                 same=again == text)
         """)
-    assert found["converts"] == n
-    return float(found["seconds"]), float(found["verify"])
+    assert found["converts"] == n and found["same"]
+    return float(found["seconds"]), float(found["verify"]), float(found["print"])
 
 
 def audit_thousand(types: int) -> list[Row]:

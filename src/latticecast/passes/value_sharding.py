@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from jaxlib.mlir import ir
 
-__all__ = ["copy_sharding", "value_sharding", "SDY_SHARDING", "MHLO_SHARDING"]
+__all__ = ["arguments_may_be_sharded", "copy_sharding", "value_sharding", "SDY_SHARDING", "MHLO_SHARDING"]
 
 SDY_SHARDING = "sdy.sharding"
 MHLO_SHARDING = "mhlo.sharding"
@@ -38,15 +38,9 @@ def value_sharding(value: ir.Value[ir.Type],
     if owner is None:
         owner = value.owner
     if isinstance(owner, ir.Block):
-        view = owner.owner
-        if view is None:
+        if not arguments_may_be_sharded(owner):
             return None
-        parent = view.operation  # the OpView of a func.func answers .name with its symbol
-        if parent.name != "func.func" or "arg_attrs" not in parent.attributes:
-            return None
-        if owner.region.blocks[0] != owner:
-            return None
-        attrs = ir.ArrayAttr(parent.attributes["arg_attrs"])
+        attrs = ir.ArrayAttr(owner.owner.operation.attributes["arg_attrs"])
         index = ir.BlockArgument(value).arg_number
         if index >= len(attrs):
             return None
@@ -72,6 +66,29 @@ def value_sharding(value: ir.Value[ir.Type],
     if MHLO_SHARDING in op_attrs and len(op.results) == 1:
         return MHLO_SHARDING, op_attrs[MHLO_SHARDING]
     return None
+
+
+def arguments_may_be_sharded(block: ir.Block) -> bool:
+    """Whether an argument of ``block`` can have a sharding written for it: ``block`` is the entry block of a
+    ``func.func`` that has ``arg_attrs``. A pass that converts many arguments of one block asks once.
+
+    Args:
+        block: The block whose arguments are read.
+
+    Returns:
+        ``False`` when :func:`value_sharding` of each of its arguments is ``None``.
+
+    Example:
+        >>> import latticecast as lc
+        >>> m = lc.parse("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> { return %a : tensor<2xf32> }")
+        >>> arguments_may_be_sharded(m.body.operations[0].regions[0].blocks[0])
+        False
+    """
+    view = block.owner
+    if view is None:
+        return False
+    parent = view.operation  # the OpView of a func.func answers .name with its symbol
+    return parent.name == "func.func" and "arg_attrs" in parent.attributes and parent.regions[0].blocks[0] == block
 
 
 def copy_sharding(value: ir.Value[ir.Type], op: ir.Operation,

@@ -42,7 +42,7 @@ from ...promotion.op_rules import (CONSTANT_LIKE, CONVERT_AT_USE_ATTR, EXPLICIT_
 from ..base import LatticecastPass, PassResult, collector_paused, top_level_functions
 from ..lower_dtypes import lower_dtypes, refresh_function_type
 from ..options import ImplicitCastOptions
-from ..value_sharding import copy_sharding
+from ..value_sharding import arguments_may_be_sharded, copy_sharding
 from .lossy import check_lossy, report_conversion, report_weak_literal, summary
 from .planning import BROADCASTS, Plan, Planner, Refusal, zero_dim_flag
 from .weak_values import WeakValues
@@ -152,6 +152,7 @@ class _Run:
         self.weak = WeakValues(self.policy, self.tc, self.result)
         self.converted: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]] = {}  # (value, target) -> its conversion
         self.created: set[ir.Operation] = set()  # the converts this run inserted
+        self.sharded_blocks: dict[ir.Block, bool] = {}  # arguments_may_be_sharded of each block met
         self.funcs = top_level_functions(root)
         self.marked_broadcasts: list[ir.Operation] = []  # their markers are removed at the end
         self.at_use: list[ir.Operation] = []  # ops marked latticecast.convert_at_use: their markers too
@@ -635,7 +636,14 @@ class _Run:
             ip, loc = after_definition(value, owner)
         op = ir.Operation.create("stablehlo.convert", results=[self.tc.with_element(value.type, target)],
                                  operands=[value], loc=loc, ip=ip)
-        copy_sharding(value, op, owner)
+        if isinstance(owner, ir.Block):  # an argument: whether its block's can be sharded is read once per block
+            sharded = self.sharded_blocks.get(owner)
+            if sharded is None:
+                sharded = self.sharded_blocks[owner] = arguments_may_be_sharded(owner)
+            if sharded:
+                copy_sharding(value, op, owner)
+        else:
+            copy_sharding(value, op, owner)
         self.created.add(op)
         self.result.converts += 1
         return op.result
