@@ -369,7 +369,8 @@ def test_the_chain_rows_quote_the_least_python() -> None:
     for row in (literal, plain):
         assert re.search(r"the least Python \d+\.\d\dx, reading what implicit-cast must( \(below 10x\))? \d+\.\d\dx\)$", row.jax)
     (cse,) = targets.pass_vs_cse(200, 1)
-    assert "the least Python's pass: " in cse.floor and len(re.findall(r"\d+\.\d\dx cse", cse.floor)) == 2
+    assert "the least Python's pass: " in cse.floor and len(re.findall(r"\d+\.\d\dx cse", cse.floor)) == 3
+    assert re.search(r"reading what implicit-cast must: \d+\.\d\dx cse", cse.floor)
 
 
 def test_the_least_python_refuses_a_module_it_left_illegal(monkeypatch) -> None:
