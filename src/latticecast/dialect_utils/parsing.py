@@ -635,8 +635,10 @@ def _placeholder(text: str) -> str:
 
 
 def _rename_mixed_ops(text: str) -> tuple[str, str]:
-    """Rename the generic form of the ops implicit-cast legalises; ``("", text)`` if there are none."""
-    if not _GENERIC_OP.search(text):
+    """Rename the generic form of the ops implicit-cast legalises: the text renamed and the placeholder dialect
+    named, or ``(text, "")`` if there are none."""
+    # text in the pretty form (JAX's, torch-mlir's) has no quoted op name: one substring search, not the regex
+    if f'"{_DIALECT}.' not in text or not _GENERIC_OP.search(text):
         return text, ""
     name = _placeholder(text)
     assert len(name) == len(_DIALECT)
