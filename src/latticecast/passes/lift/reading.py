@@ -280,10 +280,10 @@ class Reader:
     def _from_constant(self, const: ir.Operation, found: dict[ir.Operation, Candidates]) -> None:
         """The promoted operands a splat constant reaches through data movement (and at most one
         convert right after it): each a :class:`Literal` candidate, sharing one :class:`Reach`."""
-        results = const.results
-        if len(results) != 1:
+        try:
+            value = const.result
+        except ValueError:  # not one result
             return
-        value = results[0]
         users = _users(value)
         if not users or not any(user.name in _TOWARDS_SITES for user, _ in users):
             return  # a reduction's initial value, and the like: no Python scalar there
