@@ -134,14 +134,9 @@ MEASURES = (
         result = [row("", time.perf_counter() - t0)]
     """, quick_size=10_000),
     Measure("implicit-cast + print, one converted input per op", 100_000, """
-        from latticecast import DType, Graph, TensorType
+        from targets import inputs_graph
         def converted_inputs(n):
-            g = Graph("inputs", input_types=[TensorType(DType.float32, (2,))] + [TensorType(DType.int8, (2,))] * n)
-            with g:
-                acc = g.inputs[0]
-                for x in g.inputs[1:]:
-                    acc = acc + x
-                g.output(acc)
+            g = inputs_graph(n)
             t0 = time.perf_counter()
             g.mlir()
             return time.perf_counter() - t0

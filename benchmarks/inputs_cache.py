@@ -25,14 +25,9 @@ from pathlib import Path
 
 PROGRAM = """\
 import sys
-from latticecast import DType, Graph, TensorType
-n = int(sys.argv[2])
-g = Graph("inputs", input_types=[TensorType(DType.float32, (2,))] + [TensorType(DType.int8, (2,))] * n)
-with g:
-    acc = g.inputs[0]
-    for x in g.inputs[1:]:
-        acc = acc + x  # every int8 input is converted to float32
-    g.output(acc)
+sys.path.insert(0, {here!r})
+from targets import inputs_graph
+g = inputs_graph(int(sys.argv[2]))
 if sys.argv[1] == "mlir":
     g.mlir()
 """
@@ -66,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         program = Path(tmp, "inputs.py")
-        program.write_text(PROGRAM)
+        program.write_text(PROGRAM.format(here=str(Path(__file__).resolve().parent)))
         runs = [(mode, n) for n in (args.small, args.large) for mode in ("build", "mlir")]
         with ThreadPoolExecutor(2) as pool:
             results = dict(zip(runs, pool.map(lambda r: counts(program, *r), runs)))

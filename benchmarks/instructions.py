@@ -22,8 +22,11 @@ JAX module of ``dev.py bench``'s module rows (``bench_jax_module.py``'s training
 JAX at two layer counts, :data:`MODULE_LAYERS`): the control walk; ``implicit-cast`` on the module
 as JAX wrote it (a legal module: a walk that decides nothing, which the chains never show); then
 ``lift-implicit-casts`` under ``jax-x32`` and ``compare`` with ``torch`` (the work of ``latticecast
-compare --from``), each per op of the module. Each part runs at two sizes in its process, after a warm-up of every part, and its count per op is the difference over the
-difference of the sizes, so what a part costs once (a lazy import, a first plan) cancels out.
+compare --from``), each per op of the module. And, in a fourth, the control and ``implicit-cast`` on the
+many-inputs graph (``targets.inputs_graph``, as built by this tree), per input: the pass's convert path,
+one convert made per input, which the chains hardly take. Each part runs at two sizes in its process,
+after a warm-up of every part, and its count per op is the difference over the difference of the
+sizes, so what a part costs once (a lazy import, a first plan) cancels out.
 ``time.sleep(0)`` marks the phases: callgrind dumps its counters before each call
 (``--dump-before=time_sleep``).
 
@@ -62,6 +65,9 @@ the process has, and is never judged."""
 CHAINS = ("plain", "literal")
 MODULE = "JAX module"
 """The name of the JAX module's rows (the chains' are ``plain chain: ...`` and ``literal chain: ...``)."""
+INPUTS = "many inputs"
+"""The name of the rows of ``targets.inputs_graph`` (an int8 input converted per add): the pass's convert
+path, which the chains, whose few inputs are converted once each, hardly take; counted per input."""
 MODULE_LAYERS = (1, 2, 6)
 """The JAX module's layer counts: the warm-up's, then the two sizes counted (about 1,800 ops a layer)."""
 
@@ -70,7 +76,7 @@ import gc, sys, time
 gc.disable()
 sys.path.insert(0, {here!r})
 import binding_floor
-from targets import LITERAL_CHAIN_DTYPES, chain
+from targets import LITERAL_CHAIN_DTYPES, chain, inputs_graph
 import latticecast
 from latticecast import DType, Graph, TensorType
 from latticecast.dialect_utils.context import make_context
@@ -122,6 +128,10 @@ if kind == "text":  # the modules as built, in the generic form, for the pass's 
     for n, path in zip(sizes, texts):
         open(path, "w").write(build(n).mlir(before_passes=True))
     sys.exit()
+if kind == "inputs-text":  # the many-inputs graph as built, the same way
+    for n, path in zip(sizes, texts):
+        open(path, "w").write(inputs_graph(n).mlir(before_passes=True))
+    sys.exit()
 if kind == "module-text":  # JAX's module at each layer count, and how many ops each has
     from bench_lift import module_text
     from jaxlib.mlir import ir
@@ -166,20 +176,22 @@ def _env(src: Path) -> dict[str, str]:
     return before_after.child_env(src, DETERMINISTIC)  # src first on PYTHONPATH
 
 
-def write_texts(src: Path, literal: bool, sizes: tuple[int, int], texts: Sequence[str], module: bool = False) -> None:
+def write_texts(src: Path, literal: bool, sizes: tuple[int, int], texts: Sequence[str], module: bool = False,
+                inputs: bool = False) -> None:
     """The chain at the warm-up size and at ``sizes``, as built (generic form), into ``texts``; with
     ``module``, JAX's module at the warm-up's layer count and at ``sizes`` layers, each with its count
-    of ops beside it (``path.ops``).
+    of ops beside it (``path.ops``); with ``inputs``, the many-inputs graph at those numbers of inputs.
 
     Raises:
         CountError: the program failed.
     """
-    kind = "module-text" if module else "text"
+    kind = "module-text" if module else "inputs-text" if inputs else "text"
     with tempfile.TemporaryDirectory(prefix="latticecast-instructions-") as tmp:
         proc = subprocess.run([sys.executable, str(_program(Path(tmp), src, kind, literal, sizes, texts))],
                               capture_output=True, text=True, env=_env(src))
     if proc.returncode:
-        what = "JAX's module could not be written" if module else "the chain could not be built"
+        what = "JAX's module could not be written" if module else \
+            "the many-inputs graph could not be built" if inputs else "the chain could not be built"
         raise CountError(f"{what}: {(proc.stderr.strip().splitlines() or ['no output'])[-1]}")
 
 
@@ -229,7 +241,7 @@ def measure(src: Path, sizes: tuple[int, int], texts: dict[str, list[str]]) -> d
         CountError: a count failed, or two counts of the same code differ (the method's premise).
     """
     runs = [(chain, kind) for chain in CHAINS for kind in ("build", "pass") for _ in range(2)] + \
-        [(MODULE, "module")] * 2
+        [(MODULE, "module")] * 2 + [(INPUTS, "pass")] * 2
 
     def count(run: tuple[str, str]) -> dict[str, float]:
         chain, kind = run
@@ -305,6 +317,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 write_texts(here, chain == "literal", sizes, texts[chain])
             texts[MODULE] = [str(Path(tmp, f"module-{n}.mlir")) for n in MODULE_LAYERS]
             write_texts(here, False, MODULE_LAYERS[1:], texts[MODULE], module=True)
+            texts[INPUTS] = [str(Path(tmp, f"inputs-{n}.mlir")) for n in (WARM_UP, *sizes)]
+            write_texts(here, False, sizes, texts[INPUTS], inputs=True)
             after = measure(here, sizes, texts)
             before = measure(base, sizes, texts) if base is not None else None
     except (CountError, before_after.BenchError) as e:

@@ -86,6 +86,20 @@ def every_other_literal(xs: Sequence[object], n: int, literal: bool = True) -> o
     return acc
 
 
+def inputs_graph(n: int) -> object:
+    """The many-inputs graph: ``n`` int8 inputs added, one after another, to a float32 one, so that
+    ``implicit-cast`` converts every int8 input to float32 (a ``Graph``, built)."""
+    from latticecast import DType, Graph, TensorType
+
+    g = Graph("inputs", input_types=[TensorType(DType.float32, (2,))] + [TensorType(DType.int8, (2,))] * n)
+    with g:
+        acc = g.inputs[0]
+        for x in g.inputs[1:]:
+            acc = acc + x  # every int8 input is converted to float32
+        g.output(acc)
+    return g
+
+
 def build_latticecast(n: int, literal: bool, program: Callable = chain) -> tuple[float, float, str]:
     """Build, pass and print; returns (build seconds, total seconds, text)."""
     from latticecast import DType, Graph, TensorType
@@ -412,14 +426,9 @@ def _one_input_graph(n: int) -> tuple[float, float, float]:
     to a float32 one, in a fresh process; and seconds of MLIR's verifier alone, and of its printer alone, on
     the module after it."""
     found = _child(f"""
-            from latticecast import DType, Graph, TensorType
             from latticecast.dialect_utils.printing import asm
-            g = Graph("inputs", input_types=[TensorType(DType.float32, (2,))] + [TensorType(DType.int8, (2,))] * {n})
-            with g:
-                acc = g.inputs[0]
-                for x in g.inputs[1:]:
-                    acc = acc + x  # every int8 input is converted to float32
-                g.output(acc)
+            from targets import inputs_graph
+            g = inputs_graph({n})
             t0 = time.perf_counter()
             text = g.mlir()
             t1 = time.perf_counter()

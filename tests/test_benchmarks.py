@@ -312,6 +312,8 @@ def test_the_instruction_counts_of_this_tree_are_made_twice_and_agree(capsys) ->
             assert f"{chain} chain: {part}" in out
     for part in ("read walk (control)", "implicit-cast", "lift", "compare"):  # JAX's module, per op of it
         assert f"JAX module: {part}" in out
+    for part in ("read walk (control)", "implicit-cast"):  # the many-inputs graph, per input
+        assert f"many inputs: {part}" in out
 
 
 def test_the_instruction_counts_name_each_way_they_can_fail(monkeypatch, tmp_path, capsys) -> None:
@@ -328,6 +330,8 @@ def test_the_instruction_counts_name_each_way_they_can_fail(monkeypatch, tmp_pat
         instructions.write_texts(tmp_path, False, (10, 110), texts)
     with pytest.raises(instructions.CountError, match="JAX's module could not be written: ValueError: boom"):
         instructions.write_texts(tmp_path, False, (2, 6), texts, module=True)
+    with pytest.raises(instructions.CountError, match="the many-inputs graph could not be built: ValueError: boom"):
+        instructions.write_texts(tmp_path, False, (10, 110), texts, inputs=True)
     monkeypatch.setattr(instructions.subprocess, "run", finished(0))  # valgrind ran, but dumped nothing
     with pytest.raises(instructions.CountError, match="callgrind wrote 0 dumps, not 6: is time.sleep named"):
         instructions.counts(tmp_path, "pass", False, (10, 110), texts)
@@ -338,7 +342,8 @@ def test_the_instruction_counts_name_each_way_they_can_fail(monkeypatch, tmp_pat
     monkeypatch.setattr(instructions, "counts", lambda src, kind, *a: {
         part: 1000.0 + next(made) for part in instructions.PARTS[kind]})
     with pytest.raises(instructions.CountError, match="two counts of the same code differ .*not deterministic"):
-        instructions.measure(tmp_path, (10, 110), {"plain": texts, "literal": texts, instructions.MODULE: texts})
+        instructions.measure(tmp_path, (10, 110), {"plain": texts, "literal": texts, instructions.MODULE: texts,
+                                                   instructions.INPUTS: texts})
 
 
 def test_the_instruction_counts_name_an_unknown_revision_before_counting(monkeypatch, capsys) -> None:
