@@ -87,6 +87,20 @@ def test_weak_constants_are_retyped_and_weak_arguments_converted(ctx):
     assert ir.Module.parse(out, ctx).operation.verify()
 
 
+def test_a_convert_the_pass_made_is_no_escape_of_the_weak_value_it_reads(ctx):
+    """The weak f64 argument is converted to f16 for the add; that convert reads it, but it is the pass's
+    own, so the argument does not escape (it is not first made the default f32 and converted again)."""
+    text = """
+func.func @main(%w: tensor<4xf64> {latticecast.weak}, %h: tensor<4xf16>) -> tensor<4xf16> {
+  %0 = "stablehlo.add"(%w, %h) : (tensor<4xf64>, tensor<4xf16>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+"""
+    out, (p,) = run(ctx, text, "builtin.module(implicit-cast{policy=jax-x32})")
+    assert out.count("stablehlo.convert") == 1 and "(tensor<4xf64>) -> tensor<4xf16>" in out, out
+    assert p.results[0].converts == 1
+
+
 def test_weak_values_escaping_take_the_default_type(ctx):
     text = """
 func.func @main() -> tensor<f64> {

@@ -151,7 +151,7 @@ class _Run:
         target dtype), hashing neither an MLIR value nor an enum member (whose ``__hash__`` is Python's)."""
         self.weak = WeakValues(self.policy, self.tc, self.result)
         self.converted: dict[tuple[ir.Value[ir.Type], DType], ir.Value[ir.Type]] = {}  # (value, target) -> its conversion
-        self.created: set[ir.Operation] = set()  # the converts this run inserted
+        self.created: set[ir.Value[ir.Type]] = set()  # the results of the converts this run inserted
         self.sharded_blocks: dict[ir.Block, bool] = {}  # arguments_may_be_sharded of each block met
         self.funcs = top_level_functions(root)
         self.marked_broadcasts: list[ir.Operation] = []  # their markers are removed at the end
@@ -561,17 +561,19 @@ class _Run:
         if found is not None:
             return found
         weak = self.weak
-        source = self.tc.tensor_info(value.type)[0]
-        if value in weak.values and weak.is_constant_chain(value):
+        t = value.type  # read once: for the source dtype and for the convert's result type
+        source = self.tc.tensor_info(t)[0]
+        is_weak = value in weak.values
+        if is_weak and weak.is_constant_chain(value):
             new = weak.retype_constant_chain(value, target, user, self.converted)
             if new is not None:
                 report_weak_literal(self.options, source, target, user, operand, self.result)
         else:
             options = self.options
             check_lossy(options.diagnose_lossy, source, target, user, self.result, options.diagnose_precision)
-            report = report_weak_literal if value in weak.values else report_conversion
+            report = report_weak_literal if is_weak else report_conversion
             report(options, source, target, user, operand, self.result)
-            new = self._convert(value, target)
+            new = self._convert(value, target, t=t)
         if new is not None:
             self.converted[key] = new
         return new
@@ -629,12 +631,14 @@ class _Run:
         return result
 
     def _convert(self, value: ir.Value[ir.Type], target: DType, ip: ir.InsertionPoint | None = None,
-                 loc: ir.Location | None = None) -> ir.Value[ir.Type]:
-        """A ``stablehlo.convert`` of ``value`` to ``target``: right after its definition, or at ``ip``."""
+                 loc: ir.Location | None = None, t: ir.Type | None = None) -> ir.Value[ir.Type]:
+        """A ``stablehlo.convert`` of ``value`` (of type ``t``, where the caller has read it) to ``target``:
+        right after its definition, or at ``ip``."""
         owner = value.owner  # read once: each read makes a Python object of the defining op
         if ip is None:
             ip, loc = after_definition(value, owner)
-        op = ir.Operation.create("stablehlo.convert", results=[self.tc.with_element(value.type, target)],
+        op = ir.Operation.create("stablehlo.convert", results=[self.tc.with_element(value.type if t is None else t,
+                                                                                    target)],
                                  operands=[value], loc=loc, ip=ip)
         if isinstance(owner, ir.Block):  # an argument: whether its block's can be sharded is read once per block
             sharded = self.sharded_blocks.get(owner)
@@ -644,9 +648,10 @@ class _Run:
                 copy_sharding(value, op, owner)
         else:
             copy_sharding(value, op, owner)
-        self.created.add(op)
+        result: ir.Value[ir.Type] = op.result
+        self.created.add(result)  # a value's hash is its pointer's; an op's hashes its name, types and attributes
         self.result.converts += 1
-        return op.result
+        return result
 
 
 _REGIONS = frozenset({"stablehlo.while", "stablehlo.if", "stablehlo.case"})

@@ -217,11 +217,11 @@ class WeakValues:
 
     # -- what is left weak -----------------------------------------------------------------------
 
-    def materialize_escapes(self, materialize: Materialize, created: "set[ir.Operation]",
+    def materialize_escapes(self, materialize: Materialize, created: "set[ir.Value[ir.Type]]",
                             settled: Callable[[ir.Operation], bool] = lambda op: False) -> None:
         """A weak value consumed by an op that does not promote takes the policy's default type for
         it (JAX: a Python scalar returned from a function is an int64/float64). The conversions the
-        pass made itself (``created``) are not consumers: they already give the value a type, and
+        pass made itself (``created``: their results) are not consumers: they already give the value a type, and
         neither are the users ``settled`` names (a region's terminator: the enclosing op's types
         decide, and were checked)."""
         for value in list(self.values):
@@ -237,7 +237,8 @@ class WeakValues:
             for use in list(value.uses):
                 owner = use.owner.operation
                 name = owner.name
-                if name in WEAK_TRANSPARENT or name in STABLEHLO or owner in created or settled(owner):
+                if name in WEAK_TRANSPARENT or name in STABLEHLO or settled(owner) or \
+                        (name == "stablehlo.convert" and len(owner.results) == 1 and owner.result in created):
                     continue  # its result is weak too, or it was promoted already, or it is a conversion
                 new = materialize(value, default, owner)
                 if new is not None and new != value:
