@@ -415,7 +415,7 @@ class _Run:
             entry = kb if i else ka
             found = walked.get((entry[3], id(target)))
             if found is None:
-                found = self._materialize(b if i else a, target, op, i)
+                found = self._materialize(b if i else a, target, op, i, entry[0])
                 if found is None:
                     return
                 walked[(entry[3], id(target))] = found
@@ -461,7 +461,7 @@ class _Run:
             key = (entries[i][3], id(target))
             new = walked.get(key)
             if new is None:
-                new = self._materialize(values[i], target, op, i if positions is None else positions[i])
+                new = self._materialize(values[i], target, op, i if positions is None else positions[i], entries[i][0])
                 if new is None:
                     return False
                 walked[key] = new
@@ -554,14 +554,16 @@ class _Run:
     # -- conversion -------------------------------------------------------------------------
 
     def _materialize(self, value: ir.Value[ir.Type], target: DType, user: ir.Operation,
-                     operand: int | None = None) -> ir.Value[ir.Type] | None:
-        """``value`` as ``target``: a rebuilt weak constant, or one convert per (value, target)."""
+                     operand: int | None = None, t: ir.Type | None = None) -> ir.Value[ir.Type] | None:
+        """``value`` (of type ``t``, where the walk has read it) as ``target``: a rebuilt weak constant, or
+        one convert per (value, target)."""
         key = (value, target)
         found = self.converted.get(key)
         if found is not None:
             return found
         weak = self.weak
-        t = value.type  # read once: for the source dtype and for the convert's result type
+        if t is None:
+            t = value.type  # read once: for the source dtype and for the convert's result type
         source = self.tc.tensor_info(t)[0]
         is_weak = value in weak.values
         if is_weak and weak.is_constant_chain(value):
