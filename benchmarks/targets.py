@@ -47,12 +47,15 @@ import sys
 import textwrap
 import time
 from pathlib import Path
-from typing import Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 import binding_floor  # noqa: E402  (the floor's one home)
 from binding_floor import Floor  # noqa: E402
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+if TYPE_CHECKING:
+    from latticecast import Graph
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -86,9 +89,9 @@ def every_other_literal(xs: Sequence[object], n: int, literal: bool = True) -> o
     return acc
 
 
-def inputs_graph(n: int) -> object:
-    """The many-inputs graph: ``n`` int8 inputs added, one after another, to a float32 one, so that
-    ``implicit-cast`` converts every int8 input to float32 (a ``Graph``, built)."""
+def inputs_graph(n: int) -> "Graph":
+    """The many-inputs graph, built: ``n`` int8 inputs added, one after another, to a float32 one, so that
+    ``implicit-cast`` converts every int8 input to float32."""
     from latticecast import DType, Graph, TensorType
 
     g = Graph("inputs", input_types=[TensorType(DType.float32, (2,))] + [TensorType(DType.int8, (2,))] * n)

@@ -10,6 +10,7 @@ would have on its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Hashable, Union
 
 from .dtypes import DType, DTypeLike, Kind, UnknownDTypeError, valid_dtype_names
@@ -80,9 +81,7 @@ def weak(dtype: DTypeLike) -> Weak:
     return weak_of(DType.parse(dtype))
 
 
-_INTERNED: dict[DType, Weak] = {}
-
-
+@cache
 def weak_of(dtype: DType) -> Weak:
     """The weak type of ``dtype``, one object per dtype: an analysis that gives every weakly typed
     value of a module its type makes each weak type once, not once per value.
@@ -99,10 +98,7 @@ def weak_of(dtype: DType) -> Weak:
         >>> weak_of(DType.int32) is weak_of(DType.int32), weak_of(DType.int32) == Weak(DType.int32)
         (True, True)
     """
-    found = _INTERNED.get(dtype)
-    if found is None:
-        found = _INTERNED[dtype] = Weak(dtype)
-    return found
+    return Weak(dtype)
 
 
 def is_weak(t: PType) -> bool:

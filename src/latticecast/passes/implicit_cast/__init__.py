@@ -642,13 +642,13 @@ class _Run:
         op = ir.Operation.create("stablehlo.convert", results=[self.tc.with_element(value.type if t is None else t,
                                                                                     target)],
                                  operands=[value], loc=loc, ip=ip)
+        sharded = True
         if isinstance(owner, ir.Block):  # an argument: whether its block's can be sharded is read once per block
-            sharded = self.sharded_blocks.get(owner)
-            if sharded is None:
-                sharded = self.sharded_blocks[owner] = arguments_may_be_sharded(owner)
-            if sharded:
-                copy_sharding(value, op, owner)
-        else:
+            found = self.sharded_blocks.get(owner)
+            if found is None:
+                found = self.sharded_blocks[owner] = arguments_may_be_sharded(owner)
+            sharded = found
+        if sharded:
             copy_sharding(value, op, owner)
         result: ir.Value[ir.Type] = op.result
         self.created.add(result)  # a value's hash is its pointer's; an op's hashes its name, types and attributes
