@@ -75,6 +75,26 @@ def test_lift_takes_out_the_promotions_of_both_corpora(corpus: dict[str, jc.Lowe
             "nn_scaled_linear_f16_zero_d_f32", "where_f16_f32"} <= lifted_any
 
 
+def test_the_dtypes_lift_hands_compare_are_the_ones_the_lifted_module_declares(corpus: dict[str, jc.Lowered]) -> None:
+    """``compare`` reads no type of a weak value whose dtype the lift knows (a literal and the data movement
+    that carries it, rebuilt in the constant's dtype where torch-mlir converted it): that dtype must be
+    the declared one after the lift, on both corpora."""
+    texts = [(low.text, low.policy) for low in corpus.values()] + [(p.read_text(), "torch") for p in TORCH_FILES]
+    known = 0
+    for text, policy in texts:
+        module = parse_module(text, make_context(lenient=True), lenient=True)
+        program = run_lift(module, LiftOptions(policy=policy)).program
+        assert program is not None
+        for value, dtype in [*program.weak, *program.literals]:
+            if dtype is not None:
+                known += 1
+                assert dtype is program.declared(value), (policy, str(value))
+        # the literals are the weak values a constant made: a lifted literal, or a constant the module marks
+        literals = {value for value, _ in program.literals}
+        assert all(value in literals for value, dtype in program.weak if dtype is not None)
+    assert known >= 100  # the corpora have literals (JAX's x * 0.5, torch-mlir's wrapped scalars)
+
+
 def test_the_relegalised_jax_modules_compute_jaxs_outputs(corpus: dict[str, jc.Lowered]) -> None:
     checked = 0
     for case, low in corpus.items():

@@ -74,8 +74,8 @@ class Program:
     def __init__(self, module: "ir.Module | ir.Operation", sites: "Iterable[ir.Operation] | None" = None, *,
                  position: "dict[ir.Operation, int] | None" = None,
                  calls: "dict[str, list[ir.Operation]] | None" = None,
-                 weak: "tuple[Policy, Iterable[ir.Value[ir.Type]]] | None" = None,
-                 literals: "Iterable[ir.Value[ir.Type]]" = ()) -> None:
+                 weak: "tuple[Policy, Iterable[tuple[ir.Value[ir.Type], DType | None]]] | None" = None,
+                 literals: "Iterable[tuple[ir.Value[ir.Type], DType | None]]" = ()) -> None:
         root = module.operation if isinstance(module, ir.Module) else module
         self.root: ir.Operation = root
         self.tc: TypeCache = type_cache(root.context)
@@ -86,11 +86,13 @@ class Program:
         """The ``func.call`` ops of each callee."""
         self.written_under: "Policy | None" = None
         """The policy whose types the module declares (it was lifted under it), if known."""
-        self.weak: list[ir.Value[ir.Type]] = []
-        """The values weak under :attr:`written_under`."""
-        self.literals: list[ir.Value[ir.Type]] = []
+        self.weak: list[tuple[ir.Value[ir.Type], DType | None]] = []
+        """The values weak under :attr:`written_under`, each with its declared dtype where the caller
+        knows it (``None``: read it)."""
+        self.literals: list[tuple[ir.Value[ir.Type], DType | None]] = []
         """Weak literals and the data movement that carries them to the sites that read them (which
-        are sites): weak under every policy, so an inference starts with them weak, visiting none."""
+        are sites), with their dtypes as :attr:`weak` has them: weak under every policy, so an inference
+        starts with them weak, visiting none."""
         if position is not None and sites is not None and calls is not None:  # what a lift read already
             self.position, self.calls = position, calls
             self.sites.extend(sites)
@@ -269,8 +271,9 @@ class _Inferrer:
                     if t is not None:
                         self.set(arg, weak_of(t))
         types = self.result.types
-        for value in program.literals:  # a Python literal is weak under every policy: no op to visit for it
-            t = program.declared(value)
+        for value, t in program.literals:  # a Python literal is weak under every policy: no op to visit for it
+            if t is None:
+                t = program.declared(value)
             if t is not None:
                 types[value] = weak_of(t)
         for op in program.sites:
@@ -626,7 +629,8 @@ def compare(module: "ir.Module | ir.Operation | Program", policy: "Policy", othe
     """
     program = module if isinstance(module, Program) else Program(module)
     if program.written_under is policy:  # its declared types are policy's own (the law): nothing to infer
-        first = Inference(policy, {v: weak_of(t) for v in program.weak if (t := program.declared(v)) is not None},
+        first = Inference(policy, {v: weak_of(t) for v, known in program.weak
+                                   if (t := known if known is not None else program.declared(v)) is not None},
                           program=program)
         for name, func in program.functions.items():
             first.outputs[name] = [first.types.get(v) or t for v in _returned(func)

@@ -106,9 +106,11 @@ def run_lift(root: "ir.Operation | ir.Module", options: LiftOptions | None = Non
         reader.read(op)
         proposals = settle(reader)
         result = _apply(proposals, tc, reader, not options.policy.rank_sensitive)
-        literals = [v for v, cause in reader.weak.items() if cause.name in CONSTANT_LIKE]
+        weak = [(v, dtype) for v, (_, dtype) in reader.weak.items()]
+        literals = [(v, dtype) for v, (cause, dtype) in reader.weak.items()
+                    if dtype is not None or cause.name in CONSTANT_LIKE]  # a literal, or a constant marked weak
         result.program = Program(op, result.ops, position=reader.position, calls=reader.calls,
-                                 weak=(options.policy, reader.weak.keys()), literals=literals)
+                                 weak=(options.policy, weak), literals=literals)
         return result
 
 
@@ -154,7 +156,7 @@ def _apply(proposals: list[Proposal], tc: "object", reader: Reader, mark_implici
         for b in proposal.explicit:
             b.attributes[EXPLICIT_BROADCAST_ATTR] = unit
         if mark_implicit and isinstance(op.location, ir.NameLoc):  # else no broadcast has the op's name
-            where = str(op.location)
+            where = op.location
             for v in op.operands:
                 owner = v.owner
                 if not isinstance(owner, ir.Block) and _made_by(owner.operation, op, where):
@@ -189,20 +191,19 @@ def _apply(proposals: list[Proposal], tc: "object", reader: Reader, mark_implici
     return result
 
 
-def _made_by(broadcast: ir.Operation, user: ir.Operation, where: str) -> bool:
+def _made_by(broadcast: ir.Operation, user: ir.Operation, where: ir.Location) -> bool:
     """Whether ``broadcast`` broadcasts a 0-d value for ``user`` alone, as the frontend's location shows
     the op's own lowering made it (JAX gives the broadcasts of ``x * s`` the multiply's location): then
     it is an implicit broadcast, and a rank-sensitive policy (PyTorch) reads ``s`` as the 0-d tensor it
     is. A plain ``file:line:col`` (MLIR text) shows nothing, and ``jnp.broadcast_to`` has its own line.
-    ``where``: ``user``'s location (a name location), as text."""
+    ``where``: ``user``'s location (a name location)."""
     if broadcast.name != "stablehlo.broadcast_in_dim" or len(broadcast.operands) != 1 \
             or IMPLICIT_BROADCAST_ATTR in broadcast.attributes or EXPLICIT_BROADCAST_ATTR in broadcast.attributes:
         return False
     source = broadcast.operands[0].type
     if source.typeid != ir.RankedTensorType.static_typeid or ir.RankedTensorType(source).rank != 0:
         return False
-    loc = broadcast.location
-    if not isinstance(loc, ir.NameLoc) or str(loc) != where:
+    if broadcast.location != where:  # a name location, as the user's is
         return False
     return all(use.owner.operation == user for use in broadcast.results[0].uses)
 
@@ -222,9 +223,9 @@ def _marker(proposal: Proposal, unit: ir.Attribute) -> ir.Attribute:
 def _renamed(user: ir.Location, convert: ir.Location) -> str:
     """The last component of ``convert``'s name where it is ``user``'s location renamed so (a name
     location of the same place whose name differs in its last ``/`` component only); else ``""``."""
-    if str(user) == str(convert) or not isinstance(user, ir.NameLoc) or not isinstance(convert, ir.NameLoc):
+    if user == convert or not isinstance(user, ir.NameLoc) or not isinstance(convert, ir.NameLoc):
         return ""
-    if str(user.child_loc) != str(convert.child_loc):
+    if user.child_loc != convert.child_loc:
         return ""
     prefix, _, _ = user.name_str.rpartition("/")
     head, _, leaf = convert.name_str.rpartition("/")

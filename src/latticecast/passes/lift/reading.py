@@ -31,6 +31,7 @@ only when every promoted op that meets it reads the module as it is.
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from dataclasses import dataclass, field
 
@@ -61,6 +62,7 @@ _PROMOTED, _CONVERT_KIND, _CONSTANT_KIND, _CALL_KIND = range(4)
 _KINDS: dict[str, int] = {**{name: _PROMOTED for name in STABLEHLO}, **{name: _CONSTANT_KIND for name in CONSTANT_LIKE},
                           _CONVERT: _CONVERT_KIND, "func.call": _CALL_KIND}
 """What the walk does with an op, by name (one lookup per op): most ops are none of these."""
+_TYPE = operator.attrgetter("type")
 
 
 @dataclass(eq=False, slots=True)
@@ -127,8 +129,8 @@ class Candidates:
     def of(cls, op: ir.Operation, rule: OpRule, positions: tuple[int, ...],
            operands: "ir.OpOperandList[ir.Type]") -> "Candidates":
         """The (so far empty) candidates of ``op``, its promoted operands read."""
-        values = tuple(operands[p] for p in positions)
-        return cls(op, rule, positions, values, tuple(v.type for v in values), op.results[0].type)
+        values = tuple(map(operands.__getitem__, positions))
+        return cls(op, rule, positions, values, tuple(map(_TYPE, values)), op.results[0].type)
 
 
 @dataclass(eq=False, slots=True)
@@ -172,8 +174,10 @@ class Reader:
         """Values the module already marks weak (``latticecast.weak``)."""
         self.forbidden: set[ir.Operation] = set()
         """Converts and constants ruled out, and ops whose result must not become weak (:func:`settle`)."""
-        self.weak: dict[ir.Value[ir.Type], ir.Operation] = {}
-        """The weak values of the reading so far, each with what made it weak (a constant or an op)."""
+        self.weak: dict[ir.Value[ir.Type], tuple[ir.Operation, DType | None]] = {}
+        """The weak values of the reading so far, each with what made it weak (a constant or an op) and,
+        for a literal and the data movement that carries it, its dtype (the constant's, after the lift):
+        so that what the lift hands :func:`~latticecast.passes.infer_types.compare` needs no type read."""
         self.touched: dict[ir.Operation, None] = {}
         """The promoted ops a weak value reached (in the order it reached them)."""
 
@@ -285,8 +289,11 @@ class Reader:
         except ValueError:  # not one result
             return
         users = _users(value)
-        if not users or not any(user.name in _TOWARDS_SITES for user, _ in users):
-            return  # a reduction's initial value, and the like: no Python scalar there
+        for user, _ in users:
+            if user.name in _TOWARDS_SITES:
+                break
+        else:
+            return  # a reduction's initial value, and the like (or no use): no Python scalar there
         if "value" not in const.attributes or not _is_splat(const):
             return  # dense_resource and non-splat constants are arrays, never Python scalars
         dtype = self._dtype(value)
@@ -330,23 +337,28 @@ class Reader:
         converts = [c for c in site.converts if c.convert not in forbidden] if forbidden else site.converts
         literals = [lit for lit in site.literals if lit.const not in forbidden] if forbidden else site.literals
         plain = [lit for lit in literals if lit.convert is None]
+        converted_literal = len(plain) != len(literals)  # a constant converted after it (torch-mlir's scalar)
         # a splat constant converted, then broadcast, reads as a Python scalar (a literal) or as a
         # converted 0-d tensor: the literal first
-        written = {lit.convert for lit in literals if lit.convert is not None}
+        written = {lit.convert for lit in literals if lit.convert is not None} if converted_literal else None
         unwritten = [c for c in converts if c.convert not in written] if written else converts
-        options: list[tuple[list[Convert], list[Literal]]] = []
+        # each option: the converts and literals lifted, whether the pass would convert at the op (a
+        # convert, or a converted literal, lifted: AT_USE), and whether it could share the converts
+        # (none broadcast, no literal converted: SHARED)
+        options: list[tuple[list[Convert], list[Literal], tuple[str, ...]]] = []
         if converts:
-            options += [(unwritten, literals), (converts, plain), (converts, [])]
-        options += [([], literals), ([], plain)]
+            direct = all(c.broadcast is None for c in converts)
+            shared = direct or all(c.broadcast is None for c in unwritten)
+            options += [(unwritten, literals, _styles(bool(unwritten) or converted_literal,
+                                                      shared and not converted_literal)),
+                        (converts, plain, _styles(True, direct)), (converts, [], _styles(True, direct))]
+        options += [([], literals, _styles(converted_literal, not converted_literal)), ([], plain, (SHARED,))]
         tried: set[tuple[int, ...]] = set()
-        for chosen, weak in options:
-            key = tuple(id(x) for x in (*chosen, *weak))
+        for chosen, weak, styles in options:
+            key = (*map(id, chosen), *map(id, weak))
             if not key or key in tried:
                 continue
             tried.add(key)
-            converted = bool(chosen) or any(lit.convert is not None for lit in weak)
-            simple = all(c.broadcast is None for c in chosen) and all(lit.convert is None for lit in weak)
-            styles = ([AT_USE] if converted else []) + ([SHARED] if simple else [])
             for style in styles:
                 plan = self.plan(site, chosen, weak, style)
                 if plan is None:
@@ -355,12 +367,12 @@ class Reader:
                 explicit: tuple[ir.Operation, ...] = ()
                 if style == AT_USE:
                     placed = self._placed_at_use(site, chosen, weak, plan)
-                    if placed is None or not all(_written_at(c.convert.location, site.op.location)
-                                                 for c in chosen):
+                    if placed is None or (chosen and not all(_written_at(c.convert.location, site.op.location)
+                                                             for c in chosen)):
                         continue
                     sequence, explicit = placed
-                elif not all(self._placed_shared(c) and _written_at(c.convert.location, _defined_at(c.source), False)
-                             for c in chosen):
+                elif chosen and not all(self._placed_shared(c) and
+                                        _written_at(c.convert.location, _defined_at(c.source), False) for c in chosen):
                     continue
                 return Proposal(site, tuple(chosen), tuple(weak), style, plan.weak_result, sequence, explicit)
         return None
@@ -500,9 +512,10 @@ class Reader:
                 continue
             proposals[site] = proposal
             for lit in proposal.literals:
-                self.weak[lit.value] = lit.const
+                entry = (lit.const, lit.dtype)
+                self.weak[lit.value] = entry
                 for link in lit.links:
-                    self.weak[link.results[0]] = lit.const
+                    self.weak[link.results[0]] = entry
             if proposal.weak_result:
                 self._made_weak(site.op.results[0], site.op)
         # the promoted ops a weak value reached that nothing lifted: the pass must leave them as they are
@@ -513,7 +526,7 @@ class Reader:
             rule = STABLEHLO[op.name]
             operands = op.operands
             positions = rule.operands if rule.operands is not None else tuple(range(len(operands)))
-            causes = [self.weak[operands[p]] for p in positions if p < len(operands) and operands[p] in self.weak]
+            causes = [self.weak[operands[p]][0] for p in positions if p < len(operands) and operands[p] in self.weak]
             if not causes:
                 continue
             plan = None
@@ -529,7 +542,7 @@ class Reader:
         is noted, to be read with it weak."""
         weak = self.weak
         stack = [value]
-        weak[value] = cause
+        entry = weak[value] = (cause, None)
         while stack:
             v = stack.pop()
             for use in v.uses:
@@ -540,8 +553,13 @@ class Reader:
                 elif name in WEAK_TRANSPARENT and all(o in weak for o in user.operands):
                     for r in user.results:
                         if r not in weak:
-                            weak[r] = cause
+                            weak[r] = entry
                             stack.append(r)
+
+
+def _styles(at_use: bool, shared: bool) -> tuple[str, ...]:
+    """The styles a reading can be written in, :data:`AT_USE` first."""
+    return (AT_USE, SHARED) if at_use and shared else (AT_USE,) if at_use else (SHARED,) if shared else ()
 
 
 def _users(value: ir.Value[ir.Type]) -> list[tuple[ir.Operation, int]]:
@@ -562,11 +580,11 @@ def _written_at(convert: ir.Location, where: ir.Location, renamed: bool = True) 
     (``x.astype(...)`` on a line of its own) marks a convert its author wrote. A plain ``file:line:col``
     (a position in MLIR text, or torch-mlir's) says nothing either way. ``renamed``: a renamed location
     counts (an op's own converts); a shared convert has its value's definition's location exactly."""
-    if isinstance(convert, ir.FileLineColLoc) or isinstance(convert, ir.UnknownLoc) or str(convert) == str(where):
+    if convert == where or isinstance(convert, ir.FileLineColLoc) or isinstance(convert, ir.UnknownLoc):
         return True
     if not renamed or not isinstance(convert, ir.NameLoc) or not isinstance(where, ir.NameLoc):
         return False
-    return str(convert.child_loc) == str(where.child_loc) and \
+    return convert.child_loc == where.child_loc and \
         convert.name_str.rpartition("/")[0] == where.name_str.rpartition("/")[0]
 
 
