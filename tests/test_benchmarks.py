@@ -416,6 +416,7 @@ def test_the_least_python_lift_does_the_lift_s_work() -> None:
 def test_the_lift_row_quotes_the_least_python(capsys) -> None:
     _, in_process = targets.lift_and_compare(1, 1)
     assert re.search(r"the least Python \d+\.\d\dx", in_process.jax)
+    assert re.search(r"against implicit-cast deciding the lifted program's promotions: \d+\.\d\dx", in_process.jax)
     lift_floor = pytest.importorskip("lift_floor")
     with pytest.raises(SystemExit):
         lift_floor.main(["--layers", "0"])
