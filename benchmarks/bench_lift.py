@@ -14,7 +14,7 @@ the two sides alternating, medians over ``--repeats``:
   (the work of ``compare --from``), with lift and compare apart. ``implicit-cast`` is timed twice: on
   JAX's legal module (a walk that finds nothing to decide) and on the module lift gives back (every
   promotion decided and written, the other half of the law). Beside them, the least Python's lift
-  and compare (:mod:`lift_floor`), the floor of the row.
+  and compare (:mod:`lift_floor`), plain and checking what lift must: the floors of the row.
 
 The ratios printed are lift + compare over implicit-cast: at most 2 is the target. The machines are
 shared: compare numbers from the same run only.
@@ -71,7 +71,8 @@ def commands(text: str, repeats: int) -> tuple[float, float]:
 
 def in_process(text: str, repeats: int) -> dict[str, float]:
     """Medians (seconds): implicit-cast, lift, compare and lift + compare, each on a fresh parse, and
-    the least Python's lift and compare (:mod:`lift_floor`) in the same rounds."""
+    the least Python's lift and compare (:mod:`lift_floor`), plain and checking what lift must, in the
+    same rounds."""
     import lift_floor
 
     import latticecast as lc
@@ -84,7 +85,8 @@ def in_process(text: str, repeats: int) -> dict[str, float]:
     source, target = lc.policy("jax-x32"), lc.policy("torch")
     parts: dict[str, list[float]] = {"implicit-cast": [], "lift": [], "compare": [], "ratio": [],
                                      "implicit-cast (mixed)": [], "ratio (mixed)": [],
-                                     "least lift": [], "least compare": [], "least ratio": []}
+                                     "least lift": [], "least compare": [], "least ratio": [],
+                                     "checked lift": [], "checked compare": [], "checked ratio": []}
     made = lift_floor.tables(ctx)
     first = parse_module(text, ctx, lenient=True, source_name="step.mlir")
     run_lift(first, LiftOptions(policy=source))
@@ -106,9 +108,11 @@ def in_process(text: str, repeats: int) -> dict[str, float]:
         run_pipeline(module, "builtin.module(implicit-cast{policy=jax-x32})")
         t6 = time.perf_counter()
         least = lift_floor.sample(text, ctx, made)
+        checked = lift_floor.sample(text, ctx, made, checked=True)
         for key, dt in zip(parts, (t1 - t0, t3 - t2, t4 - t3, (t4 - t2) / (t1 - t0), t6 - t5,
                                    (t4 - t2) / (t6 - t5), least.lift, least.compare,
-                                   (least.lift + least.compare) / (t1 - t0))):
+                                   (least.lift + least.compare) / (t1 - t0), checked.lift, checked.compare,
+                                   (checked.lift + checked.compare) / (t1 - t0))):
             parts[key].append(dt)
     return {key: statistics.median(values[1:]) for key, values in parts.items()}
 
@@ -131,6 +135,8 @@ def main() -> None:
           f"nothing): {parts['ratio']:.2f}x (target <= 2x)")
     print(f"  the least Python (lift_floor.py): lift {parts['least lift']:.4f}s, compare {parts['least compare']:.4f}s, "
           f"{parts['least ratio']:.2f}x implicit-cast")
+    print(f"  the same checking what lift must: lift {parts['checked lift']:.4f}s, compare "
+          f"{parts['checked compare']:.4f}s, {parts['checked ratio']:.2f}x implicit-cast")
     print(f"{'  in process: implicit-cast on the lifted module (its promotions)':62s} "
           f"{parts['implicit-cast (mixed)']:8.3f}s")
     print(f"ratio (in process, lift + compare over implicit-cast deciding the lifted module's promotions): "

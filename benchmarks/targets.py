@@ -554,8 +554,9 @@ def lift_and_compare(layers: int, repeats: int, floor: bool = False) -> list[Row
             Row(f"{lines} JAX module in process: lift + compare vs implicit-cast (lift {parts['lift']:.3f} s, "
                 f"compare {parts['compare']:.3f} s)",
                 f"{parts['ratio']:.2f}x ({parts['lift'] + parts['compare']:.3f} s vs {parts['implicit-cast']:.3f} s)",
-                f"none: JAX has no lift; the least Python {parts['least ratio']:.2f}x; against implicit-cast "
-                f"deciding the lifted program's promotions: {parts['ratio (mixed)']:.2f}x",
+                f"none: JAX has no lift; the least Python {parts['least ratio']:.2f}x, checking what lift must "
+                f"{parts['checked ratio']:.2f}x; against implicit-cast deciding the lifted program's promotions: "
+                f"{parts['ratio (mixed)']:.2f}x",
                 x_floor([parts["lift"] + parts["compare"]], per_line, [beside]), "<= 2x", parts["ratio"] <= 2)]
 
 

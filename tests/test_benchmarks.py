@@ -411,11 +411,18 @@ def test_the_least_python_lift_does_the_lift_s_work() -> None:
     with ctx:
         lift_floor.lift(again.operation, source)
     assert str(again).count("stablehlo.convert") == str(module).count("stablehlo.convert")
+    # checking what lift must, the sketch writes exactly the module lift-implicit-casts writes
+    checked = lift_floor.sample(text, ctx, checked=True)
+    assert (checked.lifted, checked.literals, checked.differ) == (least.lifted, least.literals, least.differ)
+    again = parse_module(text, ctx, lenient=True)
+    with ctx:
+        lift_floor.lift(again.operation, source, checked=True)
+    assert str(again) == str(module)
 
 
 def test_the_lift_row_quotes_the_least_python(capsys) -> None:
     _, in_process = targets.lift_and_compare(1, 1)
-    assert re.search(r"the least Python \d+\.\d\dx", in_process.jax)
+    assert re.search(r"the least Python \d+\.\d\dx, checking what lift must \d+\.\d\dx", in_process.jax)
     assert re.search(r"against implicit-cast deciding the lifted program's promotions: \d+\.\d\dx", in_process.jax)
     lift_floor = pytest.importorskip("lift_floor")
     with pytest.raises(SystemExit):

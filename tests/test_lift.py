@@ -75,15 +75,20 @@ def test_lift_takes_out_the_promotions_of_both_corpora(corpus: dict[str, jc.Lowe
             "nn_scaled_linear_f16_zero_d_f32", "where_f16_f32"} <= lifted_any
 
 
+def lifted_corpora(corpus: dict[str, jc.Lowered]) -> "list[LiftResult]":
+    """Every module of both corpora lifted under the policy that wrote it."""
+    texts = [(low.text, low.policy) for low in corpus.values()] + [(p.read_text(), "torch") for p in TORCH_FILES]
+    return [run_lift(parse_module(text, make_context(lenient=True), lenient=True), LiftOptions(policy=policy))
+            for text, policy in texts]
+
+
 def test_the_dtypes_lift_hands_compare_are_the_ones_the_lifted_module_declares(corpus: dict[str, jc.Lowered]) -> None:
     """``compare`` reads no type of a weak value whose dtype the lift knows (a literal and the data movement
     that carries it, rebuilt in the constant's dtype where torch-mlir converted it): that dtype must be
     the declared one after the lift, on both corpora."""
-    texts = [(low.text, low.policy) for low in corpus.values()] + [(p.read_text(), "torch") for p in TORCH_FILES]
     known = 0
-    for text, policy in texts:
-        module = parse_module(text, make_context(lenient=True), lenient=True)
-        program = run_lift(module, LiftOptions(policy=policy)).program
+    for lifted in lifted_corpora(corpus):
+        program = lifted.program
         assert program is not None
         for value, dtype in [*program.weak, *program.literals]:
             if dtype is not None:
@@ -93,6 +98,20 @@ def test_the_dtypes_lift_hands_compare_are_the_ones_the_lifted_module_declares(c
         literals = {value for value, _ in program.literals}
         assert all(value in literals for value, dtype in program.weak if dtype is not None)
     assert known >= 100  # the corpora have literals (JAX's x * 0.5, torch-mlir's wrapped scalars)
+
+
+def test_every_lifted_op_keeps_its_place_in_program_order(corpus: dict[str, jc.Lowered]) -> None:
+    """``compare`` puts the ops whose dtype differs in program order by the places the lift's walk read.
+    An ``ir.Operation`` hashes by its operands, attributes and location, so the lift must place an op
+    again after rewriting it (else ``in_order`` walks the module once more to find it)."""
+    rewritten = 0
+    for lifted in lifted_corpora(corpus):
+        program = lifted.program
+        assert program is not None
+        assert all(op in program.position for op in lifted.ops)
+        assert program.in_order(reversed(lifted.ops)) == lifted.ops
+        rewritten += lifted.lifted
+    assert rewritten >= 100  # ops whose operands the lift changed
 
 
 def test_the_relegalised_jax_modules_compute_jaxs_outputs(corpus: dict[str, jc.Lowered]) -> None:

@@ -380,10 +380,11 @@ class _Inferrer:
         return first
 
     def drain(self) -> None:
-        queue = self.queue
+        queue, queued = self.queue, self.queued
         while queue:
             op = queue.popleft()
-            self.queued.discard(op)
+            if queued:  # empty while only the sites, queued unmarked, are visited (hashing an op is not free)
+                queued.discard(op)
             self.visit(op)
 
     # -- one op --------------------------------------------------------------------------------------
@@ -416,7 +417,8 @@ class _Inferrer:
             if isinstance(outcome, LatticecastError):
                 self.refused[op] = str(outcome)
                 return
-            self.refused.pop(op, None)
+            if self.refused:
+                self.refused.pop(op, None)
             self.set(result, outcome, declared)
         elif name in WEAK_TRANSPARENT and len(op.operands):
             ts = [type_of(v) for v in op.operands]

@@ -53,7 +53,9 @@ class WeakValues:
         self.arrays: set[ir.Value[ir.Type]] = set()
         """The weak values that are weakly typed arrays (a subset of :attr:`values`)."""
         self.marked: list[ir.Operation] = []
-        self._replaced: dict[ir.Operation, None] = {}  # ordered, each op once
+        self._replaced: dict[ir.Value[ir.Type], ir.Operation] = {}
+        """The ops replaced, to be erased once unused, by their one result, in the order met: an op hashes
+        by what it holds (operands, attributes), which may change between two meetings; its result does not."""
         self.escapes = 0
 
     # -- finding them ------------------------------------------------------------------------
@@ -174,7 +176,7 @@ class WeakValues:
                                          operands=[base], attributes=attrs, loc=link.location,
                                          ip=ir.InsertionPoint.after(link))
                 cached = cache[key] = op.result
-                self._replaced[link.operation] = None
+                self._replaced[link.results[0]] = link.operation
             base = cached
         return base
 
@@ -211,7 +213,7 @@ class WeakValues:
         if stored is not target:
             op = ir.Operation.create("stablehlo.convert", results=[tc.tensor(target, shape)], operands=[op.result],
                                      loc=const.location, ip=ir.InsertionPoint.after(op))
-        self._replaced[const.operation] = None
+        self._replaced[value] = const.operation
         self.result.retyped_constants += 1
         return op.result
 
@@ -279,7 +281,7 @@ class WeakValues:
                 op.erase()
         # Users were added after their operands, so erasing in reverse order frees a chain from
         # its far end; each op is in the dict once, so none is erased twice.
-        for op in reversed(list(self._replaced)):
+        for op in reversed(list(self._replaced.values())):
             if all(not list(r.uses) for r in op.results):
                 op.erase()
         self._replaced.clear()

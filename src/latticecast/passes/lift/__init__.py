@@ -122,6 +122,10 @@ def _apply(proposals: list[Proposal], tc: "object", reader: Reader, mark_implici
 
     assert isinstance(tc, TypeCache)
     result = LiftResult()
+    position, weak = reader.position, reader.weak
+    # An op hashes by what it holds (its operands, attributes and location), not by its identity, so a
+    # lifted op is a key of ``position`` again once it is rewritten: its place is taken out first.
+    places = [position.pop(proposal.op, None) for proposal in proposals]
     erase: dict[ir.Operation, None] = {}
     replaced: dict[ir.Operation, ir.Operation] = {}
     broadcasts: dict[ir.Operation, ir.Value[ir.Type]] = {}
@@ -171,7 +175,9 @@ def _apply(proposals: list[Proposal], tc: "object", reader: Reader, mark_implici
                 erase[old] = None
                 replaced[old] = new_link
             erase[lit.convert] = None
-    position, weak = reader.position, reader.weak
+    for proposal, place in zip(proposals, places):
+        if place is not None:
+            position[proposal.op] = place
     for old, new_op in replaced.items():
         if old in position:
             position[new_op] = position[old]
