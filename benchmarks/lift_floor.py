@@ -115,9 +115,11 @@ def lift(root: "ir.Operation", source: "Table", checked: bool = False) -> "tuple
     weak, and the ops it lifted."""
     from jaxlib.mlir import ir
 
+    from latticecast.dialect_utils.placement import PROLOGUE_OPS
     from latticecast.promotion.op_rules import CONVERT_AT_USE_ATTR, STABLEHLO
 
     promoted = STABLEHLO
+    before_an_op = PROLOGUE_OPS | {"stablehlo.convert"}  # what may sit between an op's own convert and the op
     converts: list[ir.Operation] = []
     constants: list[ir.Operation] = []
     position: dict[ir.Operation, int] = {}  # checked: the place of each promoted op
@@ -198,7 +200,7 @@ def lift(root: "ir.Operation", source: "Table", checked: bool = False) -> "tuple
         if checked:
             op = user.operation
             nxt = after.get(c)
-            if nxt is None or (nxt != op and nxt.name not in _BEFORE_AN_OP):
+            if nxt is None or (nxt != op and nxt.name not in before_an_op):
                 continue  # not where a frontend (or the pass) puts an op's own convert
             loc = c.location
             if not isinstance(loc, (ir.FileLineColLoc, ir.UnknownLoc)) and loc != op.location:
@@ -214,10 +216,6 @@ def lift(root: "ir.Operation", source: "Table", checked: bool = False) -> "tuple
     if checked:  # in program order, as the readings go
         sites = [op for _, op in sorted(zip(places, sites), key=lambda pair: pair[0])]
     return lifted, literals, sites
-
-
-_BEFORE_AN_OP = frozenset({"stablehlo.convert", "stablehlo.broadcast_in_dim", "stablehlo.constant"})
-"""What may sit between an op's own convert and the op (its other converts and its prologue)."""
 
 
 def compare(sites: "list[ir.Operation]", source: "Table", other: "Table", checked: bool = False) -> int:

@@ -651,7 +651,7 @@ class _Run:
         if sharded:
             copy_sharding(value, op, owner)
         result: ir.Value[ir.Type] = op.result
-        self.created.add(result)  # a value's hash is its pointer's; an op's hashes its name, types and attributes
+        self.created.add(result)  # a value hashes by its pointer; an op by its contents, which change
         self.result.converts += 1
         return result
 
